@@ -1,0 +1,186 @@
+/**
+ * Named errors of rx-rest. Every message says what failed (which entity, endpoint or URL), what was
+ * found instead, and what to do about it.
+ */
+
+/** Shortens any value to a readable one-line preview for error messages. */
+export function preview(value: unknown, max = 120): string {
+  let text: string;
+  if (typeof value === 'string') text = JSON.stringify(value);
+  else if (typeof value === 'function') text = `[function ${value.name || 'anonymous'}]`;
+  else if (typeof value === 'symbol') text = value.toString();
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = Array.isArray(value) ? `[array of ${value.length}]` : Object.prototype.toString.call(value);
+    }
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Describes the JavaScript kind of a value: `array (length 3)`, `string "abc"`, `null`, ... */
+export function describeKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array (length ${value.length})`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${preview(value, 60)}`;
+}
+
+/**
+ * Thrown when a response (or a value given to `setResponse`) does not fit its schema: a missing or
+ * unusable primary key, an array where an entity was expected, a cycle in the input, ... The store is
+ * never changed by a normalize that throws.
+ */
+export class NormalizeError extends Error {
+  override readonly name = 'NormalizeError';
+  /** The `key` of the entity or schema that rejected the input (e.g. `'Todo'`). */
+  readonly schemaKey: string;
+  /** The offending input value. */
+  readonly input: unknown;
+
+  constructor(schemaKey: string, message: string, input: unknown) {
+    super(`${schemaKey}: ${message}`);
+    this.schemaKey = schemaKey;
+    this.input = input;
+  }
+}
+
+/**
+ * Thrown when reading an entity whose field deserializer (`static schema = { createdAt: Temporal.Instant.from }`)
+ * rejects the stored value. The raw value stays in the store; fix the data or make the deserializer tolerant.
+ */
+export class DeserializeError extends Error {
+  override readonly name = 'DeserializeError';
+  /** The entity key (e.g. `'Todo'`). */
+  readonly schemaKey: string;
+  /** The field whose deserializer failed. */
+  readonly field: string;
+  /** The stored value it was given. */
+  readonly value: unknown;
+
+  constructor(schemaKey: string, field: string, value: unknown, cause: unknown) {
+    super(
+      `${schemaKey}.${field}: the deserializer failed on ${preview(value)}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+    this.schemaKey = schemaKey;
+    this.field = field;
+    this.value = value;
+  }
+}
+
+/** Thrown when a schema itself is malformed (e.g. an Entity without `pk()`, `new schema.Invalidate()` without an entity). */
+export class SchemaDefinitionError extends Error {
+  override readonly name = 'SchemaDefinitionError';
+}
+
+/** What `NetworkError` and `ParseError` need to know about the request that failed. */
+export interface RequestDescription {
+  /** The HTTP method, e.g. `'GET'`. */
+  readonly method: string;
+  /** The full URL that was requested. */
+  readonly url: string;
+  /** The endpoint's name (e.g. `'Todo.get'`), when it has one. */
+  readonly endpoint?: string | undefined;
+}
+
+function describeRequest({ method, url, endpoint }: RequestDescription): string {
+  return `${method} ${url}${endpoint ? ` (endpoint ${endpoint})` : ''}`;
+}
+
+function statusHint(status: number): string {
+  if (status === 0) {
+    return 'The request never reached the server: check that the server runs, that urlPrefix is right, and (in a browser) CORS.';
+  }
+  if (status === 401 || status === 403) {
+    return 'The server refused the credentials: override getRequestInit to send them (e.g. credentials: "same-origin" or an Authorization header).';
+  }
+  if (status === 404) return 'Check the path, urlPrefix and the URL arguments: the resource does not exist at this URL.';
+  if (status === 405) return 'The server does not accept this method here: check the endpoint\'s method and path.';
+  if (status >= 400 && status < 500) return 'The server rejected the request: check the URL arguments and the body against what the API expects.';
+  if (status >= 500) return 'The server failed while answering: retrying later may help; see error.response for its message.';
+  return 'See error.response for what the server sent.';
+}
+
+/**
+ * Rejects a request whose response is not 2xx (`status` is the HTTP status), or that never reached
+ * the server (`status` is 0, `response` is `undefined` and `cause` is the original error). The body of
+ * `response` is left unread: `await error.response.json()` works.
+ *
+ * @example
+ * try { await TodoResource.get({ id: 5 }); }
+ * catch (error) { if (error instanceof NetworkError && error.status === 404) { ... } }
+ */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  /** The HTTP status, or 0 when no response arrived. */
+  readonly status: number;
+  /** The response, body unread; `undefined` when no response arrived. */
+  readonly response: Response | undefined;
+  /** The method of the failed request. */
+  readonly method: string;
+  /** The full URL of the failed request. */
+  readonly url: string;
+
+  /**
+   * @param request what was requested
+   * @param failure the non-2xx `Response`, or for a request that never got one, `{ cause }`
+   * @param bodyPreview a short preview of the response body, shown in the message
+   */
+  constructor(request: RequestDescription, failure: Response | { readonly cause: unknown }, bodyPreview?: string) {
+    const response = failure instanceof Response ? failure : undefined;
+    const status = response?.status ?? 0;
+    const what = response
+      ? `answered ${status}${response.statusText ? ` ${response.statusText}` : ''}${bodyPreview ? ` with ${bodyPreview}` : ''}`
+      : `failed before any response (status 0): ${errorText(failure instanceof Response ? undefined : failure.cause)}`;
+    super(`${describeRequest(request)} ${what}. ${statusHint(status)}`, response ? undefined : { cause: (failure as { cause: unknown }).cause });
+    this.status = status;
+    this.response = response;
+    this.method = request.method;
+    this.url = request.url;
+  }
+}
+
+/**
+ * Rejects a 2xx response whose body is not valid JSON where JSON was needed: the endpoint has a
+ * schema, or the server said `content-type: application/json`. Usually an HTML page (a dev server's
+ * index.html, a login page, a proxy error) answered instead of the API.
+ */
+export class ParseError extends Error {
+  override readonly name = 'ParseError';
+  /** The HTTP status of the response (2xx). */
+  readonly status: number;
+  /** The response's `content-type` header, or `''` when it had none. */
+  readonly contentType: string;
+  /** The start of the body text that could not be parsed. */
+  readonly text: string;
+  /** The method of the request. */
+  readonly method: string;
+  /** The full URL of the request. */
+  readonly url: string;
+
+  constructor(request: RequestDescription, status: number, contentType: string, text: string, cause?: unknown) {
+    const shown = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+    super(
+      `${describeRequest(request)} answered ${status} with ${contentType ? `content-type "${contentType}"` : 'no content-type'} ` +
+        `and a body that is not JSON: ${JSON.stringify(shown)}. ` +
+        'Check urlPrefix and path: an HTML page usually means the request reached a web page instead of the API. ' +
+        'For a non-JSON API, override parseResponse.',
+      cause === undefined ? undefined : { cause },
+    );
+    this.status = status;
+    this.contentType = contentType;
+    this.text = shown;
+    this.method = request.method;
+    this.url = request.url;
+  }
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const inner = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    return `${error.name}: ${error.message}${inner}`;
+  }
+  return preview(error);
+}

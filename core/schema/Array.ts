@@ -1,0 +1,64 @@
+import { NormalizeError, describeKind } from '../errors.js';
+import { INVALID } from './special.js';
+import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
+import { schemaLabel } from './schemaKind.js';
+
+/** Normalizes a list with `itemSchema`; anything but an array is a NormalizeError naming `label`. */
+export function normalizeList(
+  itemSchema: unknown,
+  input: unknown,
+  key: string | undefined,
+  ctx: NormalizeContext,
+  label: string,
+): unknown[] {
+  if (!Array.isArray(input)) {
+    throw new NormalizeError(label, `expected an array but got ${describeKind(input)}.`, input);
+  }
+  const out = new Array<unknown>(input.length);
+  for (let i = 0; i < input.length; i++) out[i] = ctx.visit(itemSchema, input[i], input, key);
+  return out;
+}
+
+/**
+ * Reads a normalized list back. Items that are invalid, missing, `null` or `undefined` are dropped (a
+ * list never becomes unusable because of one item). The same array comes back while no item changed.
+ */
+export function denormalizeList(itemSchema: unknown, input: unknown, ctx: DenormalizeContext, schema: unknown): unknown {
+  if (!Array.isArray(input)) return input;
+  const parts = new Array<unknown>(input.length);
+  for (let i = 0; i < input.length; i++) parts[i] = ctx.unvisit(itemSchema, input[i]);
+  return ctx.stable(input, schema, parts, () => {
+    const out: unknown[] = [];
+    for (const part of parts) if (part !== INVALID && part !== null && part !== undefined) out.push(part);
+    return out;
+  });
+}
+
+/**
+ * A list of values of one schema: `new schema.Array(Todo)` is the same as `[Todo]`.
+ *
+ * @example
+ * const TodoList = new schema.Array(Todo);
+ */
+export class ArraySchema<S = unknown> extends SchemaNode {
+  declare readonly kind: 'Array';
+  /** The schema of every item. */
+  readonly schema: S;
+
+  constructor(schema: S) {
+    super();
+    this.schema = schema;
+  }
+
+  get label(): string {
+    return `[${schemaLabel(this.schema)}]`;
+  }
+
+  normalize(input: unknown, _parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown[] {
+    return normalizeList(this.schema, input, key, ctx, this.label);
+  }
+
+  denormalize(input: unknown, ctx: DenormalizeContext): unknown {
+    return denormalizeList(this.schema, input, ctx, this);
+  }
+}

@@ -1,0 +1,226 @@
+import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
+import { ArraySchema, denormalizeList, normalizeList } from './Array.js';
+import { isEntityClass, entityKey } from './Entity.js';
+import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
+import { schemaLabel } from './schemaKind.js';
+import { emptyTable } from './safeObject.js';
+
+/** Combines the pks of a stored collection with the pks of newly added items. */
+export type CollectionMerge = (existing: readonly string[], incoming: readonly string[]) => string[];
+
+/** Given the request's arguments, decides which stored collections (by their arguments) receive new items. */
+export type CreateCollectionFilter = (
+  ...args: readonly any[]
+) => (collectionArgs: Readonly<Record<string, string>>) => boolean;
+
+/** Options of `new schema.Collection(...)`. */
+export interface CollectionOptions {
+  /** Table name of this collection's lists. Default: `[<Entity key>]`, shared by collections of one entity. */
+  readonly key?: string;
+  /**
+   * Argument names that do not filter which items a list holds (sorting, say): ignored when matching
+   * collections for `push`/`unshift`. A predicate, a RegExp or a list of names. Default: names starting with `order`.
+   */
+  readonly nonFilterArgumentKeys?: ((key: string) => boolean) | RegExp | readonly string[];
+  /** The arguments a collection nested in an entity is stored under. Default: `{ [parentKey]: parentPk, field }`. */
+  readonly nestKey?: (parent: Readonly<Record<string, unknown>>, key: string, parentKey: string, parentPk: string) => Record<string, unknown>;
+}
+
+/** Appends the incoming pks that are not already in the list. */
+export const appendUnique: CollectionMerge = (existing, incoming) => {
+  const seen = new Set(existing);
+  const added = incoming.filter((pk) => !seen.has(pk) && (seen.add(pk), true));
+  return added.length ? [...existing, ...added] : (existing as string[]);
+};
+
+/** Prepends the incoming pks that are not already in the list. */
+export const prependUnique: CollectionMerge = (existing, incoming) => {
+  const seen = new Set(existing);
+  const added = incoming.filter((pk) => !seen.has(pk) && (seen.add(pk), true));
+  return added.length ? [...added, ...existing] : (existing as string[]);
+};
+
+/** One argument value as stored in a collection pk: objects as JSON, everything else via String(). */
+function argString(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * Serializes arguments into a stable collection pk: keys sorted, `undefined` dropped, values as strings.
+ * `{ userId: 1, done: undefined }` -> `{"userId":"1"}`.
+ */
+export function collectionArgsKey(args: unknown): string {
+  const out: Record<string, string> = emptyTable();
+  if (args && typeof args === 'object') {
+    const source = args as Record<string, unknown>;
+    for (const key of Object.keys(source).sort()) {
+      const value = source[key];
+      if (value === undefined) continue;
+      out[key] = argString(value);
+    }
+  }
+  return JSON.stringify(out);
+}
+
+function parseArgsKey(pk: string): Record<string, string> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(pk);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type ItemOf<S> = S extends readonly [infer I] ? I : S extends ArraySchema<infer I> ? I : never;
+
+/**
+ * A list stored under the arguments that produced it (`getList({ userId: 1 })` and `getList({})` are two
+ * lists). `push`/`unshift` add created entities to every cached list whose arguments match the request's
+ * URL arguments and body; `addWith` builds such an adder with another merge.
+ *
+ * @example
+ * const TodoList = new schema.Collection([Todo], { nonFilterArgumentKeys: ['orderBy'] });
+ */
+export class Collection<S extends readonly [unknown] | ArraySchema<any> = readonly [unknown]>
+  extends SchemaNode
+  implements TableSchema
+{
+  declare readonly kind: 'Collection';
+  /** The list schema (`[Todo]`). */
+  readonly schema: S;
+  /** The item schema (`Todo`). */
+  readonly itemSchema: ItemOf<S>;
+  /** Table name of this collection's lists. */
+  readonly key: string;
+  /** Schema adding created items to the end of every matching list. */
+  readonly push: CollectionAdder<ItemOf<S>>;
+  /** Schema adding created items to the start of every matching list. */
+  readonly unshift: CollectionAdder<ItemOf<S>>;
+  private readonly options: CollectionOptions;
+
+  constructor(schema: S, options: CollectionOptions = {}) {
+    super();
+    const item = schema instanceof ArraySchema ? schema.schema : Array.isArray(schema) && schema.length === 1 ? schema[0] : undefined;
+    if (item === undefined) {
+      throw new SchemaDefinitionError('new schema.Collection(...) takes a list schema: [Entity] or new schema.Array(Entity).');
+    }
+    this.schema = schema;
+    this.itemSchema = item as ItemOf<S>;
+    this.options = options;
+    this.key = options.key ?? `[${isEntityClass(item) ? entityKey(item) : schemaLabel(item)}]`;
+    this.push = new CollectionAdder(this, appendUnique);
+    this.unshift = new CollectionAdder(this, prependUnique);
+  }
+
+  get label(): string {
+    return `Collection${schemaLabel(this.schema)}`;
+  }
+
+  /** Whether an argument does not filter the list (and so is ignored when matching lists for additions). */
+  nonFilterArgumentKeys(key: string): boolean {
+    const option = this.options.nonFilterArgumentKeys;
+    if (typeof option === 'function') return option(key);
+    if (option instanceof RegExp) return option.test(key);
+    if (option) return option.includes(key);
+    return key.startsWith('order');
+  }
+
+  /**
+   * The default filter for additions: a stored list receives the items when each of its (filtering)
+   * arguments equals the request's URL argument of that name or, failing that, the body's.
+   */
+  createCollectionFilter(...args: readonly any[]): (collectionArgs: Readonly<Record<string, string>>) => boolean {
+    const [urlArgs, body] = args as [Record<string, unknown> | undefined, Record<string, unknown> | undefined];
+    return (collectionArgs) =>
+      Object.keys(collectionArgs).every((key) => {
+        if (this.nonFilterArgumentKeys(key)) return true;
+        const value = urlArgs && typeof urlArgs === 'object' && urlArgs[key] !== undefined ? urlArgs[key] : body && typeof body === 'object' ? body[key] : undefined;
+        return value !== undefined && value !== null && argString(value) === collectionArgs[key];
+      });
+  }
+
+  /** Builds a schema that adds created items to matching lists with `merge` (and, optionally, its own filter). */
+  addWith(merge: CollectionMerge, createCollectionFilter?: CreateCollectionFilter): CollectionAdder<ItemOf<S>> {
+    return new CollectionAdder(this, merge, createCollectionFilter);
+  }
+
+  /** The pk of the list: its arguments (top level), or its parent entity and field (nested). */
+  pk(parent: unknown, key: string | undefined, ctx: NormalizeContext, parentEntity?: { key: string; pk: string }): string {
+    if (parentEntity && key !== undefined) {
+      const nest = this.options.nestKey ?? ((_p, field, parentKey, parentPk) => ({ [parentKey]: parentPk, field }));
+      return collectionArgsKey(nest(parent as Record<string, unknown>, key, parentEntity.key, parentEntity.pk));
+    }
+    return collectionArgsKey(ctx.args[0]);
+  }
+
+  normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): string {
+    if (!Array.isArray(input)) {
+      throw new NormalizeError(this.label, `expected an array but got ${describeKind(input)}.`, input);
+    }
+    const pks = normalizeList(this.itemSchema, input, key, ctx, this.label);
+    const pk = this.pk(parent, key, ctx, ctx.currentEntity());
+    ctx.write(this.key, pk, pks);
+    return pk;
+  }
+
+  denormalize(input: unknown, ctx: DenormalizeContext): unknown {
+    return typeof input === 'string' ? ctx.unvisitRecord(this, this.key, input) : input;
+  }
+
+  build(record: unknown, ctx: DenormalizeContext): unknown {
+    return denormalizeList(this.itemSchema, record, ctx, this);
+  }
+
+  /** @internal Adds `pks` to every stored list accepted by `filter`. */
+  addToLists(pks: readonly string[], merge: CollectionMerge, filter: (args: Readonly<Record<string, string>>) => boolean, ctx: NormalizeContext): void {
+    for (const listPk of ctx.pks(this.key)) {
+      const existing = ctx.get(this.key, listPk);
+      if (!Array.isArray(existing)) continue;
+      const listArgs = parseArgsKey(listPk);
+      if (listArgs && filter(listArgs)) ctx.write(this.key, listPk, merge(existing, pks));
+    }
+  }
+}
+
+/**
+ * The schema of an endpoint that creates items (`getList.push`): normalizes the created item(s), adds
+ * them to the matching lists of its collection, and reads back as the item (or items).
+ */
+export class CollectionAdder<I = unknown> extends SchemaNode {
+  declare readonly kind: 'CollectionAdder';
+  /** The collection whose lists receive the items. */
+  readonly collection: Collection<any>;
+  /** How new pks are combined with a stored list. */
+  readonly merge: CollectionMerge;
+  private readonly createFilter: CreateCollectionFilter | undefined;
+
+  constructor(collection: Collection<any>, merge: CollectionMerge, createCollectionFilter?: CreateCollectionFilter) {
+    super();
+    this.collection = collection;
+    this.merge = merge;
+    this.createFilter = createCollectionFilter;
+  }
+
+  /** The schema of one item. */
+  get schema(): I {
+    return this.collection.itemSchema as I;
+  }
+
+  get label(): string {
+    return `${this.collection.label}.add`;
+  }
+
+  normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown {
+    const list = Array.isArray(input);
+    const pks = (list ? input : [input]).map((item) => ctx.visit(this.collection.itemSchema, item, parent, key));
+    const usable = pks.filter((pk): pk is string => typeof pk === 'string');
+    const filter = (this.createFilter ?? this.collection.createCollectionFilter.bind(this.collection))(...ctx.args);
+    this.collection.addToLists(usable, this.merge, filter, ctx);
+    return list ? pks : pks[0];
+  }
+
+  denormalize(input: unknown, ctx: DenormalizeContext): unknown {
+    if (Array.isArray(input)) return denormalizeList(this.collection.itemSchema, input, ctx, this);
+    return ctx.unvisit(this.collection.itemSchema, input);
+  }
+}

@@ -1,0 +1,117 @@
+import { NormalizeError, SchemaDefinitionError, preview } from '../errors.js';
+import { assignField } from './safeObject.js';
+
+/**
+ * Base class of every normalized record type. Subclasses declare fields with defaults (which fix their
+ * types), a `pk()` computed from those fields, a `static key` naming the entity table, and optionally a
+ * `static schema` mapping fields to nested schemas or to deserializers.
+ *
+ * @example
+ * class Todo extends Entity {
+ *   id = 0; title = ''; completed = false;
+ *   createdAt = Temporal.Instant.from('1970-01-01T00:00:00Z');
+ *   pk() { return `${this.id}`; }
+ *   static key = 'Todo';
+ *   static schema = { createdAt: Temporal.Instant.from };
+ * }
+ */
+export abstract class Entity {
+  /** Name of the entity table (e.g. `'Todo'`). Defaults to the class name, which minifiers may change: set it. */
+  declare static key: string;
+
+  /**
+   * Field -> nested schema (`User`, `[Comment]`, a Collection, a plain object of schemas) or deserializer
+   * (`Temporal.Instant.from`, `BigNumber`, `Number`, `iso => new Date(iso)`), applied when read.
+   */
+  declare static schema: { readonly [field: string]: unknown } | undefined;
+
+  /** The primary key of this entity as a string (or `undefined` when it cannot be computed). */
+  abstract pk(parent?: unknown, key?: string, args?: readonly unknown[]): string | number | undefined;
+
+  /** Computes the pk of a plain (stored or response) value, as `pk()` would on an instance. */
+  static pk(
+    this: { prototype: Entity },
+    value: object,
+    parent?: unknown,
+    key?: string,
+    args?: readonly unknown[],
+  ): string | undefined {
+    const pk = this.prototype.pk.call(value, parent, key, args);
+    return pk === undefined || pk === null ? undefined : (pk as string);
+  }
+
+  /** Prepares a response value before it is normalized. Default: a shallow copy. Must not mutate `input`. */
+  static process(input: any, _parent: unknown, _key: string | undefined, _args: readonly unknown[]): any {
+    return { ...input };
+  }
+
+  /** Combines a stored record with a newer one for the same pk. Default: shallow spread, incoming wins. */
+  static merge(existing: any, incoming: any): any {
+    return { ...existing, ...incoming };
+  }
+
+  /**
+   * Builds an instance from plain props: class defaults first, then `props` (not deserialized).
+   *
+   * @example
+   * const draft = Todo.fromJS({ title: 'Buy milk' });
+   */
+  static fromJS<T extends Entity>(this: abstract new () => T, props: Readonly<Record<string, unknown>> = {}): T {
+    const instance = Object.create(this.prototype) as T;
+    const defaults = entityDefaults(this as unknown as EntityCtor);
+    for (const field of Object.keys(defaults)) (instance as any)[field] = defaults[field];
+    for (const field of Object.keys(props)) assignField(instance, field, props[field]);
+    return instance;
+  }
+}
+
+type EntityCtor = (abstract new () => Entity) & typeof Entity;
+
+const defaultsCache = new WeakMap<Function, Record<string, unknown>>();
+
+/** The class defaults of an entity class, computed once per class (one throwaway `new`). */
+export function entityDefaults(Cls: EntityCtor): Record<string, unknown> {
+  let defaults = defaultsCache.get(Cls);
+  if (!defaults) {
+    defaults = { ...(new (Cls as unknown as new () => Entity)() as unknown as Record<string, unknown>) };
+    defaultsCache.set(Cls, defaults);
+  }
+  return defaults;
+}
+
+/** The table key of an entity class: `static key`, else its name. */
+export function entityKey(Cls: Function & { key?: string }): string {
+  const key = Cls.key ?? Cls.name;
+  if (!key) throw new SchemaDefinitionError('An Entity class needs `static key` (e.g. `static key = "Todo"`).');
+  return key;
+}
+
+/** Whether `value` is an Entity class (a schema), as opposed to a deserializer function. */
+export function isEntityClass(value: unknown): value is EntityCtor {
+  return typeof value === 'function' && value.prototype instanceof Entity;
+}
+
+/**
+ * Checks and stringifies a computed pk. Strings and finite numbers are usable; `undefined`, `null`, `''`,
+ * the strings `'undefined'`/`'null'`/`'NaN'` (what a template literal makes of a missing field), and
+ * `'[object Object]'` are not.
+ */
+export function usablePk(schemaKey: string, pk: unknown, input: unknown): string {
+  if (typeof pk === 'number' && Number.isFinite(pk)) return String(pk);
+  if (
+    typeof pk === 'string' &&
+    pk !== '' &&
+    pk !== 'undefined' &&
+    pk !== 'null' &&
+    pk !== 'NaN' &&
+    !pk.startsWith('[object ')
+  ) {
+    return pk;
+  }
+  throw new NormalizeError(
+    schemaKey,
+    `no usable primary key: pk() returned ${preview(pk)} for ${preview(input)}. ` +
+      `Check that the response has the fields pk() reads, or fill them in with process().`,
+    input,
+  );
+}

@@ -1,0 +1,79 @@
+import { NormalizeError, describeKind } from '../errors.js';
+import { INVALID } from './special.js';
+import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
+import { schemaKeysOf, schemaLabel } from './schemaKind.js';
+import { assignField } from './safeObject.js';
+
+/** Normalizes the schema members of an object; other members pass through unchanged. */
+export function normalizeMembers(
+  definition: Readonly<Record<string, unknown>>,
+  input: unknown,
+  ctx: NormalizeContext,
+  label: string,
+): Record<string, unknown> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new NormalizeError(label, `expected an object but got ${describeKind(input)}.`, input);
+  }
+  const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  for (const key of schemaKeysOf(definition)) {
+    const value = (input as Record<string, unknown>)[key];
+    if (value !== undefined) assignField(out, key, ctx.visit(definition[key], value, input, key));
+  }
+  return out;
+}
+
+/**
+ * Reads an object back. Every schema member is required: if one is invalid or missing, the whole
+ * object is INVALID. The same object comes back while no member changed.
+ */
+export function denormalizeMembers(
+  definition: Readonly<Record<string, unknown>>,
+  input: unknown,
+  ctx: DenormalizeContext,
+  schema: unknown,
+): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  const keys = schemaKeysOf(definition);
+  const parts = new Array<unknown>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const part = ctx.unvisit(definition[key], (input as Record<string, unknown>)[key]);
+    if (part === INVALID) return INVALID;
+    parts[i] = part;
+  }
+  return ctx.stable(input, schema, parts, () => {
+    const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+    for (let i = 0; i < keys.length; i++) assignField(out, keys[i] as string, parts[i]);
+    return out;
+  });
+}
+
+/**
+ * An object whose members are schemas; other members pass through. `{ results: [Todo], total: 0 }` used
+ * as a schema is the same as `new schema.Object({ results: [Todo] })`.
+ *
+ * @example
+ * const Page = new schema.Object({ results: new schema.Collection([Todo]), total: 0 });
+ */
+export class ObjectSchema<O extends Record<string, unknown> = Record<string, unknown>> extends SchemaNode {
+  declare readonly kind: 'Object';
+  /** The member schemas. */
+  readonly schema: O;
+
+  constructor(definition: O) {
+    super();
+    this.schema = definition;
+  }
+
+  get label(): string {
+    return schemaLabel(this.schema);
+  }
+
+  normalize(input: unknown, _parent: unknown, _key: string | undefined, ctx: NormalizeContext): unknown {
+    return normalizeMembers(this.schema, input, ctx, this.label);
+  }
+
+  denormalize(input: unknown, ctx: DenormalizeContext): unknown {
+    return denormalizeMembers(this.schema, input, ctx, this);
+  }
+}

@@ -1,0 +1,279 @@
+import { DeserializeError } from '../errors.js';
+import { type Entity, isEntityClass } from './Entity.js';
+import { entityPlan } from './entityPlan.js';
+import { denormalizeList } from './Array.js';
+import { denormalizeMembers } from './Object.js';
+import { ownValue } from './normalize.js';
+import { SchemaNode, type DenormalizeContext, type TableSchema } from './SchemaNode.js';
+import { arrayItemSchema } from './schemaKind.js';
+import { assignField, isPlainObject } from './safeObject.js';
+import { INVALID } from './special.js';
+import type { Denormalize, EntityTables } from './types.js';
+
+/** One record read while building another: re-reading it must give the same value for the builder to stay valid. */
+interface Dependency {
+  readonly schema: unknown;
+  readonly key: string;
+  readonly pk: string;
+  readonly value: unknown;
+}
+
+const VALIDATING = 1;
+const BUILDING = 2;
+const DONE = 3;
+
+/** The memo of one stored record: the value built from it and the records that value read. */
+interface RecordNode {
+  readonly schema: unknown;
+  value: unknown;
+  /** `undefined` forces a rebuild. */
+  deps: Dependency[] | undefined;
+  pass: number;
+  status: typeof VALIDATING | typeof BUILDING | typeof DONE;
+}
+
+interface StableEntry {
+  readonly schema: unknown;
+  readonly parts: readonly unknown[];
+  readonly value: unknown;
+}
+
+/** What a memoized read returns: the data, or `invalid` when a required entity is missing or INVALID. */
+export interface DenormalizeResult<T> {
+  readonly data: T | undefined;
+  readonly invalid: boolean;
+}
+
+interface ResultEntry {
+  readonly entities: EntityTables;
+  readonly result: DenormalizeResult<unknown>;
+}
+
+function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Keeps denormalized values referentially stable across reads: an entity whose stored record and nested
+ * entities are unchanged comes back as the same instance, a list or object whose members are unchanged
+ * as the same object, and reading the same result from the same tables costs O(1). Memory is held
+ * weakly by stored records, so dropped records are collected.
+ *
+ * @example
+ * const memo = new MemoCache();
+ * const first = memo.denormalize([Todo], result, state.entities).data;
+ * memo.denormalize([Todo], result, state.entities).data === first; // true
+ */
+export class MemoCache {
+  /** @internal */ readonly nodes = new WeakMap<object, RecordNode>();
+  /** @internal */ readonly stableByInput = new WeakMap<object, StableEntry>();
+  private readonly objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
+  private readonly pkResults = new WeakMap<object, Map<string, ResultEntry>>();
+  private passes = 0;
+
+  /** Reads `input` (a normalized result of `schema`) from `entities`. */
+  denormalize<S>(schema: S, input: unknown, entities: EntityTables, args: readonly unknown[] = []): DenormalizeResult<Denormalize<S>> {
+    const cached = this.cachedResult(schema, input);
+    if (cached?.entities === entities) return cached.result as DenormalizeResult<Denormalize<S>>;
+    let value: unknown;
+    for (;;) {
+      const pass = new ReadPass(this, ++this.passes, entities, args);
+      value = pass.unvisit(schema, input);
+      if (pass.settled()) break;
+    }
+    const result: DenormalizeResult<unknown> =
+      value === INVALID ? { data: undefined, invalid: true } : { data: value, invalid: false };
+    this.storeResult(schema, input, { entities, result });
+    return result as DenormalizeResult<Denormalize<S>>;
+  }
+
+  private cachedResult(schema: unknown, input: unknown): ResultEntry | undefined {
+    if (typeof input === 'object' && input !== null) return this.objectResults.get(input)?.get(schema);
+    if ((typeof input === 'string' || typeof input === 'number') && (typeof schema === 'object' || typeof schema === 'function') && schema !== null) {
+      return this.pkResults.get(schema)?.get(String(input));
+    }
+    return undefined;
+  }
+
+  private storeResult(schema: unknown, input: unknown, entry: ResultEntry): void {
+    if (typeof input === 'object' && input !== null) {
+      let bySchema = this.objectResults.get(input);
+      if (!bySchema) this.objectResults.set(input, (bySchema = new Map()));
+      bySchema.set(schema, entry);
+    } else if ((typeof input === 'string' || typeof input === 'number') && (typeof schema === 'object' || typeof schema === 'function') && schema !== null) {
+      let byPk = this.pkResults.get(schema);
+      if (!byPk) this.pkResults.set(schema, (byPk = new Map()));
+      byPk.set(String(input), entry);
+    }
+  }
+}
+
+/**
+ * One read over fixed tables. Each stored record is resolved at most once per pass: its node is either
+ * validated (same record, and every record it read still gives the same value) or rebuilt.
+ */
+class ReadPass implements DenormalizeContext {
+  private readonly depStack: (Dependency[] | null)[] = [];
+  /** Nodes reached again while being validated (a cycle): their old value was handed out on trust. */
+  private readonly presumed: { node: RecordNode; value: unknown }[] = [];
+  private readonly finished: RecordNode[] = [];
+
+  constructor(
+    private readonly memo: MemoCache,
+    private readonly id: number,
+    private readonly entities: EntityTables,
+    readonly args: readonly unknown[],
+  ) {}
+
+  unvisit(schema: unknown, input: unknown): unknown {
+    if (input === null || input === undefined) return input;
+    if (isEntityClass(schema)) {
+      if (typeof input !== 'string' && typeof input !== 'number') return INVALID;
+      return this.unvisitRecord(schema, entityPlan(schema).key, String(input));
+    }
+    if (schema instanceof SchemaNode) return schema.denormalize(input, this);
+    if (Array.isArray(schema)) return denormalizeList(arrayItemSchema(schema), input, this, schema);
+    if (isPlainObject(schema)) return denormalizeMembers(schema, input, this, schema);
+    return input;
+  }
+
+  unvisitRecord(schema: TableSchema | Function, key: string, pk: string): unknown {
+    const record = ownValue(ownValue(this.entities, key), pk);
+    const value = typeof record === 'object' && record !== null ? this.resolve(schema as TableSchema | typeof Entity, record) : INVALID;
+    const deps = this.depStack[this.depStack.length - 1];
+    if (deps) deps.push({ schema, key, pk, value });
+    return value;
+  }
+
+  stable<T>(input: object, schema: unknown, parts: readonly unknown[], build: () => T): T {
+    const entry = this.memo.stableByInput.get(input);
+    if (entry && entry.schema === schema && sameParts(entry.parts, parts)) return entry.value as T;
+    const value = build();
+    this.memo.stableByInput.set(input, { schema, parts, value });
+    return value;
+  }
+
+  /** True when every value handed out on trust turned out right; otherwise marks what to rebuild. */
+  settled(): boolean {
+    if (this.presumed.every(({ node, value }) => node.value === value)) return true;
+    for (const node of this.finished) {
+      if (node.deps?.some((dep) => this.currentValue(dep) !== dep.value)) node.deps = undefined;
+    }
+    return false;
+  }
+
+  private currentValue(dep: Dependency): unknown {
+    const record = ownValue(ownValue(this.entities, dep.key), dep.pk);
+    if (typeof record !== 'object' || record === null) return INVALID;
+    return this.memo.nodes.get(record)?.value;
+  }
+
+  private resolve(schema: TableSchema | typeof Entity, record: object): unknown {
+    let node = this.memo.nodes.get(record);
+    if (node && node.schema === schema) {
+      if (node.pass === this.id) {
+        if (node.status === VALIDATING) this.presumed.push({ node, value: node.value });
+        return node.value;
+      }
+      node.pass = this.id;
+      if (node.deps && this.stillValid(node, node.deps)) {
+        node.status = DONE;
+        this.finished.push(node);
+        return node.value;
+      }
+    } else {
+      node = { schema, value: undefined, deps: undefined, pass: this.id, status: BUILDING };
+      this.memo.nodes.set(record, node);
+    }
+    const built = node;
+    built.status = BUILDING;
+    built.deps = [];
+    this.depStack.push(built.deps);
+    const register = (value: unknown) => {
+      built.value = value;
+    };
+    try {
+      built.value = isEntityClass(schema)
+        ? buildEntity(schema, record as Record<string, unknown>, this, register)
+        : (schema as TableSchema).build(record, this, register);
+    } catch (error) {
+      built.deps = undefined;
+      built.pass = 0;
+      throw error;
+    } finally {
+      this.depStack.pop();
+    }
+    built.status = DONE;
+    this.finished.push(built);
+    return built.value;
+  }
+
+  private stillValid(node: RecordNode, deps: readonly Dependency[]): boolean {
+    node.status = VALIDATING;
+    this.depStack.push(null);
+    try {
+      for (const dep of deps) {
+        if (this.unvisitRecord(dep.schema as TableSchema, dep.key, dep.pk) !== dep.value) return false;
+      }
+      return true;
+    } finally {
+      this.depStack.pop();
+    }
+  }
+}
+
+/**
+ * Builds an Entity instance from its stored record: class defaults, then the stored fields, then
+ * deserializers (skipping null/undefined), then nested schemas. A required nested entity that is INVALID
+ * or missing makes the whole entity INVALID; an optional one becomes `undefined`.
+ */
+function buildEntity(Cls: typeof Entity, record: Record<string, unknown>, ctx: DenormalizeContext, register: (value: unknown) => void): unknown {
+  const plan = entityPlan(Cls);
+  const instance = Object.create(Cls.prototype) as Record<string, unknown>;
+  register(instance);
+  for (const field of plan.defaultKeys) instance[field] = plan.defaults[field];
+  for (const field of Object.keys(record)) {
+    const value = record[field];
+    if (value !== undefined) assignField(instance, field, value);
+  }
+  for (const field of plan.deserializers) {
+    const raw = record[field.name];
+    if (raw === null || raw === undefined) continue;
+    try {
+      instance[field.name] = field.deserialize(raw);
+    } catch (cause) {
+      throw new DeserializeError(plan.key, field.name, raw, cause);
+    }
+  }
+  for (const field of plan.schemaFields) {
+    const raw = record[field.name];
+    if (raw === undefined || raw === null) continue;
+    const value = ctx.unvisit(field.schema, raw);
+    if (value === INVALID) {
+      if (field.required) return INVALID;
+      instance[field.name] = undefined;
+    } else {
+      instance[field.name] = value;
+    }
+  }
+  return instance;
+}
+
+/**
+ * Reads a normalized `result` of `schema` back from `state.entities` as Entity instances. Returns
+ * `undefined` when a required entity is missing or INVALID. For referential stability across reads, keep
+ * a `MemoCache` and call its `denormalize`.
+ *
+ * @example
+ * const todos = denormalize([Todo], ['1', '2'], state); // Todo[]
+ */
+export function denormalize<S>(
+  schema: S,
+  result: unknown,
+  state: { readonly entities: EntityTables },
+  args: readonly unknown[] = [],
+): Denormalize<S> | undefined {
+  return new MemoCache().denormalize(schema, result, state.entities, args).data;
+}

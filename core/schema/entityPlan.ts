@@ -1,0 +1,59 @@
+import { SchemaDefinitionError } from '../errors.js';
+import { Entity, entityDefaults, entityKey, isEntityClass } from './Entity.js';
+import { isSchema } from './schemaKind.js';
+
+/** One member of an Entity's `static schema`, resolved once per class. */
+export type FieldPlan =
+  | { readonly name: string; readonly kind: 'schema'; readonly schema: unknown; readonly required: boolean }
+  | { readonly name: string; readonly kind: 'deserializer'; readonly deserialize: (value: unknown) => unknown };
+
+/** What normalize and denormalize need to know about an Entity class, computed once. */
+export interface EntityPlan {
+  readonly key: string;
+  readonly defaults: Readonly<Record<string, unknown>>;
+  readonly defaultKeys: readonly string[];
+  readonly schemaFields: readonly (FieldPlan & { kind: 'schema' })[];
+  readonly deserializers: readonly (FieldPlan & { kind: 'deserializer' })[];
+}
+
+const plans = new WeakMap<Function, EntityPlan>();
+
+/** `class X {}` constructors (and Date, which returns a string when called) must be used with `new`. */
+function mustConstruct(fn: Function): boolean {
+  return fn === Date || /^class[\s{]/.test(Function.prototype.toString.call(fn));
+}
+
+function deserializerOf(fn: Function): (value: unknown) => unknown {
+  if (mustConstruct(fn)) return (value) => new (fn as new (value: unknown) => unknown)(value);
+  return (value) => (fn as (value: unknown) => unknown)(value);
+}
+
+/** The resolved plan of an Entity class: key, defaults, nested schema fields and deserializers. */
+export function entityPlan(Cls: typeof Entity): EntityPlan {
+  let plan = plans.get(Cls);
+  if (plan) return plan;
+  const key = entityKey(Cls);
+  if (typeof Cls.prototype.pk !== 'function') {
+    throw new SchemaDefinitionError(`Entity ${key} needs a pk() method (e.g. \`pk() { return \`\${this.id}\`; }\`).`);
+  }
+  const defaults = entityDefaults(Cls as never);
+  const schemaFields: (FieldPlan & { kind: 'schema' })[] = [];
+  const deserializers: (FieldPlan & { kind: 'deserializer' })[] = [];
+  const definition = (Cls.schema ?? {}) as Record<string, unknown>;
+  for (const name of Object.keys(definition)) {
+    const member = definition[name];
+    if (isSchema(member)) {
+      schemaFields.push({ name, kind: 'schema', schema: member, required: defaults[name] instanceof Entity });
+    } else if (typeof member === 'function' && !isEntityClass(member)) {
+      deserializers.push({ name, kind: 'deserializer', deserialize: deserializerOf(member) });
+    } else {
+      throw new SchemaDefinitionError(
+        `${key}.schema.${name} must be a schema (an Entity, [Entity], a Collection, an object of schemas) ` +
+          `or a deserializer function/constructor; got ${typeof member}.`,
+      );
+    }
+  }
+  plan = { key, defaults, defaultKeys: Object.keys(defaults), schemaFields, deserializers };
+  plans.set(Cls, plan);
+  return plan;
+}

@@ -1,0 +1,55 @@
+/**
+ * Objects that hold data keyed by strings from the network. Keys such as `__proto__`, `constructor` and
+ * `prototype` must stay plain data: they never reach `Object.prototype` nor change an object's class.
+ */
+
+/** A new empty object without a prototype: any string is a safe own key. */
+export function emptyTable<T = unknown>(): { [key: string]: T } {
+  return Object.create(null) as { [key: string]: T };
+}
+
+/** A prototype-free shallow copy of a table (copy-on-write). */
+export function copyTable<T>(table: { readonly [key: string]: T } | undefined): { [key: string]: T } {
+  const copy = emptyTable<T>();
+  if (table) for (const key of Object.keys(table)) copy[key] = table[key] as T;
+  return copy;
+}
+
+/** Sets `target[key] = value`, defining `__proto__` as an own data property instead of changing the prototype. */
+export function assignField(target: object, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    (target as Record<string, unknown>)[key] = value;
+  }
+}
+
+/** A plain object (or a prototype-free one): not an array, not a class instance such as Date. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Structural equality of JSON-like values (primitives, arrays, plain objects). Used to keep a stored
+ * record's identity when a response repeats what the store already holds.
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return a !== a && b !== b; // NaN
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(b, key) || !jsonEqual(a[key], b[key])) return false;
+  }
+  return true;
+}

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { Temporal } from 'temporal-polyfill';
+import BigNumber from 'bignumber.js';
+import { DeserializeError, Entity, MemoCache, SchemaDefinitionError, denormalize, normalize } from '../../core/index.js';
+import { Article, Invoice, Todo, User } from '../fixtures/entities.js';
+
+describe('Entity', () => {
+  it('computes pk() on instances and Entity.pk() on plain values', () => {
+    expect(Todo.fromJS({ id: 5 }).pk()).toBe('5');
+    expect(Todo.pk({ id: 7 })).toBe('7');
+    expect(User.pk({ id: 'u1' })).toBe('u1');
+  });
+
+  it('names its table with static key', () => {
+    const { entities } = normalize(Todo, { id: 1 });
+    expect(Object.keys(entities)).toEqual(['Todo']);
+  });
+
+  it('fromJS() starts from the class defaults and applies props', () => {
+    const todo = Todo.fromJS({ id: 3, title: 'x' });
+    expect(todo).toBeInstanceOf(Todo);
+    expect(todo).toMatchObject({ id: 3, title: 'x', userId: 0, completed: false });
+    expect(todo.createdAt.epochMilliseconds).toBe(0);
+  });
+
+  it('fills fields a response lacks with the class defaults', () => {
+    const { result, entities } = normalize(Todo, { id: 1, title: 'only a title' });
+    const todo = denormalize(Todo, result, { entities })!;
+    expect(todo.completed).toBe(false);
+    expect(todo.userId).toBe(0);
+    expect(todo.createdAt).toBeInstanceOf(Temporal.Instant);
+  });
+
+  it('keeps response fields the class does not declare', () => {
+    const { result, entities } = normalize(Todo, { id: 1, extra: 'kept' });
+    expect((denormalize(Todo, result, { entities }) as unknown as { extra: string }).extra).toBe('kept');
+  });
+
+  it('runs static process() before normalizing and static merge() on updates', () => {
+    class Tagged extends Entity {
+      id = 0;
+      tags: string[] = [];
+      source = '';
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Tagged';
+      static override process(input: any, _p: unknown, _k: string | undefined, args: readonly unknown[]) {
+        return { ...input, source: (args[0] as { from?: string } | undefined)?.from ?? 'none' };
+      }
+      static override merge(existing: any, incoming: any) {
+        return { ...existing, ...incoming, tags: [...existing.tags, ...incoming.tags] };
+      }
+    }
+    const first = normalize(Tagged, { id: 1, tags: ['a'] }, [{ from: 'list' }]);
+    expect(first.entities.Tagged!['1']).toEqual({ id: 1, tags: ['a'], source: 'list' });
+    const second = normalize(Tagged, { id: 1, tags: ['b'] }, [], first);
+    expect(second.entities.Tagged!['1']).toEqual({ id: 1, tags: ['a', 'b'], source: 'none' });
+  });
+
+  it('throws a SchemaDefinitionError for a schema member that is neither a schema nor a deserializer', () => {
+    class Broken extends Entity {
+      id = 0;
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Broken';
+      static override schema = { id: 42 };
+    }
+    expect(() => normalize(Broken, { id: 1 })).toThrow(SchemaDefinitionError);
+  });
+});
+
+describe('deserializers (static schema)', () => {
+  const raw = {
+    id: 1,
+    issuedAt: '2024-03-01T10:00:00Z',
+    amount: '12345678901234567890.123456789',
+    count: '42',
+    due: '2024-04-01T00:00:00.000Z',
+    paidOn: '2024-04-02T00:00:00.000Z',
+  };
+
+  it('applies Temporal.Instant.from, BigNumber, Number, an arrow function and a class on read', () => {
+    const { result, entities } = normalize(Invoice, raw);
+    const invoice = denormalize(Invoice, result, { entities })!;
+    expect(invoice.issuedAt).toBeInstanceOf(Temporal.Instant);
+    expect(invoice.issuedAt.toString()).toBe('2024-03-01T10:00:00Z');
+    expect(invoice.amount).toBeInstanceOf(BigNumber);
+    expect(invoice.amount.toFixed()).toBe('12345678901234567890.123456789');
+    expect(invoice.count).toBe(42);
+    expect(invoice.due).toBeInstanceOf(Date);
+    expect(invoice.due.toISOString()).toBe('2024-04-01T00:00:00.000Z');
+    expect(invoice.paidOn).toBeInstanceOf(Date);
+    expect(invoice.paidOn!.toISOString()).toBe('2024-04-02T00:00:00.000Z');
+  });
+
+  it('keeps the raw JSON in the store, so the state survives JSON.stringify', () => {
+    const { entities } = normalize(Invoice, raw);
+    expect(entities.Invoice!['1']).toEqual(raw);
+    expect(JSON.parse(JSON.stringify(entities))).toEqual({ Invoice: { '1': raw } });
+  });
+
+  it('skips deserializers for null and undefined', () => {
+    const { result, entities } = normalize(Invoice, { id: 2, paidOn: null, issuedAt: undefined });
+    const invoice = denormalize(Invoice, result, { entities })!;
+    expect(invoice.paidOn).toBeNull();
+    expect(invoice.issuedAt.epochMilliseconds).toBe(0); // class default
+  });
+
+  it('reports a deserializer failure as a DeserializeError naming the entity and field', () => {
+    const { result, entities } = normalize(Invoice, { id: 3, issuedAt: 'not a date' });
+    expect(() => denormalize(Invoice, result, { entities })).toThrow(DeserializeError);
+    expect(() => denormalize(Invoice, result, { entities })).toThrow(/Invoice\.issuedAt.*"not a date"/);
+    expect(entities.Invoice!['3']).toEqual({ id: 3, issuedAt: 'not a date' });
+  });
+
+  it('deserializes nested entities at every depth', () => {
+    class Event extends Entity {
+      id = 0;
+      at = Temporal.Instant.from('1970-01-01T00:00:00Z');
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Event';
+      static override schema = { at: Temporal.Instant.from };
+    }
+    class Calendar extends Entity {
+      id = 0;
+      events: Event[] = [];
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Calendar';
+      static override schema = { events: [Event] };
+    }
+    const { result, entities } = normalize({ calendars: [Calendar] }, { calendars: [{ id: 1, events: [{ id: 9, at: '2020-01-01T00:00:00Z' }] }] });
+    const read = denormalize({ calendars: [Calendar] }, result, { entities })!;
+    expect(read.calendars[0]!.events[0]!.at).toBeInstanceOf(Temporal.Instant);
+    expect(read.calendars[0]!.events[0]!.at.toString()).toBe('2020-01-01T00:00:00Z');
+  });
+});
+
+describe('required and optional nested entities', () => {
+  it('treats a field whose default is an Entity as required and one defaulting to undefined as optional', () => {
+    const memo = new MemoCache();
+    const { result, entities } = normalize(Article, { id: 1, author: { id: 'a' }, editor: { id: 'e' }, comments: [] });
+    expect(memo.denormalize(Article, result, entities).data!.editor!.id).toBe('e');
+
+    const withoutEditor = { ...entities, User: { ...entities.User, e: undefined } } as typeof entities;
+    delete (withoutEditor.User as Record<string, unknown>).e;
+    const optional = memo.denormalize(Article, result, withoutEditor);
+    expect(optional.invalid).toBe(false);
+    expect(optional.data!.editor).toBeUndefined();
+
+    const withoutAuthor = { ...entities, User: { e: entities.User!.e } } as typeof entities;
+    const required = memo.denormalize(Article, result, withoutAuthor);
+    expect(required.invalid).toBe(true);
+    expect(required.data).toBeUndefined();
+  });
+});
