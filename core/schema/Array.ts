@@ -23,11 +23,11 @@ export function normalizeList(
  * Reads a normalized list back. Items that are invalid, missing, `null` or `undefined` are dropped (a
  * list never becomes unusable because of one item). The same array comes back while no item changed.
  */
-export function denormalizeList(itemSchema: unknown, input: unknown, ctx: DenormalizeContext, schema: unknown): unknown {
+export function denormalizeList(itemSchema: unknown, input: unknown, ctx: DenormalizeContext): unknown {
   if (!Array.isArray(input)) return input;
   const parts = new Array<unknown>(input.length);
   for (let i = 0; i < input.length; i++) parts[i] = ctx.unvisit(itemSchema, input[i]);
-  return ctx.stable(input, schema, parts, () => {
+  return ctx.stable(input, '[]', parts, () => {
     const out: unknown[] = [];
     for (const part of parts) if (part !== INVALID && part !== null && part !== undefined) out.push(part);
     return out;
@@ -59,6 +59,6 @@ export class ArraySchema<S = unknown> extends SchemaNode {
   }
 
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {
-    return denormalizeList(this.schema, input, ctx, this);
+    return denormalizeList(this.schema, input, ctx);
   }
 }

@@ -168,7 +168,7 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
   }
 
   build(record: unknown, ctx: DenormalizeContext): unknown {
-    return denormalizeList(this.itemSchema, record, ctx, this);
+    return denormalizeList(this.itemSchema, record, ctx);
   }
 
   /** @internal Adds `pks` to every stored list accepted by `filter`. */
@@ -220,7 +220,7 @@ export class CollectionAdder<I = unknown> extends SchemaNode {
   }
 
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {
-    if (Array.isArray(input)) return denormalizeList(this.collection.itemSchema, input, ctx, this);
+    if (Array.isArray(input)) return denormalizeList(this.collection.itemSchema, input, ctx);
     return ctx.unvisit(this.collection.itemSchema, input);
   }
 }

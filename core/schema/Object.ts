@@ -4,6 +4,14 @@ import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './Sc
 import { schemaKeysOf, schemaLabel } from './schemaKind.js';
 import { assignField } from './safeObject.js';
 
+const shapes = new WeakMap<object, string>();
+
+function shapeOf(definition: object, keys: readonly string[]): string {
+  let shape = shapes.get(definition);
+  if (shape === undefined) shapes.set(definition, (shape = `{${keys.join('\u0000')}}`));
+  return shape;
+}
+
 /** Normalizes the schema members of an object; other members pass through unchanged. */
 export function normalizeMembers(
   definition: Readonly<Record<string, unknown>>,
@@ -30,7 +38,6 @@ export function denormalizeMembers(
   definition: Readonly<Record<string, unknown>>,
   input: unknown,
   ctx: DenormalizeContext,
-  schema: unknown,
 ): unknown {
   if (typeof input !== 'object' || input === null) return input;
   const keys = schemaKeysOf(definition);
@@ -41,7 +48,7 @@ export function denormalizeMembers(
     if (part === INVALID) return INVALID;
     parts[i] = part;
   }
-  return ctx.stable(input, schema, parts, () => {
+  return ctx.stable(input, shapeOf(definition, keys), parts, () => {
     const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
     for (let i = 0; i < keys.length; i++) assignField(out, keys[i] as string, parts[i]);
     return out;
@@ -74,6 +81,6 @@ export class ObjectSchema<O extends Record<string, unknown> = Record<string, unk
   }
 
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {
-    return denormalizeMembers(this.schema, input, ctx, this);
+    return denormalizeMembers(this.schema, input, ctx);
   }
 }

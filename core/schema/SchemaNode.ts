@@ -31,10 +31,11 @@ export interface DenormalizeContext {
   unvisitRecord(schema: TableSchema | Function, key: string, pk: string): unknown;
   /**
    * Referential stability for arrays and objects built from `input`: when the nested values read this
-   * time (`parts`) are the same (===) as last time for this `input` and `schema`, returns the value built
-   * then; otherwise calls `build` and remembers it.
+   * time (`parts`) are the same (===) as last time for this `input` and `shape` (what else the built
+   * value depends on, e.g. the member names of an object schema), returns the value built then;
+   * otherwise calls `build` and remembers it.
    */
-  stable<T>(input: object, schema: unknown, parts: readonly unknown[], build: () => T): T;
+  stable<T>(input: object, shape: string, parts: readonly unknown[], build: () => T): T;
 }
 
 /** A schema whose values live in an entity table (Entity classes, Collections). */

@@ -33,7 +33,7 @@ interface RecordNode {
 }
 
 interface StableEntry {
-  readonly schema: unknown;
+  readonly shape: string;
   readonly parts: readonly unknown[];
   readonly value: unknown;
 }
@@ -134,8 +134,8 @@ class ReadPass implements DenormalizeContext {
       return this.unvisitRecord(schema, entityPlan(schema).key, String(input));
     }
     if (schema instanceof SchemaNode) return schema.denormalize(input, this);
-    if (Array.isArray(schema)) return denormalizeList(arrayItemSchema(schema), input, this, schema);
-    if (isPlainObject(schema)) return denormalizeMembers(schema, input, this, schema);
+    if (Array.isArray(schema)) return denormalizeList(arrayItemSchema(schema), input, this);
+    if (isPlainObject(schema)) return denormalizeMembers(schema, input, this);
     return input;
   }
 
@@ -147,11 +147,11 @@ class ReadPass implements DenormalizeContext {
     return value;
   }
 
-  stable<T>(input: object, schema: unknown, parts: readonly unknown[], build: () => T): T {
+  stable<T>(input: object, shape: string, parts: readonly unknown[], build: () => T): T {
     const entry = this.memo.stableByInput.get(input);
-    if (entry && entry.schema === schema && sameParts(entry.parts, parts)) return entry.value as T;
+    if (entry && entry.shape === shape && sameParts(entry.parts, parts)) return entry.value as T;
     const value = build();
-    this.memo.stableByInput.set(input, { schema, parts, value });
+    this.memo.stableByInput.set(input, { shape, parts, value });
     return value;
   }
 

@@ -115,7 +115,7 @@ class Normalizer implements NormalizeContext {
     } else {
       next = newer ? merge(existing, incoming) : merge(incoming, existing);
     }
-    if (existing !== undefined && jsonEqual(next, existing)) next = existing;
+    if (existing !== undefined) next = shareUnchanged(next, existing);
     this.writer.set(key, pk, next, newer || existingMeta === undefined ? this.meta : existingMeta);
   }
 
@@ -144,6 +144,23 @@ class Normalizer implements NormalizeContext {
     this.write(plan.key, pk, processed, (existing, incoming) => Cls.merge(existing, incoming));
     return pk;
   }
+}
+
+/**
+ * Keeps the identity of what did not change: the stored record itself when equal, otherwise its nested
+ * values that are equal (so a read of an unchanged nested value stays ===). `next` is ours to change.
+ */
+function shareUnchanged(next: unknown, existing: unknown): unknown {
+  if (jsonEqual(next, existing)) return existing;
+  if (isPlainObject(next) && isPlainObject(existing) && next !== existing) {
+    for (const key of Object.keys(next)) {
+      const value = next[key];
+      if (typeof value === 'object' && value !== null && hasOwn.call(existing, key) && jsonEqual(value, existing[key])) {
+        next[key] = existing[key];
+      }
+    }
+  }
+  return next;
 }
 
 /** The empty tables: a store with nothing in it. */

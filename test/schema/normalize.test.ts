@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import { INVALID, MemoCache, denormalize, normalize, schema } from '../../core/index.js';
+import { Article, Comment, Todo, User } from '../fixtures/entities.js';
+
+const article = (id: number, authorId: string, commentAuthors: string[]) => ({
+  id,
+  title: `Article ${id}`,
+  author: { id: authorId, name: `User ${authorId}` },
+  comments: commentAuthors.map((a, i) => ({ id: id * 100 + i, body: `c${i}`, author: { id: a, name: `User ${a}` } })),
+});
+
+describe('normalize: shapes', () => {
+  it('normalizes a single entity into its table and returns its pk', () => {
+    const { result, entities } = normalize(Todo, { id: 1, title: 'a' });
+    expect(result).toBe('1');
+    expect(entities.Todo).toEqual({ '1': { id: 1, title: 'a' } });
+  });
+
+  it('normalizes [Entity] and new schema.Array(Entity) alike', () => {
+    const input = [{ id: 1 }, { id: 2 }];
+    const literal = normalize([Todo], input);
+    const explicit = normalize(new schema.Array(Todo), input);
+    expect(literal.result).toEqual(['1', '2']);
+    expect(explicit.result).toEqual(['1', '2']);
+    expect(explicit.entities).toEqual(literal.entities);
+  });
+
+  it('normalizes object schemas, plain and schema.Object, passing other members through', () => {
+    const input = { results: [{ id: 1 }], total: 10, next: '/todos?page=2' };
+    const plain = normalize({ results: [Todo], total: 0 }, input);
+    const explicit = normalize(new schema.Object({ results: [Todo] }), input);
+    expect(plain.result).toEqual({ results: ['1'], total: 10, next: '/todos?page=2' });
+    expect(explicit.result).toEqual(plain.result);
+    const read = denormalize({ results: [Todo], total: 0 }, plain.result, plain);
+    expect(read!.total).toBe(10);
+    expect(read!.results[0]).toBeInstanceOf(Todo);
+  });
+
+  it('normalizes nested entities at any depth and stores each once', () => {
+    const { result, entities } = normalize([Article], [article(1, 'ann', ['bob', 'ann']), article(2, 'bob', ['cid'])]);
+    expect(result).toEqual(['1', '2']);
+    expect(entities.Article!['1']).toEqual({ id: 1, title: 'Article 1', author: 'ann', comments: ['100', '101'] });
+    expect(entities.Comment!['100']).toEqual({ id: 100, body: 'c0', author: 'bob' });
+    expect(Object.keys(entities.User!).sort()).toEqual(['ann', 'bob', 'cid']);
+  });
+
+  it('reads an entity referenced from several places as one instance', () => {
+    const { result, entities } = normalize([Article], [article(1, 'ann', ['bob', 'ann']), article(2, 'bob', ['ann'])]);
+    const [a1, a2] = denormalize([Article], result, { entities })!;
+    expect(a1!.author).toBe(a1!.comments[1]!.author);
+    expect(a1!.author).toBe(a2!.comments[0]!.author);
+    expect(a1!.comments[0]!.author).toBe(a2!.author);
+    expect(a1!.comments[0]).toBeInstanceOf(Comment);
+    expect(a1!.author).toBeInstanceOf(User);
+  });
+
+  it('keeps null members and null list items as they came, and drops null items on read', () => {
+    const { result, entities } = normalize({ todos: [Todo], best: Todo }, { todos: [{ id: 1 }, null], best: null });
+    expect(result).toEqual({ todos: ['1', null], best: null });
+    const read = denormalize({ todos: [Todo], best: Todo }, result, { entities })!;
+    expect(read.todos.map((t) => t.id)).toEqual([1]);
+    expect(read.best).toBeNull();
+  });
+});
+
+describe('normalize: copy-on-write tables', () => {
+  it('never changes the state it is given', () => {
+    const first = normalize([Todo], [{ id: 1, title: 'a' }]);
+    const snapshot = JSON.stringify(first.entities);
+    normalize(Todo, { id: 1, title: 'changed' }, [], first);
+    normalize(User, { id: 'u' }, [], first);
+    expect(JSON.stringify(first.entities)).toBe(snapshot);
+  });
+
+  it('copies only the changed tables and records', () => {
+    const first = normalize([Article], [article(1, 'ann', ['bob']), article(2, 'bob', [])]);
+    const next = normalize(User, { id: 'bob', name: 'Bobby' }, [], first);
+    expect(next.entities).not.toBe(first.entities);
+    expect(next.entities.User).not.toBe(first.entities.User);
+    expect(next.entities.Article).toBe(first.entities.Article);
+    expect(next.entities.Comment).toBe(first.entities.Comment);
+    expect(next.entities.User!.ann).toBe(first.entities.User!.ann);
+    expect(next.entities.User!.bob).toEqual({ id: 'bob', name: 'Bobby' });
+  });
+
+  it('keeps the stored record when a response repeats it', () => {
+    const first = normalize([Article], [article(1, 'ann', ['bob'])]);
+    const again = normalize([Article], [article(1, 'ann', ['bob'])], [], first);
+    expect(again.entities.Article!['1']).toBe(first.entities.Article!['1']);
+    expect(again.entities.User!.ann).toBe(first.entities.User!.ann);
+    expect(again.entities.Article).toBe(first.entities.Article);
+  });
+
+  it('shares unchanged nested values of a changed record', () => {
+    class Doc extends Todo {
+      tags = { a: [1, 2] };
+      static override key = 'Doc';
+    }
+    const first = normalize(Doc, { id: 1, title: 'a', tags: { a: [1, 2] } });
+    const next = normalize(Doc, { id: 1, title: 'b', tags: { a: [1, 2] } }, [], first);
+    const before = first.entities.Doc!['1'] as { tags: unknown };
+    const after = next.entities.Doc!['1'] as { tags: unknown; title: string };
+    expect(after).not.toBe(before);
+    expect(after.title).toBe('b');
+    expect(after.tags).toBe(before.tags);
+  });
+});
+
+describe('normalize: ordering by request start time', () => {
+  it('an older response never overwrites an entity written by a newer request', () => {
+    const newer = normalize(Todo, { id: 1, title: 'new', completed: true }, [], undefined, { fetchedAt: 200 });
+    const older = normalize(Todo, { id: 1, title: 'old', completed: false, userId: 3 }, [], newer, { fetchedAt: 100 });
+    expect(older.entities.Todo!['1']).toEqual({ id: 1, title: 'new', completed: true, userId: 3 });
+    expect(older.entitiesMeta.Todo!['1']!.fetchedAt).toBe(200);
+  });
+
+  it('a newer response wins and records its start time', () => {
+    const older = normalize(Todo, { id: 1, title: 'old' }, [], undefined, { fetchedAt: 100 });
+    const newer = normalize(Todo, { id: 1, title: 'new' }, [], older, { fetchedAt: 200, date: 250, expiresAt: 60_250 });
+    expect(newer.entities.Todo!['1']).toEqual({ id: 1, title: 'new' });
+    expect(newer.entitiesMeta.Todo!['1']).toEqual({ fetchedAt: 200, date: 250, expiresAt: 60_250 });
+  });
+
+  it('an older response does not bring back an entity invalidated by a newer request', () => {
+    const loaded = normalize(Todo, { id: 1 }, [], undefined, { fetchedAt: 100 });
+    const deleted = normalize(new schema.Invalidate(Todo), { id: 1 }, [], loaded, { fetchedAt: 300 });
+    const stale = normalize([Todo], [{ id: 1 }, { id: 2 }], [], deleted, { fetchedAt: 200 });
+    expect(stale.entities.Todo!['1']).toBe(INVALID);
+    expect(stale.entities.Todo!['2']).toEqual({ id: 2 });
+  });
+});
+
+describe('denormalize: referential stability (MemoCache)', () => {
+  const setup = () => {
+    const memo = new MemoCache();
+    const state = normalize([Article], [article(1, 'ann', ['bob', 'cid']), article(2, 'bob', ['ann']), article(3, 'dan', ['dan'])]);
+    return { memo, state, read: (entities = state.entities) => memo.denormalize([Article], state.result, entities).data! };
+  };
+
+  it('returns the same objects when nothing changed', () => {
+    const { read } = setup();
+    const first = read();
+    const second = read();
+    expect(second).toBe(first);
+  });
+
+  it('returns the same objects after an unrelated change', () => {
+    const { read, state } = setup();
+    const first = read();
+    const unrelated = normalize([Todo], [{ id: 1 }], [], state);
+    const unrelatedUser = normalize(User, { id: 'zed', name: 'Zed' }, [], state);
+    expect(read(unrelated.entities)).toBe(first);
+    expect(read(unrelatedUser.entities)).toBe(first);
+  });
+
+  it('makes new objects only along the changed path', () => {
+    const { read, state } = setup();
+    const [a1, a2, a3] = read();
+    const changed = normalize(User, { id: 'cid', name: 'Cid II' }, [], state);
+    const next = read(changed.entities);
+    const [b1, b2, b3] = next;
+    expect(next).not.toBe([a1, a2, a3]);
+    // the changed user and everything that contains it is new
+    expect(b1!.comments[1]!.author.name).toBe('Cid II');
+    expect(b1!.comments[1]!.author).not.toBe(a1!.comments[1]!.author);
+    expect(b1!.comments[1]).not.toBe(a1!.comments[1]);
+    expect(b1!.comments).not.toBe(a1!.comments);
+    expect(b1).not.toBe(a1);
+    // siblings on that path and unaffected rows keep their identity
+    expect(b1!.author).toBe(a1!.author);
+    expect(b1!.comments[0]).toBe(a1!.comments[0]);
+    expect(b2).toBe(a2);
+    expect(b3).toBe(a3);
+  });
+
+  it('a list stays the same array while its items are unchanged, and changes when one changes', () => {
+    const memo = new MemoCache();
+    const state = normalize([Todo], [{ id: 1 }, { id: 2 }]);
+    const first = memo.denormalize([Todo], state.result, state.entities).data!;
+    const other = normalize(User, { id: 'u' }, [], state);
+    expect(memo.denormalize([Todo], state.result, other.entities).data).toBe(first);
+    const edited = normalize(Todo, { id: 2, title: 'edited' }, [], state);
+    const next = memo.denormalize([Todo], state.result, edited.entities).data!;
+    expect(next).not.toBe(first);
+    expect(next[0]).toBe(first[0]);
+    expect(next[1]!.title).toBe('edited');
+  });
+
+  it('object results keep identity while their members do', () => {
+    const memo = new MemoCache();
+    const shape = { results: [Todo], total: 0 };
+    const state = normalize(shape, { results: [{ id: 1 }], total: 1 });
+    const first = memo.denormalize(shape, state.result, state.entities).data!;
+    expect(memo.denormalize(shape, state.result, normalize(User, { id: 'x' }, [], state).entities).data).toBe(first);
+    const changed = memo.denormalize(shape, state.result, normalize(Todo, { id: 1, title: 'new' }, [], state).entities).data!;
+    expect(changed).not.toBe(first);
+    expect(changed.total).toBe(1);
+  });
+
+  it('denormalize() without a memo still shares instances within one read', () => {
+    const { state } = setup();
+    const read = denormalize([Article], state.result, state)!;
+    expect(read[0]!.author).toBe(read[1]!.comments[0]!.author);
+  });
+});

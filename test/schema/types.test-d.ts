@@ -1,0 +1,57 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { Temporal } from 'temporal-polyfill';
+import { MemoCache, denormalize, schema, type Denormalize, type NormalizedTables } from '../../core/index.js';
+import { Article, Comment, Todo, User } from '../fixtures/entities.js';
+
+declare const state: NormalizedTables;
+
+describe('Denormalize<S>', () => {
+  it('maps an Entity class to its instance type', () => {
+    expectTypeOf<Denormalize<typeof Todo>>().toEqualTypeOf<Todo>();
+    expectTypeOf<Denormalize<typeof Todo>['createdAt']>().toEqualTypeOf<Temporal.Instant>();
+    expectTypeOf<Denormalize<typeof Todo>>().not.toEqualTypeOf<User>();
+  });
+
+  it('maps arrays: [E] and schema.Array', () => {
+    expectTypeOf<Denormalize<[typeof Todo]>>().toEqualTypeOf<Todo[]>();
+    expectTypeOf<Denormalize<readonly [typeof Todo]>>().toEqualTypeOf<Todo[]>();
+    const list = new schema.Array(Todo);
+    expectTypeOf<Denormalize<typeof list>>().toEqualTypeOf<Todo[]>();
+  });
+
+  it('maps object schemas member by member, passing plain members through', () => {
+    const page = { results: [Todo], total: 0, next: '' as string | null };
+    expectTypeOf<Denormalize<typeof page>>().toEqualTypeOf<{ results: Todo[]; total: number; next: string | null }>();
+    const explicit = new schema.Object({ results: [Todo], owner: User });
+    expectTypeOf<Denormalize<typeof explicit>>().toEqualTypeOf<{ results: Todo[]; owner: User }>();
+    const nested = { data: { items: [Todo] } };
+    expectTypeOf<Denormalize<typeof nested>>().toEqualTypeOf<{ data: { items: Todo[] } }>();
+  });
+
+  it('keeps the class types of nested entities', () => {
+    type A = Denormalize<typeof Article>;
+    expectTypeOf<A['author']>().toEqualTypeOf<User>();
+    expectTypeOf<A['comments']>().toEqualTypeOf<Comment[]>();
+    expectTypeOf<A['comments'][number]['author']>().toEqualTypeOf<User>();
+    expectTypeOf<A['editor']>().toEqualTypeOf<User | undefined>();
+  });
+
+  it('maps collections, their adders and Invalidate', () => {
+    const list = new schema.Collection([Todo]);
+    expectTypeOf<Denormalize<typeof list>>().toEqualTypeOf<Todo[]>();
+    expectTypeOf<Denormalize<typeof list.push>>().toEqualTypeOf<Todo>();
+    expectTypeOf<Denormalize<typeof list.unshift>>().toEqualTypeOf<Todo>();
+    const remove = new schema.Invalidate(Todo);
+    expectTypeOf<Denormalize<typeof remove>>().toEqualTypeOf<Todo | undefined>();
+    expectTypeOf<Denormalize<[typeof remove]>>().toEqualTypeOf<(Todo | undefined)[]>();
+  });
+
+  it('types denormalize() and MemoCache results from the schema', () => {
+    expectTypeOf(denormalize([Todo], [], state)).toEqualTypeOf<Todo[] | undefined>();
+    expectTypeOf(denormalize({ results: [Todo], total: 0 }, {}, state)).toEqualTypeOf<{ results: Todo[]; total: number } | undefined>();
+    expectTypeOf(new MemoCache().denormalize(Article, '1', state.entities).data).toEqualTypeOf<Article | undefined>();
+    // @ts-expect-error a Todo list is not a User list
+    const users: User[] | undefined = denormalize([Todo], [], state);
+    void users;
+  });
+});
