@@ -38,7 +38,8 @@ export { denormalize, MemoCache } from './denormalize.js';
 export type { DenormalizeResult } from './denormalize.js';
 export { INVALID } from './special.js';
 export type { Invalid } from './special.js';
-export { isSchema } from './schemaKind.js';
+export { isSchema, schemaLabel } from './schemaKind.js';
+export { emptyTable, copyTable, assignField } from './safeObject.js';
 
 // ---- Types ---------------------------------------------------------------------------------------
 export type {

@@ -23,9 +23,12 @@ export function ownValue<T>(table: { readonly [key: string]: T } | undefined, ke
 class TableWriter {
   entities: EntityTables;
   entitiesMeta: EntityMetaTables;
+  readonly changed: [key: string, pk: string][] = [];
+  private readonly changedIds = new Set<string>();
   private readonly copied = new Set<string>();
   private readonly copiedMeta = new Set<string>();
   private rootCopied = false;
+  private metaRootCopied = false;
 
   constructor(state: NormalizedTables) {
     this.entities = state.entities;
@@ -46,17 +49,26 @@ class TableWriter {
   }
 
   set(key: string, pk: string, value: unknown, meta: EntityMeta): void {
-    if (!this.rootCopied) {
-      this.entities = copyTable(this.entities);
-      this.entitiesMeta = copyTable(this.entitiesMeta);
-      this.rootCopied = true;
-    }
-    if (value !== ownValue(ownValue(this.entities, key), pk)) {
+    const previous = ownValue(ownValue(this.entities, key), pk);
+    if (value !== previous) {
+      if (!this.rootCopied) {
+        this.entities = copyTable(this.entities);
+        this.rootCopied = true;
+      }
+      const id = `${key}\u0000${pk}`;
+      if (!this.changedIds.has(id)) {
+        this.changedIds.add(id);
+        this.changed.push([key, pk]);
+      }
       if (!this.copied.has(key)) {
         this.entities[key] = copyTable(ownValue(this.entities, key));
         this.copied.add(key);
       }
       (this.entities[key] as EntityTable)[pk] = value;
+    }
+    if (!this.metaRootCopied) {
+      this.entitiesMeta = copyTable(this.entitiesMeta);
+      this.metaRootCopied = true;
     }
     if (!this.copiedMeta.has(key)) {
       this.entitiesMeta[key] = copyTable(ownValue(this.entitiesMeta, key));
@@ -190,5 +202,6 @@ export function normalize<R = unknown>(
   const fullMeta: EntityMeta = { date, fetchedAt: meta?.fetchedAt ?? date, expiresAt: meta?.expiresAt ?? date };
   const normalizer = new Normalizer(state, args, fullMeta);
   const result = normalizer.visit(schema, input, undefined, undefined) as R;
-  return { result, entities: normalizer.writer.entities, entitiesMeta: normalizer.writer.entitiesMeta };
+  const { entities, entitiesMeta, changed } = normalizer.writer;
+  return { result, entities, entitiesMeta, changed };
 }

@@ -75,4 +75,6 @@ export interface NormalizedTables {
 /** What `normalize` returns: the normalized result plus the (copy-on-write) updated tables. */
 export interface NormalizeResult<R = unknown> extends NormalizedTables {
   readonly result: R;
+  /** The records whose stored value changed, as `[key, pk]` pairs (each once). */
+  readonly changed: readonly (readonly [key: string, pk: string])[];
 }

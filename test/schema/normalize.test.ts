@@ -203,3 +203,14 @@ describe('denormalize: referential stability (MemoCache)', () => {
     expect(read[0]!.author).toBe(read[1]!.comments[0]!.author);
   });
 });
+
+describe('normalize: reports what changed', () => {
+  it('lists each written record once, and nothing for a repeated response', () => {
+    const first = normalize([Article], [article(1, 'ann', ['bob', 'ann'])]);
+    expect([...first.changed].map(([k, p]) => `${k}:${p}`).sort()).toEqual(
+      ['Article:1', 'Comment:100', 'Comment:101', 'User:ann', 'User:bob'].sort(),
+    );
+    expect(normalize([Article], [article(1, 'ann', ['bob', 'ann'])], [], first).changed).toEqual([]);
+    expect(normalize(User, { id: 'bob', name: 'B' }, [], first).changed).toEqual([['User', 'bob']]);
+  });
+});

@@ -1,0 +1,57 @@
+import type { EntityMeta } from './types.js';
+/** What a schema sees while normalizing: the request arguments, recursion, and the tables being written. */
+export interface NormalizeContext {
+    /** The arguments of the request whose response is normalized (URL args, then the body). */
+    readonly args: readonly unknown[];
+    /** Timing of the write: request start (`fetchedAt`), arrival (`date`), expiry. */
+    readonly meta: EntityMeta;
+    /** Normalizes a nested value with its schema. */
+    visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown;
+    /** The current record of `key`/`pk` (including the writes of this normalize). */
+    get(key: string, pk: string): unknown;
+    /** The entity whose fields are being normalized (for collections nested in an entity), if any. */
+    currentEntity(): {
+        readonly key: string;
+        readonly pk: string;
+    } | undefined;
+    /** The pks currently in table `key`. */
+    pks(key: string): string[];
+    /**
+     * Writes a record, unless the stored one was written by a newer request: then `keepNewer(incoming,
+     * existing)` decides (default: keep the existing record). Identical data keeps the stored object.
+     */
+    write(key: string, pk: string, incoming: unknown, merge?: (existing: any, incoming: any) => any): void;
+}
+/** What a schema sees while denormalizing: recursion and memoized table reads. */
+export interface DenormalizeContext {
+    /** The arguments the result was stored under. */
+    readonly args: readonly unknown[];
+    /** Denormalizes a nested value with its schema (may return INVALID). */
+    unvisit(schema: unknown, input: unknown): unknown;
+    /** Reads and builds the record `key`/`pk` through the memo (INVALID when missing or invalidated). */
+    unvisitRecord(schema: TableSchema | Function, key: string, pk: string): unknown;
+    /**
+     * Referential stability for arrays and objects built from `input`: when the nested values read this
+     * time (`parts`) are the same (===) as last time for this `input` and `shape` (what else the built
+     * value depends on, e.g. the member names of an object schema), returns the value built then;
+     * otherwise calls `build` and remembers it.
+     */
+    stable<T>(input: object, shape: string, parts: readonly unknown[], build: () => T): T;
+}
+/** A schema whose values live in an entity table (Entity classes, Collections). */
+export interface TableSchema {
+    /** Builds the read value of a stored record; calls `register` with the value before reading nested records. */
+    build(record: unknown, ctx: DenormalizeContext, register: (value: unknown) => void): unknown;
+}
+/**
+ * Base class of the schema instances (`schema.Array`, `schema.Object`, `schema.Collection`,
+ * `schema.Invalidate` and the collection adders): each knows how to normalize a value and read it back.
+ */
+export declare abstract class SchemaNode {
+    /** A readable name for error messages, e.g. `[Todo]`. */
+    abstract get label(): string;
+    /** Turns `input` into its normalized form, writing entities through `ctx`. */
+    abstract normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown;
+    /** Turns a normalized value back into instances (or INVALID). */
+    abstract denormalize(input: unknown, ctx: DenormalizeContext): unknown;
+}

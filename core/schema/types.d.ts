@@ -1,0 +1,59 @@
+/**
+ * Type-level view of schemas: what a schema is, and what reading it back (`Denormalize<S>`) yields.
+ */
+import type { Entity } from './Entity.js';
+import type { ArraySchema } from './Array.js';
+import type { ObjectSchema } from './Object.js';
+import type { Collection, CollectionAdder } from './Collection.js';
+import type { Invalidate } from './Invalidate.js';
+/** An Entity class (not an instance): what `schema: Todo` refers to. */
+export type EntityClass<T extends Entity = Entity> = (abstract new (...args: any[]) => T) & {
+    key: string;
+    schema?: Record<string, unknown>;
+    pk(value: any, parent?: unknown, key?: string, args?: readonly unknown[]): string | undefined;
+    process(input: any, parent: unknown, key: string | undefined, args: readonly unknown[]): any;
+    merge(existing: any, incoming: any): any;
+};
+/** Any schema rx-rest understands: an Entity class, a schema instance, `[Schema]`, or a plain object of schemas. */
+export type Schema = EntityClass | ArraySchema<any> | ObjectSchema<any> | Collection<any> | CollectionAdder<any> | Invalidate<any> | readonly [unknown] | {
+    readonly [key: string]: unknown;
+};
+/** The value read back from a normalized result of schema `S`: Entity instances, arrays of them, objects of them. */
+export type Denormalize<S> = S extends EntityClass<infer T> ? T : S extends Invalidate<infer E> ? InstanceType<E> | undefined : S extends CollectionAdder<infer I> ? Denormalize<I> : S extends Collection<infer C> ? Denormalize<C> : S extends ArraySchema<infer I> ? Denormalize<I>[] : S extends ObjectSchema<infer O> ? DenormalizeObject<O> : S extends readonly [infer I] ? Denormalize<I>[] : S extends readonly (infer I)[] ? Denormalize<I>[] : S extends (...args: any[]) => any ? unknown : S extends object ? DenormalizeObject<S> : S;
+/** `Denormalize` applied member by member to a plain object schema. */
+export type DenormalizeObject<O> = {
+    -readonly [K in keyof O]: Denormalize<O[K]>;
+};
+/** Like `Denormalize<S>`, but `undefined` where a result may not be available yet. */
+export type DenormalizeNullable<S> = Denormalize<S> | undefined;
+/** The raw JSON shape a field deserializer accepts: a function or constructor applied to the stored value. */
+export type Deserializer = ((value: any) => unknown) | (new (value: any) => unknown);
+/** Metadata written with every entity: when its request started (`fetchedAt`), arrived (`date`) and expires. */
+export interface EntityMeta {
+    readonly date: number;
+    readonly fetchedAt: number;
+    readonly expiresAt: number;
+}
+/** A table of normalized records keyed by pk (created without a prototype, so any string is a safe key). */
+export type EntityTable = {
+    [pk: string]: unknown;
+};
+/** All entity tables, keyed by entity (or collection) key. */
+export type EntityTables = {
+    [key: string]: EntityTable | undefined;
+};
+/** Per-entity metadata tables, parallel to `EntityTables`. */
+export type EntityMetaTables = {
+    [key: string]: {
+        [pk: string]: EntityMeta | undefined;
+    } | undefined;
+};
+/** The part of the store that normalize reads and writes. */
+export interface NormalizedTables {
+    readonly entities: EntityTables;
+    readonly entitiesMeta: EntityMetaTables;
+}
+/** What `normalize` returns: the normalized result plus the (copy-on-write) updated tables. */
+export interface NormalizeResult<R = unknown> extends NormalizedTables {
+    readonly result: R;
+}

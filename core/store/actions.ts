@@ -1,0 +1,49 @@
+import type { OptimisticLayer } from './state.js';
+
+/** A response to store: normalized with `schema` under `key`, written with its request's start time. */
+export interface ResponseAction {
+  readonly type: 'response';
+  readonly key: string;
+  readonly schema: unknown;
+  readonly args: readonly unknown[];
+  readonly response: unknown;
+  readonly fetchedAt: number;
+  readonly date: number;
+  readonly expiresAt: number;
+  /** The optimistic layer this response replaces, if any. */
+  readonly settles?: number | undefined;
+}
+
+/** A failed request: the error is kept beside the data (which stays), and the optimistic layer, if any, removed. */
+export interface ErrorAction {
+  readonly type: 'error';
+  readonly key: string;
+  readonly error: Error;
+  readonly fetchedAt: number;
+  readonly date: number;
+  readonly expiresAt: number;
+  readonly settles?: number | undefined;
+}
+
+/** Adds an optimistic layer. */
+export interface OptimisticAction {
+  readonly type: 'optimistic';
+  readonly layer: OptimisticLayer;
+}
+
+/** Marks results invalid (they must be refetched before use) or stale (refetched in the background). */
+export interface InvalidateAction {
+  readonly type: 'invalidate' | 'expire';
+  /** Exact request keys, or a test on request keys. */
+  readonly keys: readonly string[] | ((key: string) => boolean);
+  readonly date: number;
+}
+
+/** Empties the store; requests started before `date` settle without writing. */
+export interface ResetAction {
+  readonly type: 'reset';
+  readonly date: number;
+}
+
+/** Every change to the state is one of these. */
+export type Action = ResponseAction | ErrorAction | OptimisticAction | InvalidateAction | ResetAction;

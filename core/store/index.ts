@@ -1,0 +1,7 @@
+/** The store layer: the state shape, named actions, the pure reducer and the one BehaviorSubject. */
+export { Store } from './Store.js';
+export { reducer } from './reducer.js';
+export type { Changes, Transition } from './reducer.js';
+export { initialState, restoreState } from './state.js';
+export type { OptimisticLayer, RequestMeta, State } from './state.js';
+export type { Action, ErrorAction, InvalidateAction, OptimisticAction, ResetAction, ResponseAction } from './actions.js';

@@ -1,0 +1,102 @@
+import { normalize } from '../schema/index.js';
+import type { Action } from './actions.js';
+import { initialState, type RequestMeta, type State } from './state.js';
+
+/** Which parts of the state an action changed: the query streams use it to recompute only what it touches. */
+export interface Changes {
+  /** Changed entity records as `[key, pk]`, or `'all'`. */
+  readonly entities: readonly (readonly [string, string])[] | 'all';
+  /** Request keys whose result or meta changed, or `'all'`. */
+  readonly endpoints: readonly string[] | 'all';
+  /** Whether the optimistic layers changed. */
+  readonly optimistic: boolean;
+}
+
+/** A state change: the new state and what changed. */
+export interface Transition {
+  readonly state: State;
+  readonly changes: Changes;
+}
+
+const NONE: Changes = { entities: [], endpoints: [], optimistic: false };
+
+function withMeta(state: State, key: string, meta: RequestMeta): State['meta'] {
+  const next = Object.assign(Object.create(null) as Record<string, RequestMeta | undefined>, state.meta);
+  next[key] = meta;
+  return next;
+}
+
+/**
+ * The one pure function that changes the state. Copy-on-write: unchanged parts keep their identity.
+ * Writes of requests started before the last reset are ignored.
+ */
+export function reducer(state: State, action: Action): Transition {
+  switch (action.type) {
+    case 'response': {
+      const optimistic = action.settles === undefined ? state.optimistic : state.optimistic.filter((l) => l.id !== action.settles);
+      const optimisticChanged = optimistic !== state.optimistic && optimistic.length !== state.optimistic.length;
+      if (action.fetchedAt < state.lastReset) {
+        return optimisticChanged ? { state: { ...state, optimistic }, changes: { ...NONE, optimistic: true } } : { state, changes: NONE };
+      }
+      const previous = state.meta[action.key];
+      const older = previous !== undefined && previous.fetchedAt > action.fetchedAt;
+      const normalized = normalize(action.schema, action.response, action.args, state, {
+        fetchedAt: action.fetchedAt,
+        date: action.date,
+        expiresAt: action.expiresAt,
+      });
+      let endpoints = state.endpoints;
+      let meta = state.meta;
+      if (!older) {
+        endpoints = Object.assign(Object.create(null) as Record<string, unknown>, state.endpoints);
+        (endpoints as Record<string, unknown>)[action.key] = normalized.result;
+        meta = withMeta(state, action.key, { date: action.date, fetchedAt: action.fetchedAt, expiresAt: action.expiresAt });
+      }
+      return {
+        state: { ...state, entities: normalized.entities, entitiesMeta: normalized.entitiesMeta, endpoints, meta, optimistic: optimisticChanged ? optimistic : state.optimistic },
+        changes: { entities: normalized.changed, endpoints: older ? [] : [action.key], optimistic: optimisticChanged },
+      };
+    }
+    case 'error': {
+      const optimistic = action.settles === undefined ? state.optimistic : state.optimistic.filter((l) => l.id !== action.settles);
+      const optimisticChanged = optimistic.length !== state.optimistic.length;
+      const previous = state.meta[action.key];
+      const ignored = action.fetchedAt < state.lastReset || (previous !== undefined && previous.fetchedAt > action.fetchedAt);
+      const meta = ignored
+        ? state.meta
+        : withMeta(state, action.key, {
+            date: action.date,
+            fetchedAt: action.fetchedAt,
+            expiresAt: action.expiresAt,
+            error: action.error,
+            // an error keeps the data, but not an invalidation: the data is what it was
+            invalidated: previous?.invalidated,
+          });
+      return {
+        state: { ...state, meta, optimistic: optimisticChanged ? optimistic : state.optimistic },
+        changes: { entities: [], endpoints: ignored ? [] : [action.key], optimistic: optimisticChanged },
+      };
+    }
+    case 'optimistic':
+      return {
+        state: { ...state, optimistic: [...state.optimistic, action.layer] },
+        changes: { ...NONE, optimistic: true },
+      };
+    case 'invalidate':
+    case 'expire': {
+      const keys = typeof action.keys === 'function' ? Object.keys(state.meta).filter(action.keys) : action.keys;
+      const meta = Object.assign(Object.create(null) as Record<string, RequestMeta | undefined>, state.meta);
+      const changed: string[] = [];
+      for (const key of keys) {
+        const current = meta[key];
+        if (!current && action.type === 'expire') continue;
+        const base = current ?? { date: action.date, fetchedAt: action.date, expiresAt: 0 };
+        meta[key] = action.type === 'invalidate' ? { ...base, invalidated: true, expiresAt: 0 } : { ...base, expiresAt: Math.min(base.expiresAt, action.date - 1) };
+        changed.push(key);
+      }
+      return changed.length ? { state: { ...state, meta }, changes: { ...NONE, endpoints: changed } } : { state, changes: NONE };
+    }
+    case 'reset':
+      return { state: initialState(action.date), changes: { entities: 'all', endpoints: 'all', optimistic: state.optimistic.length > 0 } };
+  }
+}
