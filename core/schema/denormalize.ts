@@ -42,6 +42,11 @@ interface StableEntry {
 export interface DenormalizeResult<T> {
   readonly data: T | undefined;
   readonly invalid: boolean;
+  /**
+   * Every record the read depended on (`key + '\u0000' + pk`), including missing ones it looked for:
+   * a write to any other record cannot change this result.
+   */
+  readonly paths: ReadonlySet<string>;
 }
 
 interface ResultEntry {
@@ -78,15 +83,33 @@ export class MemoCache {
     const cached = this.cachedResult(schema, input);
     if (cached?.entities === entities) return cached.result as DenormalizeResult<Denormalize<S>>;
     let value: unknown;
+    let pass: ReadPass;
     for (;;) {
-      const pass = new ReadPass(this, ++this.passes, entities, args);
+      pass = new ReadPass(this, ++this.passes, entities, args);
       value = pass.unvisit(schema, input);
       if (pass.settled()) break;
     }
+    const paths = this.pathsOf(pass.rootDeps, entities);
     const result: DenormalizeResult<unknown> =
-      value === INVALID ? { data: undefined, invalid: true } : { data: value, invalid: false };
+      value === INVALID ? { data: undefined, invalid: true, paths } : { data: value, invalid: false, paths };
     this.storeResult(schema, input, { entities, result });
     return result as DenormalizeResult<Denormalize<S>>;
+  }
+
+  /** The transitive records read from `roots`, following the memo's nodes. */
+  private pathsOf(roots: readonly Dependency[], entities: EntityTables): Set<string> {
+    const paths = new Set<string>();
+    const pending: Dependency[] = [...roots];
+    const seen = new Set<object>();
+    for (let dep = pending.pop(); dep !== undefined; dep = pending.pop()) {
+      paths.add(`${dep.key}\u0000${dep.pk}`);
+      const record = ownValue(ownValue(entities, dep.key), dep.pk);
+      if (typeof record !== 'object' || record === null || seen.has(record)) continue;
+      seen.add(record);
+      const deps = this.nodes.get(record)?.deps;
+      if (deps) for (const child of deps) pending.push(child);
+    }
+    return paths;
   }
 
   private cachedResult(schema: unknown, input: unknown): ResultEntry | undefined {
@@ -115,7 +138,9 @@ export class MemoCache {
  * validated (same record, and every record it read still gives the same value) or rebuilt.
  */
 class ReadPass implements DenormalizeContext {
-  private readonly depStack: (Dependency[] | null)[] = [];
+  /** The records read directly by the top-level result (not through another record). */
+  readonly rootDeps: Dependency[] = [];
+  private readonly depStack: (Dependency[] | null)[] = [this.rootDeps];
   /** Nodes reached again while being validated (a cycle): their old value was handed out on trust. */
   private readonly presumed: { node: RecordNode; value: unknown }[] = [];
   private readonly finished: RecordNode[] = [];

@@ -36,7 +36,7 @@ describe('schema.Invalidate', () => {
     const state = normalize(Todo, { id: 1 });
     expect(memo.denormalize(Todo, state.result, state.entities).invalid).toBe(false);
     const deleted = normalize(new schema.Invalidate(Todo), { id: 1 }, [], state);
-    expect(memo.denormalize(Todo, state.result, deleted.entities)).toEqual({ data: undefined, invalid: true });
+    expect(memo.denormalize(Todo, state.result, deleted.entities)).toMatchObject({ data: undefined, invalid: true });
     const inObject = normalize({ todo: Todo, count: 0 }, { todo: { id: 1 }, count: 1 });
     const gone = normalize(new schema.Invalidate(Todo), '1', [], inObject);
     expect(memo.denormalize({ todo: Todo, count: 0 }, inObject.result, gone.entities).invalid).toBe(true);

@@ -214,3 +214,17 @@ describe('normalize: reports what changed', () => {
     expect(normalize(User, { id: 'bob', name: 'B' }, [], first).changed).toEqual([['User', 'bob']]);
   });
 });
+
+describe('MemoCache: dependency paths', () => {
+  it('lists every record a result read, transitively, including missing ones', () => {
+    const memo = new MemoCache();
+    const list = [Article] as const;
+    const state = normalize(list, [article(1, 'ann', ['bob'])]);
+    const { paths } = memo.denormalize(list, state.result, state.entities);
+    expect([...paths].map((p) => p.replace('\u0000', ':')).sort()).toEqual(['Article:1', 'Comment:100', 'User:ann', 'User:bob']);
+    // a read of an entity that is not loaded depends on it, so writing it later can be noticed
+    expect([...memo.denormalize(Todo, '42', state.entities).paths]).toEqual(['Todo\u000042']);
+    // memoized reads (same schema object, same tables) return the same result in O(1)
+    expect(memo.denormalize(list, state.result, state.entities).paths).toBe(paths);
+  });
+});
