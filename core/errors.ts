@@ -9,9 +9,10 @@ export function preview(value: unknown, max = 120): string {
   if (typeof value === 'string') text = JSON.stringify(value);
   else if (typeof value === 'function') text = `[function ${value.name || 'anonymous'}]`;
   else if (typeof value === 'symbol') text = value.toString();
+  else if (typeof value === 'number' || typeof value === 'bigint') text = String(value);
   else {
     try {
-      text = JSON.stringify(value) ?? String(value);
+      text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)) ?? String(value);
     } catch {
       text = Array.isArray(value) ? `[array of ${value.length}]` : Object.prototype.toString.call(value);
     }

@@ -3,6 +3,7 @@ import { ArraySchema, denormalizeList, normalizeList } from './Array.js';
 import { isEntityClass, entityKey } from './Entity.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
+import type { Denormalize } from './types.js';
 import { emptyTable } from './safeObject.js';
 
 /** Combines the pks of a stored collection with the pks of newly added items. */
@@ -39,6 +40,13 @@ export const prependUnique: CollectionMerge = (existing, incoming) => {
   const added = incoming.filter((pk) => !seen.has(pk) && (seen.add(pk), true));
   return added.length ? [...added, ...existing] : (existing as string[]);
 };
+
+/** An argument of a request as data: never read through the prototype (`__proto__`, `constructor`). */
+function ownArg(source: unknown, key: string): unknown {
+  return typeof source === 'object' && source !== null && Object.prototype.hasOwnProperty.call(source, key)
+    ? (source as Record<string, unknown>)[key]
+    : undefined;
+}
 
 /** One argument value as stored in a collection pk: objects as JSON, everything else via String(). */
 function argString(value: unknown): string {
@@ -134,13 +142,17 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
     return (collectionArgs) =>
       Object.keys(collectionArgs).every((key) => {
         if (this.nonFilterArgumentKeys(key)) return true;
-        const value = urlArgs && typeof urlArgs === 'object' && urlArgs[key] !== undefined ? urlArgs[key] : body && typeof body === 'object' ? body[key] : undefined;
+        const fromUrl = ownArg(urlArgs, key);
+        const value = fromUrl !== undefined ? fromUrl : ownArg(body, key);
         return value !== undefined && value !== null && argString(value) === collectionArgs[key];
       });
   }
 
-  /** Builds a schema that adds created items to matching lists with `merge` (and, optionally, its own filter). */
-  addWith(merge: CollectionMerge, createCollectionFilter?: CreateCollectionFilter): CollectionAdder<ItemOf<S>> {
+  /**
+   * Builds a schema that adds items to matching lists with `merge` (and, optionally, its own filter).
+   * Its responses are lists (a page, say), read back as lists.
+   */
+  addWith(merge: CollectionMerge, createCollectionFilter?: CreateCollectionFilter): CollectionAdder<ItemOf<S>, Denormalize<ItemOf<S>>[]> {
     return new CollectionAdder(this, merge, createCollectionFilter);
   }
 
@@ -186,8 +198,10 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
  * The schema of an endpoint that creates items (`getList.push`): normalizes the created item(s), adds
  * them to the matching lists of its collection, and reads back as the item (or items).
  */
-export class CollectionAdder<I = unknown> extends SchemaNode {
+export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode {
   declare readonly kind: 'CollectionAdder';
+  /** Type only: what a response of this schema reads back as (one item for push/unshift, a list for addWith). */
+  declare readonly result: R;
   /** The collection whose lists receive the items. */
   readonly collection: Collection<any>;
   /** How new pks are combined with a stored list. */

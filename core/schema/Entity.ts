@@ -60,7 +60,7 @@ export abstract class Entity {
     const instance = Object.create(this.prototype) as T;
     const defaults = entityDefaults(this as unknown as EntityCtor);
     for (const field of Object.keys(defaults)) (instance as any)[field] = defaults[field];
-    for (const field of Object.keys(props)) assignField(instance, field, props[field]);
+    for (const field of Object.keys(props)) if (!(field in this.prototype) || field === 'constructor') assignField(instance, field, props[field]);
     return instance;
   }
 }

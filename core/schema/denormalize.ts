@@ -183,6 +183,9 @@ class ReadPass implements DenormalizeContext {
   /** True when every value handed out on trust turned out right; otherwise marks what to rebuild. */
   settled(): boolean {
     if (this.presumed.every(({ node, value }) => node.value === value)) return true;
+    // A node handed out on trust then rebuilt: rebuild it from scratch next pass (as BUILDING, it
+    // hands out its new value to the cycle), along with everything that saw a value that changed.
+    for (const { node, value } of this.presumed) if (node.value !== value) node.deps = undefined;
     for (const node of this.finished) {
       if (node.deps?.some((dep) => this.currentValue(dep) !== dep.value)) node.deps = undefined;
     }
@@ -261,7 +264,7 @@ function buildEntity(Cls: typeof Entity, record: Record<string, unknown>, ctx: D
   for (const field of plan.defaultKeys) instance[field] = plan.defaults[field];
   for (const field of Object.keys(record)) {
     const value = record[field];
-    if (value !== undefined) assignField(instance, field, value);
+    if (value !== undefined && !plan.reserved.has(field)) assignField(instance, field, value);
   }
   for (const field of plan.deserializers) {
     const raw = record[field.name];

@@ -14,6 +14,15 @@ export interface EntityPlan {
   readonly defaultKeys: readonly string[];
   readonly schemaFields: readonly (FieldPlan & { kind: 'schema' })[];
   readonly deserializers: readonly (FieldPlan & { kind: 'deserializer' })[];
+  /** Names of the nested-schema fields. */
+  readonly schemaFieldNames: ReadonlySet<string>;
+  /**
+   * Methods and accessors of the class (`pk`, getters, ...): a response field of such a name is kept in
+   * the store but never assigned onto an instance, so data cannot replace the class's behaviour.
+   */
+  readonly reserved: ReadonlySet<string>;
+  /** The fields `pk()` reads whose default is a string or number (found on first use). */
+  pkFields: readonly string[] | undefined;
 }
 
 const plans = new WeakMap<Function, EntityPlan>();
@@ -26,6 +35,32 @@ function mustConstruct(fn: Function): boolean {
 function deserializerOf(fn: Function): (value: unknown) => unknown {
   if (mustConstruct(fn)) return (value) => new (fn as new (value: unknown) => unknown)(value);
   return (value) => (fn as (value: unknown) => unknown)(value);
+}
+
+/**
+ * Finds the fields `pk()` reads, by computing it once on a recording proxy. Only fields whose class
+ * default is a string or number count: those must hold a string or a finite number in a response
+ * (so that `{ id: [1] }` or `{ id: true }` cannot pass for another pk through a template literal).
+ */
+export function discoverPkFields(Cls: typeof Entity, plan: EntityPlan, value: object, args: readonly unknown[]): readonly string[] {
+  const read = new Set<string>();
+  const recorder = new Proxy(value, {
+    get(target, property, receiver) {
+      if (typeof property === 'string') read.add(property);
+      return Reflect.get(target, property, receiver);
+    },
+  });
+  try {
+    Cls.pk(recorder, undefined, undefined, args);
+  } catch {
+    // pk() failing on this value is reported by the caller
+  }
+  const fields = [...read].filter((field) => {
+    const fallback = plan.defaults[field];
+    return typeof fallback === 'string' || typeof fallback === 'number';
+  });
+  plan.pkFields = fields;
+  return fields;
 }
 
 /** The resolved plan of an Entity class: key, defaults, nested schema fields and deserializers. */
@@ -53,7 +88,20 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
       );
     }
   }
-  plan = { key, defaults, defaultKeys: Object.keys(defaults), schemaFields, deserializers };
+  const reserved = new Set<string>();
+  for (let proto = Cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') reserved.add(name);
+  }
+  plan = {
+    key,
+    defaults,
+    defaultKeys: Object.keys(defaults),
+    schemaFields,
+    deserializers,
+    schemaFieldNames: new Set(schemaFields.map((field) => field.name)),
+    reserved,
+    pkFields: undefined,
+  };
   plans.set(Cls, plan);
   return plan;
 }

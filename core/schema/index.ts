@@ -39,7 +39,7 @@ export type { DenormalizeResult } from './denormalize.js';
 export { INVALID } from './special.js';
 export type { Invalid } from './special.js';
 export { isSchema, schemaLabel } from './schemaKind.js';
-export { emptyTable, copyTable, assignField } from './safeObject.js';
+export { emptyTable, copyTable, assignField, jsonEqual } from './safeObject.js';
 
 // ---- Types ---------------------------------------------------------------------------------------
 export type {

@@ -1,6 +1,6 @@
-import { NormalizeError, describeKind } from '../errors.js';
+import { NormalizeError, describeKind, preview } from '../errors.js';
 import { type Entity, isEntityClass, usablePk } from './Entity.js';
-import { entityPlan } from './entityPlan.js';
+import { discoverPkFields, entityPlan } from './entityPlan.js';
 import { normalizeList } from './Array.js';
 import { normalizeMembers } from './Object.js';
 import { SchemaNode, type NormalizeContext } from './SchemaNode.js';
@@ -131,6 +131,19 @@ class Normalizer implements NormalizeContext {
     this.writer.set(key, pk, next, newer || existingMeta === undefined ? this.meta : existingMeta);
   }
 
+  /** Plain (non-schema) values must be trees too: the store has to survive JSON.stringify. */
+  private assertAcyclic(value: object, key: string): void {
+    if (this.path.has(value)) {
+      throw new NormalizeError(key, 'the input contains a cycle: a field refers back to an object that contains it.', value);
+    }
+    this.path.add(value);
+    for (const field of Object.keys(value)) {
+      const child = (value as Record<string, unknown>)[field];
+      if (typeof child === 'object' && child !== null) this.assertAcyclic(child, key);
+    }
+    this.path.delete(value);
+  }
+
   private visitEntity(Cls: typeof Entity, input: unknown, parent: unknown, fieldKey: string | undefined): string {
     const plan = entityPlan(Cls);
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -144,6 +157,16 @@ class Normalizer implements NormalizeContext {
     let processed = Cls.process(input, parent, fieldKey, this.args) as Record<string, unknown>;
     if (processed === input) processed = { ...processed };
     const pk = usablePk(plan.key, Cls.pk(processed, parent, fieldKey, this.args), input);
+    for (const field of plan.pkFields ?? discoverPkFields(Cls, plan, processed, this.args)) {
+      const value = processed[field];
+      if (!(typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) {
+        throw new NormalizeError(plan.key, `the pk field "${field}" must be a string or a number, but it is ${describeKind(value)} in ${preview(input)}.`, input);
+      }
+    }
+    for (const field of Object.keys(processed)) {
+      const value = processed[field];
+      if (typeof value === 'object' && value !== null && !plan.schemaFieldNames.has(field)) this.assertAcyclic(value, plan.key);
+    }
     if (plan.schemaFields.length) {
       this.entityStack.push({ key: plan.key, pk });
       for (const field of plan.schemaFields) {

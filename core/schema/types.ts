@@ -22,7 +22,7 @@ export type Schema =
   | ArraySchema<any>
   | ObjectSchema<any>
   | Collection<any>
-  | CollectionAdder<any>
+  | CollectionAdder<any, any>
   | Invalidate<any>
   | readonly [unknown]
   | { readonly [key: string]: unknown };
@@ -31,7 +31,7 @@ export type Schema =
 export type Denormalize<S> =
   S extends EntityClass<infer T> ? T
   : S extends Invalidate<infer E> ? InstanceType<E> | undefined
-  : S extends CollectionAdder<infer I> ? Denormalize<I>
+  : S extends CollectionAdder<any, infer R> ? R
   : S extends Collection<infer C> ? Denormalize<C>
   : S extends ArraySchema<infer I> ? Denormalize<I>[]
   : S extends ObjectSchema<infer O> ? DenormalizeObject<O>

@@ -55,3 +55,11 @@ describe('Denormalize<S>', () => {
     void users;
   });
 });
+
+describe('Denormalize of collection adders', () => {
+  it('reads addWith (pages) back as a list', () => {
+    const list = new schema.Collection([Todo]);
+    const page = list.addWith((existing, incoming) => [...existing, ...incoming]);
+    expectTypeOf<Denormalize<typeof page>>().toEqualTypeOf<Todo[]>();
+  });
+});
