@@ -1,0 +1,290 @@
+/**
+ * `createResource`: the endpoints of one REST resource (`get`, `getList` with `push`/`unshift`/`getPage`,
+ * `update`, `partialUpdate`, `delete`) sharing one schema, and `extend` to derive new resources.
+ */
+import { Collection, Invalidate, appendUnique, collectionArgsKey } from '../schema/index.js';
+import type { CollectionOptions, CreateCollectionFilter, Denormalize, EntityClass, Schema } from '../schema/index.js';
+import { removeLastArg, type PathArgs, type PathValue, type RemoveLastArg } from './path.js';
+import { RestEndpoint, type AnyRestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
+import type { EndpointExtraOptions, HttpMethod, JsonOf, ResultOf } from './types.js';
+
+/** Options of `createResource` (SPEC 2.2). */
+export interface ResourceOptions<P extends string, S extends EntityClass, SP, B, PF extends string | undefined>
+  extends EndpointExtraOptions {
+  /** The path of one item, e.g. `'/todos/:id'`; list members use `removeLastArg(path)`. */
+  readonly path: P;
+  /** The entity class of the resource. */
+  readonly schema: S;
+  /** Prepended to every path. */
+  readonly urlPrefix?: string | undefined;
+  /** Type carrier for the query-string arguments of `getList`, `getList.push`/`unshift` and `getPage`. */
+  readonly searchParams?: SP;
+  /** Type carrier for the body of `getList.push`/`unshift`, `update` and `partialUpdate` (default: the entity's JSON fields, partial). */
+  readonly body?: B;
+  /** When given, adds `getList.getPage`, which sends this argument in the query string. */
+  readonly paginationField?: PF;
+  /** The class every member is built with (a `RestEndpoint` subclass). */
+  readonly Endpoint?: EndpointClass;
+  /** The class of `getList`'s schema (a `schema.Collection` subclass). */
+  readonly Collection?: CollectionClass;
+}
+
+/** The default body of a resource: any subset of the entity's JSON fields. */
+export type ResourceBody<S> = Partial<JsonOf<Denormalize<S>>>;
+
+/** The search params of `getPage`: the list's search params plus the pagination field. */
+export type PageParams<SP, PF extends string> =
+  ([SP] extends [undefined] ? unknown : NonNullable<SP>) & { [F in PF]: PathValue } extends infer A
+    ? { [K in keyof A]: A[K] }
+    : never;
+
+/** What `delete` resolves: the response when it held something, otherwise the URL arguments. */
+export type DeleteResult<P extends string, S> = Partial<JsonOf<Denormalize<S>>> | PathArgs<P> | string;
+
+/** `getList`: the list endpoint, with the endpoints that add to its lists. */
+export type ListEndpoint<P extends string, S extends EntityClass, SP, B, PF extends string | undefined> = RestEndpoint<
+  RemoveLastArg<P>,
+  Collection<[S]>,
+  'GET',
+  SP
+> & {
+  /** POST a new item; it is added to the end of every matching cached list. */
+  readonly push: RestEndpoint<RemoveLastArg<P>, Collection<[S]>['push'], 'POST', SP, B>;
+  /** POST a new item; it is added to the start of every matching cached list. */
+  readonly unshift: RestEndpoint<RemoveLastArg<P>, Collection<[S]>['unshift'], 'POST', SP, B>;
+} & (PF extends string
+    ? {
+        /** GET one more page; its items are appended (without duplicates) to the list of the same arguments. */
+        readonly getPage: RestEndpoint<RemoveLastArg<P>, Collection<[S]>['push'], 'GET', PageParams<SP, PF>, undefined, JsonOf<Denormalize<S>>[]>;
+      }
+    : unknown);
+
+/** The members `createResource` builds. */
+export type ResourceMembers<P extends string, S extends EntityClass, SP, B, PF extends string | undefined> = {
+  /** GET one item. */
+  readonly get: RestEndpoint<P, S, 'GET'>;
+  /** GET the list (see `ListEndpoint`). */
+  readonly getList: ListEndpoint<P, S, SP, B, PF>;
+  /** PUT the item's fields. */
+  readonly update: RestEndpoint<P, S, 'PUT', undefined, B>;
+  /** PATCH some of the item's fields. */
+  readonly partialUpdate: RestEndpoint<P, S, 'PATCH', undefined, Partial<B>>;
+  /** DELETE the item; its entity becomes INVALID. */
+  readonly delete: RestEndpoint<P, Invalidate<S>, 'DELETE', undefined, undefined, DeleteResult<P, S>>;
+};
+
+/** Any object of named endpoints. */
+export type EndpointMembers = { readonly [name: string]: AnyRestEndpoint };
+
+/**
+ * The options a member accepts in `resource.extend`: any endpoint option. (Hooks given here are not
+ * typed from the member: annotate their parameters; `endpoint.extend` types them.)
+ */
+export type ExtendOptions = Partial<RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>>;
+
+/** A class that builds endpoints: `RestEndpoint` or a subclass of it. */
+export type EndpointClass = new (options: RestEndpointOptions<any, any, any, any, any, any>) => AnyRestEndpoint;
+
+/** A class that builds the list schema: `schema.Collection` or a subclass of it. */
+export type CollectionClass = new (schema: readonly [unknown], options?: CollectionOptions) => Collection<readonly [unknown]>;
+
+/**
+ * A schema written in a `const` context, with its sample values widened back: `{ total: 0 }` means a
+ * number, not `0`. Entity classes, schema instances and functions are kept as they are.
+ */
+export type WidenSchema<S> =
+  S extends string ? string
+  : S extends number ? number
+  : S extends boolean ? boolean
+  : S extends abstract new (...args: never[]) => unknown ? S
+  : S extends (...args: never[]) => unknown ? S
+  : S extends { normalize(...args: never[]): unknown } ? S
+  : S extends object ? { -readonly [K in keyof S]: WidenSchema<S[K]> }
+  : S;
+
+/** The type of `endpoint.extend(options)` for options of type `O` (members added to the endpoint, like `push`, are kept). */
+export type Extended<E, O> =
+  E extends RestEndpoint<infer P, infer S, infer M, infer SP, infer B, infer R>
+    ? RestEndpoint<
+        O extends { readonly path: infer P2 extends string } ? P2 : P,
+        O extends { readonly schema: infer S2 extends Schema | undefined } ? WidenSchema<S2> : S,
+        O extends { readonly method: infer M2 extends HttpMethod } ? M2 : M,
+        O extends { readonly searchParams: infer SP2 } ? SP2 : SP,
+        O extends { readonly body: infer B2 } ? B2 : B,
+        O extends { process(...args: never[]): infer R2 } ? R2
+        : O extends { readonly schema: infer S2 } ? ResultOf<WidenSchema<S2>>
+        : R
+      > & ExtraMembers<E>
+    : never;
+
+/** The members an endpoint carries beyond `RestEndpoint`'s (`getList.push`, ...), or `unknown` when none. */
+type ExtraMembers<E> = [Exclude<keyof E, keyof AnyRestEndpoint>] extends [never]
+  ? unknown
+  : { readonly [K in Exclude<keyof E, keyof AnyRestEndpoint>]: E[K] };
+
+/**
+ * `resource.extend`: three forms, each returning a new resource (the old one is unchanged).
+ * (Member types are constrained to `object`, not to endpoints: a constraint naming `RestEndpoint`
+ * would leak into the inference of `base.getList.extend(...)` inside the function form.)
+ */
+export interface ResourceExtend<M extends object> {
+  /** Adds (or replaces) members built from the base ones: `extend(base => ({ search: base.getList.extend({...}) }))`. */
+  <E extends object>(build: (base: Resource<M>) => E): Resource<Omit<M, keyof E> & E>;
+  /** Adds a member built from `get` with some options replaced: `extend('search', { path: '/todos/search/:q' })`. */
+  <N extends string, const O extends ExtendOptions>(name: N, options: O): Resource<
+    Omit<M, N> & { readonly [K in N]: M extends { readonly get: infer G } ? Extended<G, O> : never }
+  >;
+  /** Overrides options of existing members: `extend({ getList: { schema: ... }, update: { method: 'PATCH' } })`. */
+  <const O extends { readonly [K in keyof M]?: ExtendOptions }>(overrides: O): Resource<{
+    [K in keyof M]: K extends keyof O ? Extended<M[K], O[K]> : M[K];
+  }>;
+}
+
+/** A resource: its endpoints (`M`), plus `extend`. */
+export type Resource<M extends object> = M & { readonly extend: ResourceExtend<M> };
+
+/**
+ * Builds the endpoints of one REST resource, all sharing `schema` (SPEC section 4):
+ *
+ * | member | request | schema |
+ * |---|---|---|
+ * | `get(args)` | `GET path` | `schema` |
+ * | `getList(args?)` | `GET removeLastArg(path)?searchParams` | `new Collection([schema])` |
+ * | `getList.push(args, body)` / `unshift` | `POST removeLastArg(path)?searchParams` | `getList.schema.push` / `unshift` |
+ * | `getList.getPage(args)` (with `paginationField`) | `GET removeLastArg(path)?searchParams&page=` | `getList.schema.addWith(appendUnique, ...)` |
+ * | `update(args, body)` / `partialUpdate(args, body)` | `PUT` / `PATCH path` | `schema` |
+ * | `delete(args)` | `DELETE path` | `new Invalidate(schema)` |
+ *
+ * Extra options (`pollFrequency`, `dataExpiryLength`, ...) go to every member; `optimistic: true`
+ * makes the mutations optimistic. Member names are `<schema.key>.<member>` (e.g. `'Todo.getList.push'`).
+ *
+ * @example
+ * const TodoResource = createResource({
+ *   urlPrefix: 'https://api.example.com', path: '/todos/:id', schema: Todo,
+ *   searchParams: {} as { userId?: number } | undefined, paginationField: 'page',
+ * });
+ * await TodoResource.get({ id: 5 });
+ * await TodoResource.getList.push({ userId: 1 }, { title: 'Buy milk' });
+ */
+export function createResource<
+  const P extends string,
+  S extends EntityClass,
+  SP = undefined,
+  B = ResourceBody<S>,
+  PF extends string | undefined = undefined,
+>(options: ResourceOptions<P, S, SP, B, PF>): Resource<ResourceMembers<P, S, SP, B, PF>> {
+  const {
+    path,
+    schema,
+    searchParams,
+    body,
+    paginationField,
+    optimistic,
+    Endpoint = RestEndpoint as EndpointClass,
+    Collection: ListCollection = Collection,
+    ...shared
+  } = options;
+  const listPath = removeLastArg(path);
+  const name = (member: string) => `${schema.key}.${member}`;
+  const mutation = optimistic ? { optimistic: true } : {};
+  const build = (memberOptions: Record<string, unknown>) =>
+    new Endpoint({ ...shared, ...memberOptions } as unknown as RestEndpointOptions<string, undefined, 'GET', undefined, undefined, unknown>);
+
+  const listSchema = new ListCollection([schema]) as Collection<[S]>;
+  const listUrl = { path: listPath, searchParams, paginationField };
+  const getList = build({ ...listUrl, schema: listSchema, name: name('getList') });
+  const listMembers: Record<string, AnyRestEndpoint> = {
+    push: build({ ...listUrl, ...mutation, method: 'POST', body, schema: listSchema.push, name: name('getList.push') }),
+    unshift: build({ ...listUrl, ...mutation, method: 'POST', body, schema: listSchema.unshift, name: name('getList.unshift') }),
+  };
+  if (paginationField !== undefined) {
+    listMembers.getPage = build({
+      ...listUrl,
+      schema: listSchema.addWith(appendUnique, pageFilter(paginationField)),
+      name: name('getList.getPage'),
+    });
+  }
+  attach(getList, listMembers);
+
+  const members = {
+    get: build({ path, schema, name: name('get') }),
+    getList,
+    update: build({ path, schema, ...mutation, method: 'PUT', body, name: name('update') }),
+    partialUpdate: build({ path, schema, ...mutation, method: 'PATCH', body, name: name('partialUpdate') }),
+    delete: build({ path, schema: new Invalidate(schema), ...mutation, method: 'DELETE', process: deleteProcess, name: name('delete') }),
+  };
+  return toResource(members, name) as unknown as Resource<ResourceMembers<P, S, SP, B, PF>>;
+}
+
+/**
+ * `delete`'s `process`: the response when it holds something (an object with at least one key, or a
+ * pk string), otherwise the URL arguments, so `Invalidate` can compute the pk without a response body.
+ */
+function deleteProcess(value: unknown, params: unknown): unknown {
+  if (typeof value === 'string' ? value !== '' : typeof value === 'number') return value;
+  if (value !== null && typeof value === 'object' && Object.keys(value).length > 0) return value;
+  return params;
+}
+
+/** `getPage`'s collection filter: lists whose arguments equal the request's, without the pagination field. */
+function pageFilter(paginationField: string): CreateCollectionFilter {
+  return (urlArgs?: unknown) => {
+    const { [paginationField]: _page, ...listArgs } = (urlArgs ?? {}) as Record<string, unknown>;
+    const wanted = collectionArgsKey(listArgs);
+    return (collectionArgs) => collectionArgsKey(collectionArgs) === wanted;
+  };
+}
+
+/** Defines extra members (`push`, `unshift`, `getPage`) on an endpoint function. */
+function attach(endpoint: AnyRestEndpoint, extra: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(extra)) {
+    Object.defineProperty(endpoint, key, { value, enumerable: true, configurable: true });
+  }
+}
+
+/** The members an endpoint carries beyond a plain endpoint (e.g. `getList.push`), to keep across `extend`. */
+function extraMembers(endpoint: AnyRestEndpoint): Record<string, AnyRestEndpoint> {
+  const extra: Record<string, AnyRestEndpoint> = {};
+  for (const key of ['push', 'unshift', 'getPage']) {
+    const member = (endpoint as unknown as Record<string, unknown>)[key];
+    if (member instanceof RestEndpoint) extra[key] = member as AnyRestEndpoint;
+  }
+  return extra;
+}
+
+/** Options that say where a list lives; an override of them on `getList` applies to its `push`/`unshift`/`getPage` too. */
+const LIST_URL_OPTIONS = ['urlPrefix', 'path', 'searchParams'] as const;
+
+function toResource(members: Record<string, AnyRestEndpoint>, name: (member: string) => string): unknown {
+  const extend = (...args: unknown[]): unknown => {
+    const [first, second] = args;
+    if (typeof first === 'function') {
+      const added = (first as (base: unknown) => Record<string, AnyRestEndpoint>)(resource);
+      return toResource({ ...members, ...added }, name);
+    }
+    if (typeof first === 'string') {
+      const get = members.get;
+      if (get === undefined) throw new Error(`resource.extend('${first}', options) builds the member from "get", but this resource has no "get" member.`);
+      return toResource({ ...members, [first]: get.extend({ name: name(first), ...(second as object) }) }, name);
+    }
+    const overrides = (first ?? {}) as Record<string, Record<string, unknown>>;
+    const next = { ...members };
+    for (const [member, memberOptions] of Object.entries(overrides)) {
+      const endpoint = members[member];
+      if (endpoint === undefined) {
+        throw new Error(
+          `resource.extend({ ${member}: ... }): this resource has no member "${member}" (it has ${Object.keys(members).join(', ')}). ` +
+            `Use resource.extend('${member}', options) to add one.`,
+        );
+      }
+      const extended = endpoint.extend(memberOptions);
+      const extra = extraMembers(endpoint);
+      const listUrl = Object.fromEntries(LIST_URL_OPTIONS.filter((key) => key in memberOptions).map((key) => [key, memberOptions[key]]));
+      attach(extended, Object.fromEntries(Object.entries(extra).map(([key, child]) => [key, child.extend(listUrl)])));
+      next[member] = extended;
+    }
+    return toResource(next, name);
+  };
+  const resource = { ...members, extend };
+  return resource;
+}

@@ -1,0 +1,42 @@
+/**
+ * The endpoint layer: HTTP only, no store. Paths and their types, `RestEndpoint`, `createResource`.
+ */
+
+// ---- Paths ---------------------------------------------------------------------------------------
+export { compilePath, parsePath, pathKeys, pathWithSearch, removeLastArg, searchString } from './path.js';
+export type { HasPathParams, ParamlessPath, PathArgs, PathKeys, PathParam, PathValue, RemoveLastArg } from './path.js';
+
+// ---- Endpoints -----------------------------------------------------------------------------------
+export { RestEndpoint } from './RestEndpoint.js';
+export type { AnyRestEndpoint, RestEndpointOptions } from './RestEndpoint.js';
+export type {
+  BodyMethod,
+  DefaultBody,
+  EndpointExtraOptions,
+  EndpointParameters,
+  HttpMethod,
+  JsonOf,
+  ProcessParameters,
+  ResultOf,
+  UrlArgs,
+  UrlParameters,
+} from './types.js';
+
+// ---- Resources -----------------------------------------------------------------------------------
+export { createResource } from './createResource.js';
+export type {
+  CollectionClass,
+  DeleteResult,
+  EndpointClass,
+  EndpointMembers,
+  ExtendOptions,
+  Extended,
+  ListEndpoint,
+  PageParams,
+  Resource,
+  ResourceBody,
+  ResourceExtend,
+  ResourceMembers,
+  ResourceOptions,
+  WidenSchema,
+} from './createResource.js';

@@ -1,0 +1,88 @@
+/**
+ * Types an endpoint is built from: HTTP methods, the argument tuple of a call (from the path, the
+ * search params and the body), and the JSON a call resolves (from the schema).
+ */
+import type { Denormalize } from '../schema/index.js';
+import type { HasPathParams, PathArgs } from './path.js';
+
+/** The HTTP methods an endpoint may use. */
+export type HttpMethod = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Methods that send a body by default (an endpoint with another method needs the `body` option). */
+export type BodyMethod = 'POST' | 'PUT' | 'PATCH';
+
+/** The body type of an endpoint without a `body` option: `unknown` (any body, optional) for POST/PUT/PATCH, none otherwise. */
+export type DefaultBody<M extends HttpMethod> = M extends BodyMethod ? unknown : undefined;
+
+/** Options every endpoint accepts besides its HTTP description; `createResource` passes them to every member. */
+export interface EndpointExtraOptions {
+  /** While observed, refetch every this many milliseconds. */
+  readonly pollFrequency?: number | undefined;
+  /** How long (ms) a successful response stays fresh. Default 60_000. */
+  readonly dataExpiryLength?: number | undefined;
+  /** How long (ms) an error stays before a retry is allowed. Default 1_000. */
+  readonly errorExpiryLength?: number | undefined;
+  /** Whether a mutation applies its expected result before the server answers. */
+  readonly optimistic?: boolean | undefined;
+}
+
+/**
+ * The JSON form of a value: what `JSON.parse(JSON.stringify(value))` gives. Methods drop out, values
+ * with `toJSON` (`Date`, `Temporal.Instant`, `BigNumber`) become what it returns (strings).
+ * `JsonOf<Todo>` is the plain object a server sends for a `Todo`.
+ */
+export type JsonOf<T> =
+  T extends { toJSON(...args: never[]): infer J } ? J
+  : T extends (...args: never[]) => unknown ? never
+  : T extends readonly (infer I)[] ? JsonOf<I>[]
+  : T extends object ? { [K in keyof T as T[K] extends (...args: never[]) => unknown ? never : K]: JsonOf<T[K]> }
+  : T;
+
+/** What a direct call of an endpoint with schema `S` resolves by default: the JSON that reads back as `Denormalize<S>`; `unknown` without a schema. */
+export type ResultOf<S> = [S] extends [undefined] ? unknown : JsonOf<Denormalize<S>>;
+
+/** Turns an intersection into one flat object type (for readable hovers and errors). */
+type Flatten<T> = { [K in keyof T]: T[K] };
+
+/**
+ * The URL-argument object of a call: path parameters (`PathArgs<P>`) plus the search params `SP`.
+ * Without any, it is `Record<string, never>`, so an unexpected name is still a compile error.
+ */
+export type UrlArgs<P extends string, SP> =
+  Flatten<PathArgs<P> & ([SP] extends [undefined] ? unknown : NonNullable<SP>)> extends infer A
+    ? [keyof A] extends [never] ? Record<string, never> : A
+    : never;
+
+/** `true` for `any` (only `AnyRestEndpoint` passes it), so that any endpoint's call fits. */
+type IsAny<T> = 0 extends 1 & T ? true : false;
+
+/** `url(...)`'s parameters: the URL arguments, optional when none of them is required. */
+export type UrlParameters<P extends string, SP> =
+  IsAny<P> extends true ? [args?: UrlArgs<string, undefined>]
+  : {} extends UrlArgs<P, SP> ? [args?: UrlArgs<P, SP>]
+  : [args: UrlArgs<P, SP>];
+
+/**
+ * The parameters of a call: `(args)` for an endpoint without a body, `(args, body)` for one with a
+ * body, and also `(body)` when the path has no parameters and no URL argument is required.
+ */
+export type EndpointParameters<P extends string, SP, B> =
+  IsAny<P> extends true ? readonly unknown[]
+  : [B] extends [undefined] ? UrlParameters<P, SP>
+  : HasPathParams<P> extends false
+    ? {} extends UrlArgs<P, SP>
+      ? BodyParameter<B> | [args: UrlArgs<P, SP>, ...body: BodyParameter<B>]
+      : [args: UrlArgs<P, SP>, ...body: BodyParameter<B>]
+    : [args: UrlArgs<P, SP>, ...body: BodyParameter<B>];
+
+/**
+ * The arguments `process` receives after the value: the URL arguments (`{}` when the call had none),
+ * then the body for an endpoint that takes one, whichever way the call was written.
+ */
+export type ProcessParameters<P extends string, SP, B> =
+  IsAny<P> extends true ? unknown[]
+  : [B] extends [undefined] ? [args: UrlArgs<P, SP>]
+  : [args: UrlArgs<P, SP>, body: B];
+
+/** `[body]`, optional when `B` admits `undefined`. */
+type BodyParameter<B> = undefined extends B ? [body?: B] : [body: B];
