@@ -1,9 +1,63 @@
 /**
  * rx-rest: typed REST resources with a normalized, RxJS-driven cache.
+ *
+ * @example
+ * import { Controller, createResource, Entity } from 'rx-rest';
  */
 
 // ---- Schemas -------------------------------------------------------------------------------------
-export * from './schema/index.js';
+export {
+  Entity,
+  schema,
+  ArraySchema,
+  ObjectSchema,
+  Collection,
+  CollectionAdder,
+  Invalidate,
+  INVALID,
+  appendUnique,
+  prependUnique,
+  collectionArgsKey,
+  normalize,
+  denormalize,
+  MemoCache,
+} from './schema/index.js';
+export type {
+  CollectionMerge,
+  CollectionOptions,
+  CreateCollectionFilter,
+  Denormalize,
+  DenormalizeNullable,
+  DenormalizeObject,
+  DenormalizeResult,
+  Deserializer,
+  EntityClass,
+  EntityMeta,
+  EntityTables,
+  Invalid,
+  NormalizeResult,
+  NormalizedTables,
+  Schema,
+} from './schema/index.js';
+
+// ---- Endpoints and resources ---------------------------------------------------------------------
+export { RestEndpoint, createResource, removeLastArg } from './endpoint/index.js';
+export type {
+  AnyRestEndpoint,
+  EndpointExtraOptions,
+  EndpointParameters,
+  HttpMethod,
+  PathArgs,
+  PathKeys,
+  Resource,
+  ResourceOptions,
+  RestEndpointOptions,
+} from './endpoint/index.js';
+
+// ---- Controller and store ------------------------------------------------------------------------
+export { Controller } from './controller/index.js';
+export type { ControllerEndpoint, ControllerOptions, EndpointArgs, EndpointData, QueryState, ResponseSnapshot, StoreSnapshot } from './controller/index.js';
+export type { State, RequestMeta, OptimisticLayer } from './store/index.js';
 
 // ---- Errors --------------------------------------------------------------------------------------
-export { NormalizeError, DeserializeError, SchemaDefinitionError } from './errors.js';
+export { NetworkError, ParseError, NormalizeError, DeserializeError, SchemaDefinitionError } from './errors.js';

@@ -1,0 +1,146 @@
+import { BehaviorSubject, Observable, interval, type Subscription } from 'rxjs';
+import type { ControllerEndpoint, QueryState } from './types.js';
+
+/** What a query stream needs from its controller. */
+export interface QueryHost {
+  /** The controller's clock. */
+  now(): number;
+  /** Reads the key's data, error and meta from the current (optimistic) state. */
+  read(stream: QueryStream): QueryRead;
+  /** Whether a request for this key is in flight. */
+  isFetching(key: string): boolean;
+  /** Starts a request for the stream's key (deduplicated); failures become state. */
+  refetch(stream: QueryStream): void;
+  /** The stream read `paths` now (instead of `previous`): keep the path index up to date. */
+  reindex(stream: QueryStream, previous: ReadonlySet<string>, paths: ReadonlySet<string>): void;
+  /** The stream has no subscribers left. */
+  release(stream: QueryStream): void;
+}
+
+/** One read of a key from the store. */
+export interface QueryRead {
+  readonly data: unknown;
+  /** A required entity is missing or INVALID. */
+  readonly invalid: boolean;
+  readonly paths: ReadonlySet<string>;
+  readonly error: Error | undefined;
+  /** The key's own result has never been stored. */
+  readonly missing: boolean;
+  readonly invalidated: boolean;
+  readonly expiresAt: number;
+}
+
+const NO_PATHS: ReadonlySet<string> = new Set();
+
+/** 5xx and network failures keep the data on screen; 4xx and errors without a status replace it. */
+function keepsData(error: Error): boolean {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && (status === 0 || status >= 500);
+}
+
+function sameState(a: QueryState<unknown>, b: QueryState<unknown>): boolean {
+  return a.data === b.data && a.error === b.error && a.loading === b.loading && a.fetching === b.fetching && a.stale === b.stale;
+}
+
+/**
+ * The shared stream of one request key: one per key however many subscribers, one request at a time,
+ * one polling timer. Recomputed by the controller only when something it read changed.
+ */
+export class QueryStream {
+  /** Records the current data depends on. */
+  paths: ReadonlySet<string> = NO_PATHS;
+  private readonly subject: BehaviorSubject<QueryState<unknown>>;
+  private subscribers = 0;
+  private pollers = 0;
+  private poll: Subscription | undefined;
+  private updating = false;
+  private dirty = false;
+
+  constructor(
+    private readonly host: QueryHost,
+    readonly endpoint: ControllerEndpoint,
+    readonly args: readonly unknown[],
+    readonly key: string,
+  ) {
+    this.subject = new BehaviorSubject(this.compute(this.host.read(this)));
+  }
+
+  /** The stream for one subscriber; `poll` subscribers keep the polling timer running. */
+  observe(poll: boolean): Observable<QueryState<unknown>> {
+    return new Observable<QueryState<unknown>>((subscriber) => {
+      this.subscribers++;
+      if (poll) this.pollers++;
+      this.update();
+      this.syncPolling();
+      const subscription = this.subject.subscribe(subscriber);
+      return () => {
+        subscription.unsubscribe();
+        if (poll) this.pollers--;
+        this.subscribers--;
+        this.syncPolling();
+        if (this.subscribers === 0) this.host.release(this);
+      };
+    });
+  }
+
+  /** Whether anyone is subscribed. */
+  get active(): boolean {
+    return this.subscribers > 0;
+  }
+
+  /** Re-reads the store, fetches if the data is missing, stale or invalid, and emits if a field changed. */
+  update(): void {
+    if (this.updating) {
+      this.dirty = true;
+      return;
+    }
+    this.updating = true;
+    try {
+      do {
+        this.dirty = false;
+        const read = this.host.read(this);
+        if (read.paths !== this.paths) {
+          this.host.reindex(this, this.paths, read.paths);
+          this.paths = read.paths;
+        }
+        if (this.active && this.needsFetch(read)) this.host.refetch(this);
+        if (this.dirty) continue;
+        const next = this.compute(read);
+        if (!sameState(next, this.subject.getValue())) this.subject.next(next);
+      } while (this.dirty);
+    } finally {
+      this.updating = false;
+    }
+  }
+
+  private needsFetch(read: QueryRead): boolean {
+    if (this.host.isFetching(this.key)) return false;
+    const now = this.host.now();
+    if (read.error && now < read.expiresAt) return false; // back off until the error expires
+    return read.missing || read.invalidated || read.invalid || now >= read.expiresAt;
+  }
+
+  private compute(read: QueryRead): QueryState<unknown> {
+    const fetching = this.host.isFetching(this.key);
+    const usable = !read.invalid && !read.invalidated && !(read.error && !keepsData(read.error));
+    const data = usable ? read.data : undefined;
+    return {
+      data,
+      error: read.error,
+      loading: data === undefined && fetching,
+      fetching,
+      stale: read.missing ? data !== undefined : read.invalidated || this.host.now() >= read.expiresAt,
+    };
+  }
+
+  private syncPolling(): void {
+    const frequency = this.endpoint.pollFrequency;
+    const shouldPoll = this.pollers > 0 && typeof frequency === 'number' && frequency > 0 && !this.endpoint.sideEffect;
+    if (shouldPoll && !this.poll) {
+      this.poll = interval(frequency).subscribe(() => this.host.refetch(this));
+    } else if (!shouldPoll && this.poll) {
+      this.poll.unsubscribe();
+      this.poll = undefined;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import type { Denormalize, Schema } from '../schema/index.js';
+
+/**
+ * What the controller needs of an endpoint: callable with its arguments, a request key, a schema and
+ * the expiry options. Every `RestEndpoint` is one.
+ */
+export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = unknown, S = Schema | undefined> {
+  (...args: A): Promise<R>;
+  key(...args: A): string;
+  readonly schema: S;
+  readonly method: string;
+  readonly sideEffect: boolean;
+  readonly dataExpiryLength: number;
+  readonly errorExpiryLength: number;
+  readonly pollFrequency?: number | undefined;
+  readonly optimistic?: boolean | undefined;
+  readonly name?: string;
+  process?(value: any, ...args: A): unknown;
+  /** Optional: the expected response of an optimistic mutation, given a snapshot of the store. */
+  getOptimisticResponse?(snapshot: StoreSnapshot, ...args: A): unknown;
+}
+
+/** The arguments of an endpoint. */
+export type EndpointArgs<E> = E extends (...args: infer A) => any ? A : never;
+
+/** The value `controller.fetch(endpoint, ...)` resolves and `observe` emits: denormalized from the schema, or the endpoint's own result without one. */
+export type EndpointData<E> = E extends { readonly schema: infer S }
+  ? [S] extends [undefined]
+    ? E extends (...args: any[]) => Promise<infer R>
+      ? R
+      : unknown
+    : Denormalize<S>
+  : unknown;
+
+/** A read-only view of the store given to `getOptimisticResponse`. */
+export interface StoreSnapshot {
+  /** The stored record (raw JSON) of an entity, with optimistic layers applied. */
+  getEntity(key: string, pk: string): unknown;
+  /** The controller's clock. */
+  readonly now: number;
+}
+
+/** One request's state as `controller.observe` emits it. */
+export interface QueryState<T> {
+  /** Denormalized; the same object (===) while nothing it contains changed. */
+  readonly data: T | undefined;
+  /** The last error for this request, until a later success. */
+  readonly error: Error | undefined;
+  /** No usable data yet and a request is on the way. */
+  readonly loading: boolean;
+  /** A request for this key is in flight (first load or refresh). */
+  readonly fetching: boolean;
+  /** The data is past its expiry (or invalidated). */
+  readonly stale: boolean;
+}
+
+/** What `controller.getResponse` returns: a synchronous snapshot of one request in the store. */
+export interface ResponseSnapshot<T> {
+  readonly data: T | undefined;
+  readonly expiresAt: number;
+  readonly stale: boolean;
+  readonly invalid: boolean;
+}
