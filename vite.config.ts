@@ -1,3 +1,6 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { svelteTesting } from '@testing-library/svelte/vite';
+import solid from 'vite-plugin-solid';
 import { defineConfig } from 'vitest/config';
 
 const peers = [/^rxjs(\/.*)?$/, /^svelte(\/.*)?$/, /^solid-js(\/.*)?$/];
@@ -17,12 +20,39 @@ export default defineConfig({
     rolldownOptions: { external: peers },
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/e2e/**', 'node_modules/**'],
-    typecheck: {
-      enabled: true,
-      include: ['test/**/*.test-d.ts'],
-      tsconfig: './tsconfig.json',
-    },
+    projects: [
+      {
+        // core, type tests and the adapters' server rendering (node: Svelte's and Solid's server builds)
+        plugins: [svelte()],
+        test: {
+          name: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'node_modules/**', 'test/**/*.dom.test.*'],
+          typecheck: {
+            enabled: true,
+            include: ['test/**/*.test-d.ts'],
+            tsconfig: './tsconfig.json',
+          },
+        },
+      },
+      {
+        // Svelte components in jsdom, with Svelte's browser build
+        plugins: [svelte(), svelteTesting()],
+        test: {
+          name: 'svelte',
+          environment: 'jsdom',
+          include: ['test/adapters/svelte/**/*.dom.test.ts'],
+        },
+      },
+      {
+        // Solid components in jsdom; the plugin resolves Solid's browser/dev build for tests
+        plugins: [solid()],
+        test: {
+          name: 'solid',
+          environment: 'jsdom',
+          include: ['test/adapters/solid/**/*.dom.test.tsx'],
+        },
+      },
+    ],
   },
 });
