@@ -104,7 +104,7 @@ function observeIn<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInp
   );
   if (isServer) {
     // Server rendering: read what the per-request controller already holds; no fetch, no timer.
-    return () => (request() ? snapshot(controller, endpoint, request()!.list) : IDLE);
+    return () => (request() ? controller.peek(endpoint, ...(request()!.list as EndpointArgs<E>)) : IDLE);
   }
   const [state, setState] = createSignal<QueryState<EndpointData<E>>>(IDLE);
   createComputed(() => {
@@ -130,9 +130,4 @@ function suspending<T>(state: Accessor<QueryState<T>>): Resource<T> {
     return current.data; // undefined when idle
   });
   return resource as Resource<T>;
-}
-
-function snapshot<E extends ControllerEndpoint>(controller: Controller, endpoint: E, args: unknown[]): QueryState<EndpointData<E>> {
-  const { data, stale } = controller.getResponse(endpoint, ...(args as EndpointArgs<E>));
-  return { data, error: undefined, loading: data === undefined, fetching: false, stale };
 }

@@ -110,7 +110,7 @@ function query<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInput<E
   const args$ = toReadable<QueryArgs<E>>(args);
   // On the server a store is read once (subscribe, unsubscribe): read the snapshot, start nothing.
   if (typeof window === 'undefined') {
-    return { subscribe: (run) => args$.subscribe((a) => run(a === null ? IDLE : snapshot(controller, endpoint, argList(a)))) };
+    return { subscribe: (run) => args$.subscribe((a) => run(a === null ? IDLE : controller.peek(endpoint, ...(argList(a) as EndpointArgs<E>)))) };
   }
   return readable<State>(IDLE, (set) => {
     let key: string | null | undefined;
@@ -128,11 +128,4 @@ function query<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInput<E
       current?.unsubscribe();
     };
   });
-}
-
-/** What the store holds on the server: the data a per-request controller already has, no fetch, no timer. */
-function snapshot<E extends ControllerEndpoint>(controller: Controller, endpoint: E, args: unknown[]): QueryState<EndpointData<E>> {
-  const { data, stale } = controller.getResponse(endpoint, ...(args as EndpointArgs<E>));
-  // loading matches the client's first render (it starts the fetch), so hydration sees the same markup
-  return { data, error: undefined, loading: data === undefined, fetching: false, stale };
 }

@@ -2,7 +2,7 @@ import { Observable, type Observable as ObservableType } from 'rxjs';
 import { Entity, MemoCache, normalize, type EntityTables } from '../schema/index.js';
 import { Store, initialState, restoreState, type State, type Transition } from '../store/index.js';
 import { NO_LAYER, applyLayers, expectedResponse, type EffectiveEntities } from './optimistic.js';
-import { QueryStream, type QueryHost, type QueryRead } from './observe.js';
+import { QueryStream, needsFetch, queryState, type QueryHost, type QueryRead } from './observe.js';
 import type { ControllerEndpoint, EndpointArgs, EndpointData, QueryState, ResponseSnapshot, StoreSnapshot } from './types.js';
 
 /** Options of `new Controller(...)`. */
@@ -155,7 +155,13 @@ export class Controller {
     return this.watch(endpoint, args, true);
   }
 
-  /** @internal `observe` with polling on or off (adapters' `useSuspense` reads without polling). */
+  /**
+   * `observe` with polling on or off: the adapters' `useSuspense` reads without polling. `args` is the
+   * argument list (`[null]` for idle).
+   *
+   * @example
+   * controller.watch(TodoResource.get, [{ id: 1 }], false).subscribe(render);
+   */
   watch<E extends ControllerEndpoint>(endpoint: E, args: readonly unknown[], poll: boolean): ObservableType<QueryState<EndpointData<E>>> {
     if (args[0] === null) {
       return new Observable<QueryState<EndpointData<E>>>((subscriber) => subscriber.next(IDLE));
@@ -170,6 +176,23 @@ export class Controller {
       }
       return stream.observe(poll).subscribe(subscriber as never);
     });
+  }
+
+  /**
+   * The state `observe` would emit first, without subscribing: no request, no timer. For server
+   * rendering (a per-request controller) and for reading a query once. `loading`/`fetching` say that a
+   * subscriber would start a request.
+   *
+   * @example
+   * const { data, loading } = controller.peek(TodoResource.getList, { userId: 1 });
+   */
+  peek<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E> | [null]): QueryState<EndpointData<E>> {
+    if (args[0] === null) return IDLE;
+    const key = endpoint.key(...(args as EndpointArgs<E>));
+    const read = this.read(endpoint, args, key);
+    const now = this.clock();
+    const fetching = this.inFlight.has(key) || needsFetch(read, false, now);
+    return queryState(read, fetching, now) as QueryState<EndpointData<E>>;
   }
 
   /** Marks the result of this request invalid: observers stop showing it and refetch. */

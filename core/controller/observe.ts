@@ -42,6 +42,26 @@ function sameState(a: QueryState<unknown>, b: QueryState<unknown>): boolean {
   return a.data === b.data && a.error === b.error && a.loading === b.loading && a.fetching === b.fetching && a.stale === b.stale;
 }
 
+/** Whether a subscriber should start a request: data missing, stale or invalid, and no error backoff. */
+export function needsFetch(read: QueryRead, fetching: boolean, now: number): boolean {
+  if (fetching) return false;
+  if (read.error && now < read.expiresAt) return false; // back off until the error expires
+  return read.missing || read.invalidated || read.invalid || now >= read.expiresAt;
+}
+
+/** The QueryState of a read: 5xx/network errors keep the data, 4xx and status-less errors replace it. */
+export function queryState(read: QueryRead, fetching: boolean, now: number): QueryState<unknown> {
+  const usable = !read.invalid && !read.invalidated && !(read.error && !keepsData(read.error));
+  const data = usable ? read.data : undefined;
+  return {
+    data,
+    error: read.error,
+    loading: data === undefined && fetching,
+    fetching,
+    stale: read.missing ? data !== undefined : read.invalidated || now >= read.expiresAt,
+  };
+}
+
 /**
  * The shared stream of one request key: one per key however many subscribers, one request at a time,
  * one polling timer. Recomputed by the controller only when something it read changed.
@@ -62,7 +82,7 @@ export class QueryStream {
     readonly args: readonly unknown[],
     readonly key: string,
   ) {
-    this.subject = new BehaviorSubject(this.compute(this.host.read(this)));
+    this.subject = new BehaviorSubject(queryState(this.host.read(this), this.host.isFetching(key), this.host.now()));
   }
 
   /** The stream for one subscriber; `poll` subscribers keep the polling timer running. */
@@ -103,34 +123,14 @@ export class QueryStream {
           this.host.reindex(this, this.paths, read.paths);
           this.paths = read.paths;
         }
-        if (this.active && this.needsFetch(read)) this.host.refetch(this);
+        if (this.active && needsFetch(read, this.host.isFetching(this.key), this.host.now())) this.host.refetch(this);
         if (this.dirty) continue;
-        const next = this.compute(read);
+        const next = queryState(read, this.host.isFetching(this.key), this.host.now());
         if (!sameState(next, this.subject.getValue())) this.subject.next(next);
       } while (this.dirty);
     } finally {
       this.updating = false;
     }
-  }
-
-  private needsFetch(read: QueryRead): boolean {
-    if (this.host.isFetching(this.key)) return false;
-    const now = this.host.now();
-    if (read.error && now < read.expiresAt) return false; // back off until the error expires
-    return read.missing || read.invalidated || read.invalid || now >= read.expiresAt;
-  }
-
-  private compute(read: QueryRead): QueryState<unknown> {
-    const fetching = this.host.isFetching(this.key);
-    const usable = !read.invalid && !read.invalidated && !(read.error && !keepsData(read.error));
-    const data = usable ? read.data : undefined;
-    return {
-      data,
-      error: read.error,
-      loading: data === undefined && fetching,
-      fetching,
-      stale: read.missing ? data !== undefined : read.invalidated || this.host.now() >= read.expiresAt,
-    };
   }
 
   private syncPolling(): void {

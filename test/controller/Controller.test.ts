@@ -401,3 +401,19 @@ describe('sequences and ordering', () => {
     stream.unsubscribe();
   });
 });
+
+describe('Controller.peek', () => {
+  it('gives the first emission of observe without a request or a timer, following the error policy', async () => {
+    expect(controller.peek(TodoResource.get, { id: 1 })).toEqual({ data: undefined, error: undefined, loading: true, fetching: true, stale: false });
+    expect(controller.peek(TodoResource.get, null)).toMatchObject({ loading: false, fetching: false });
+    await controller.fetch(TodoResource.get, { id: 1 });
+    const peeked = controller.peek(TodoResource.get, { id: 1 });
+    expect(peeked).toMatchObject({ loading: false, fetching: false, stale: false });
+    expect(peeked.data!.title).toBe('todo 1');
+    controller.setError(TodoResource.get, { id: 1 }, Object.assign(new Error('gone'), { status: 404 }));
+    expect(controller.peek(TodoResource.get, { id: 1 })).toMatchObject({ data: undefined, error: { status: 404 } });
+    controller.setError(TodoResource.get, { id: 1 }, Object.assign(new Error('down'), { status: 503 }));
+    expect(controller.peek(TodoResource.get, { id: 1 }).data!.id).toBe(1);
+    expect(fake.requests).toEqual(['GET /todos/1']);
+  });
+});
