@@ -1,5 +1,5 @@
 import { NormalizeError, describeKind, preview } from '../errors.js';
-import { type Entity, isEntityClass, usablePk } from './Entity.js';
+import { Entity, isEntityClass, usablePk } from './Entity.js';
 import { discoverPkFields, entityPlan } from './entityPlan.js';
 import { normalizeList } from './Array.js';
 import { normalizeMembers } from './Object.js';
@@ -131,6 +131,21 @@ class Normalizer implements NormalizeContext {
     this.writer.set(key, pk, next, newer || existingMeta === undefined ? this.meta : existingMeta);
   }
 
+  /**
+   * With the default (spread) merge, a record whose every incoming field equals the stored one merges
+   * into the same record: skip the merge, unless this request is newer and its time must be recorded.
+   */
+  private holdsAlready(key: string, pk: string, incoming: Record<string, unknown>): boolean {
+    const existing = this.writer.get(key, pk);
+    if (typeof existing !== 'object' || existing === null) return false;
+    const meta = this.writer.getMeta(key, pk);
+    if (meta !== this.meta && (meta === undefined || this.meta.fetchedAt > meta.fetchedAt)) return false;
+    for (const field of Object.keys(incoming)) {
+      if (!hasOwn.call(existing, field) || !jsonEqual(incoming[field], (existing as Record<string, unknown>)[field])) return false;
+    }
+    return true;
+  }
+
   /** Plain (non-schema) values must be trees too: the store has to survive JSON.stringify. */
   private assertAcyclic(value: object, key: string): void {
     if (this.path.has(value)) {
@@ -176,6 +191,7 @@ class Normalizer implements NormalizeContext {
       this.entityStack.pop();
     }
     this.path.delete(input);
+    if (Cls.merge === Entity.merge && this.holdsAlready(plan.key, pk, processed)) return pk;
     this.write(plan.key, pk, processed, (existing, incoming) => Cls.merge(existing, incoming));
     return pk;
   }
