@@ -228,3 +228,19 @@ describe('MemoCache: dependency paths', () => {
     expect(memo.denormalize(list, state.result, state.entities).paths).toBe(paths);
   });
 });
+
+describe('normalize: repeated records', () => {
+  it('merges the occurrences of one entity within a response, the later fields winning', () => {
+    const { entities } = normalize([Todo], [{ id: 1, title: 'a', userId: 5 }, { id: 1, title: 'b' }, { id: 1, title: 'b' }]);
+    expect(entities.Todo!['1']).toEqual({ id: 1, title: 'b', userId: 5 });
+  });
+
+  it('keeps the stored record for repeated data but records the newer request time', () => {
+    const first = normalize(Todo, { id: 1, title: 'a' }, [], undefined, { fetchedAt: 100 });
+    const again = normalize(Todo, { id: 1, title: 'a' }, [], first, { fetchedAt: 200 });
+    expect(again.entities.Todo!['1']).toBe(first.entities.Todo!['1']);
+    expect(again.entitiesMeta.Todo!['1']!.fetchedAt).toBe(200);
+    const older = normalize(Todo, { id: 1, title: 'stale' }, [], again, { fetchedAt: 150 });
+    expect(older.entities.Todo!['1']).toEqual({ id: 1, title: 'a' });
+  });
+});
