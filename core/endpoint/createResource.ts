@@ -55,7 +55,7 @@ export type ListEndpoint<P extends string, S extends EntityClass, SP, B, PF exte
 } & (PF extends string
     ? {
         /** GET one more page; its items are appended (without duplicates) to the list of the same arguments. */
-        readonly getPage: RestEndpoint<RemoveLastArg<P>, Collection<[S]>['push'], 'GET', PageParams<SP, PF>, undefined, JsonOf<Denormalize<S>>[]>;
+        readonly getPage: RestEndpoint<RemoveLastArg<P>, ReturnType<Collection<[S]>['addWith']>, 'GET', PageParams<SP, PF>, undefined, JsonOf<Denormalize<S>>[]>;
       }
     : unknown);
 

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+/**
+ * `npm run demo`: the REST server on a scratch copy of the seed, and the Svelte and Solid apps (vite
+ * dev servers; `--preview` builds them and serves the build instead). Prints every URL. Type `s` and
+ * Enter to stop or restart the REST server (the apps show an error, keep their data and recover),
+ * `q` and Enter or Ctrl-C to quit.
+ */
+import { createInterface } from 'node:readline';
+import { buildDemos, startDemo } from './server/demoServers.mjs';
+
+const mode = process.argv.includes('--preview') ? 'preview' : 'dev';
+if (mode === 'preview') await buildDemos();
+const demo = await startDemo({ mode, logLevel: 'warn' });
+
+console.log(`
+rx-rest demo (${mode === 'dev' ? 'vite dev servers' : 'built apps, vite preview'})
+
+  Svelte app    ${demo.apps.svelte}
+  Solid app     ${demo.apps.solid}
+  REST server   ${demo.rest.url}/   (json-server: ${demo.rest.url}/todos, ${demo.rest.url}/users)
+  data          ${demo.scratch} (a scratch copy of demos/server/seed.json)
+
+Open both apps side by side: a change in one shows in the other's live panel within seconds.
+Type s + Enter to stop/start the REST server, q + Enter or Ctrl-C to quit.
+`);
+
+let closing = false;
+async function quit() {
+  if (closing) return;
+  closing = true;
+  await demo.close();
+  process.exit(0);
+}
+process.on('SIGINT', quit);
+process.on('SIGTERM', quit);
+
+if (process.stdin.isTTY || process.env.RX_REST_DEMO_STDIN) {
+  const input = createInterface({ input: process.stdin });
+  input.on('line', async (line) => {
+    const command = line.trim().toLowerCase();
+    if (command === 'q') return quit();
+    if (command !== 's') return;
+    if (demo.rest.running) {
+      await demo.rest.stop();
+      console.log('REST server stopped: the apps show an error and keep their data. Type s + Enter to start it again.');
+    } else {
+      await demo.rest.start();
+      console.log(`REST server running again at ${demo.rest.url}/: the apps recover within seconds.`);
+    }
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * Starts the whole demo: the REST server on a scratch copy of the seed, and both apps through vite
+ * (`dev`: vite's dev server; `preview`: the built apps from `vite build`, served by `vite preview`).
+ * The apps reach the REST server through vite's `/api` proxy (see demos/vite.shared.ts).
+ */
+import { fileURLToPath } from 'node:url';
+import { build, createServer, preview } from 'vite';
+import { copySeed, startRestServer } from './restServer.mjs';
+
+/** The two demo apps: name, folder and preferred port. */
+export const APPS = [
+  { name: 'svelte', title: 'Svelte app', root: fileURLToPath(new URL('../svelte-todo/', import.meta.url)), port: 3211 },
+  { name: 'solid', title: 'Solid app', root: fileURLToPath(new URL('../solid-todo/', import.meta.url)), port: 3212 },
+];
+
+/** Builds both apps into demos/<app>/dist (git-ignored). */
+export async function buildDemos({ logLevel = 'warn' } = {}) {
+  for (const app of APPS) {
+    await build({ configFile: `${app.root}vite.config.ts`, logLevel });
+  }
+}
+
+async function startRest(file, port) {
+  try {
+    return await startRestServer({ file, port });
+  } catch (error) {
+    if (error?.code !== 'EADDRINUSE' || port === 0) throw error;
+    return startRestServer({ file, port: 0 }); // the preferred port is taken: any free one
+  }
+}
+
+/**
+ * Starts the REST server and both apps. `ports: 'fixed'` prefers 3210 (REST), 3211 (Svelte) and
+ * 3212 (Solid), moving on when one is taken; `ports: 'free'` takes free ones. Resolves
+ * `{ rest, apps: { svelte, solid } (URLs), close() }`; `close()` stops everything and deletes the scratch copy.
+ */
+export async function startDemo({ mode = 'dev', ports = 'fixed', logLevel = 'info' } = {}) {
+  const seed = copySeed();
+  // vite's dev server exits the process on SIGTERM by itself: delete the scratch copy on any exit
+  process.once('exit', seed.remove);
+  const servers = [];
+  let rest;
+  const close = async () => {
+    await Promise.allSettled(servers.map((server) => server.close()));
+    await rest?.close();
+    seed.remove();
+    process.off('exit', seed.remove);
+  };
+  try {
+    rest = await startRest(seed.file, ports === 'free' ? 0 : 3210);
+    process.env.RX_REST_DEMO_API = rest.url; // read by demos/vite.shared.ts when each app's config loads
+    const apps = {};
+    for (const app of APPS) {
+      const configFile = `${app.root}vite.config.ts`;
+      const port = ports === 'free' ? 0 : app.port;
+      let server;
+      if (mode === 'dev') {
+        server = await createServer({ configFile, logLevel, server: { port, strictPort: false } });
+        await server.listen();
+      } else {
+        server = await preview({ configFile, logLevel, preview: { port, strictPort: false } });
+      }
+      servers.push(server);
+      const address = server.httpServer.address();
+      apps[app.name] = `http://127.0.0.1:${address.port}/`;
+    }
+    return { rest, apps, scratch: seed.file, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The demos' REST server: json-server 0.17 over a scratch copy of `seed.json` (users and todos), on
+ * 127.0.0.1. Used by `npm run demo` and by the end-to-end tests, which can stop, restart and reset it.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import jsonServer from 'json-server';
+
+/** The seeded database (never written: the server works on a copy). */
+export const SEED_FILE = fileURLToPath(new URL('./seed.json', import.meta.url));
+
+/**
+ * The seed with its `createdAt` timestamps moved so that the newest todo is `newestAgeMs` old at `now`,
+ * so the relative times read "20 minutes ago", "yesterday", ... whenever the demo runs.
+ */
+export function seedData({ now = Date.now(), newestAgeMs = 20 * 60_000 } = {}) {
+  const seed = JSON.parse(readFileSync(SEED_FILE, 'utf8'));
+  const newest = Math.max(...seed.todos.map((todo) => Date.parse(todo.createdAt)));
+  const shift = now - newestAgeMs - newest;
+  for (const todo of seed.todos) todo.createdAt = new Date(Date.parse(todo.createdAt) + shift).toISOString();
+  return seed;
+}
+
+/** Writes the (time-shifted) seed into a new scratch folder; `remove()` deletes the folder. */
+export function copySeed(options) {
+  const dir = mkdtempSync(join(tmpdir(), 'rx-rest-demo-'));
+  const file = join(dir, 'db.json');
+  writeFileSync(file, JSON.stringify(seedData(options), null, 2));
+  return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const require = createRequire(import.meta.url);
+const homepage = join(dirname(require.resolve('json-server/package.json')), 'public');
+
+/**
+ * Starts json-server on `host:port` (port 0: a free one) over `file`. `stop()` closes it (dropping open
+ * connections), `start()` listens again on the same port, `reset()` puts the file's initial content
+ * back, `close()` stops it for good.
+ */
+export async function startRestServer({ file, host = '127.0.0.1', port = 0 }) {
+  const initial = readFileSync(file, 'utf8');
+  const app = jsonServer.create();
+  const router = jsonServer.router(file);
+  // json-server's defaults: its homepage (listing /todos and /users), CORS, no-cache headers
+  app.use(jsonServer.defaults({ logger: false, static: homepage }));
+  app.use(router);
+
+  let server;
+  const listen = (wanted) =>
+    new Promise((resolve, reject) => {
+      const next = createServer(app);
+      next.once('error', reject);
+      next.listen(wanted, host, () => {
+        server = next;
+        resolve(next.address().port);
+      });
+    });
+  const actualPort = await listen(port);
+
+  const rest = {
+    url: `http://${host}:${actualPort}`,
+    port: actualPort,
+    file,
+    get running() {
+      return server !== undefined;
+    },
+    /** The current data, as the server holds it. */
+    data: () => router.db.getState(),
+    reset() {
+      router.db.setState(JSON.parse(initial)).write();
+    },
+    async stop() {
+      if (!server) return;
+      const closing = server;
+      server = undefined;
+      await new Promise((resolve) => {
+        closing.close(() => resolve());
+        closing.closeAllConnections();
+      });
+    },
+    async start() {
+      if (!server) await listen(actualPort);
+    },
+    close: () => rest.stop(),
+  };
+  return rest;
+}

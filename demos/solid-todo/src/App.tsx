@@ -1,0 +1,67 @@
+import { Controller } from 'rx-rest';
+import { ControllerProvider, createQueryState } from 'rx-rest/solid';
+import { createSignal, For, onCleanup, type JSX } from 'solid-js';
+import { Temporal } from 'temporal-polyfill';
+import { LiveTodos, UserResource } from '../../api';
+import { shortError } from '../../format';
+import { LivePanel } from './LivePanel';
+import { TodoList } from './TodoList';
+
+/** Shows a failed action (its optimistic change is already rolled back). */
+export type Report = (what: string, error: unknown) => void;
+
+/** The Solid demo: one controller for the app, the todo list and the live panel. */
+export function App(): JSX.Element {
+  return (
+    <ControllerProvider controller={new Controller()}>
+      <Page />
+    </ControllerProvider>
+  );
+}
+
+function Page(): JSX.Element {
+  // createQueryState: the whole QueryState (loading, background errors), without suspending
+  const users = createQueryState(UserResource.getList, undefined);
+  const live = createQueryState(LiveTodos, {});
+  const [now, setNow] = createSignal(Temporal.Now.instant());
+  const timer = setInterval(() => setNow(Temporal.Now.instant()), 15_000);
+  onCleanup(() => clearInterval(timer));
+
+  const [notices, setNotices] = createSignal<{ id: number; text: string; detail: string }[]>([]);
+  let noticeIds = 0;
+  const report: Report = (what, error) => {
+    const detail = error instanceof Error ? error.message : String(error);
+    setNotices((list) => [...list, { id: ++noticeIds, text: `${what}: ${shortError(error)}`, detail }]);
+  };
+  const dismiss = (id: number) => setNotices((list) => list.filter((notice) => notice.id !== id));
+  const connection = () => (live().loading ? 'connecting' : live().error ? 'offline' : 'live');
+
+  return (
+    <div class="app">
+      <header class="app-header">
+        <h1>
+          Todos <small>rx-rest · Solid</small>
+        </h1>
+        <span class={`badge ${connection()}`} data-testid="connection">
+          {connection() === 'live' ? 'Live' : connection() === 'offline' ? 'Server unreachable' : 'Connecting…'}
+        </span>
+      </header>
+
+      <For each={notices()}>
+        {(notice) => (
+          <div class="notice" role="alert" data-testid="notice">
+            <span title={notice.detail}>{notice.text}</span>
+            <button class="link" onClick={() => dismiss(notice.id)} aria-label="Dismiss">
+              ✕
+            </button>
+          </div>
+        )}
+      </For>
+
+      <div class="layout">
+        <TodoList users={users().data ?? []} now={now()} report={report} />
+        <LivePanel state={live()} users={users().data ?? []} now={now()} />
+      </div>
+    </div>
+  );
+}

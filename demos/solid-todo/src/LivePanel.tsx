@@ -1,0 +1,57 @@
+import type { QueryState } from 'rx-rest';
+import { For, Show, type JSX } from 'solid-js';
+import type { Temporal } from 'temporal-polyfill';
+import { POLL_MS, type Todo, type User } from '../../api';
+import { shortError, timeAgo } from '../../format';
+
+/** Every todo, polled: per-user counts and the newest todos; shows a failed poll and keeps the data. */
+export function LivePanel(props: { state: QueryState<Todo[]>; users: User[]; now: Temporal.Instant }): JSX.Element {
+  const todos = () => props.state.data ?? [];
+  const latest = () => [...todos()].sort((a, b) => b.createdAt.epochMilliseconds - a.createdAt.epochMilliseconds).slice(0, 6);
+  const countFor = (userId: number) => {
+    const mine = todos().filter((todo) => todo.userId === userId);
+    return `${mine.filter((todo) => todo.completed).length} of ${mine.length} done`;
+  };
+
+  return (
+    <aside class="card" aria-label="Live panel" data-testid="live-panel">
+      <h2>
+        <span>Live</span>
+        <span class="hint">polls every {POLL_MS / 1000} s</span>
+      </h2>
+      <Show when={props.state.loading}>
+        <p class="muted">Loading…</p>
+      </Show>
+      <Show when={!props.state.loading && props.state.error}>
+        {(error) => (
+          <p class="error" role="status" data-testid="live-error" title={error().message}>
+            Could not refresh ({shortError(error())}){props.state.data ? '; showing the last data' : ''}.
+          </p>
+        )}
+      </Show>
+      <Show when={props.state.data}>
+        <dl class="stats">
+          <For each={props.users}>
+            {(user) => (
+              <>
+                <dt>{user.name}</dt>
+                <dd data-testid="live-count">{countFor(user.id)}</dd>
+              </>
+            )}
+          </For>
+        </dl>
+        <div class="muted">Newest</div>
+        <ul class="live-list" data-testid="live-list">
+          <For each={latest()}>
+            {(todo) => (
+              <li classList={{ done: todo.completed }} data-testid="live-item" data-id={todo.id}>
+                <span>{todo.title}</span>
+                <span class="muted">{timeAgo(todo.createdAt, props.now)}</span>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+    </aside>
+  );
+}

@@ -1,0 +1,5 @@
+import { render } from 'solid-js/web';
+import '../../styles.css';
+import { App } from './App';
+
+render(() => <App />, document.getElementById('app')!);

@@ -1,0 +1,2 @@
+/// <reference types="vite/client" />
+// The demo apps import CSS through vite.

@@ -1,0 +1,35 @@
+/**
+ * Vite settings shared by the two demo apps (kept apart from the library's vite.config.ts): `rx-rest`
+ * resolves to the library's source, and `/api` is proxied to the REST server, so the apps make
+ * same-origin requests (no CORS) in `vite` (dev) and `vite preview` (built) alike.
+ */
+import { fileURLToPath } from 'node:url';
+import type { PluginOption, ProxyOptions, UserConfig } from 'vite';
+
+/** Where the REST server listens unless `RX_REST_DEMO_API` says otherwise. */
+export const DEFAULT_API = 'http://127.0.0.1:3210';
+
+const source = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+
+/** The config of one demo app: its folder, its framework plugin and its default port. */
+export function demoConfig(appUrl: string, plugins: PluginOption[], port: number): UserConfig {
+  const api = process.env.RX_REST_DEMO_API ?? DEFAULT_API;
+  const proxy: Record<string, ProxyOptions> = {
+    '/api': { target: api, changeOrigin: true, rewrite: (path) => path.replace(/^\/api/, '') },
+  };
+  return {
+    root: fileURLToPath(new URL('.', appUrl)),
+    plugins,
+    resolve: {
+      alias: [
+        { find: /^rx-rest$/, replacement: source('core/index.ts') },
+        { find: /^rx-rest\/svelte$/, replacement: source('adapters/svelte/index.ts') },
+        { find: /^rx-rest\/solid$/, replacement: source('adapters/solid/index.ts') },
+      ],
+    },
+    server: { host: '127.0.0.1', port, proxy },
+    preview: { host: '127.0.0.1', port, proxy },
+    build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
+    clearScreen: false,
+  };
+}
