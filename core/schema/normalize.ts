@@ -11,9 +11,26 @@ import type { EntityMeta, EntityMetaTables, EntityTable, EntityTables, Normalize
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** Entity nesting depth from which cycles in the input are tracked (see `Normalizer.path`). */
+const DEEP = 32;
+
 /** Reads `table[key]` as data only (never from `Object.prototype`). */
 export function ownValue<T>(table: { readonly [key: string]: T } | undefined, key: string): T | undefined {
-  return table !== undefined && hasOwn.call(table, key) ? table[key] : undefined;
+  if (table === undefined) return undefined;
+  const value = table[key];
+  return value !== undefined && hasOwn.call(table, key) ? value : undefined;
+}
+
+/** What the writer knows about one table during a normalize: its copies (made on first write) and changes. */
+interface TableState {
+  readonly key: string;
+  /** The table as it is now (the base table until the first write copies it). */
+  table: EntityTable | undefined;
+  meta: { [pk: string]: EntityMeta | undefined } | undefined;
+  copied: boolean;
+  metaCopied: boolean;
+  /** Pks whose record changed, each once. */
+  readonly changed: Set<string>;
 }
 
 /**
@@ -24,9 +41,8 @@ class TableWriter {
   entities: EntityTables;
   entitiesMeta: EntityMetaTables;
   readonly changed: [key: string, pk: string][] = [];
-  private readonly changedIds = new Set<string>();
-  private readonly copied = new Set<string>();
-  private readonly copiedMeta = new Set<string>();
+  private readonly tables = new Map<string, TableState>();
+  private last: TableState | undefined;
   private rootCopied = false;
   private metaRootCopied = false;
 
@@ -35,46 +51,58 @@ class TableWriter {
     this.entitiesMeta = state.entitiesMeta;
   }
 
+  /** The state of table `key` (cached: consecutive writes mostly hit the same table). */
+  private state(key: string): TableState {
+    const last = this.last;
+    if (last !== undefined && last.key === key) return last;
+    let state = this.tables.get(key);
+    if (!state) {
+      state = { key, table: ownValue(this.entities, key), meta: ownValue(this.entitiesMeta, key), copied: false, metaCopied: false, changed: new Set() };
+      this.tables.set(key, state);
+    }
+    this.last = state;
+    return state;
+  }
+
   get(key: string, pk: string): unknown {
-    return ownValue(ownValue(this.entities, key), pk);
+    return ownValue(this.state(key).table, pk);
   }
 
   getMeta(key: string, pk: string): EntityMeta | undefined {
-    return ownValue(ownValue(this.entitiesMeta, key), pk);
+    return ownValue(this.state(key).meta, pk);
   }
 
   pks(key: string): string[] {
-    const table = ownValue(this.entities, key);
+    const table = this.state(key).table;
     return table ? Object.keys(table) : [];
   }
 
   set(key: string, pk: string, value: unknown, meta: EntityMeta): void {
-    const previous = ownValue(ownValue(this.entities, key), pk);
-    if (value !== previous) {
-      if (!this.rootCopied) {
-        this.entities = copyTable(this.entities);
-        this.rootCopied = true;
+    const state = this.state(key);
+    if (value !== ownValue(state.table, pk)) {
+      if (!state.copied) {
+        if (!this.rootCopied) {
+          this.entities = copyTable(this.entities);
+          this.rootCopied = true;
+        }
+        state.table = this.entities[key] = copyTable(state.table);
+        state.copied = true;
       }
-      const id = `${key}\u0000${pk}`;
-      if (!this.changedIds.has(id)) {
-        this.changedIds.add(id);
+      (state.table as EntityTable)[pk] = value;
+      if (!state.changed.has(pk)) {
+        state.changed.add(pk);
         this.changed.push([key, pk]);
       }
-      if (!this.copied.has(key)) {
-        this.entities[key] = copyTable(ownValue(this.entities, key));
-        this.copied.add(key);
+    }
+    if (!state.metaCopied) {
+      if (!this.metaRootCopied) {
+        this.entitiesMeta = copyTable(this.entitiesMeta);
+        this.metaRootCopied = true;
       }
-      (this.entities[key] as EntityTable)[pk] = value;
+      state.meta = this.entitiesMeta[key] = copyTable(state.meta);
+      state.metaCopied = true;
     }
-    if (!this.metaRootCopied) {
-      this.entitiesMeta = copyTable(this.entitiesMeta);
-      this.metaRootCopied = true;
-    }
-    if (!this.copiedMeta.has(key)) {
-      this.entitiesMeta[key] = copyTable(ownValue(this.entitiesMeta, key));
-      this.copiedMeta.add(key);
-    }
-    (this.entitiesMeta[key] as Record<string, EntityMeta>)[pk] = meta;
+    (state.meta as Record<string, EntityMeta>)[pk] = meta;
   }
 }
 
@@ -82,9 +110,14 @@ class Normalizer implements NormalizeContext {
   readonly args: readonly unknown[];
   readonly meta: EntityMeta;
   readonly writer: TableWriter;
-  /** Objects on the current path, to turn a cyclic input into a clear error instead of a stack overflow. */
+  /**
+   * Entities on the current path past DEEP levels: a cyclic input recurses forever, so it is bound to
+   * pass that depth and meet itself there; JSON input (acyclic) rarely gets that deep, and pays nothing.
+   */
   private readonly path = new Set<object>();
-  private readonly entityStack: { key: string; pk: string }[] = [];
+  private depth = 0;
+  private readonly entityKeys: string[] = [];
+  private readonly entityPks: string[] = [];
 
   constructor(state: NormalizedTables, args: readonly unknown[], meta: EntityMeta) {
     this.writer = new TableWriter(state);
@@ -105,7 +138,8 @@ class Normalizer implements NormalizeContext {
   }
 
   currentEntity(): { key: string; pk: string } | undefined {
-    return this.entityStack[this.entityStack.length - 1];
+    const top = this.entityKeys.length - 1;
+    return top < 0 ? undefined : { key: this.entityKeys[top] as string, pk: this.entityPks[top] as string };
   }
 
   get(key: string, pk: string): unknown {
@@ -140,23 +174,29 @@ class Normalizer implements NormalizeContext {
     if (typeof existing !== 'object' || existing === null) return false;
     const meta = this.writer.getMeta(key, pk);
     if (meta !== this.meta && (meta === undefined || this.meta.fetchedAt > meta.fetchedAt)) return false;
-    for (const field of Object.keys(incoming)) {
-      if (!hasOwn.call(existing, field) || !jsonEqual(incoming[field], (existing as Record<string, unknown>)[field])) return false;
+    for (const field in incoming) {
+      const value = incoming[field];
+      const stored = (existing as Record<string, unknown>)[field];
+      if (value === stored) {
+        if (value === undefined && !hasOwn.call(existing, field)) return false;
+      } else if (typeof value !== 'object' || value === null || !jsonEqual(value, stored)) {
+        return false;
+      }
     }
     return true;
   }
 
   /** Plain (non-schema) values must be trees too: the store has to survive JSON.stringify. */
-  private assertAcyclic(value: object, key: string): void {
-    if (this.path.has(value)) {
+  private assertAcyclic(value: object, key: string, ancestors = new Set<object>()): void {
+    if (ancestors.has(value)) {
       throw new NormalizeError(key, 'the input contains a cycle: a field refers back to an object that contains it.', value);
     }
-    this.path.add(value);
+    ancestors.add(value);
     for (const field of Object.keys(value)) {
       const child = (value as Record<string, unknown>)[field];
-      if (typeof child === 'object' && child !== null) this.assertAcyclic(child, key);
+      if (typeof child === 'object' && child !== null) this.assertAcyclic(child, key, ancestors);
     }
-    this.path.delete(value);
+    ancestors.delete(value);
   }
 
   private visitEntity(Cls: typeof Entity, input: unknown, parent: unknown, fieldKey: string | undefined): string {
@@ -165,12 +205,17 @@ class Normalizer implements NormalizeContext {
       const hint = Array.isArray(input) ? ` Use [${plan.key}] (or new schema.Array(${plan.key})) for a list.` : '';
       throw new NormalizeError(plan.key, `expected an object but got ${describeKind(input)}.${hint}`, input);
     }
-    if (this.path.has(input)) {
-      throw new NormalizeError(plan.key, 'the input contains a cycle: an object refers back to one of its ancestors.', input);
+    const tracked = this.depth >= DEEP;
+    if (tracked) {
+      if (this.path.has(input)) {
+        throw new NormalizeError(plan.key, 'the input contains a cycle: an object refers back to one of its ancestors.', input);
+      }
+      this.path.add(input);
     }
-    this.path.add(input);
-    let processed = Cls.process(input, parent, fieldKey, this.args) as Record<string, unknown>;
-    if (processed === input) processed = { ...processed };
+    // With the default process (a shallow copy), pk and equality can be read off the input itself:
+    // a leaf entity that the store already holds unchanged costs no copy at all.
+    const defaultProcess = Cls.process === Entity.process;
+    let processed = (defaultProcess ? input : Cls.process(input, parent, fieldKey, this.args)) as Record<string, unknown>;
     const pk = usablePk(plan.key, Cls.pk(processed, parent, fieldKey, this.args), input);
     for (const field of plan.pkFields ?? discoverPkFields(Cls, plan, processed, this.args)) {
       const value = processed[field];
@@ -178,20 +223,33 @@ class Normalizer implements NormalizeContext {
         throw new NormalizeError(plan.key, `the pk field "${field}" must be a string or a number, but it is ${describeKind(value)} in ${preview(input)}.`, input);
       }
     }
-    for (const field of Object.keys(processed)) {
+    const defaultMerge = Cls.merge === Entity.merge;
+    if (defaultMerge && plan.schemaFields.length === 0 && this.holdsAlready(plan.key, pk, processed)) {
+      if (tracked) this.path.delete(input);
+      return pk;
+    }
+    if (processed === input) processed = { ...processed };
+    for (const field in processed) {
       const value = processed[field];
       if (typeof value === 'object' && value !== null && !plan.schemaFieldNames.has(field)) this.assertAcyclic(value, plan.key);
     }
     if (plan.schemaFields.length) {
-      this.entityStack.push({ key: plan.key, pk });
-      for (const field of plan.schemaFields) {
-        const value = processed[field.name];
-        if (value !== undefined) processed[field.name] = this.visit(field.schema, value, processed, field.name);
+      this.entityKeys.push(plan.key);
+      this.entityPks.push(pk);
+      this.depth++;
+      try {
+        for (const field of plan.schemaFields) {
+          const value = processed[field.name];
+          if (value !== undefined) processed[field.name] = this.visit(field.schema, value, processed, field.name);
+        }
+      } finally {
+        this.depth--;
+        this.entityKeys.pop();
+        this.entityPks.pop();
       }
-      this.entityStack.pop();
     }
-    this.path.delete(input);
-    if (Cls.merge === Entity.merge && this.holdsAlready(plan.key, pk, processed)) return pk;
+    if (tracked) this.path.delete(input);
+    if (defaultMerge && plan.schemaFields.length > 0 && this.holdsAlready(plan.key, pk, processed)) return pk;
     this.write(plan.key, pk, processed, (existing, incoming) => Cls.merge(existing, incoming));
     return pk;
   }
