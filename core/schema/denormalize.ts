@@ -10,13 +10,13 @@ import { assignField, isPlainObject } from './safeObject.js';
 import { INVALID } from './special.js';
 import type { Denormalize, EntityTables } from './types.js';
 
-/** One record read while building another: re-reading it must give the same value for the builder to stay valid. */
-interface Dependency {
-  readonly schema: unknown;
-  readonly key: string;
-  readonly pk: string;
-  readonly value: unknown;
-}
+/**
+ * The records read while building a value, flat: `[schema, key, pk, value, schema, key, pk, value, ...]`
+ * (one array per node instead of an object per read). Re-reading each must give the same value for the
+ * built value to stay valid.
+ */
+type Dependencies = unknown[];
+const STRIDE = 4;
 
 const VALIDATING = 1;
 const BUILDING = 2;
@@ -27,7 +27,7 @@ interface RecordNode {
   readonly schema: unknown;
   value: unknown;
   /** `undefined` forces a rebuild. */
-  deps: Dependency[] | undefined;
+  deps: Dependencies | undefined;
   pass: number;
   status: typeof VALIDATING | typeof BUILDING | typeof DONE;
 }
@@ -89,25 +89,37 @@ export class MemoCache {
       value = pass.unvisit(schema, input);
       if (pass.settled()) break;
     }
-    const paths = this.pathsOf(pass.rootDeps, entities);
-    const result: DenormalizeResult<unknown> =
-      value === INVALID ? { data: undefined, invalid: true, paths } : { data: value, invalid: false, paths };
+    const roots = pass.rootDeps;
+    let paths: Set<string> | undefined;
+    const memo = this;
+    const result: DenormalizeResult<unknown> = {
+      data: value === INVALID ? undefined : value,
+      invalid: value === INVALID,
+      // computed on first use: a plain read never pays for it
+      get paths() {
+        return (paths ??= memo.pathsOf(roots, entities));
+      },
+    };
     this.storeResult(schema, input, { entities, result });
     return result as DenormalizeResult<Denormalize<S>>;
   }
 
   /** The transitive records read from `roots`, following the memo's nodes. */
-  private pathsOf(roots: readonly Dependency[], entities: EntityTables): Set<string> {
+  private pathsOf(roots: Dependencies, entities: EntityTables): Set<string> {
     const paths = new Set<string>();
-    const pending: Dependency[] = [...roots];
     const seen = new Set<object>();
-    for (let dep = pending.pop(); dep !== undefined; dep = pending.pop()) {
-      paths.add(`${dep.key}\u0000${dep.pk}`);
-      const record = ownValue(ownValue(entities, dep.key), dep.pk);
-      if (typeof record !== 'object' || record === null || seen.has(record)) continue;
-      seen.add(record);
-      const deps = this.nodes.get(record)?.deps;
-      if (deps) for (const child of deps) pending.push(child);
+    const pending: Dependencies[] = [roots];
+    for (let deps = pending.pop(); deps !== undefined; deps = pending.pop()) {
+      for (let i = 0; i < deps.length; i += STRIDE) {
+        const key = deps[i + 1] as string;
+        const pk = deps[i + 2] as string;
+        paths.add(`${key}\u0000${pk}`);
+        const record = ownValue(ownValue(entities, key), pk);
+        if (typeof record !== 'object' || record === null || seen.has(record)) continue;
+        seen.add(record);
+        const children = this.nodes.get(record)?.deps;
+        if (children && children.length) pending.push(children);
+      }
     }
     return paths;
   }
@@ -139,8 +151,8 @@ export class MemoCache {
  */
 class ReadPass implements DenormalizeContext {
   /** The records read directly by the top-level result (not through another record). */
-  readonly rootDeps: Dependency[] = [];
-  private readonly depStack: (Dependency[] | null)[] = [this.rootDeps];
+  readonly rootDeps: Dependencies = [];
+  private readonly depStack: (Dependencies | null)[] = [this.rootDeps];
   /** Nodes reached again while being validated (a cycle): their old value was handed out on trust. */
   private readonly presumed: { node: RecordNode; value: unknown }[] = [];
   private readonly finished: RecordNode[] = [];
@@ -168,7 +180,7 @@ class ReadPass implements DenormalizeContext {
     const record = ownValue(ownValue(this.entities, key), pk);
     const value = typeof record === 'object' && record !== null ? this.resolve(schema as TableSchema | typeof Entity, record) : INVALID;
     const deps = this.depStack[this.depStack.length - 1];
-    if (deps) deps.push({ schema, key, pk, value });
+    if (deps) deps.push(schema, key, pk, value);
     return value;
   }
 
@@ -187,13 +199,20 @@ class ReadPass implements DenormalizeContext {
     // hands out its new value to the cycle), along with everything that saw a value that changed.
     for (const { node, value } of this.presumed) if (node.value !== value) node.deps = undefined;
     for (const node of this.finished) {
-      if (node.deps?.some((dep) => this.currentValue(dep) !== dep.value)) node.deps = undefined;
+      const deps = node.deps;
+      if (!deps) continue;
+      for (let i = 0; i < deps.length; i += STRIDE) {
+        if (this.currentValue(deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) {
+          node.deps = undefined;
+          break;
+        }
+      }
     }
     return false;
   }
 
-  private currentValue(dep: Dependency): unknown {
-    const record = ownValue(ownValue(this.entities, dep.key), dep.pk);
+  private currentValue(key: string, pk: string): unknown {
+    const record = ownValue(ownValue(this.entities, key), pk);
     if (typeof record !== 'object' || record === null) return INVALID;
     return this.memo.nodes.get(record)?.value;
   }
@@ -238,12 +257,12 @@ class ReadPass implements DenormalizeContext {
     return built.value;
   }
 
-  private stillValid(node: RecordNode, deps: readonly Dependency[]): boolean {
+  private stillValid(node: RecordNode, deps: Dependencies): boolean {
     node.status = VALIDATING;
     this.depStack.push(null);
     try {
-      for (const dep of deps) {
-        if (this.unvisitRecord(dep.schema as TableSchema, dep.key, dep.pk) !== dep.value) return false;
+      for (let i = 0; i < deps.length; i += STRIDE) {
+        if (this.unvisitRecord(deps[i] as TableSchema, deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) return false;
       }
       return true;
     } finally {
