@@ -156,6 +156,11 @@ class ReadPass implements DenormalizeContext {
   /** Nodes reached again while being validated (a cycle): their old value was handed out on trust. */
   private readonly presumed: { node: RecordNode; value: unknown }[] = [];
   private readonly finished: RecordNode[] = [];
+  /** Nodes being built, innermost last: `register` hands out the innermost one's value early (cycles). */
+  private readonly building: RecordNode[] = [];
+  private readonly register = (value: unknown): void => {
+    (this.building[this.building.length - 1] as RecordNode).value = value;
+  };
 
   constructor(
     private readonly memo: MemoCache,
@@ -238,19 +243,18 @@ class ReadPass implements DenormalizeContext {
     built.status = BUILDING;
     built.deps = [];
     this.depStack.push(built.deps);
-    const register = (value: unknown) => {
-      built.value = value;
-    };
+    this.building.push(built);
     try {
       built.value = isEntityClass(schema)
-        ? buildEntity(schema, record as Record<string, unknown>, this, register)
-        : (schema as TableSchema).build(record, this, register);
+        ? buildEntity(schema, record as Record<string, unknown>, this, this.register)
+        : (schema as TableSchema).build(record, this, this.register);
     } catch (error) {
       built.deps = undefined;
       built.pass = 0;
       throw error;
     } finally {
       this.depStack.pop();
+      this.building.pop();
     }
     built.status = DONE;
     this.finished.push(built);
@@ -281,7 +285,7 @@ function buildEntity(Cls: typeof Entity, record: Record<string, unknown>, ctx: D
   const instance = Object.create(Cls.prototype) as Record<string, unknown>;
   register(instance);
   for (const field of plan.defaultKeys) instance[field] = plan.defaults[field];
-  for (const field of Object.keys(record)) {
+  for (const field in record) {
     const value = record[field];
     if (value !== undefined && !plan.reserved.has(field)) assignField(instance, field, value);
   }
