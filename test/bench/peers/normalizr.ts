@@ -1,0 +1,36 @@
+/** normalizr 3.6.2 (paularmstrong): `normalize` into tables, `denormalize` on every read (no memo, no identity). */
+import { denormalize, normalize, schema } from 'normalizr';
+import type { ArticleJson, UserJson } from '../data.js';
+import { main, type ArticleView, type Peer } from '../harness.js';
+
+const user = new schema.Entity('users');
+const comment = new schema.Entity('comments', { author: user });
+const article = new schema.Entity('articles', { author: user, comments: [comment] });
+const articleList = [article];
+
+interface Tables {
+  readonly result: unknown;
+  readonly entities: Record<string, Record<string, unknown> | undefined>;
+}
+
+const read = (tables: Tables) => denormalize(tables.result, articleList, tables.entities) as readonly ArticleView[];
+
+const normalizrPeer: Peer<Tables> = {
+  name: 'normalizr 3.6.2',
+  keepsIdentity: false,
+  write(input) {
+    const { result, entities } = normalize(input as ArticleJson[], articleList);
+    return { result, entities };
+  },
+  firstRead: read,
+  read,
+  writeUser(tables, changed: UserJson) {
+    // what a store around normalizr does: normalize the response, merge its tables copy-on-write
+    const { entities } = normalize(changed, user);
+    const merged = { ...tables.entities };
+    for (const key of Object.keys(entities)) merged[key] = { ...merged[key], ...entities[key] };
+    return { result: tables.result, entities: merged };
+  },
+};
+
+await main(normalizrPeer as Peer);

@@ -1,0 +1,69 @@
+/**
+ * TanStack Query's core (not normalized: the baseline). The list is one query entry; a changed User must be
+ * written by the app into every entry that embeds it (`setQueryData` with a map that keeps untouched rows).
+ * Observers are `QueryObserver`s; notifications are flushed on a microtask (`notifyManager.setScheduler`)
+ * instead of the default `setTimeout(0)`, so the fan-out time is not a timer's latency.
+ */
+import { QueryClient, QueryObserver, notifyManager } from '@tanstack/query-core';
+import type { ArticleJson, UserJson } from '../data.js';
+import { contains, main, type ArticleView, type FanOut, type Peer } from '../harness.js';
+
+notifyManager.setScheduler(queueMicrotask);
+
+let requests = 0;
+const queryFn = (): Promise<never> => {
+  requests++;
+  return Promise.reject(new Error('the benchmark must not fetch'));
+};
+const newClient = () => new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, gcTime: Infinity, queryFn } } });
+
+/** The app's update: a new article (and comment) wherever the User appears, the same object elsewhere. */
+function withUser(article: ArticleJson, user: UserJson): ArticleJson {
+  if (!contains(article, user.id)) return article;
+  return {
+    ...article,
+    author: article.author.id === user.id ? user : article.author,
+    comments: article.comments.map((comment) => (comment.author.id === user.id ? { ...comment, author: user } : comment)),
+  };
+}
+
+const readList = (client: QueryClient) => client.getQueryData<ArticleView[]>(['articles'])!;
+
+const tanstack: Peer<QueryClient> = {
+  name: '@tanstack/query-core 5',
+  keepsIdentity: true,
+  write(input) {
+    const client = newClient();
+    client.setQueryData(['articles'], input);
+    return client;
+  },
+  firstRead: readList,
+  read: readList,
+  writeUser(client, user) {
+    client.setQueryData<ArticleJson[]>(['articles'], (list) => list?.map((article) => withUser(article, user)));
+    return client;
+  },
+  fanOut(articles: ArticleJson[]): FanOut {
+    const client = newClient();
+    client.setQueryData(['articles'], articles);
+    for (const article of articles) client.setQueryData(['article', article.id], article);
+    return {
+      subscribe(id, emit) {
+        const observer = new QueryObserver(client, { queryKey: ['article', id] });
+        return observer.subscribe(() => emit());
+      },
+      writeUser(user) {
+        client.setQueryData<ArticleJson[]>(['articles'], (list) => list?.map((article) => withUser(article, user)));
+        for (const query of client.getQueryCache().findAll({ queryKey: ['article'] })) {
+          const article = query.state.data as ArticleJson;
+          if (contains(article, user.id)) client.setQueryData(query.queryKey, withUser(article, user));
+        }
+      },
+      verify() {
+        if (requests > 0) throw new Error(`tanstack: ${requests} requests went out`);
+      },
+    };
+  },
+};
+
+await main(tanstack as Peer);

@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: compiles the TypeScript peers (test/bench/peers/*.ts) with vite into
+ * node_modules/.cache/rx-rest-bench, runs each peer in its own `node --expose-gc` child per size and
+ * case (so one library's heap does not tax another's), and prints the tables of issue 7.
+ *
+ * Options: --quick (n = 100 and 500 only, fewer batches), --only=<peer file>,... , --json=<file>.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const peersDir = path.join(root, 'test/bench/peers');
+// inside the repository, so that the compiled peers resolve their packages from node_modules
+const outDir = path.join(root, 'node_modules/.cache/rx-rest-bench');
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const only = argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const jsonOut = argv.find((a) => a.startsWith('--json='))?.slice(7);
+
+/** Peer files in table order (floors first), with the short label used in the tables. */
+const PEERS = [
+  ['floors', 'floors'],
+  ['rxRest', 'rx-rest (normalize + MemoCache)'],
+  ['rxRestController', 'rx-rest Controller'],
+  ['dataClient', '@data-client/core 0.10 + rest 0.9.9'],
+  ['dataClientNormalizr', '@data-client/normalizr 0.18'],
+  ['normalizr', 'normalizr 3.6.2'],
+  ['apollo', '@apollo/client 4 InMemoryCache'],
+  ['tanstack', '@tanstack/query-core 5 (not normalized)'],
+].filter(([file]) => file === 'floors' || !only || only.includes(file));
+
+const SIZES = quick ? [100, 500] : [100, 500, 5000];
+const batchesFor = (n) => (quick ? 5 : n >= 5000 ? 5 : n >= 500 ? 11 : 15);
+const FANOUT_N = 1000;
+const MEMORY_N = 5000;
+
+async function compile() {
+  rmSync(outDir, { recursive: true, force: true });
+  const files = readdirSync(peersDir).filter((f) => f.endsWith('.ts'));
+  const input = Object.fromEntries(
+    files.map((f) => [f.slice(0, -3), path.join(peersDir, f)]).filter(([name]) => PEERS.some(([file]) => file === name)),
+  );
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    mode: 'production',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      ssr: true, // node target; packages stay external and load from node_modules
+      target: 'node20',
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      sourcemap: false,
+      rolldownOptions: { input, output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } },
+    },
+  });
+}
+
+/** Runs one job in a fresh child; resolves its result (or an error message). */
+function runJob(file, job) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', path.join(outDir, `${file}.mjs`), JSON.stringify(job)], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => {
+      const line = stdout.split('\n').find((l) => l.startsWith('@@result '));
+      if (code === 0 && line) resolve(JSON.parse(line.slice(9)).result);
+      else resolve({ error: (stderr.trim().split('\n').slice(-3).join(' ') || `exit ${code}`).slice(0, 300) });
+    });
+  });
+}
+
+// ---- formatting -----------------------------------------------------------------------------------
+
+function fmtMs(ms) {
+  if (ms === undefined) return '–';
+  if (ms < 0.01) return `${(ms * 1000).toFixed(2)} µs`;
+  if (ms < 1) return `${(ms * 1000).toFixed(0)} µs`;
+  if (ms < 10) return `${ms.toFixed(2)} ms`;
+  return `${ms.toFixed(1)} ms`;
+}
+const fmtRatio = (r) => (r === undefined || !Number.isFinite(r) ? '' : r >= 100 ? `${r.toFixed(0)}×` : r >= 10 ? `${r.toFixed(1)}×` : `${r.toFixed(2)}×`);
+const fmtMiB = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+function table(title, header, rows) {
+  const lines = [`### ${title}`, '', `| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
+  for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+function render(results) {
+  const out = [];
+  const get = (file, kind, n) => results.find((r) => r.file === file && r.kind === kind && r.n === n)?.result;
+  const label = (file) => PEERS.find(([f]) => f === file)?.[1] ?? file;
+  const libs = PEERS.filter(([f]) => f !== 'floors').map(([f]) => f);
+  const floors = (n) => get('floors', 'size', n);
+  const cell = (timing, base, error) => (error ? 'error' : timing ? `${fmtMs(timing.ms)}${base ? ` (${fmtRatio(timing.ms / base)})` : ''}` : '–');
+
+  out.push(
+    table(
+      'F: floors (JSON.parse of the response text; one walk over every field of the parsed value)',
+      ['', ...SIZES.map((n) => `n = ${n}`)],
+      [
+        ['response text', ...SIZES.map((n) => `${(floors(n)?.bytes / 1024).toFixed(0)} KiB`)],
+        ['JSON.parse', ...SIZES.map((n) => fmtMs(floors(n)?.parse?.ms))],
+        ['walk every field', ...SIZES.map((n) => `${fmtMs(floors(n)?.walk?.ms)} (${fmtRatio(floors(n)?.walk?.ms / floors(n)?.parse?.ms)})`)],
+      ],
+    ),
+  );
+
+  const caseTable = (key, title, baseFor, extra) => {
+    const rows = libs.map((file) => [
+      label(file),
+      ...SIZES.map((n) => {
+        const r = get(file, 'size', n);
+        const text = cell(r?.[key], baseFor(n), r?.error);
+        return extra ? `${text}${extra(r) ?? ''}` : text;
+      }),
+    ]);
+    out.push(table(title, ['', ...SIZES.map((n) => `n = ${n}`)], rows));
+  };
+  const parseMs = (n) => floors(n)?.parse?.ms;
+  const peerMs = (file, key) => (n) => get(file, 'size', n)?.[key]?.ms;
+  caseTable('A', 'A: write the parsed list into an empty store (× JSON.parse; JSON.parse not included)', parseMs);
+  caseTable('B', 'B: first read of the whole list, nothing cached (× JSON.parse)', parseMs);
+  caseTable('C', 'C: the same read again, nothing changed (× Apollo)', peerMs('apollo', 'C'));
+  caseTable('D', 'D: write one changed User (in ~25% of the articles), read the list again (× data-client); unaffected rows keep identity?', peerMs('dataClient', 'D'), (r) =>
+    r?.dIdentity ? `, ${r.dIdentity}` : '',
+  );
+
+  const fanBase = get('dataClient', 'fanout', FANOUT_N)?.timing?.ms;
+  const fanRows = libs
+    .filter((file) => get(file, 'fanout', FANOUT_N))
+    .map((file) => {
+      const r = get(file, 'fanout', FANOUT_N);
+      if (r.error) return [label(file), 'error', r.error.slice(0, 120), '', ''];
+      return [label(file), `${fmtMs(r.timing.ms)} (${fmtRatio(r.timing.ms / fanBase)})`, String(r.subscribers), String(r.affected), `${r.emissions} (${r.strayEmissions} stray)`];
+    });
+  out.push(table(`E: ${FANOUT_N} live single-article subscriptions, one User written: time to the last affected emission (× data-client)`, ['', 'time', 'subscribers', 'affected', 'emissions'], fanRows));
+
+  const jsonBytes = get('floors', 'memory', MEMORY_N)?.bytes;
+  const memRows = [['parsed JSON (floor)', jsonBytes ? `${fmtMiB(jsonBytes)} (1.00×)` : '–']];
+  for (const file of libs) {
+    const r = get(file, 'memory', MEMORY_N);
+    if (r) memRows.push([label(file), r.error ? 'error' : `${fmtMiB(r.bytes)} (${fmtRatio(r.bytes / jsonBytes)})`]);
+  }
+  out.push(table(`Memory: retained heap of the store with ${MEMORY_N} articles plus one kept read (× the parsed JSON)`, ['', 'retained'], memRows));
+
+  const errors = results.filter((r) => r.result?.error);
+  if (errors.length) out.push(['### Errors', '', ...errors.map((r) => `- ${label(r.file)} ${r.kind} n=${r.n}: ${r.result.error}`)].join('\n'));
+  return out.join('\n\n');
+}
+
+// ---- main -----------------------------------------------------------------------------------------
+
+const started = Date.now();
+process.stderr.write(`bench: compiling ${PEERS.length} peers…\n`);
+await compile();
+const results = [];
+const jobs = [];
+for (const n of SIZES) for (const [file] of PEERS) jobs.push([file, { kind: 'size', n, batches: batchesFor(n) }]);
+for (const [file] of PEERS) if (file !== 'floors') jobs.push([file, { kind: 'fanout', n: FANOUT_N, batches: quick ? 5 : 15 }]);
+if (!quick) for (const [file] of PEERS) jobs.push([file, { kind: 'memory', n: MEMORY_N }]);
+for (const [file, job] of jobs) {
+  const t = Date.now();
+  const result = await runJob(file, job);
+  if (result.skipped) continue;
+  results.push({ file, kind: job.kind, n: job.n, result });
+  process.stderr.write(`  ${file} ${job.kind} n=${job.n}: ${result.error ? `ERROR ${result.error}` : 'ok'} (${((Date.now() - t) / 1000).toFixed(1)} s)\n`);
+}
+const cpus = os.cpus();
+console.log(`## rx-rest benchmark (${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${cpus.length} × ${cpus[0]?.model.trim()}; ${os.platform()} ${os.arch()})\n`);
+console.log(`Median of batches (${SIZES.map((n) => `${batchesFor(n)} at n = ${n}`).join(', ')}); each peer in its own \`node --expose-gc\` process; NODE_ENV=production.\n`);
+console.log(render(results));
+console.log(`\n(total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify(results, null, 2));
+if (!process.env.BENCH_KEEP) rmSync(outDir, { recursive: true, force: true });
