@@ -1,5 +1,5 @@
 import { Observable, type Observable as ObservableType } from 'rxjs';
-import { Entity, MemoCache, normalize, type EntityTables } from '../schema/index.js';
+import { MemoCache, isEntityClass, normalize, type Entity, type EntityTables } from '../schema/index.js';
 import { Store, initialState, restoreState, type State, type Transition } from '../store/index.js';
 import { NO_LAYER, applyLayers, expectedResponse, type EffectiveEntities } from './optimistic.js';
 import { QueryStream, needsFetch, queryState, type QueryHost, type QueryRead } from './observe.js';
@@ -273,8 +273,8 @@ export class Controller {
     const meta = state.meta[key];
     let input = state.endpoints[key];
     const schema = endpoint.schema;
-    if (input === undefined && typeof schema === 'function' && schema.prototype instanceof Entity) {
-      input = this.pkFromArgs(schema as unknown as typeof Entity, args);
+    if (input === undefined && isEntityClass(schema)) {
+      input = this.pkFromArgs(schema, args);
     }
     const base = { error: meta?.error, missing: state.endpoints[key] === undefined, invalidated: meta?.invalidated === true, expiresAt: meta?.expiresAt ?? 0 };
     if (schema === undefined || input === undefined) return { ...base, data: input, invalid: false, paths: EMPTY_PATHS };

@@ -60,7 +60,8 @@ export abstract class Entity {
     const instance = Object.create(this.prototype) as T;
     const defaults = entityDefaults(this as unknown as EntityCtor);
     for (const field of Object.keys(defaults)) (instance as any)[field] = defaults[field];
-    for (const field of Object.keys(props)) if (!(field in this.prototype) || field === 'constructor') assignField(instance, field, props[field]);
+    const reserved = reservedFields(this as unknown as EntityCtor);
+    for (const field of Object.keys(props)) if (!reserved.has(field)) assignField(instance, field, props[field]);
     return instance;
   }
 }
@@ -77,6 +78,25 @@ export function entityDefaults(Cls: EntityCtor): Record<string, unknown> {
     defaultsCache.set(Cls, defaults);
   }
   return defaults;
+}
+
+const reservedCache = new WeakMap<Function, ReadonlySet<string>>();
+
+/**
+ * Methods and accessors of an entity class (`pk`, getters, ...), up to `Object.prototype`: data of such
+ * a name stays in the store but is never assigned onto an instance, so it cannot replace the class's
+ * behaviour. `constructor` is not among them (an own `constructor` field does not change the class).
+ */
+export function reservedFields(Cls: EntityCtor): ReadonlySet<string> {
+  let reserved = reservedCache.get(Cls);
+  if (!reserved) {
+    const names = new Set<string>();
+    for (let proto = Cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') names.add(name);
+    }
+    reservedCache.set(Cls, (reserved = names));
+  }
+  return reserved;
 }
 
 /** The table key of an entity class: `static key`, else its name. */

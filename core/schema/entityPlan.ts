@@ -1,5 +1,5 @@
 import { SchemaDefinitionError } from '../errors.js';
-import { Entity, entityDefaults, entityKey, isEntityClass } from './Entity.js';
+import { Entity, entityDefaults, entityKey, isEntityClass, reservedFields } from './Entity.js';
 import { isSchema } from './schemaKind.js';
 
 /** One member of an Entity's `static schema`, resolved once per class. */
@@ -88,10 +88,6 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
       );
     }
   }
-  const reserved = new Set<string>();
-  for (let proto = Cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') reserved.add(name);
-  }
   plan = {
     key,
     defaults,
@@ -99,7 +95,7 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     schemaFields,
     deserializers,
     schemaFieldNames: new Set(schemaFields.map((field) => field.name)),
-    reserved,
+    reserved: reservedFields(Cls as never),
     pkFields: undefined,
   };
   plans.set(Cls, plan);

@@ -8,7 +8,7 @@ import { Invalidate } from './Invalidate.js';
 import { ObjectSchema } from './Object.js';
 
 // ---- Entities -------------------------------------------------------------------------------------
-export { Entity } from './Entity.js';
+export { Entity, isEntityClass } from './Entity.js';
 
 // ---- Schema classes ------------------------------------------------------------------------------
 export { ArraySchema, ObjectSchema, Collection, Invalidate };

@@ -20,6 +20,12 @@ export interface Transition {
 
 const NONE: Changes = { entities: [], endpoints: [], optimistic: false };
 
+/** The layers without the one a settled request replaces (the same array when there is none). */
+function withoutLayer(layers: State['optimistic'], id: number | undefined): State['optimistic'] {
+  if (id === undefined || !layers.some((layer) => layer.id === id)) return layers;
+  return layers.filter((layer) => layer.id !== id);
+}
+
 function withMeta(state: State, key: string, meta: RequestMeta): State['meta'] {
   const next = Object.assign(Object.create(null) as Record<string, RequestMeta | undefined>, state.meta);
   next[key] = meta;
@@ -33,8 +39,8 @@ function withMeta(state: State, key: string, meta: RequestMeta): State['meta'] {
 export function reducer(state: State, action: Action): Transition {
   switch (action.type) {
     case 'response': {
-      const optimistic = action.settles === undefined ? state.optimistic : state.optimistic.filter((l) => l.id !== action.settles);
-      const optimisticChanged = optimistic !== state.optimistic && optimistic.length !== state.optimistic.length;
+      const optimistic = withoutLayer(state.optimistic, action.settles);
+      const optimisticChanged = optimistic !== state.optimistic;
       if (action.fetchedAt < state.lastReset) {
         return optimisticChanged ? { state: { ...state, optimistic }, changes: { ...NONE, optimistic: true } } : { state, changes: NONE };
       }
@@ -53,13 +59,13 @@ export function reducer(state: State, action: Action): Transition {
         meta = withMeta(state, action.key, { date: action.date, fetchedAt: action.fetchedAt, expiresAt: action.expiresAt });
       }
       return {
-        state: { ...state, entities: normalized.entities, entitiesMeta: normalized.entitiesMeta, endpoints, meta, optimistic: optimisticChanged ? optimistic : state.optimistic },
+        state: { ...state, entities: normalized.entities, entitiesMeta: normalized.entitiesMeta, endpoints, meta, optimistic },
         changes: { entities: normalized.changed, endpoints: older ? [] : [action.key], optimistic: optimisticChanged },
       };
     }
     case 'error': {
-      const optimistic = action.settles === undefined ? state.optimistic : state.optimistic.filter((l) => l.id !== action.settles);
-      const optimisticChanged = optimistic.length !== state.optimistic.length;
+      const optimistic = withoutLayer(state.optimistic, action.settles);
+      const optimisticChanged = optimistic !== state.optimistic;
       const previous = state.meta[action.key];
       const ignored = action.fetchedAt < state.lastReset || (previous !== undefined && previous.fetchedAt > action.fetchedAt);
       const meta = ignored
@@ -73,7 +79,7 @@ export function reducer(state: State, action: Action): Transition {
             invalidated: previous?.invalidated,
           });
       return {
-        state: { ...state, meta, optimistic: optimisticChanged ? optimistic : state.optimistic },
+        state: { ...state, meta, optimistic },
         changes: { entities: [], endpoints: ignored ? [] : [action.key], optimistic: optimisticChanged },
       };
     }

@@ -1,17 +1,8 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import { createResource } from '../../core/endpoint/createResource.js';
 import { RestEndpoint, type AnyRestEndpoint } from '../../core/endpoint/RestEndpoint.js';
-import { Collection, Entity } from '../../core/schema/index.js';
-
-class Post extends Entity {
-  id = 0;
-  group = '';
-  title = '';
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'Post';
-}
+import { Collection } from '../../core/schema/index.js';
+import { Post } from '../fixtures/entities.js';
 
 interface PostJson {
   id: number;

@@ -3,19 +3,10 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createResource } from '../../core/endpoint/createResource.js';
 import { RestEndpoint } from '../../core/endpoint/RestEndpoint.js';
-import { Collection, CollectionAdder, Entity, Invalidate, normalize } from '../../core/schema/index.js';
+import { Collection, CollectionAdder, Invalidate, normalize } from '../../core/schema/index.js';
+import { Post } from '../fixtures/entities.js';
 
 const API = 'http://api.test';
-
-class Post extends Entity {
-  id = 0;
-  group = '';
-  title = '';
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'Post';
-}
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

@@ -23,6 +23,29 @@ describe('Entity', () => {
     expect(todo.createdAt.epochMilliseconds).toBe(0);
   });
 
+  it('fromJS and reads apply one rule: data never replaces a method or getter, plain names stay data', () => {
+    class Named extends Entity {
+      id = 0;
+      first = '';
+      get full() {
+        return `${this.first}!`;
+      }
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Named';
+    }
+    const props = { id: 1, first: 'Ann', full: 'from data', pk: 'x', toString: 'plain' };
+    const built = Named.fromJS(props);
+    const { result, entities } = normalize(Named, props);
+    const read = denormalize(Named, result, { entities })!;
+    for (const instance of [built, read]) {
+      expect(instance.full).toBe('Ann!');
+      expect(instance.pk()).toBe('1');
+      expect((instance as unknown as { toString: unknown }).toString).toBe('plain');
+    }
+  });
+
   it('fills fields a response lacks with the class defaults', () => {
     const { result, entities } = normalize(Todo, { id: 1, title: 'only a title' });
     const todo = denormalize(Todo, result, { entities })!;
