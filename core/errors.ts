@@ -38,12 +38,27 @@ export class NormalizeError extends Error {
   /** The `key` of the entity or schema that rejected the input (e.g. `'Todo'`). */
   readonly schemaKey: string;
   /** The offending input value. */
-  readonly input: unknown;
+  declare readonly input: unknown;
 
-  constructor(schemaKey: string, message: string, input: unknown) {
-    super(`${schemaKey}: ${message}`);
+  /** The request whose response did not fit, when the controller normalized one. */
+  readonly request: RequestDescription | undefined;
+  readonly #detail: string;
+
+  constructor(schemaKey: string, message: string, input: unknown, request?: RequestDescription) {
+    const where = request ? `${/[.!?]$/.test(message) ? '' : '.'} In the response to ${describeRequest(request)}.` : '';
+    super(`${schemaKey}: ${message}${where}`);
     this.schemaKey = schemaKey;
-    this.input = input;
+    // not enumerable: an error kept in the state must not carry a (possibly cyclic) input into JSON
+    Object.defineProperty(this, 'input', { value: input, enumerable: false });
+    this.request = request;
+    this.#detail = message;
+  }
+
+  /** The same error, its message also naming the request whose response it rejected (the controller adds this). */
+  inResponseTo(request: RequestDescription): NormalizeError {
+    const error = new NormalizeError(this.schemaKey, this.#detail, this.input, request);
+    if (this.stack) error.stack = this.stack.replace(this.message, error.message);
+    return error;
   }
 }
 
@@ -76,16 +91,17 @@ export class SchemaDefinitionError extends Error {
   override readonly name = 'SchemaDefinitionError';
 }
 
-/** What `NetworkError` and `ParseError` need to know about the request that failed. */
+/** What the request errors (`NetworkError`, `ParseError`, `TimeoutError`, `AbortError`) need to know about the request that failed. */
 export interface RequestDescription {
   /** The HTTP method, e.g. `'GET'`. */
   readonly method: string;
   /** The full URL that was requested. */
   readonly url: string;
-  /** The endpoint's name (e.g. `'Todo.get'`), when it has one. */
+  /** The endpoint's name (e.g. `'Todo.get'`, or `'GET /todos/:id'` for an unnamed one). */
   readonly endpoint?: string | undefined;
 }
 
+/** `GET https://api/todos/1 (endpoint Todo.get)`: how every request error starts. */
 function describeRequest({ method, url, endpoint }: RequestDescription): string {
   return `${method} ${url}${endpoint ? ` (endpoint ${endpoint})` : ''}`;
 }
@@ -123,6 +139,8 @@ export class NetworkError extends Error {
   readonly method: string;
   /** The full URL of the failed request. */
   readonly url: string;
+  /** The name of the endpoint that sent it (`'Todo.get'`, or `'GET /todos/:id'`), when known. */
+  readonly endpoint: string | undefined;
 
   /**
    * @param request what was requested
@@ -140,6 +158,7 @@ export class NetworkError extends Error {
     this.response = response;
     this.method = request.method;
     this.url = request.url;
+    this.endpoint = request.endpoint;
   }
 }
 
@@ -160,12 +179,15 @@ export class ParseError extends Error {
   readonly method: string;
   /** The full URL of the request. */
   readonly url: string;
+  /** The name of the endpoint that sent it, when known. */
+  readonly endpoint: string | undefined;
 
   constructor(request: RequestDescription, status: number, contentType: string, text: string, cause?: unknown) {
     const shown = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+    const reason = cause instanceof Error ? ` (${cause.message})` : '';
     super(
       `${describeRequest(request)} answered ${status} with ${contentType ? `content-type "${contentType}"` : 'no content-type'} ` +
-        `and a body that is not JSON: ${JSON.stringify(shown)}. ` +
+        `and a body that is not JSON${reason}: ${JSON.stringify(shown)}. ` +
         'Check urlPrefix and path: an HTML page usually means the request reached a web page instead of the API. ' +
         'For a non-JSON API, override parseResponse.',
       cause === undefined ? undefined : { cause },
@@ -175,6 +197,71 @@ export class ParseError extends Error {
     this.text = shown;
     this.method = request.method;
     this.url = request.url;
+    this.endpoint = request.endpoint;
+  }
+}
+
+/**
+ * Rejects a request that got no complete response within the endpoint's `timeout` (ms); the underlying
+ * `fetch` is aborted. Like a request that never reached the server, its `status` is 0: the controller
+ * retries it (GET) and an observer keeps showing its cached data.
+ *
+ * @example
+ * const get = TodoResource.get.extend({ timeout: 5_000 });
+ * try { await get({ id: 1 }); } catch (error) { if (error instanceof TimeoutError) showSlowServerNotice(); }
+ */
+export class TimeoutError extends Error {
+  override readonly name: 'TimeoutError' = 'TimeoutError';
+  /** Always 0: no (complete) response arrived. */
+  readonly status: 0 = 0;
+  /** The limit that passed, in ms. */
+  readonly timeout: number;
+  /** The method of the request. */
+  readonly method: string;
+  /** The full URL of the request. */
+  readonly url: string;
+  /** The name of the endpoint that sent it, when known. */
+  readonly endpoint: string | undefined;
+
+  constructor(request: RequestDescription, timeout: number) {
+    super(
+      `${describeRequest(request)} got no complete response within its timeout of ${timeout} ms (status 0), and was aborted. ` +
+        'The server is slow or unreachable: check it, or raise the endpoint\'s timeout option.',
+    );
+    this.timeout = timeout;
+    this.method = request.method;
+    this.url = request.url;
+    this.endpoint = request.endpoint;
+  }
+}
+
+/**
+ * Rejects a request that was aborted before it completed: by the endpoint's `signal`, by a `signal` in
+ * the `RequestInit`, or by the controller when the last observer of a GET unsubscribed and nobody else
+ * awaited it. Nothing is stored for an aborted request (an optimistic layer is rolled back) and it is
+ * never retried. `cause` is the abort reason (for `abortController.abort()`, fetch's `DOMException`).
+ *
+ * @example
+ * const abort = new AbortController();
+ * const search = SearchResource.getList.extend({ signal: abort.signal });
+ * controller.fetch(search, { q }).catch((error) => { if (error.name !== 'AbortError') throw error; });
+ * abort.abort();
+ */
+export class AbortError extends Error {
+  override readonly name: 'AbortError' = 'AbortError';
+  /** The method of the request. */
+  readonly method: string;
+  /** The full URL of the request. */
+  readonly url: string;
+  /** The name of the endpoint that sent it, when known. */
+  readonly endpoint: string | undefined;
+
+  constructor(request: RequestDescription, reason?: unknown) {
+    const why = reason === undefined ? '' : `: ${typeof reason === 'string' ? reason : errorText(reason)}`;
+    super(`${describeRequest(request)} was aborted${why}. Nothing was stored for it.`, reason === undefined ? undefined : { cause: reason });
+    this.method = request.method;
+    this.url = request.url;
+    this.endpoint = request.endpoint;
   }
 }
 

@@ -46,12 +46,14 @@ export type {
   AnyRestEndpoint,
   EndpointExtraOptions,
   EndpointParameters,
+  FetchOptions,
   HttpMethod,
   PathArgs,
   PathKeys,
   Resource,
   ResourceOptions,
   RestEndpointOptions,
+  RetryDelay,
 } from './endpoint/index.js';
 
 // ---- Controller and store ------------------------------------------------------------------------
@@ -60,4 +62,5 @@ export type { ControllerEndpoint, ControllerOptions, EndpointArgs, EndpointData,
 export type { State, RequestMeta, OptimisticLayer } from './store/index.js';
 
 // ---- Errors --------------------------------------------------------------------------------------
-export { NetworkError, ParseError, NormalizeError, DeserializeError, SchemaDefinitionError } from './errors.js';
+export { NetworkError, ParseError, TimeoutError, AbortError, NormalizeError, DeserializeError, SchemaDefinitionError } from './errors.js';
+export type { RequestDescription } from './errors.js';

@@ -1,8 +1,11 @@
-import { Observable, type Observable as ObservableType } from 'rxjs';
+import { Observable, asyncScheduler, type Observable as ObservableType, type SchedulerLike } from 'rxjs';
+import type { RetryDelay } from '../endpoint/index.js';
+import { AbortError, NormalizeError, type RequestDescription } from '../errors.js';
 import { MemoCache, isEntityClass, normalize, type Entity, type EntityTables } from '../schema/index.js';
 import { Store, initialState, restoreState, type State, type Transition } from '../store/index.js';
 import { NO_LAYER, applyLayers, expectedResponse, type EffectiveEntities } from './optimistic.js';
 import { QueryStream, needsFetch, queryState, type QueryHost, type QueryRead } from './observe.js';
+import { defaultRetryDelay, retryCount, withRetries, type RetryPolicy } from './retry.js';
 import type { ControllerEndpoint, EndpointArgs, EndpointData, QueryState, ResponseSnapshot, StoreSnapshot } from './types.js';
 
 /** Options of `new Controller(...)`. */
@@ -11,18 +14,41 @@ export interface ControllerOptions {
   readonly initialState?: unknown;
   /** The clock (ms since the epoch). Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * How often a failed request without side effects (GET) is retried, when its endpoint does not set
+   * `retry`: network errors (status 0, timeouts) and 5xx only. Default 3; `false` or 0 turns retries off.
+   * Mutations retry only when their endpoint sets `retry`.
+   */
+  readonly retry?: number | false | undefined;
+  /** The wait (ms) before retry number `attempt` (0-based), when the endpoint does not set `retryDelay`. Default `min(1000 * 2 ** attempt, 30_000)`. */
+  readonly retryDelay?: RetryDelay | undefined;
+  /** Where retry waits are scheduled (an RxJS scheduler; a `TestScheduler` in marble tests). Default `asyncScheduler`, which fake timers control. */
+  readonly scheduler?: SchedulerLike | undefined;
 }
 
+/** A request in flight for one key (GETs only: mutations are never shared). */
 interface InFlight {
-  readonly promise: Promise<unknown>;
+  promise: Promise<unknown>;
+  /** Aborts it (its retries too). */
+  readonly abort: AbortController;
+  /** A `fetch` caller awaits it: it runs to the end even when its last observer leaves. */
+  awaited: boolean;
 }
 
+/** How much later than the previous one a request started in the same millisecond counts (exact in binary). */
+const START_STEP = 1 / 1024;
 const IDLE: QueryState<never> = Object.freeze({ data: undefined, error: undefined, loading: false, fetching: false, stale: false });
 const EMPTY_PATHS: ReadonlySet<string> = new Set();
 const noop = () => {};
 
 function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/** The request of a key, as error messages name it. */
+function describe(endpoint: ControllerEndpoint, key: string): RequestDescription {
+  const url = key.startsWith(`${endpoint.method} `) ? key.slice(endpoint.method.length + 1) : key;
+  return { method: endpoint.method, url, endpoint: endpoint.name };
 }
 
 /**
@@ -48,9 +74,19 @@ export class Controller {
   private generation = 0;
   private layerIds = 0;
   private readonly host: QueryHost;
+  private readonly retry: number | false;
+  private readonly retryDelay: RetryDelay;
+  private readonly scheduler: SchedulerLike;
+  /** The start time of the last request (see `startTime`). */
+  private lastStart = Number.NEGATIVE_INFINITY;
+  /** Aborted by `resetEntireStore`: retries of requests started before it stop. */
+  private resetSignal = new AbortController();
 
   constructor(options: ControllerOptions = {}) {
     this.clock = options.now ?? Date.now;
+    this.retry = options.retry ?? 3;
+    this.retryDelay = options.retryDelay ?? defaultRetryDelay;
+    this.scheduler = options.scheduler ?? asyncScheduler;
     const start = options.initialState === undefined ? initialState() : restoreState(options.initialState);
     this.store = new Store(start);
     this.state$ = this.store.state$;
@@ -60,10 +96,12 @@ export class Controller {
       read: (stream) => this.read(stream.endpoint, stream.args, stream.key),
       isFetching: (key) => this.inFlight.has(key),
       refetch: (stream) => {
-        (this.fetch as (endpoint: ControllerEndpoint, ...args: readonly unknown[]) => Promise<unknown>)(stream.endpoint, ...stream.args).catch(noop);
+        if (stream.endpoint.signal?.aborted) return; // its own signal stops it for good: no request loop
+        this.request(stream.endpoint, stream.args, false).catch(noop);
       },
       reindex: (stream, previous, paths) => this.reindex(stream, previous, paths),
       release: (stream) => {
+        this.abandon(stream);
         this.reindex(stream, stream.paths, EMPTY_PATHS);
         stream.paths = EMPTY_PATHS;
         if (this.streams.get(stream.key) === stream) this.streams.delete(stream.key);
@@ -78,17 +116,31 @@ export class Controller {
 
   /**
    * Performs the request, stores the normalized response and resolves the denormalized value once the
-   * store holds it. Identical GET requests in flight share one request; mutations never do. A failed
-   * mutation leaves the store as it was (its optimistic layer, if any, is removed).
+   * store holds it. Identical GET requests in flight share one request (and its retries); mutations
+   * never do. A GET that fails with a network error or a 5xx is retried (`retry`, `retryDelay`) before
+   * it rejects and its error is stored. A failed mutation leaves the store as it was (its optimistic
+   * layer, if any, is removed). An aborted request (`AbortError`) stores nothing.
    */
   fetch<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
+    try {
+      return this.request(endpoint, args, true) as Promise<EndpointData<E>>;
+    } catch (error) {
+      return Promise.reject(error); // bad URL arguments (endpoint.key threw): a rejection, as for any other failure
+    }
+  }
+
+  /** `fetch`; `awaited` says whether a caller waits for the result (an observer's refetch does not). */
+  private request(endpoint: ControllerEndpoint, args: readonly unknown[], awaited: boolean): Promise<unknown> {
     const key = endpoint.key(...args);
     this.track(endpoint, key);
     if (!endpoint.sideEffect) {
       const running = this.inFlight.get(key);
-      if (running) return running.promise as Promise<EndpointData<E>>;
+      if (running) {
+        running.awaited ||= awaited;
+        return running.promise;
+      }
     }
-    const fetchedAt = this.clock();
+    const fetchedAt = this.startTime();
     const generation = this.generation;
     let layer: number | undefined;
     let expected: unknown = NO_LAYER;
@@ -97,45 +149,109 @@ export class Controller {
     } catch {
       expected = NO_LAYER;
     }
-    if (expected !== NO_LAYER && endpoint.schema !== undefined) {
+    if (expected !== NO_LAYER && endpoint.schema !== undefined && !endpoint.signal?.aborted) {
       layer = ++this.layerIds;
       this.store.dispatch({ type: 'optimistic', layer: { id: layer, key, schema: endpoint.schema, args, response: expected, fetchedAt } });
     }
-    const run = async (): Promise<EndpointData<E>> => {
+    const entry: InFlight = { promise: Promise.resolve(), abort: new AbortController(), awaited };
+    const stop = this.resetSignal.signal;
+    const run = async (): Promise<unknown> => {
       await undefined; // the request is registered in flight before anything can settle it
+      let startedAt = fetchedAt;
       let response: unknown;
       try {
-        response = await endpoint(...args);
+        response = await withRetries(
+          (attempt) => {
+            if (attempt > 0) startedAt = this.startTime(); // a retry's response is as new as the retry
+            return this.attempt(endpoint, args, entry.abort.signal);
+          },
+          this.retryPolicy(endpoint),
+          entry.abort.signal,
+          stop,
+        );
       } catch (error) {
-        this.settle(key, endpoint);
-        if (generation === this.generation) {
+        this.settle(key, entry);
+        if (error instanceof Error && error.name === 'AbortError') {
+          this.dropAborted(key, layer, generation);
+        } else if (generation === this.generation) {
           const date = this.clock();
-          this.store.dispatch({ type: 'error', key, error: toError(error), fetchedAt, date, expiresAt: date + endpoint.errorExpiryLength, settles: layer });
+          this.store.dispatch({ type: 'error', key, error: toError(error), fetchedAt: startedAt, date, expiresAt: date + endpoint.errorExpiryLength, settles: layer });
         }
         throw error;
       }
-      this.settle(key, endpoint);
-      if (generation !== this.generation) return this.readDetached(endpoint, args, response) as EndpointData<E>;
+      this.settle(key, entry);
+      if (generation !== this.generation) return this.readDetached(endpoint, args, response);
       const date = this.clock();
       try {
-        this.store.dispatch({ type: 'response', key, schema: endpoint.schema, args, response, fetchedAt, date, expiresAt: date + endpoint.dataExpiryLength, settles: layer });
-      } catch (error) {
-        this.store.dispatch({ type: 'error', key, error: toError(error), fetchedAt, date, expiresAt: date + endpoint.errorExpiryLength, settles: layer });
+        this.store.dispatch({ type: 'response', key, schema: endpoint.schema, args, response, fetchedAt: startedAt, date, expiresAt: date + endpoint.dataExpiryLength, settles: layer });
+      } catch (thrown) {
+        const error = thrown instanceof NormalizeError ? thrown.inResponseTo(describe(endpoint, key)) : toError(thrown);
+        this.store.dispatch({ type: 'error', key, error, fetchedAt: startedAt, date, expiresAt: date + endpoint.errorExpiryLength, settles: layer });
         throw error;
       }
-      return this.read(endpoint, args, key).data as EndpointData<E>;
+      return this.read(endpoint, args, key).data;
     };
-    const promise = run();
+    entry.promise = run();
     if (!endpoint.sideEffect) {
-      this.inFlight.set(key, { promise });
+      this.inFlight.set(key, entry);
       this.streams.get(key)?.update();
     }
-    return promise;
+    return entry.promise;
+  }
+
+  /**
+   * The start time of a request: the clock, but always later than the previous start, so that of two
+   * requests started within one millisecond the later one still wins (writes are ordered by it).
+   */
+  private startTime(): number {
+    const now = this.clock();
+    this.lastStart = now > this.lastStart ? now : this.lastStart + START_STEP;
+    return this.lastStart;
+  }
+
+  /** One attempt: `fetchWith` with the request's abort signal when the endpoint has it; an abort rejects at once either way. */
+  private attempt(endpoint: ControllerEndpoint, args: readonly unknown[], signal: AbortSignal): Promise<unknown> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const call = typeof endpoint.fetchWith === 'function' ? endpoint.fetchWith({ signal }, ...args) : endpoint(...args);
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      call.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  /** The retries of one request: the endpoint's options, else the controller's (mutations: none). */
+  private retryPolicy(endpoint: ControllerEndpoint): RetryPolicy {
+    const retry = endpoint.retry !== undefined ? endpoint.retry : endpoint.sideEffect ? 0 : this.retry;
+    return { retries: retryCount(retry), retryDelay: endpoint.retryDelay ?? this.retryDelay, scheduler: this.scheduler };
+  }
+
+  /** An aborted request stores nothing: only its optimistic layer goes, and its observers stop showing it as fetching. */
+  private dropAborted(key: string, layer: number | undefined, generation: number): void {
+    if (layer !== undefined && generation === this.generation) {
+      // A write older than any reset: the reducer ignores it and only removes the layer.
+      const date = this.clock();
+      this.store.dispatch({ type: 'error', key, error: new Error('aborted'), fetchedAt: Number.NEGATIVE_INFINITY, date, expiresAt: date, settles: layer });
+    }
+    this.streams.get(key)?.update();
+  }
+
+  /** The last observer of a GET left: abort its request unless a `fetch` caller awaits it. */
+  private abandon(stream: QueryStream): void {
+    const running = this.inFlight.get(stream.key);
+    if (!running || running.awaited) return;
+    this.inFlight.delete(stream.key);
+    running.abort.abort(new AbortError(describe(stream.endpoint, stream.key), 'its last observer unsubscribed and no fetch awaits it'));
   }
 
   /** Like `fetch`, but resolves from the store when the stored result is fresh and usable. */
   fetchIfStale<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
-    const key = endpoint.key(...args);
+    let key: string;
+    try {
+      key = endpoint.key(...args);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const read = this.read(endpoint, args, key);
     if (!read.missing && !read.invalid && !read.invalidated && !read.error && this.clock() < read.expiresAt) {
       return Promise.resolve(read.data as EndpointData<E>);
@@ -167,7 +283,14 @@ export class Controller {
       return new Observable<QueryState<EndpointData<E>>>((subscriber) => subscriber.next(IDLE));
     }
     return new Observable<QueryState<EndpointData<E>>>((subscriber) => {
-      const key = endpoint.key(...(args as EndpointArgs<E>));
+      let key: string;
+      try {
+        key = endpoint.key(...(args as EndpointArgs<E>));
+      } catch (error) {
+        // bad URL arguments: an error state (streams never error), and nothing to fetch
+        subscriber.next({ data: undefined, error: toError(error), loading: false, fetching: false, stale: false });
+        return undefined;
+      }
       this.track(endpoint, key);
       let stream = this.streams.get(key);
       if (!stream) {
@@ -191,7 +314,7 @@ export class Controller {
     const key = endpoint.key(...(args as EndpointArgs<E>));
     const read = this.read(endpoint, args, key);
     const now = this.clock();
-    const fetching = this.inFlight.has(key) || needsFetch(read, false, now);
+    const fetching = this.inFlight.has(key) || needsFetch(read, false, now, this.streams.get(key)?.active !== true);
     return queryState(read, fetching, now) as QueryState<EndpointData<E>>;
   }
 
@@ -240,10 +363,12 @@ export class Controller {
     };
   }
 
-  /** Empties the store. Requests in flight settle without writing; observers refetch. */
+  /** Empties the store. Requests in flight settle without writing and stop retrying; observers refetch. */
   resetEntireStore(): void {
     this.generation++;
     this.inFlight.clear();
+    this.resetSignal.abort();
+    this.resetSignal = new AbortController();
     this.store.dispatch({ type: 'reset', date: this.clock() });
   }
 
@@ -253,8 +378,9 @@ export class Controller {
     keys.add(key);
   }
 
-  private settle(key: string, endpoint: ControllerEndpoint): void {
-    if (!endpoint.sideEffect) this.inFlight.delete(key);
+  /** The request is over: it is no longer in flight (unless a reset or an abort already replaced it). */
+  private settle(key: string, entry: InFlight): void {
+    if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
   }
 
   private snapshot(): StoreSnapshot {

@@ -42,10 +42,14 @@ function sameState(a: QueryState<unknown>, b: QueryState<unknown>): boolean {
   return a.data === b.data && a.error === b.error && a.loading === b.loading && a.fetching === b.fetching && a.stale === b.stale;
 }
 
-/** Whether a subscriber should start a request: data missing, stale or invalid, and no error backoff. */
-export function needsFetch(read: QueryRead, fetching: boolean, now: number): boolean {
+/**
+ * Whether a subscriber should start a request: data missing, stale or invalid. After an error the
+ * stream backs off until the error expires (`errorExpiryLength`), except for a first subscriber
+ * (`mounting`: a component mounting, a Retry that resubscribes), which tries again at once.
+ */
+export function needsFetch(read: QueryRead, fetching: boolean, now: number, mounting = false): boolean {
   if (fetching) return false;
-  if (read.error && now < read.expiresAt) return false; // back off until the error expires
+  if (read.error) return mounting || now >= read.expiresAt;
   return read.missing || read.invalidated || read.invalid || now >= read.expiresAt;
 }
 
@@ -88,9 +92,9 @@ export class QueryStream {
   /** The stream for one subscriber; `poll` subscribers keep the polling timer running. */
   observe(poll: boolean): Observable<QueryState<unknown>> {
     return new Observable<QueryState<unknown>>((subscriber) => {
-      this.subscribers++;
+      const mounting = this.subscribers++ === 0;
       if (poll) this.pollers++;
-      this.update();
+      this.update(mounting);
       this.syncPolling();
       const subscription = this.subject.subscribe(subscriber);
       return () => {
@@ -108,8 +112,11 @@ export class QueryStream {
     return this.subscribers > 0;
   }
 
-  /** Re-reads the store, fetches if the data is missing, stale or invalid, and emits if a field changed. */
-  update(): void {
+  /**
+   * Re-reads the store, fetches if the data is missing, stale or invalid, and emits if a field changed.
+   * `mounting`: the first subscriber arrived (it retries a failed request without waiting for the error to expire).
+   */
+  update(mounting = false): void {
     if (this.updating) {
       this.dirty = true;
       return;
@@ -123,7 +130,7 @@ export class QueryStream {
           this.host.reindex(this, this.paths, read.paths);
           this.paths = read.paths;
         }
-        if (this.active && needsFetch(read, this.host.isFetching(this.key), this.host.now())) this.host.refetch(this);
+        if (this.active && needsFetch(read, this.host.isFetching(this.key), this.host.now(), mounting)) this.host.refetch(this);
         if (this.dirty) continue;
         const next = queryState(read, this.host.isFetching(this.key), this.host.now());
         if (!sameState(next, this.subject.getValue())) this.subject.next(next);

@@ -15,6 +15,14 @@ export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = un
   readonly pollFrequency?: number | undefined;
   readonly optimistic?: boolean | undefined;
   readonly name?: string;
+  /** Retries of a failed request (network error or 5xx); default: the controller's, 0 for mutations. */
+  readonly retry?: number | false | undefined;
+  /** The wait (ms) before retry number `attempt` (0-based); default: the controller's. */
+  readonly retryDelay?: number | ((attempt: number, error: Error) => number) | undefined;
+  /** Aborts this endpoint's requests. A GET observed with an aborted signal does not fetch again. */
+  readonly signal?: AbortSignal | undefined;
+  /** Optional: the request with a per-call abort signal (`RestEndpoint.fetchWith`); without it the controller calls the endpoint and only stops waiting on abort. */
+  fetchWith?(options: { readonly signal?: AbortSignal | undefined }, ...args: A): Promise<R>;
   process?(value: any, ...args: A): unknown;
   /** Optional: the expected response of an optimistic mutation, given a snapshot of the store. */
   getOptimisticResponse?(snapshot: StoreSnapshot, ...args: A): unknown;

@@ -1,16 +1,19 @@
 /**
  * `RestEndpoint`: one HTTP request, described by a path, a method and a schema, and callable.
  */
-import { NetworkError, ParseError, type RequestDescription } from '../errors.js';
+import { AbortError, NetworkError, ParseError, type RequestDescription } from '../errors.js';
 import type { Schema } from '../schema/index.js';
+import { abortErrorOf, linkAbort } from './abort.js';
 import { parsePath, pathWithSearch } from './path.js';
 import type {
   DefaultBody,
   EndpointExtraOptions,
   EndpointParameters,
+  FetchOptions,
   HttpMethod,
   ProcessParameters,
   ResultOf,
+  RetryDelay,
   UrlArgs,
   UrlParameters,
 } from './types.js';
@@ -145,6 +148,14 @@ export class RestEndpoint<
   declare readonly optimistic: boolean | undefined;
   /** A name for messages: `'Todo.get'`, or `'<METHOD> <path>'`. */
   declare readonly name: string;
+  /** Retries through the controller, if set (else the controller's default: 3 for GET, 0 for mutations). */
+  declare readonly retry: number | false | undefined;
+  /** The wait before each retry, if set (else the controller's default). */
+  declare readonly retryDelay: RetryDelay | undefined;
+  /** The limit (ms) of each attempt, if any: past it the request is aborted with a `TimeoutError`. */
+  declare readonly timeout: number | undefined;
+  /** Aborts this endpoint's requests, if set: they reject with an `AbortError`. */
+  declare readonly signal: AbortSignal | undefined;
 
   constructor(options: RestEndpointOptions<P, S, M, SP, B, R>) {
     const endpoint = ((...args: EndpointParameters<P, SP, B>) => endpoint.fetch(...args)) as unknown as RestEndpoint<P, S, M, SP, B, R>;
@@ -174,13 +185,45 @@ export class RestEndpoint<
 
   /**
    * Performs the request: `url` → `getRequestInit` → `fetchResponse` → `parseResponse` → `process`.
-   * The call `endpoint(...args)` is this method.
+   * The call `endpoint(...args)` is this method; it is `fetchWith({}, ...args)`.
    */
-  async fetch(...args: EndpointParameters<P, SP, B>): Promise<R> {
+  fetch(...args: EndpointParameters<P, SP, B>): Promise<R> {
+    return this.fetchWith({}, ...args);
+  }
+
+  /**
+   * `fetch` with per-call options: `signal` aborts this call, besides the endpoint's own `signal` and
+   * `timeout`. An abort rejects with an `AbortError`, a timeout with a `TimeoutError`, at once, even
+   * when an overridden hook ignores the signal. The controller calls this to abort requests nobody
+   * awaits any more; override it (calling `super.fetchWith`) to wrap every request.
+   *
+   * @example
+   * const abort = new AbortController();
+   * const todo = TodoResource.get.fetchWith({ signal: abort.signal }, { id: 1 });
+   */
+  async fetchWith(options: FetchOptions, ...args: EndpointParameters<P, SP, B>): Promise<R> {
     const normalized = this.normalizeArguments(...args);
     const [urlArgs, body] = normalized as [UrlArgs<P, SP>, B | undefined];
     const url = this.url(urlArgs);
-    const init = await this.getRequestInit(body);
+    if (this.signal === undefined && options.signal === undefined && this.timeout === undefined) {
+      return this.perform(url, body, normalized, undefined);
+    }
+    const abort = linkAbort(this.describe(url, { method: this.method }), [this.signal, options.signal], this.timeout);
+    try {
+      if (abort.signal.aborted) throw abort.signal.reason;
+      return await Promise.race([this.perform(url, body, normalized, abort), abort.aborted]);
+    } finally {
+      abort.dispose();
+    }
+  }
+
+  /** The request itself, with the linked abort signal (if any) in the `RequestInit`. */
+  private async perform(url: string, body: B | undefined, normalized: ProcessParameters<P, SP, B>, abort: ReturnType<typeof linkAbort> | undefined): Promise<R> {
+    let init = await this.getRequestInit(body);
+    if (abort) {
+      if (init.signal) abort.follow(init.signal);
+      init = { ...init, signal: abort.signal };
+    }
     const response = await this.fetchResponse(url, init);
     const value = await this.parseResponse(response);
     return this.process(value as ResultOf<S>, ...normalized);
@@ -236,7 +279,8 @@ export class RestEndpoint<
   /**
    * Sends the request with the global `fetch`. Resolves the `Response` when it is 2xx; rejects with a
    * `NetworkError` carrying the unread response otherwise, or with status 0 and the original error as
-   * `cause` when no response arrived. An abort (`AbortError`) is rethrown as it is.
+   * `cause` when no response arrived. An aborted request rejects with an `AbortError` (or the
+   * `TimeoutError` of the endpoint's `timeout`), never a `NetworkError`.
    */
   async fetchResponse(input: string, init: RequestInit): Promise<Response> {
     const request = this.describe(input, init);
@@ -244,7 +288,8 @@ export class RestEndpoint<
     try {
       response = await fetch(input, init);
     } catch (cause) {
-      if (cause instanceof Error && cause.name === 'AbortError') throw cause;
+      if (init.signal?.aborted) throw abortErrorOf(request, init.signal.reason);
+      if (cause instanceof Error && cause.name === 'AbortError') throw new AbortError(request, cause);
       throw new NetworkError(request, { cause });
     }
     if (!response.ok) throw new NetworkError(request, response, await bodyPreview(response));
@@ -302,10 +347,9 @@ export class RestEndpoint<
     return new Endpoint({ ...base, ...options } as RestEndpointOptions<P2, S2, M2, SP2, B2, R2>);
   }
 
-  /** The request as error messages name it (with the endpoint's name when it was given one). */
+  /** The request as error messages name it: method, URL and the endpoint's name (`'Todo.get'`, or `'GET /todos/:id'`). */
   protected describe(url: string, init: RequestInit): RequestDescription {
-    const named = this.name !== `${this.method} ${this.path}`;
-    return { method: init.method ?? this.method, url, endpoint: named ? this.name : undefined };
+    return { method: init.method ?? this.method, url, endpoint: this.name };
   }
 }
 

@@ -14,10 +14,12 @@ export type {
   DefaultBody,
   EndpointExtraOptions,
   EndpointParameters,
+  FetchOptions,
   HttpMethod,
   JsonOf,
   ProcessParameters,
   ResultOf,
+  RetryDelay,
   UrlArgs,
   UrlParameters,
 } from './types.js';

@@ -6,6 +6,8 @@
  * `compilePath` (runtime) and `PathArgs` / `PathKeys` (types), pinned by `test/endpoint/path.test-d.ts`.
  */
 
+import { describeKind } from '../errors.js';
+
 /** The value a path parameter accepts. */
 export type PathValue = string | number;
 
@@ -48,7 +50,9 @@ export function pathKeys(path: string): string[] {
  *
  * An optional parameter whose value is `undefined` (or `null`) is left out together with the `/` in
  * front of it. A required parameter that is missing, `null` or `''` throws: an empty segment would
- * silently address a different resource (`/todos/` instead of `/todos/5`).
+ * silently address a different resource (`/todos/` instead of `/todos/5`). A value that is not a
+ * string or a finite number (an object, an array, a boolean, `NaN`) throws a `TypeError`, and so does
+ * `'.'` or `'..'` as a whole segment: the URL parser would resolve it (`/todos/..` requests `/`).
  *
  * @example
  * compilePath('/:group/posts/:id?', { group: 'a b' }); // '/a%20b/posts'
@@ -56,6 +60,7 @@ export function pathKeys(path: string): string[] {
 export function compilePath(path: string, args: Readonly<Record<string, unknown>> = {}): string {
   let out = '';
   let last = 0;
+  const dots: [at: number, name: string][] = [];
   for (const param of parsePath(path)) {
     const value = args[param.name];
     let literal = path.slice(last, param.start);
@@ -69,12 +74,48 @@ export function compilePath(path: string, args: Readonly<Record<string, unknown>
       if (literal.endsWith('/')) literal = literal.slice(0, -1);
       out += literal;
     } else {
-      out += literal + encodeURIComponent(String(value));
+      out += literal;
+      if (value === '.' || value === '..') dots.push([out.length, param.name]);
+      out += encodeArgument(pathValue(path, param.name, value), `Path parameter "${param.name}" for path "${path}"`);
     }
     last = param.end;
   }
   out += path.slice(last);
+  for (const [at, name] of dots) assertNotDotSegment(path, name, out, at);
   return out === '' ? '/' : out;
+}
+
+/** A path parameter's value as text: strings and finite numbers only (`{}`, `[]`, `true`, `NaN` would name another resource). */
+function pathValue(path: string, name: string, value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw new TypeError(
+    `Path parameter "${name}" for path "${path}" must be a string or a finite number, but it is ${describeKind(value)}. ` +
+      `Pass the identifier itself (e.g. { ${name}: todo.id }), not an object holding it.`,
+  );
+}
+
+/** `encodeURIComponent`, with a clear error for a lone surrogate (which no URL can carry). */
+function encodeArgument(text: string, what: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch (cause) {
+    throw new TypeError(`${what} holds a lone UTF-16 surrogate, which cannot be written in a URL: ${JSON.stringify(text)}.`, { cause });
+  }
+}
+
+/** Throws when the segment of `out` holding a value that starts at `at` is `.` or `..`, which URL parsing would resolve away. */
+function assertNotDotSegment(path: string, name: string, out: string, at: number): void {
+  const start = out.lastIndexOf('/', at - 1) + 1;
+  let end = at;
+  while (end < out.length && out[end] !== '/' && out[end] !== '?' && out[end] !== '#') end++;
+  const segment = out.slice(start, end);
+  if (segment === '.' || segment === '..') {
+    throw new TypeError(
+      `Path parameter "${name}" for path "${path}" makes the segment "${segment}", which the URL would resolve ` +
+        `to another path (e.g. "/todos/.." requests "/"). Reject such identifiers before calling the endpoint.`,
+    );
+  }
 }
 
 /**
@@ -103,7 +144,8 @@ export function searchString(path: string, args: Readonly<Record<string, unknown
     const value = args[key];
     for (const item of Array.isArray(value) ? value : [value]) {
       if (item === undefined || item === null) continue;
-      pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(queryValue(item))}`);
+      const what = `Query argument "${key}" for path "${path}"`;
+      pairs.push(`${encodeArgument(key, what)}=${encodeArgument(queryValue(item), what)}`);
     }
   }
   return pairs.join('&');

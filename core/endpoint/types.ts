@@ -24,6 +24,38 @@ export interface EndpointExtraOptions {
   readonly errorExpiryLength?: number | undefined;
   /** Whether a mutation applies its expected result before the server answers. */
   readonly optimistic?: boolean | undefined;
+  /**
+   * How often the controller retries a request that failed with a network error (status 0, a
+   * `TimeoutError` included) or a 5xx; 4xx, parse and normalize errors never retry. `false` is 0.
+   * Default: the controller's `retry` (3) for requests without side effects, 0 for mutations.
+   * Direct calls (`endpoint(args)`) never retry.
+   */
+  readonly retry?: number | false | undefined;
+  /**
+   * The wait (ms) before retry number `attempt` (0 for the first retry), or a function of it and the
+   * error. Default: the controller's `retryDelay`, `min(1000 * 2 ** attempt, 30_000)` (1 s, 2 s, 4 s, ...).
+   */
+  readonly retryDelay?: RetryDelay | undefined;
+  /**
+   * Aborts each attempt that has no complete response after this many ms and rejects it with a
+   * `TimeoutError` (status 0, so it is retried like a network error). Default: no limit.
+   */
+  readonly timeout?: number | undefined;
+  /**
+   * Aborts this endpoint's requests (as in `@data-client/rest`): a request in flight or started after
+   * the abort rejects with an `AbortError`, stores nothing and is not retried.
+   * Usually given per use: `endpoint.extend({ signal: abortController.signal })`.
+   */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** `retryDelay`: a fixed wait in ms, or the wait before retry number `attempt` (0-based) after `error`. */
+export type RetryDelay = number | ((attempt: number, error: Error) => number);
+
+/** Per-call options of `endpoint.fetchWith(options, ...args)`. */
+export interface FetchOptions {
+  /** Aborts this call, besides the endpoint's own `signal` and `timeout` (the controller passes one here). */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**

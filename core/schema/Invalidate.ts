@@ -1,6 +1,6 @@
 import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
 import { isEntityClass, usablePk } from './Entity.js';
-import { entityPlan } from './entityPlan.js';
+import { assertPkFields, entityPlan } from './entityPlan.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import { INVALID } from './special.js';
 import type { EntityClass } from './types.js';
@@ -43,6 +43,7 @@ export class Invalidate<E extends EntityClass = EntityClass> extends SchemaNode 
     } else if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
       const processed = this.entity.process(input, parent, key, ctx.args);
       pk = usablePk(entityKey, this.entity.pk(processed, parent, key, ctx.args), input);
+      assertPkFields(this.entity as never, processed, input, ctx.args);
     } else {
       throw new NormalizeError(entityKey, `cannot invalidate ${describeKind(input)}: expected the pk or an object holding it.`, input);
     }

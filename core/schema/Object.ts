@@ -2,7 +2,7 @@ import { NormalizeError, describeKind } from '../errors.js';
 import { INVALID } from './special.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import { schemaKeysOf, schemaLabel } from './schemaKind.js';
-import { assignField } from './safeObject.js';
+import { assignField, hasCycle } from './safeObject.js';
 
 const shapes = new WeakMap<object, string>();
 
@@ -12,7 +12,10 @@ function shapeOf(definition: object, keys: readonly string[]): string {
   return shape;
 }
 
-/** Normalizes the schema members of an object; other members pass through unchanged. */
+/**
+ * Normalizes the schema members of an object; other members pass through unchanged, but must be trees:
+ * they are stored as they are, and the store has to survive `JSON.stringify`.
+ */
 export function normalizeMembers(
   definition: Readonly<Record<string, unknown>>,
   input: unknown,
@@ -23,7 +26,14 @@ export function normalizeMembers(
     throw new NormalizeError(label, `expected an object but got ${describeKind(input)}.`, input);
   }
   const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
-  for (const key of schemaKeysOf(definition)) {
+  const keys = schemaKeysOf(definition);
+  for (const key of Object.keys(out)) {
+    const value = out[key];
+    if (typeof value === 'object' && value !== null && !keys.includes(key) && hasCycle(value)) {
+      throw new NormalizeError(label, `the member "${key}" contains a cycle: a field refers back to an object that contains it.`, input);
+    }
+  }
+  for (const key of keys) {
     const value = (input as Record<string, unknown>)[key];
     if (value !== undefined) assignField(out, key, ctx.visit(definition[key], value, input, key));
   }

@@ -1,11 +1,11 @@
-import { DeserializeError } from '../errors.js';
+import { DeserializeError, NormalizeError } from '../errors.js';
 import { type Entity, isEntityClass } from './Entity.js';
 import { entityPlan } from './entityPlan.js';
 import { denormalizeList } from './Array.js';
 import { denormalizeMembers } from './Object.js';
-import { ownValue } from './normalize.js';
+import { ownValue, tooDeep } from './normalize.js';
 import { SchemaNode, type DenormalizeContext, type TableSchema } from './SchemaNode.js';
-import { arrayItemSchema } from './schemaKind.js';
+import { arrayItemSchema, schemaLabel } from './schemaKind.js';
 import { assignField, isPlainObject } from './safeObject.js';
 import { INVALID } from './special.js';
 import type { Denormalize, EntityTables } from './types.js';
@@ -84,10 +84,15 @@ export class MemoCache {
     if (cached?.entities === entities) return cached.result as DenormalizeResult<Denormalize<S>>;
     let value: unknown;
     let pass: ReadPass;
-    for (;;) {
-      pass = new ReadPass(this, ++this.passes, entities, args);
-      value = pass.unvisit(schema, input);
-      if (pass.settled()) break;
+    try {
+      for (;;) {
+        pass = new ReadPass(this, ++this.passes, entities, args);
+        value = pass.unvisit(schema, input);
+        if (pass.settled()) break;
+      }
+    } catch (error) {
+      if (!tooDeep(error)) throw error;
+      throw new NormalizeError(schemaLabel(schema), 'the stored data is nested too deeply to read (the stack ran out).', input);
     }
     const roots = pass.rootDeps;
     let paths: Set<string> | undefined;

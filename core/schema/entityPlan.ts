@@ -1,4 +1,4 @@
-import { SchemaDefinitionError } from '../errors.js';
+import { NormalizeError, SchemaDefinitionError, describeKind, preview } from '../errors.js';
 import { Entity, entityDefaults, entityKey, isEntityClass, reservedFields } from './Entity.js';
 import { isSchema } from './schemaKind.js';
 
@@ -26,6 +26,15 @@ export interface EntityPlan {
 }
 
 const plans = new WeakMap<Function, EntityPlan>();
+
+/**
+ * The plan of `schema` when it is an Entity class (computed on first use), otherwise `undefined`: the
+ * one dispatch test of the hot normalize and denormalize loops (a map lookup for known classes).
+ */
+export function planOf(schema: unknown): EntityPlan | undefined {
+  if (typeof schema !== 'function') return undefined;
+  return plans.get(schema) ?? (isEntityClass(schema) ? entityPlan(schema) : undefined);
+}
 
 /** `class X {}` constructors (and Date, which returns a string when called) must be used with `new`. */
 function mustConstruct(fn: Function): boolean {
@@ -61,6 +70,20 @@ export function discoverPkFields(Cls: typeof Entity, plan: EntityPlan, value: ob
   });
   plan.pkFields = fields;
   return fields;
+}
+
+/**
+ * Throws a NormalizeError when a field `pk()` reads (see `discoverPkFields`) holds neither a string nor
+ * a finite number in `value`: `{ id: [1] }` or `{ id: true }` must not pass for the pk `'1'` or `'true'`.
+ */
+export function assertPkFields(Cls: typeof Entity, value: object, input: unknown, args: readonly unknown[]): void {
+  const plan = entityPlan(Cls);
+  for (const field of plan.pkFields ?? discoverPkFields(Cls, plan, value, args)) {
+    const member = (value as Record<string, unknown>)[field];
+    if (!(typeof member === 'string' || (typeof member === 'number' && Number.isFinite(member)))) {
+      throw new NormalizeError(plan.key, `the pk field "${field}" must be a string or a number, but it is ${describeKind(member)} in ${preview(input)}.`, input);
+    }
+  }
 }
 
 /** The resolved plan of an Entity class: key, defaults, nested schema fields and deserializers. */

@@ -1,15 +1,17 @@
 import { NormalizeError, describeKind, preview } from '../errors.js';
-import { Entity, isEntityClass, usablePk } from './Entity.js';
-import { discoverPkFields, entityPlan } from './entityPlan.js';
+import { Entity, usablePk } from './Entity.js';
+import { discoverPkFields, planOf, type EntityPlan } from './entityPlan.js';
 import { normalizeList } from './Array.js';
 import { normalizeMembers } from './Object.js';
 import { SchemaNode, type NormalizeContext } from './SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from './schemaKind.js';
-import { copyTable, emptyTable, isPlainObject, jsonEqual } from './safeObject.js';
+import { copyTable, emptyTable, hasCycle, isPlainObject, jsonEqual } from './safeObject.js';
 import { INVALID } from './special.js';
 import type { EntityMeta, EntityMetaTables, EntityTable, EntityTables, NormalizeResult, NormalizedTables } from './types.js';
 
 const hasOwn = Object.prototype.hasOwnProperty;
+
+const defaultMergeOf = (existing: unknown, incoming: unknown): unknown => Entity.merge(existing, incoming);
 
 /** Entity nesting depth from which cycles in the input are tracked (see `Normalizer.path`). */
 const DEEP = 32;
@@ -24,13 +26,13 @@ export function ownValue<T>(table: { readonly [key: string]: T } | undefined, ke
 /** What the writer knows about one table during a normalize: its copies (made on first write) and changes. */
 interface TableState {
   readonly key: string;
+  /** The table before this normalize. */
+  readonly base: EntityTable | undefined;
   /** The table as it is now (the base table until the first write copies it). */
   table: EntityTable | undefined;
   meta: { [pk: string]: EntityMeta | undefined } | undefined;
   copied: boolean;
   metaCopied: boolean;
-  /** Pks whose record changed, each once. */
-  readonly changed: Set<string>;
 }
 
 /**
@@ -57,7 +59,8 @@ class TableWriter {
     if (last !== undefined && last.key === key) return last;
     let state = this.tables.get(key);
     if (!state) {
-      state = { key, table: ownValue(this.entities, key), meta: ownValue(this.entitiesMeta, key), copied: false, metaCopied: false, changed: new Set() };
+      const base = ownValue(this.entities, key);
+      state = { key, base, table: base, meta: ownValue(this.entitiesMeta, key), copied: false, metaCopied: false };
       this.tables.set(key, state);
     }
     this.last = state;
@@ -79,7 +82,8 @@ class TableWriter {
 
   set(key: string, pk: string, value: unknown, meta: EntityMeta): void {
     const state = this.state(key);
-    if (value !== ownValue(state.table, pk)) {
+    const current = ownValue(state.table, pk);
+    if (value !== current) {
       if (!state.copied) {
         if (!this.rootCopied) {
           this.entities = copyTable(this.entities);
@@ -89,10 +93,8 @@ class TableWriter {
         state.copied = true;
       }
       (state.table as EntityTable)[pk] = value;
-      if (!state.changed.has(pk)) {
-        state.changed.add(pk);
-        this.changed.push([key, pk]);
-      }
+      // reported on the first write (when the record is still the base table's), not on later ones
+      if (current === ownValue(state.base, pk)) this.changed.push([key, pk]);
     }
     if (!state.metaCopied) {
       if (!this.metaRootCopied) {
@@ -110,6 +112,7 @@ class Normalizer implements NormalizeContext {
   readonly args: readonly unknown[];
   readonly meta: EntityMeta;
   readonly writer: TableWriter;
+  readonly owned: boolean;
   /**
    * Entities on the current path past DEEP levels: a cyclic input recurses forever, so it is bound to
    * pass that depth and meet itself there; JSON input (acyclic) rarely gets that deep, and pays nothing.
@@ -119,15 +122,17 @@ class Normalizer implements NormalizeContext {
   private readonly entityKeys: string[] = [];
   private readonly entityPks: string[] = [];
 
-  constructor(state: NormalizedTables, args: readonly unknown[], meta: EntityMeta) {
+  constructor(state: NormalizedTables, args: readonly unknown[], meta: EntityMeta, owned: boolean) {
     this.writer = new TableWriter(state);
     this.args = args;
     this.meta = meta;
+    this.owned = owned;
   }
 
   visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown {
     if (value === null || value === undefined) return value;
-    if (isEntityClass(schema)) return this.visitEntity(schema, value, parent, key);
+    const plan = planOf(schema);
+    if (plan) return this.visitEntity(schema as typeof Entity, plan, value, parent, key);
     if (schema instanceof SchemaNode) return schema.normalize(value, parent, key, this);
     if (Array.isArray(schema)) {
       const itemSchema = arrayItemSchema(schema);
@@ -186,21 +191,7 @@ class Normalizer implements NormalizeContext {
     return true;
   }
 
-  /** Plain (non-schema) values must be trees too: the store has to survive JSON.stringify. */
-  private assertAcyclic(value: object, key: string, ancestors = new Set<object>()): void {
-    if (ancestors.has(value)) {
-      throw new NormalizeError(key, 'the input contains a cycle: a field refers back to an object that contains it.', value);
-    }
-    ancestors.add(value);
-    for (const field of Object.keys(value)) {
-      const child = (value as Record<string, unknown>)[field];
-      if (typeof child === 'object' && child !== null) this.assertAcyclic(child, key, ancestors);
-    }
-    ancestors.delete(value);
-  }
-
-  private visitEntity(Cls: typeof Entity, input: unknown, parent: unknown, fieldKey: string | undefined): string {
-    const plan = entityPlan(Cls);
+  private visitEntity(Cls: typeof Entity, plan: EntityPlan, input: unknown, parent: unknown, fieldKey: string | undefined): string {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       const hint = Array.isArray(input) ? ` Use [${plan.key}] (or new schema.Array(${plan.key})) for a list.` : '';
       throw new NormalizeError(plan.key, `expected an object but got ${describeKind(input)}.${hint}`, input);
@@ -228,10 +219,22 @@ class Normalizer implements NormalizeContext {
       if (tracked) this.path.delete(input);
       return pk;
     }
-    if (processed === input) processed = { ...processed };
-    for (const field in processed) {
-      const value = processed[field];
-      if (typeof value === 'object' && value !== null && !plan.schemaFieldNames.has(field)) this.assertAcyclic(value, plan.key);
+    if (this.owned) {
+      // parsed JSON is a tree: no cycles to look for, and the object itself can be stored; met again
+      // (a `process` that returned it twice), it is already normalized
+      if (defaultProcess && this.writer.get(plan.key, pk) === input) {
+        if (tracked) this.path.delete(input);
+        return pk;
+      }
+    } else {
+      if (processed === input) processed = { ...processed };
+      for (const field in processed) {
+        const value = processed[field];
+        // plain (non-schema) values must be trees too: the store has to survive JSON.stringify
+        if (typeof value === 'object' && value !== null && !plan.schemaFieldNames.has(field) && hasCycle(value)) {
+          throw new NormalizeError(plan.key, 'the input contains a cycle: a field refers back to an object that contains it.', value);
+        }
+      }
     }
     if (plan.schemaFields.length) {
       this.entityKeys.push(plan.key);
@@ -250,7 +253,8 @@ class Normalizer implements NormalizeContext {
     }
     if (tracked) this.path.delete(input);
     if (defaultMerge && plan.schemaFields.length > 0 && this.holdsAlready(plan.key, pk, processed)) return pk;
-    this.write(plan.key, pk, processed, (existing, incoming) => Cls.merge(existing, incoming));
+    if (defaultMerge) this.write(plan.key, pk, processed, defaultMergeOf);
+    else this.write(plan.key, pk, processed, (existing, incoming) => Cls.merge(existing, incoming));
     return pk;
   }
 }
@@ -272,6 +276,11 @@ function shareUnchanged(next: unknown, existing: unknown): unknown {
   return next;
 }
 
+/** Whether `error` is the engine's stack overflow (an input nested tens of thousands of levels deep). */
+export function tooDeep(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
 /** The empty tables: a store with nothing in it. */
 export function emptyTables(): NormalizedTables {
   return { entities: emptyTable(), entitiesMeta: emptyTable() };
@@ -281,7 +290,9 @@ export function emptyTables(): NormalizedTables {
  * Normalizes `input` (a response) with `schema` into entity tables. Pure: `state` is never changed;
  * the returned tables are copies only along the changed paths (unchanged tables and records keep their
  * identity). `args` are the request's arguments (collections are stored under them). `meta.fetchedAt`
- * is the request's start time: a record written by a newer request is never overwritten.
+ * is the request's start time: a record written by a newer request is never overwritten. `owned`: the
+ * input came straight from `JSON.parse` and nothing else holds it, so its objects may be stored as they
+ * are (nested entities replaced by pks in place) instead of copied; leave it false for any other input.
  *
  * @example
  * const { result, entities } = normalize([Todo], [{ id: 1, title: 'a' }]);
@@ -293,12 +304,18 @@ export function normalize<R = unknown>(
   args: readonly unknown[] = [],
   state: NormalizedTables = emptyTables(),
   meta?: Partial<EntityMeta>,
+  owned = false,
 ): NormalizeResult<R> {
   const now = Date.now();
   const date = meta?.date ?? now;
   const fullMeta: EntityMeta = { date, fetchedAt: meta?.fetchedAt ?? date, expiresAt: meta?.expiresAt ?? date };
-  const normalizer = new Normalizer(state, args, fullMeta);
-  const result = normalizer.visit(schema, input, undefined, undefined) as R;
+  const normalizer = new Normalizer(state, args, fullMeta, owned);
+  let result: R;
+  try {
+    result = normalizer.visit(schema, input, undefined, undefined) as R;
+  } catch (error) {
+    throw tooDeep(error) ? new NormalizeError(schemaLabel(schema), 'the input is nested too deeply to normalize (the stack ran out).', input) : error;
+  }
   const { entities, entitiesMeta, changed } = normalizer.writer;
   return { result, entities, entitiesMeta, changed };
 }

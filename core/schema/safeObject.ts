@@ -53,3 +53,36 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return true;
 }
+
+/**
+ * Whether a JSON-like value holds an object inside itself (which `JSON.stringify` cannot write).
+ * Iterative, so deeply nested input cannot overflow the stack; the same object reached twice without
+ * being nested in itself is not a cycle.
+ */
+export function hasCycle(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const onPath = new Set<object>();
+  const path: object[] = [];
+  const explored = new Set<object>();
+  const EXIT = null;
+  const stack: (object | typeof EXIT)[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop() as object | typeof EXIT;
+    if (node === EXIT) {
+      const done = path.pop() as object;
+      onPath.delete(done);
+      explored.add(done);
+      continue;
+    }
+    if (onPath.has(node)) return true;
+    if (explored.has(node)) continue;
+    onPath.add(node);
+    path.push(node);
+    stack.push(EXIT);
+    for (const key of Object.keys(node)) {
+      const child = (node as Record<string, unknown>)[key];
+      if (typeof child === 'object' && child !== null) stack.push(child);
+    }
+  }
+  return false;
+}

@@ -92,6 +92,10 @@ function collect(): void {
   globalThis.gc?.();
 }
 
+/** Warm-up before timing: at least this many calls and this long (so every library runs optimized code). */
+const WARM_CALLS = 10;
+const WARM_MS = 300;
+
 /** Time of `run` per call, median of `batches` batches; each batch calls it enough times to last ~`minBatchMs`. */
 export function measure<C>(options: {
   readonly batches: number;
@@ -104,19 +108,26 @@ export function measure<C>(options: {
 }): Timing {
   const { batches, setup, run, minBatchMs = 25, maxIterations = 20_000 } = options;
   let sink: unknown;
-  // warm-up and calibration: one call
-  let context = setup(1);
-  let start = now();
-  sink = run(context, 0);
-  const once = Math.max(now() - start, 0.0005);
+  // warm-up and calibration: calls until the JIT has settled (at least WARM_CALLS calls and WARM_MS);
+  // the per-call time is the fastest warm-up call, so batches are sized for optimized code
+  let once = Infinity;
+  let calls = 0;
+  const warmStart = now();
+  while (calls < WARM_CALLS || now() - warmStart < WARM_MS) {
+    const context = setup(1);
+    const start = now();
+    sink = run(context, 0);
+    once = Math.min(once, Math.max(now() - start, 0.0005));
+    calls++;
+  }
   const iterations = Math.max(1, Math.min(maxIterations, Math.ceil(minBatchMs / once)));
-  context = setup(iterations); // a second, full warm-up batch
+  let context = setup(iterations); // a full warm-up batch
   for (let i = 0; i < iterations; i++) sink = run(context, i);
   const samples: number[] = [];
   for (let b = 0; b < batches; b++) {
     context = setup(iterations);
     collect();
-    start = now();
+    const start = now();
     for (let i = 0; i < iterations; i++) sink = run(context, i);
     samples.push((now() - start) / iterations);
   }

@@ -194,7 +194,7 @@ describe('responses', () => {
     expect(error.status).toBe(0);
     expect(error.response).toBeUndefined();
     expect(error.cause).toBeInstanceOf(Error);
-    expect(error.message).toContain(`GET ${API}/todos/1 failed before any response (status 0)`);
+    expect(error.message).toContain(`GET ${API}/todos/1 (endpoint GET /todos/:id) failed before any response (status 0)`);
     expect(error.message).toContain('check that the server runs');
   });
 

@@ -48,6 +48,25 @@ describe('compilePath', () => {
     expect(() => compilePath('/todos/:id', { id: '' })).toThrow(/"id".*empty string/);
     expect(() => compilePath('/todos/:id', { id: null })).toThrow(/"id"/);
   });
+
+  test('a value that is not a string or a finite number throws a TypeError naming the parameter', () => {
+    for (const id of [{}, [], [1], true, NaN, Infinity, new Date(0), () => 1]) {
+      expect(() => compilePath('/todos/:id', { id })).toThrow(TypeError);
+      expect(() => compilePath('/todos/:id', { id })).toThrow(/Path parameter "id" for path "\/todos\/:id" must be a string or a finite number/);
+    }
+    expect(() => compilePath('/todos/:id', { id: 'a\uD800' })).toThrow(/lone UTF-16 surrogate/);
+    expect(() => searchString('/todos', { q: '\uDC00' })).toThrow(/Query argument "q"/);
+  });
+
+  test('"." or ".." as a whole segment throws (the URL would resolve it); inside a segment dots are text', () => {
+    expect(() => compilePath('/todos/:id', { id: '..' })).toThrow(/makes the segment "\.\."/);
+    expect(() => compilePath('/todos/:id/comments', { id: '.' })).toThrow(TypeError);
+    expect(() => compilePath('/:a:b', { a: '.', b: '.' })).toThrow(/makes the segment "\.\."/);
+    expect(() => compilePath('/search/:q?', { q: '..' })).toThrow(TypeError);
+    expect(compilePath('/todos/:id', { id: '...' })).toBe('/todos/...');
+    expect(compilePath('/todos/:id', { id: '..a' })).toBe('/todos/..a');
+    expect(compilePath('/files/:name.json', { name: '.' })).toBe('/files/..json');
+  });
 });
 
 describe('removeLastArg', () => {

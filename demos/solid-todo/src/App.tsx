@@ -2,7 +2,7 @@ import { Controller } from 'rx-rest';
 import { ControllerProvider, createQueryState } from 'rx-rest/solid';
 import { createSignal, For, onCleanup, type JSX } from 'solid-js';
 import { Temporal } from 'temporal-polyfill';
-import { LiveTodos, UserResource } from '../../api';
+import { CONTROLLER_OPTIONS, LiveTodos, UserResource } from '../../api';
 import { shortError } from '../../format';
 import { LivePanel } from './LivePanel';
 import { TodoList } from './TodoList';
@@ -13,7 +13,7 @@ export type Report = (what: string, error: unknown) => void;
 /** The Solid demo: one controller for the app, the todo list and the live panel. */
 export function App(): JSX.Element {
   return (
-    <ControllerProvider controller={new Controller()}>
+    <ControllerProvider controller={new Controller(CONTROLLER_OPTIONS)}>
       <Page />
     </ControllerProvider>
   );

@@ -1,0 +1,76 @@
+/**
+ * Retries of a failed request: which errors are worth another attempt, how long to wait, and the
+ * attempt loop, stopped by an abort (the request's signal) or a store reset.
+ */
+import { timer, type SchedulerLike, type Subscription } from 'rxjs';
+import type { RetryDelay } from '../endpoint/index.js';
+
+/** The default wait before retry number `attempt` (0-based): 1 s, 2 s, 4 s, ..., at most 30 s (TanStack Query's). */
+export function defaultRetryDelay(attempt: number): number {
+  return Math.min(1000 * 2 ** attempt, 30_000);
+}
+
+/** Network failures (status 0, a `TimeoutError` too) and 5xx are retried; 4xx, parse and normalize errors and aborts never are. */
+export function isRetryable(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name === 'AbortError') return false;
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && (status === 0 || (status >= 500 && status < 600));
+}
+
+/** How one request retries. */
+export interface RetryPolicy {
+  /** Retries after the first attempt (0: none). */
+  readonly retries: number;
+  /** The wait before each retry. */
+  readonly retryDelay: RetryDelay;
+  /** Where the waits are scheduled. */
+  readonly scheduler: SchedulerLike;
+}
+
+/** A retry count as the options give it (`false`, a negative or a non-number is 0; `Infinity` is allowed). */
+export function retryCount(retry: number | false | undefined): number {
+  return typeof retry === 'number' && retry > 0 ? Math.floor(retry) : 0;
+}
+
+function waitFor(policy: RetryPolicy, attempt: number, error: Error): number {
+  const delay = typeof policy.retryDelay === 'function' ? policy.retryDelay(attempt, error) : policy.retryDelay;
+  return typeof delay === 'number' && delay > 0 ? delay : 0;
+}
+
+/**
+ * Calls `attempt` until it resolves, a failure is not retryable, the retries are used up, `abort`
+ * aborts (rejects with its reason, an `AbortError`) or `stop` aborts (the store was reset: rejects with
+ * the last error, without another attempt). Resolves the successful attempt's value.
+ */
+export async function withRetries<T>(attempt: (index: number) => Promise<T>, policy: RetryPolicy, abort: AbortSignal, stop: AbortSignal): Promise<T> {
+  for (let index = 0; ; index++) {
+    try {
+      return await attempt(index);
+    } catch (error) {
+      if (index >= policy.retries || !isRetryable(error) || abort.aborted || stop.aborted) throw error;
+      await wait(waitFor(policy, index, error as Error), policy.scheduler, abort, stop);
+      if (abort.aborted) throw abort.reason;
+      if (stop.aborted) throw error;
+    }
+  }
+}
+
+/** Resolves after `ms` on `scheduler`, or as soon as `abort` or `stop` aborts. */
+function wait(ms: number, scheduler: SchedulerLike, abort: AbortSignal, stop: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let subscription: Subscription | undefined;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      subscription?.unsubscribe();
+      abort.removeEventListener('abort', finish);
+      stop.removeEventListener('abort', finish);
+      resolve();
+    };
+    abort.addEventListener('abort', finish);
+    stop.addEventListener('abort', finish);
+    subscription = timer(ms, scheduler).subscribe(finish);
+    if (done) subscription.unsubscribe();
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * Shared by the network, fault and ordering tests: the todo server behind msw (test/fixtures), the
+ * todo resource, stream recording and the comparisons "what the user sees" / "what the store holds" /
+ * "what the server holds".
+ */
+import { http, HttpResponse, delay } from 'msw';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { Controller, createResource, type ControllerOptions, type State } from '../../core/index.js';
+import { Todo } from '../fixtures/entities.js';
+import { API, createTodoServer, type TodoJson } from '../fixtures/todoServer.js';
+
+export { API, Todo };
+export type { TodoJson };
+
+/** The todo resource every reliability test uses: optimistic mutations, lists filtered by user. */
+export const TodoResource = createResource({
+  urlPrefix: API,
+  path: '/todos/:id',
+  schema: Todo,
+  searchParams: {} as { userId?: number } | undefined,
+  optimistic: true,
+});
+
+/**
+ * Starts a fresh todo server (4 todos) for the file: listens before all tests, and after each one
+ * drops the handlers a test added with `fake.server.use(...)`, restores the data, the log and the
+ * latency, and real timers.
+ */
+export function useTodoServer() {
+  const fake = createTodoServer();
+  const seed = structuredClone([...fake.todos.values()]);
+  beforeAll(() => fake.server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => {
+    vi.useRealTimers();
+    fake.server.resetHandlers();
+    fake.todos.clear();
+    for (const todo of structuredClone(seed)) fake.todos.set(todo.id, todo);
+    fake.requests.length = 0;
+    fake.setLatency(0);
+    fake.clearFailures();
+  });
+  afterAll(() => fake.server.close());
+  return fake;
+}
+
+/** A controller for tests that want failures reported at once (no retries) unless they say otherwise. */
+export function testController(options: ControllerOptions = {}): Controller {
+  return new Controller({ retry: 0, ...options });
+}
+
+/** Collects every emission of a stream. */
+export function record<T>(source: { subscribe(fn: (v: T) => void): { unsubscribe(): void } }) {
+  const values: T[] = [];
+  const subscription = source.subscribe((v) => values.push(v));
+  return { values, last: () => values[values.length - 1]!, unsubscribe: () => subscription.unsubscribe() };
+}
+
+/** Waits (real time) until `check` passes. */
+export const settled = (check: () => void) => vi.waitFor(check, { timeout: 3000, interval: 5 });
+
+/** Lets pending promises and msw's handlers run without moving fake time. */
+export const flush = async (rounds = 5) => {
+  for (let i = 0; i < rounds; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** The todos the store holds, as plain JSON sorted by id (INVALID markers left out). */
+export function storedTodos(state: State): TodoJson[] {
+  const table = (state.entities.Todo ?? {}) as Record<string, unknown>;
+  return Object.values(table)
+    .filter((todo): todo is TodoJson => typeof todo === 'object' && todo !== null)
+    .map((todo) => ({ ...todo }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/** The todos the server holds, sorted by id. */
+export function serverTodos(fake: ReturnType<typeof createTodoServer>): TodoJson[] {
+  return [...fake.todos.values()].map((todo) => ({ ...todo })).sort((a, b) => a.id - b.id);
+}
+
+/** The parts of the state a failed or aborted request must leave alone. */
+export function kept(state: State) {
+  return { entities: state.entities, endpoints: state.endpoints, optimistic: state.optimistic };
+}
+
+/** Fake timers for retry, timeout and polling tests; `setImmediate` stays real so `flush` works. */
+export function useFakeClock(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+}
+
+/** Under fake timers: moves fake time by `ms`, then lets the requests it started reach msw and their answers come back. */
+export async function tick(ms: number): Promise<void> {
+  await settleNow();
+  await vi.advanceTimersByTimeAsync(ms);
+  await settleNow();
+}
+
+/** Under fake timers: runs everything due now (msw's own zero delays included) and the I/O it waits for, without moving time. */
+async function settleNow(): Promise<void> {
+  for (let round = 0; round < 4; round++) {
+    await vi.advanceTimersByTimeAsync(0);
+    await flush(5);
+  }
+}
+
+/** Under fake timers: runs what is due now and pending I/O until `check` passes (fake time does not move). */
+export async function until(check: () => void, rounds = 200): Promise<void> {
+  for (let round = 0; ; round++) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (round >= rounds) throw error;
+      await vi.advanceTimersByTimeAsync(0);
+      await flush(1);
+    }
+  }
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * The next requests of `method path` get these answers, one each, in order (then the todo server
+ * answers again). Each is logged in `fake.requests` like the todo server's own. (msw puts handlers
+ * added later first: answers for one path must be given in one call, or with `onceHandler` in one
+ * `fake.server.use(...)`.)
+ */
+export function answerNext(fake: ReturnType<typeof createTodoServer>, method: Method, path: string, ...answers: Answer[]): void {
+  fake.server.use(...answers.map((answer) => onceHandler(fake, method, path, answer)));
+}
+
+/** One answer to the next request of `method path`, logged in `fake.requests`. */
+export function onceHandler(fake: ReturnType<typeof createTodoServer>, method: Method, path: string, answer: Answer) {
+  return http[method](
+    `${API}${path}`,
+    async ({ request }) => {
+      const url = new URL(request.url);
+      fake.requests.push(`${request.method} ${url.pathname}${url.search}`);
+      return answer(request);
+    },
+    { once: true },
+  );
+}
+
+type Answer = (request: Request) => Response | Promise<Response>;
+
+/** An answer: connection refused (a network error, status 0). */
+export const refused = () => HttpResponse.error();
+/** An answer: this HTTP status with a JSON message. */
+export const status = (code: number) => () => HttpResponse.json({ message: `failed with ${code}` }, { status: code });
+/** An answer that never comes; `seen.aborted` turns true when the client aborts the request. */
+export const hang = (seen?: { aborted: boolean }) => async (request: Request) => {
+  request.signal.addEventListener('abort', () => seen && (seen.aborted = true));
+  await delay('infinite');
+  return HttpResponse.json({});
+};
