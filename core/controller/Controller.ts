@@ -93,7 +93,15 @@ export class Controller {
     this.store.transitions$.subscribe((transition) => this.onTransition(transition));
     this.host = {
       now: () => this.clock(),
-      read: (stream) => this.read(stream.endpoint, stream.args, stream.key),
+      read: (stream) => {
+        try {
+          return this.read(stream.endpoint, stream.args, stream.key);
+        } catch (error) {
+          // a stored value that cannot be read (a deserializer that throws, a graph too deep) is this
+          // query's error, not an exception inside the store's subscriber; it keeps watching what it read
+          return { data: undefined, invalid: false, paths: stream.paths, error: toError(error), missing: false, invalidated: false, expiresAt: 0 };
+        }
+      },
       isFetching: (key) => this.inFlight.has(key),
       refetch: (stream) => {
         if (stream.endpoint.signal?.aborted) return; // its own signal stops it for good: no request loop

@@ -5,7 +5,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Controller, Entity, NormalizeError, RestEndpoint, createResource } from '../../core/index.js';
+import { Controller, DeserializeError, Entity, NormalizeError, RestEndpoint, createResource } from '../../core/index.js';
 
 const API = 'http://pending.test';
 
@@ -147,6 +147,39 @@ describe('bad path arguments through the controller', () => {
       result = controller.fetch(TodoResource.get, args as never);
     }).not.toThrow();
     await expect(result).rejects.toBeInstanceOf(Error);
+    expect(requests).toEqual([]);
+  });
+});
+
+describe('a stored value that cannot be read', () => {
+  class Stamp extends Entity {
+    id = 0;
+    at = 0;
+    pk() {
+      return `${this.id}`;
+    }
+    static override key = 'LimitsStamp';
+    static override schema = {
+      at: (value: unknown) => {
+        if (typeof value !== 'number') throw new TypeError(`not a timestamp: ${String(value)}`);
+        return value * 1000;
+      },
+    };
+  }
+  const StampResource = createResource({ urlPrefix: API, path: '/stamps/:id', schema: Stamp });
+
+  it('is the query state error of its observers (never an exception in the store), and a later good write recovers', () => {
+    const controller = new Controller();
+    controller.setResponse(StampResource.get, { id: 1 }, { id: 1, at: 'yesterday' });
+    const states: { data: Stamp | undefined; error: Error | undefined }[] = [];
+    const subscription = controller.observe(StampResource.get, { id: 1 }).subscribe((state) => states.push(state));
+    expect(states.at(-1)?.data).toBeUndefined();
+    expect(states.at(-1)?.error).toBeInstanceOf(DeserializeError);
+    expect(states.at(-1)?.error?.message).toMatch(/LimitsStamp\.at/);
+    controller.setResponse(StampResource.get, { id: 1 }, { id: 1, at: 5 });
+    expect(states.at(-1)?.error).toBeUndefined();
+    expect(states.at(-1)?.data?.at).toBe(5000);
+    subscription.unsubscribe();
     expect(requests).toEqual([]);
   });
 });
