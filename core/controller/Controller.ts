@@ -436,6 +436,7 @@ export class Controller {
   }
 
   private reindex(stream: QueryStream, previous: ReadonlySet<string>, paths: ReadonlySet<string>): void {
+    if (previous === paths) return;
     for (const path of previous) {
       if (paths.has(path)) continue;
       const set = this.byPath.get(path);

@@ -14,7 +14,7 @@ export function normalizeList(
   if (!Array.isArray(input)) {
     throw new NormalizeError(label, `expected an array but got ${describeKind(input)}.`, input);
   }
-  const out = ctx.owned ? input : new Array<unknown>(input.length);
+  const out = new Array<unknown>(input.length);
   for (let i = 0; i < input.length; i++) out[i] = ctx.visit(itemSchema, input[i], input, key);
   return out;
 }

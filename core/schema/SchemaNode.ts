@@ -6,11 +6,6 @@ export interface NormalizeContext {
   readonly args: readonly unknown[];
   /** Timing of the write: request start (`fetchedAt`), arrival (`date`), expiry. */
   readonly meta: EntityMeta;
-  /**
-   * The input is ours to reuse (it came straight from `JSON.parse`): its objects and arrays may be
-   * stored as they are, with nested entities replaced by their pks, instead of being copied.
-   */
-  readonly owned: boolean;
   /** Normalizes a nested value with its schema. */
   visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown;
   /** The current record of `key`/`pk` (including the writes of this normalize). */

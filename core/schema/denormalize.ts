@@ -52,6 +52,17 @@ export interface DenormalizeResult<T> {
 interface ResultEntry {
   readonly entities: EntityTables;
   readonly result: DenormalizeResult<unknown>;
+  /** The records the result read directly (its `paths` follow them through the memo's nodes). */
+  readonly roots: Dependencies;
+}
+
+/** Whether two dependency lists read the same records in the same order (their values aside). */
+function sameRecords(a: Dependencies, b: Dependencies): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += STRIDE) {
+    if (a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) return false;
+  }
+  return true;
 }
 
 function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {
@@ -95,17 +106,18 @@ export class MemoCache {
       throw new NormalizeError(schemaLabel(schema), 'the stored data is nested too deeply to read (the stack ran out).', input);
     }
     const roots = pass.rootDeps;
-    let paths: Set<string> | undefined;
+    // when no record read gained or lost a dependency, the previous read's paths are still exact
+    let paths = cached && !pass.reshaped && sameRecords(cached.roots, roots) ? cached.result.paths : undefined;
     const memo = this;
     const result: DenormalizeResult<unknown> = {
       data: value === INVALID ? undefined : value,
       invalid: value === INVALID,
-      // computed on first use: a plain read never pays for it
+      // otherwise computed on first use: a plain read never pays for it
       get paths() {
         return (paths ??= memo.pathsOf(roots, entities));
       },
     };
-    this.storeResult(schema, input, { entities, result });
+    this.storeResult(schema, input, { entities, result, roots });
     return result as DenormalizeResult<Denormalize<S>>;
   }
 
@@ -157,6 +169,11 @@ export class MemoCache {
 class ReadPass implements DenormalizeContext {
   /** The records read directly by the top-level result (not through another record). */
   readonly rootDeps: Dependencies = [];
+  /**
+   * Whether a record built in this pass read other records than its previous build did (or has no
+   * previous build to compare with): then the set of paths must be computed anew.
+   */
+  reshaped = false;
   private readonly depStack: (Dependencies | null)[] = [this.rootDeps];
   /** Nodes reached again while being validated (a cycle): their old value was handed out on trust. */
   private readonly presumed: { node: RecordNode; value: unknown }[] = [];
@@ -245,6 +262,7 @@ class ReadPass implements DenormalizeContext {
       this.memo.nodes.set(record, node);
     }
     const built = node;
+    const before = built.deps;
     built.status = BUILDING;
     built.deps = [];
     this.depStack.push(built.deps);
@@ -262,6 +280,7 @@ class ReadPass implements DenormalizeContext {
       this.building.pop();
     }
     built.status = DONE;
+    if (!this.reshaped && built.deps.length > 0 && (before === undefined || !sameRecords(before, built.deps))) this.reshaped = true;
     this.finished.push(built);
     return built.value;
   }

@@ -112,7 +112,6 @@ class Normalizer implements NormalizeContext {
   readonly args: readonly unknown[];
   readonly meta: EntityMeta;
   readonly writer: TableWriter;
-  readonly owned: boolean;
   /**
    * Entities on the current path past DEEP levels: a cyclic input recurses forever, so it is bound to
    * pass that depth and meet itself there; JSON input (acyclic) rarely gets that deep, and pays nothing.
@@ -122,11 +121,10 @@ class Normalizer implements NormalizeContext {
   private readonly entityKeys: string[] = [];
   private readonly entityPks: string[] = [];
 
-  constructor(state: NormalizedTables, args: readonly unknown[], meta: EntityMeta, owned: boolean) {
+  constructor(state: NormalizedTables, args: readonly unknown[], meta: EntityMeta) {
     this.writer = new TableWriter(state);
     this.args = args;
     this.meta = meta;
-    this.owned = owned;
   }
 
   visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown {
@@ -219,21 +217,12 @@ class Normalizer implements NormalizeContext {
       if (tracked) this.path.delete(input);
       return pk;
     }
-    if (this.owned) {
-      // parsed JSON is a tree: no cycles to look for, and the object itself can be stored; met again
-      // (a `process` that returned it twice), it is already normalized
-      if (defaultProcess && this.writer.get(plan.key, pk) === input) {
-        if (tracked) this.path.delete(input);
-        return pk;
-      }
-    } else {
-      if (processed === input) processed = { ...processed };
-      for (const field in processed) {
-        const value = processed[field];
-        // plain (non-schema) values must be trees too: the store has to survive JSON.stringify
-        if (typeof value === 'object' && value !== null && !plan.schemaFieldNames.has(field) && hasCycle(value)) {
-          throw new NormalizeError(plan.key, 'the input contains a cycle: a field refers back to an object that contains it.', value);
-        }
+    if (processed === input) processed = { ...processed };
+    for (const field in processed) {
+      const value = processed[field];
+      // plain (non-schema) values must be trees too: the store has to survive JSON.stringify
+      if (typeof value === 'object' && value !== null && !plan.schemaFieldNames.has(field) && hasCycle(value)) {
+        throw new NormalizeError(plan.key, 'the input contains a cycle: a field refers back to an object that contains it.', value);
       }
     }
     if (plan.schemaFields.length) {
@@ -290,9 +279,7 @@ export function emptyTables(): NormalizedTables {
  * Normalizes `input` (a response) with `schema` into entity tables. Pure: `state` is never changed;
  * the returned tables are copies only along the changed paths (unchanged tables and records keep their
  * identity). `args` are the request's arguments (collections are stored under them). `meta.fetchedAt`
- * is the request's start time: a record written by a newer request is never overwritten. `owned`: the
- * input came straight from `JSON.parse` and nothing else holds it, so its objects may be stored as they
- * are (nested entities replaced by pks in place) instead of copied; leave it false for any other input.
+ * is the request's start time: a record written by a newer request is never overwritten.
  *
  * @example
  * const { result, entities } = normalize([Todo], [{ id: 1, title: 'a' }]);
@@ -304,12 +291,11 @@ export function normalize<R = unknown>(
   args: readonly unknown[] = [],
   state: NormalizedTables = emptyTables(),
   meta?: Partial<EntityMeta>,
-  owned = false,
 ): NormalizeResult<R> {
   const now = Date.now();
   const date = meta?.date ?? now;
   const fullMeta: EntityMeta = { date, fetchedAt: meta?.fetchedAt ?? date, expiresAt: meta?.expiresAt ?? date };
-  const normalizer = new Normalizer(state, args, fullMeta, owned);
+  const normalizer = new Normalizer(state, args, fullMeta);
   let result: R;
   try {
     result = normalizer.visit(schema, input, undefined, undefined) as R;

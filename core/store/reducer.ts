@@ -1,4 +1,4 @@
-import { normalize } from '../schema/index.js';
+import { jsonEqual, normalize } from '../schema/index.js';
 import type { Action } from './actions.js';
 import { initialState, type RequestMeta, type State } from './state.js';
 
@@ -54,8 +54,12 @@ export function reducer(state: State, action: Action): Transition {
       let endpoints = state.endpoints;
       let meta = state.meta;
       if (!older) {
-        endpoints = Object.assign(Object.create(null) as Record<string, unknown>, state.endpoints);
-        (endpoints as Record<string, unknown>)[action.key] = normalized.result;
+        // an unchanged result (the same pk, a list of the same pks) keeps its object and the table
+        const current = state.endpoints[action.key];
+        if (current === undefined || !jsonEqual(current, normalized.result)) {
+          endpoints = Object.assign(Object.create(null) as Record<string, unknown>, state.endpoints);
+          (endpoints as Record<string, unknown>)[action.key] = normalized.result;
+        }
         meta = withMeta(state, action.key, { date: action.date, fetchedAt: action.fetchedAt, expiresAt: action.expiresAt });
       }
       return {

@@ -227,6 +227,28 @@ describe('MemoCache: dependency paths', () => {
     // memoized reads (same schema object, same tables) return the same result in O(1)
     expect(memo.denormalize(list, state.result, state.entities).paths).toBe(paths);
   });
+
+  it('keeps the paths while the records read stay the same ones, and recomputes them when a record reads others', () => {
+    const memo = new MemoCache();
+    const list = [Article] as const;
+    const names = (paths: ReadonlySet<string>) => [...paths].map((p) => p.replace('\u0000', ':')).sort();
+    const first = normalize(list, [article(1, 'ann', ['bob'])]);
+    const paths = memo.denormalize(list, first.result, first.entities).paths;
+    // a changed field of a record read: new data, the same records
+    const renamed = normalize(User, { id: 'bob', name: 'Robert' }, [], first);
+    const afterRename = memo.denormalize(list, first.result, renamed.entities);
+    expect(afterRename.data![0]!.comments[0]!.author.name).toBe('Robert');
+    expect(afterRename.paths).toBe(paths);
+    // the comment now names another author: carol is read, bob no longer
+    const moved = normalize(list, [article(1, 'ann', ['carol'])], [], renamed);
+    const afterMove = memo.denormalize(list, moved.result, moved.entities);
+    expect(names(afterMove.paths)).toEqual(['Article:1', 'Comment:100', 'User:ann', 'User:carol']);
+    // a comment more: the records read grow
+    const grown = normalize(list, [article(1, 'ann', ['carol', 'dan'])], [], moved);
+    expect(names(memo.denormalize(list, grown.result, grown.entities).paths)).toEqual(
+      ['Article:1', 'Comment:100', 'Comment:101', 'User:ann', 'User:carol', 'User:dan'],
+    );
+  });
 });
 
 describe('normalize: repeated records', () => {
