@@ -121,6 +121,29 @@ function statusHint(status: number): string {
 }
 
 /**
+ * The base of the errors of one request (`NetworkError`, `ParseError`, `TimeoutError`, `AbortError`):
+ * each names the request's method, URL and endpoint.
+ *
+ * @example
+ * catch (error) { if (error instanceof RequestError) console.warn(error.method, error.url, error.endpoint); }
+ */
+export abstract class RequestError extends Error {
+  /** The method of the request. */
+  readonly method: string;
+  /** The full URL of the request. */
+  readonly url: string;
+  /** The name of the endpoint that sent it (`'Todo.get'`, or `'GET /todos/:id'`), when known. */
+  readonly endpoint: string | undefined;
+
+  constructor(request: RequestDescription, message: string, options?: { cause: unknown }) {
+    super(message, options);
+    this.method = request.method;
+    this.url = request.url;
+    this.endpoint = request.endpoint;
+  }
+}
+
+/**
  * Rejects a request whose response is not 2xx (`status` is the HTTP status), or that never reached
  * the server (`status` is 0, `response` is `undefined` and `cause` is the original error). The body of
  * `response` is left unread: `await error.response.json()` works.
@@ -129,18 +152,12 @@ function statusHint(status: number): string {
  * try { await TodoResource.get({ id: 5 }); }
  * catch (error) { if (error instanceof NetworkError && error.status === 404) { ... } }
  */
-export class NetworkError extends Error {
+export class NetworkError extends RequestError {
   override readonly name = 'NetworkError';
   /** The HTTP status, or 0 when no response arrived. */
   readonly status: number;
   /** The response, body unread; `undefined` when no response arrived. */
   readonly response: Response | undefined;
-  /** The method of the failed request. */
-  readonly method: string;
-  /** The full URL of the failed request. */
-  readonly url: string;
-  /** The name of the endpoint that sent it (`'Todo.get'`, or `'GET /todos/:id'`), when known. */
-  readonly endpoint: string | undefined;
 
   /**
    * @param request what was requested
@@ -153,12 +170,9 @@ export class NetworkError extends Error {
     const what = response
       ? `answered ${status}${response.statusText ? ` ${response.statusText}` : ''}${bodyPreview ? ` with ${bodyPreview}` : ''}`
       : `failed before any response (status 0): ${errorText(failure instanceof Response ? undefined : failure.cause)}`;
-    super(`${describeRequest(request)} ${what}. ${statusHint(status)}`, response ? undefined : { cause: (failure as { cause: unknown }).cause });
+    super(request, `${describeRequest(request)} ${what}. ${statusHint(status)}`, response ? undefined : { cause: (failure as { cause: unknown }).cause });
     this.status = status;
     this.response = response;
-    this.method = request.method;
-    this.url = request.url;
-    this.endpoint = request.endpoint;
   }
 }
 
@@ -167,7 +181,7 @@ export class NetworkError extends Error {
  * schema, or the server said `content-type: application/json`. Usually an HTML page (a dev server's
  * index.html, a login page, a proxy error) answered instead of the API.
  */
-export class ParseError extends Error {
+export class ParseError extends RequestError {
   override readonly name = 'ParseError';
   /** The HTTP status of the response (2xx). */
   readonly status: number;
@@ -175,17 +189,12 @@ export class ParseError extends Error {
   readonly contentType: string;
   /** The start of the body text that could not be parsed. */
   readonly text: string;
-  /** The method of the request. */
-  readonly method: string;
-  /** The full URL of the request. */
-  readonly url: string;
-  /** The name of the endpoint that sent it, when known. */
-  readonly endpoint: string | undefined;
 
   constructor(request: RequestDescription, status: number, contentType: string, text: string, cause?: unknown) {
     const shown = text.length > 200 ? `${text.slice(0, 199)}…` : text;
     const reason = cause instanceof Error ? ` (${cause.message})` : '';
     super(
+      request,
       `${describeRequest(request)} answered ${status} with ${contentType ? `content-type "${contentType}"` : 'no content-type'} ` +
         `and a body that is not JSON${reason}: ${JSON.stringify(shown)}. ` +
         'Check urlPrefix and path: an HTML page usually means the request reached a web page instead of the API. ' +
@@ -195,9 +204,6 @@ export class ParseError extends Error {
     this.status = status;
     this.contentType = contentType;
     this.text = shown;
-    this.method = request.method;
-    this.url = request.url;
-    this.endpoint = request.endpoint;
   }
 }
 
@@ -210,28 +216,20 @@ export class ParseError extends Error {
  * const get = TodoResource.get.extend({ timeout: 5_000 });
  * try { await get({ id: 1 }); } catch (error) { if (error instanceof TimeoutError) showSlowServerNotice(); }
  */
-export class TimeoutError extends Error {
+export class TimeoutError extends RequestError {
   override readonly name: 'TimeoutError' = 'TimeoutError';
   /** Always 0: no (complete) response arrived. */
   readonly status: 0 = 0;
   /** The limit that passed, in ms. */
   readonly timeout: number;
-  /** The method of the request. */
-  readonly method: string;
-  /** The full URL of the request. */
-  readonly url: string;
-  /** The name of the endpoint that sent it, when known. */
-  readonly endpoint: string | undefined;
 
   constructor(request: RequestDescription, timeout: number) {
     super(
+      request,
       `${describeRequest(request)} got no complete response within its timeout of ${timeout} ms (status 0), and was aborted. ` +
         'The server is slow or unreachable: check it, or raise the endpoint\'s timeout option.',
     );
     this.timeout = timeout;
-    this.method = request.method;
-    this.url = request.url;
-    this.endpoint = request.endpoint;
   }
 }
 
@@ -247,21 +245,12 @@ export class TimeoutError extends Error {
  * controller.fetch(search, { q }).catch((error) => { if (error.name !== 'AbortError') throw error; });
  * abort.abort();
  */
-export class AbortError extends Error {
+export class AbortError extends RequestError {
   override readonly name: 'AbortError' = 'AbortError';
-  /** The method of the request. */
-  readonly method: string;
-  /** The full URL of the request. */
-  readonly url: string;
-  /** The name of the endpoint that sent it, when known. */
-  readonly endpoint: string | undefined;
 
   constructor(request: RequestDescription, reason?: unknown) {
     const why = reason === undefined ? '' : `: ${typeof reason === 'string' ? reason : errorText(reason)}`;
-    super(`${describeRequest(request)} was aborted${why}. Nothing was stored for it.`, reason === undefined ? undefined : { cause: reason });
-    this.method = request.method;
-    this.url = request.url;
-    this.endpoint = request.endpoint;
+    super(request, `${describeRequest(request)} was aborted${why}. Nothing was stored for it.`, reason === undefined ? undefined : { cause: reason });
   }
 }
 

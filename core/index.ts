@@ -62,5 +62,5 @@ export type { ControllerEndpoint, ControllerOptions, EndpointArgs, EndpointData,
 export type { State, RequestMeta, OptimisticLayer } from './store/index.js';
 
 // ---- Errors --------------------------------------------------------------------------------------
-export { NetworkError, ParseError, TimeoutError, AbortError, NormalizeError, DeserializeError, SchemaDefinitionError } from './errors.js';
+export { RequestError, NetworkError, ParseError, TimeoutError, AbortError, NormalizeError, DeserializeError, SchemaDefinitionError } from './errors.js';
 export type { RequestDescription } from './errors.js';

@@ -5,21 +5,14 @@
  */
 import { http, HttpResponse, delay } from 'msw';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
-import { Controller, createResource, type ControllerOptions, type State } from '../../core/index.js';
+import { Controller, type ControllerOptions, type State } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { API, createTodoServer, type TodoJson } from '../fixtures/todoServer.js';
+import { TodoResource } from '../fixtures/todoResource.js';
 
-export { API, Todo };
+export { API, Todo, TodoResource };
 export type { TodoJson };
 
-/** The todo resource every reliability test uses: optimistic mutations, lists filtered by user. */
-export const TodoResource = createResource({
-  urlPrefix: API,
-  path: '/todos/:id',
-  schema: Todo,
-  searchParams: {} as { userId?: number } | undefined,
-  optimistic: true,
-});
 
 /**
  * Starts a fresh todo server (4 todos) for the file: listens before all tests, and after each one

@@ -6,7 +6,7 @@
  */
 import { HttpResponse, delay } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { AbortError, Controller, NetworkError, TimeoutError, type QueryState } from '../../core/index.js';
+import { AbortError, Controller, NetworkError, RequestError, TimeoutError, type QueryState } from '../../core/index.js';
 import {
   TodoResource,
   Todo,
@@ -203,6 +203,7 @@ describe('timeout', () => {
     const slow = TodoResource.get.extend({ timeout: 30 });
     const error = await slow({ id: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(RequestError); // the base of every error of one request
     expect(error).toMatchObject({ name: 'TimeoutError', status: 0, timeout: 30, method: 'GET', url: 'http://api.test/todos/1', endpoint: 'Todo.get' });
     expect((error as Error).message).toContain('GET http://api.test/todos/1 (endpoint Todo.get) got no complete response within its timeout of 30 ms');
     await settled(() => expect(seen.aborted).toBe(true));
@@ -260,6 +261,7 @@ describe('abort with a signal', () => {
     abort.abort();
     const error = await refreshing.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
+    expect(error).toMatchObject({ method: 'GET', url: 'http://api.test/todos/1', endpoint: 'Todo.get' });
     expect((error as Error).message).toContain('GET http://api.test/todos/1 (endpoint Todo.get) was aborted');
     expect((error as Error).cause).toMatchObject({ name: 'AbortError' }); // fetch's DOMException
     expect(stream.last()).toMatchObject({ data, error: undefined, loading: false, fetching: false });
