@@ -11,6 +11,7 @@ import type { EntityMeta, EntityMetaTables, EntityTable, EntityTables, Normalize
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** The default merge as one function (no closure per written record). */
 const defaultMergeOf = (existing: unknown, incoming: unknown): unknown => Entity.merge(existing, incoming);
 
 /** Entity nesting depth from which cycles in the input are tracked (see `Normalizer.path`). */

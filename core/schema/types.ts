@@ -75,6 +75,9 @@ export interface NormalizedTables {
 /** What `normalize` returns: the normalized result plus the (copy-on-write) updated tables. */
 export interface NormalizeResult<R = unknown> extends NormalizedTables {
   readonly result: R;
-  /** The records whose stored value changed, as `[key, pk]` pairs (each once). */
+  /**
+   * The records whose stored value changed, as `[key, pk]` pairs: each once, unless one write set a record
+   * back to its stored value and then changed it again (then twice; listing a record twice is harmless).
+   */
   readonly changed: readonly (readonly [key: string, pk: string])[];
 }
