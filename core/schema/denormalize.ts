@@ -71,6 +71,30 @@ function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {
   return true;
 }
 
+/** A read's result (a class, so that every result has one shape and `paths` is a prototype getter). */
+class ReadResult implements DenormalizeResult<unknown> {
+  readonly data: unknown;
+  readonly invalid: boolean;
+  #paths: ReadonlySet<string> | undefined;
+  readonly #memo: MemoCache;
+  readonly #roots: Dependencies;
+  readonly #entities: EntityTables;
+
+  constructor(value: unknown, paths: ReadonlySet<string> | undefined, memo: MemoCache, roots: Dependencies, entities: EntityTables) {
+    this.data = value === INVALID ? undefined : value;
+    this.invalid = value === INVALID;
+    this.#paths = paths;
+    this.#memo = memo;
+    this.#roots = roots;
+    this.#entities = entities;
+  }
+
+  /** Computed on first use (unless the previous read's still hold): a plain read never pays for it. */
+  get paths(): ReadonlySet<string> {
+    return (this.#paths ??= this.#memo.pathsOf(this.#roots, this.#entities));
+  }
+}
+
 /**
  * Keeps denormalized values referentially stable across reads: an entity whose stored record and nested
  * entities are unchanged comes back as the same instance, a list or object whose members are unchanged
@@ -107,22 +131,14 @@ export class MemoCache {
     }
     const roots = pass.rootDeps;
     // when no record read gained or lost a dependency, the previous read's paths are still exact
-    let paths = cached && !pass.reshaped && sameRecords(cached.roots, roots) ? cached.result.paths : undefined;
-    const memo = this;
-    const result: DenormalizeResult<unknown> = {
-      data: value === INVALID ? undefined : value,
-      invalid: value === INVALID,
-      // otherwise computed on first use: a plain read never pays for it
-      get paths() {
-        return (paths ??= memo.pathsOf(roots, entities));
-      },
-    };
+    const paths = cached && !pass.reshaped && sameRecords(cached.roots, roots) ? cached.result.paths : undefined;
+    const result = new ReadResult(value, paths, this, roots, entities);
     this.storeResult(schema, input, { entities, result, roots });
     return result as DenormalizeResult<Denormalize<S>>;
   }
 
-  /** The transitive records read from `roots`, following the memo's nodes. */
-  private pathsOf(roots: Dependencies, entities: EntityTables): Set<string> {
+  /** @internal The transitive records read from `roots`, following the memo's nodes. */
+  pathsOf(roots: Dependencies, entities: EntityTables): Set<string> {
     const paths = new Set<string>();
     const seen = new Set<object>();
     const pending: Dependencies[] = [roots];
