@@ -180,7 +180,7 @@ export class Controller {
       } catch (error) {
         this.settle(key, entry);
         if (error instanceof Error && error.name === 'AbortError') {
-          this.dropAborted(key, layer, generation);
+          this.dropAborted(key, layer);
         } else if (generation === this.generation) {
           const date = this.clock();
           this.store.dispatch({ type: 'error', key, error: toError(error), fetchedAt: startedAt, date, expiresAt: date + endpoint.errorExpiryLength, settles: layer });
@@ -217,10 +217,14 @@ export class Controller {
     return this.lastStart;
   }
 
-  /** One attempt: `fetchWith` with the request's abort signal when the endpoint has it; an abort rejects at once either way. */
+  /**
+   * One attempt: `fetchWith` with the request's abort signal when the endpoint has it (it rejects at once
+   * on an abort); any other endpoint is raced against the signal here.
+   */
   private attempt(endpoint: ControllerEndpoint, args: readonly unknown[], signal: AbortSignal): Promise<unknown> {
     if (signal.aborted) return Promise.reject(signal.reason);
-    const call = typeof endpoint.fetchWith === 'function' ? endpoint.fetchWith({ signal }, ...args) : endpoint(...args);
+    if (typeof endpoint.fetchWith === 'function') return endpoint.fetchWith({ signal }, ...args);
+    const call = endpoint(...args);
     return new Promise((resolve, reject) => {
       const onAbort = () => reject(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
@@ -235,12 +239,8 @@ export class Controller {
   }
 
   /** An aborted request stores nothing: only its optimistic layer goes, and its observers stop showing it as fetching. */
-  private dropAborted(key: string, layer: number | undefined, generation: number): void {
-    if (layer !== undefined && generation === this.generation) {
-      // A write older than any reset: the reducer ignores it and only removes the layer.
-      const date = this.clock();
-      this.store.dispatch({ type: 'error', key, error: new Error('aborted'), fetchedAt: Number.NEGATIVE_INFINITY, date, expiresAt: date, settles: layer });
-    }
+  private dropAborted(key: string, layer: number | undefined): void {
+    if (layer !== undefined) this.store.dispatch({ type: 'dropLayer', layer });
     this.streams.get(key)?.update();
   }
 

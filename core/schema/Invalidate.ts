@@ -43,7 +43,7 @@ export class Invalidate<E extends EntityClass = EntityClass> extends SchemaNode 
     } else if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
       const processed = this.entity.process(input, parent, key, ctx.args);
       pk = usablePk(entityKey, this.entity.pk(processed, parent, key, ctx.args), input);
-      assertPkFields(this.entity as never, processed, input, ctx.args);
+      assertPkFields(this.entity as never, entityPlan(this.entity as never), processed, input, ctx.args);
     } else {
       throw new NormalizeError(entityKey, `cannot invalidate ${describeKind(input)}: expected the pk or an object holding it.`, input);
     }

@@ -76,8 +76,7 @@ export function discoverPkFields(Cls: typeof Entity, plan: EntityPlan, value: ob
  * Throws a NormalizeError when a field `pk()` reads (see `discoverPkFields`) holds neither a string nor
  * a finite number in `value`: `{ id: [1] }` or `{ id: true }` must not pass for the pk `'1'` or `'true'`.
  */
-export function assertPkFields(Cls: typeof Entity, value: object, input: unknown, args: readonly unknown[]): void {
-  const plan = entityPlan(Cls);
+export function assertPkFields(Cls: typeof Entity, plan: EntityPlan, value: object, input: unknown, args: readonly unknown[]): void {
   for (const field of plan.pkFields ?? discoverPkFields(Cls, plan, value, args)) {
     const member = (value as Record<string, unknown>)[field];
     if (!(typeof member === 'string' || (typeof member === 'number' && Number.isFinite(member)))) {

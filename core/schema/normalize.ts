@@ -1,6 +1,6 @@
 import { NormalizeError, describeKind, preview } from '../errors.js';
 import { Entity, usablePk } from './Entity.js';
-import { discoverPkFields, planOf, type EntityPlan } from './entityPlan.js';
+import { assertPkFields, planOf, type EntityPlan } from './entityPlan.js';
 import { normalizeList } from './Array.js';
 import { normalizeMembers } from './Object.js';
 import { SchemaNode, type NormalizeContext } from './SchemaNode.js';
@@ -207,12 +207,7 @@ class Normalizer implements NormalizeContext {
     const defaultProcess = Cls.process === Entity.process;
     let processed = (defaultProcess ? input : Cls.process(input, parent, fieldKey, this.args)) as Record<string, unknown>;
     const pk = usablePk(plan.key, Cls.pk(processed, parent, fieldKey, this.args), input);
-    for (const field of plan.pkFields ?? discoverPkFields(Cls, plan, processed, this.args)) {
-      const value = processed[field];
-      if (!(typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) {
-        throw new NormalizeError(plan.key, `the pk field "${field}" must be a string or a number, but it is ${describeKind(value)} in ${preview(input)}.`, input);
-      }
-    }
+    assertPkFields(Cls, plan, processed, input, this.args);
     const defaultMerge = Cls.merge === Entity.merge;
     if (defaultMerge && plan.schemaFields.length === 0 && this.holdsAlready(plan.key, pk, processed)) {
       if (tracked) this.path.delete(input);

@@ -31,6 +31,12 @@ export interface OptimisticAction {
   readonly layer: OptimisticLayer;
 }
 
+/** Removes an optimistic layer whose request ended without a response or an error to keep (it was aborted). */
+export interface DropLayerAction {
+  readonly type: 'dropLayer';
+  readonly layer: number;
+}
+
 /** Marks results invalid (they must be refetched before use) or stale (refetched in the background). */
 export interface InvalidateAction {
   readonly type: 'invalidate' | 'expire';
@@ -46,4 +52,4 @@ export interface ResetAction {
 }
 
 /** Every change to the state is one of these. */
-export type Action = ResponseAction | ErrorAction | OptimisticAction | InvalidateAction | ResetAction;
+export type Action = ResponseAction | ErrorAction | OptimisticAction | DropLayerAction | InvalidateAction | ResetAction;

@@ -92,6 +92,10 @@ export function reducer(state: State, action: Action): Transition {
         state: { ...state, optimistic: [...state.optimistic, action.layer] },
         changes: { ...NONE, optimistic: true },
       };
+    case 'dropLayer': {
+      const optimistic = withoutLayer(state.optimistic, action.layer);
+      return optimistic === state.optimistic ? { state, changes: NONE } : { state: { ...state, optimistic }, changes: { ...NONE, optimistic: true } };
+    }
     case 'invalidate':
     case 'expire': {
       const keys = typeof action.keys === 'function' ? Object.keys(state.meta).filter(action.keys) : action.keys;
