@@ -3,16 +3,19 @@ import { INVALID } from './special.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 
-/** Normalizes a list with `itemSchema`; anything but an array is a NormalizeError naming `label`. */
+/**
+ * Normalizes a list with `itemSchema`; anything but an array is a NormalizeError naming `listSchema`
+ * (the schema of the list, labelled only then).
+ */
 export function normalizeList(
   itemSchema: unknown,
   input: unknown,
   key: string | undefined,
   ctx: NormalizeContext,
-  label: string,
+  listSchema: unknown,
 ): unknown[] {
   if (!Array.isArray(input)) {
-    throw new NormalizeError(label, `expected an array but got ${describeKind(input)}.`, input);
+    throw new NormalizeError(schemaLabel(listSchema), `expected an array but got ${describeKind(input)}.`, input);
   }
   const out = new Array<unknown>(input.length);
   for (let i = 0; i < input.length; i++) out[i] = ctx.visit(itemSchema, input[i], input, key);
@@ -55,7 +58,7 @@ export class ArraySchema<S = unknown> extends SchemaNode {
   }
 
   normalize(input: unknown, _parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown[] {
-    return normalizeList(this.schema, input, key, ctx, this.label);
+    return normalizeList(this.schema, input, key, ctx, this);
   }
 
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {

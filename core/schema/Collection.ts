@@ -169,7 +169,7 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
     if (!Array.isArray(input)) {
       throw new NormalizeError(this.label, `expected an array but got ${describeKind(input)}.`, input);
     }
-    const pks = normalizeList(this.itemSchema, input, key, ctx, this.label);
+    const pks = normalizeList(this.itemSchema, input, key, ctx, this);
     const pk = this.pk(parent, key, ctx, ctx.currentEntity());
     ctx.write(this.key, pk, pks);
     return pk;

@@ -1,6 +1,6 @@
 import { DeserializeError, NormalizeError } from '../errors.js';
-import { type Entity, isEntityClass } from './Entity.js';
-import { entityPlan } from './entityPlan.js';
+import type { Entity } from './Entity.js';
+import { planOf, type EntityPlan } from './entityPlan.js';
 import { denormalizeList } from './Array.js';
 import { denormalizeMembers } from './Object.js';
 import { ownValue, tooDeep } from './normalize.js';
@@ -209,9 +209,10 @@ class ReadPass implements DenormalizeContext {
 
   unvisit(schema: unknown, input: unknown): unknown {
     if (input === null || input === undefined) return input;
-    if (isEntityClass(schema)) {
+    const plan = planOf(schema);
+    if (plan) {
       if (typeof input !== 'string' && typeof input !== 'number') return INVALID;
-      return this.unvisitRecord(schema, entityPlan(schema).key, String(input));
+      return this.unvisitRecord(schema as typeof Entity, plan.key, typeof input === 'string' ? input : String(input), plan);
     }
     if (schema instanceof SchemaNode) return schema.denormalize(input, this);
     if (Array.isArray(schema)) return denormalizeList(arrayItemSchema(schema), input, this);
@@ -219,9 +220,9 @@ class ReadPass implements DenormalizeContext {
     return input;
   }
 
-  unvisitRecord(schema: TableSchema | Function, key: string, pk: string): unknown {
+  unvisitRecord(schema: TableSchema | Function, key: string, pk: string, plan: EntityPlan | undefined = planOf(schema)): unknown {
     const record = ownValue(ownValue(this.entities, key), pk);
-    const value = typeof record === 'object' && record !== null ? this.resolve(schema as TableSchema | typeof Entity, record) : INVALID;
+    const value = typeof record === 'object' && record !== null ? this.resolve(schema as TableSchema | typeof Entity, record, plan) : INVALID;
     const deps = this.depStack[this.depStack.length - 1];
     if (deps) deps.push(schema, key, pk, value);
     return value;
@@ -260,7 +261,7 @@ class ReadPass implements DenormalizeContext {
     return this.memo.nodes.get(record)?.value;
   }
 
-  private resolve(schema: TableSchema | typeof Entity, record: object): unknown {
+  private resolve(schema: TableSchema | typeof Entity, record: object, plan: EntityPlan | undefined): unknown {
     let node = this.memo.nodes.get(record);
     if (node && node.schema === schema) {
       if (node.pass === this.id) {
@@ -284,8 +285,8 @@ class ReadPass implements DenormalizeContext {
     this.depStack.push(built.deps);
     this.building.push(built);
     try {
-      built.value = isEntityClass(schema)
-        ? buildEntity(schema, record as Record<string, unknown>, this, this.register)
+      built.value = plan
+        ? buildEntity(plan, record as Record<string, unknown>, this, this.register)
         : (schema as TableSchema).build(record, this, this.register);
     } catch (error) {
       built.deps = undefined;
@@ -320,11 +321,14 @@ class ReadPass implements DenormalizeContext {
  * deserializers (skipping null/undefined), then nested schemas. A required nested entity that is INVALID
  * or missing makes the whole entity INVALID; an optional one becomes `undefined`.
  */
-function buildEntity(Cls: typeof Entity, record: Record<string, unknown>, ctx: DenormalizeContext, register: (value: unknown) => void): unknown {
-  const plan = entityPlan(Cls);
-  const instance = Object.create(Cls.prototype) as Record<string, unknown>;
+function buildEntity(plan: EntityPlan, record: Record<string, unknown>, ctx: DenormalizeContext, register: (value: unknown) => void): unknown {
+  const instance = new plan.make();
   register(instance);
-  for (const field of plan.defaultKeys) instance[field] = plan.defaults[field];
+  const { defaults, defaultKeys } = plan;
+  for (let i = 0; i < defaultKeys.length; i++) {
+    const field = defaultKeys[i] as string;
+    instance[field] = defaults[field];
+  }
   for (const field in record) {
     const value = record[field];
     if (value !== undefined && !plan.reserved.has(field)) assignField(instance, field, value);

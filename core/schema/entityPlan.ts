@@ -23,6 +23,13 @@ export interface EntityPlan {
   readonly reserved: ReadonlySet<string>;
   /** The fields `pk()` reads whose default is a string or number (found on first use). */
   pkFields: readonly string[] | undefined;
+  /**
+   * Makes a bare instance (the class's prototype, no field initializers run). A constructor of its own,
+   * so that the engine sizes its instances for the class's fields (Object.create would not).
+   */
+  readonly make: new () => Record<string, unknown>;
+  /** The class's `pk` method (what the default static `pk` calls). */
+  readonly pkMethod: (this: object, parent?: unknown, key?: string, args?: readonly unknown[]) => unknown;
 }
 
 const plans = new WeakMap<Function, EntityPlan>();
@@ -85,6 +92,12 @@ export function assertPkFields(Cls: typeof Entity, plan: EntityPlan, value: obje
   }
 }
 
+function bareConstructor(prototype: object): new () => Record<string, unknown> {
+  const make = function (this: Record<string, unknown>) {} as unknown as new () => Record<string, unknown>;
+  make.prototype = prototype;
+  return make;
+}
+
 /** The resolved plan of an Entity class: key, defaults, nested schema fields and deserializers. */
 export function entityPlan(Cls: typeof Entity): EntityPlan {
   let plan = plans.get(Cls);
@@ -119,6 +132,8 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     schemaFieldNames: new Set(schemaFields.map((field) => field.name)),
     reserved: reservedFields(Cls as never),
     pkFields: undefined,
+    make: bareConstructor(Cls.prototype),
+    pkMethod: Cls.prototype.pk,
   };
   plans.set(Cls, plan);
   return plan;

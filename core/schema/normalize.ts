@@ -55,7 +55,7 @@ class TableWriter {
   }
 
   /** The state of table `key` (cached: consecutive writes mostly hit the same table). */
-  private state(key: string): TableState {
+  state(key: string): TableState {
     const last = this.last;
     if (last !== undefined && last.key === key) return last;
     let state = this.tables.get(key);
@@ -72,37 +72,32 @@ class TableWriter {
     return ownValue(this.state(key).table, pk);
   }
 
-  getMeta(key: string, pk: string): EntityMeta | undefined {
-    return ownValue(this.state(key).meta, pk);
-  }
-
   pks(key: string): string[] {
     const table = this.state(key).table;
     return table ? Object.keys(table) : [];
   }
 
-  set(key: string, pk: string, value: unknown, meta: EntityMeta): void {
-    const state = this.state(key);
-    const current = ownValue(state.table, pk);
+  /** Stores `value` (not the current record) under `pk` in `state`'s table, with `meta`. */
+  set(state: TableState, pk: string, current: unknown, value: unknown, meta: EntityMeta): void {
     if (value !== current) {
       if (!state.copied) {
         if (!this.rootCopied) {
           this.entities = copyTable(this.entities);
           this.rootCopied = true;
         }
-        state.table = this.entities[key] = copyTable(state.table);
+        state.table = this.entities[state.key] = copyTable(state.table);
         state.copied = true;
       }
       (state.table as EntityTable)[pk] = value;
       // reported on the first write (when the record is still the base table's), not on later ones
-      if (current === ownValue(state.base, pk)) this.changed.push([key, pk]);
+      if (current === undefined || current === ownValue(state.base, pk)) this.changed.push([state.key, pk]);
     }
     if (!state.metaCopied) {
       if (!this.metaRootCopied) {
         this.entitiesMeta = copyTable(this.entitiesMeta);
         this.metaRootCopied = true;
       }
-      state.meta = this.entitiesMeta[key] = copyTable(state.meta);
+      state.meta = this.entitiesMeta[state.key] = copyTable(state.meta);
       state.metaCopied = true;
     }
     (state.meta as Record<string, EntityMeta>)[pk] = meta;
@@ -133,10 +128,7 @@ class Normalizer implements NormalizeContext {
     const plan = planOf(schema);
     if (plan) return this.visitEntity(schema as typeof Entity, plan, value, parent, key);
     if (schema instanceof SchemaNode) return schema.normalize(value, parent, key, this);
-    if (Array.isArray(schema)) {
-      const itemSchema = arrayItemSchema(schema);
-      return normalizeList(itemSchema, value, key, this, schemaLabel(schema));
-    }
+    if (Array.isArray(schema)) return normalizeList(arrayItemSchema(schema), value, key, this, schema);
     if (isPlainObject(schema)) return normalizeMembers(schema, value, this, schemaLabel(schema));
     return value;
   }
@@ -155,28 +147,37 @@ class Normalizer implements NormalizeContext {
   }
 
   write(key: string, pk: string, incoming: unknown, merge?: (existing: any, incoming: any) => any): void {
-    const existing = this.writer.get(key, pk);
-    const existingMeta = this.writer.getMeta(key, pk);
+    this.writeIn(this.writer.state(key), pk, incoming, merge);
+  }
+
+  private writeIn(state: TableState, pk: string, incoming: unknown, merge: ((existing: any, incoming: any) => any) | undefined): void {
+    const existing = ownValue(state.table, pk);
+    const existingMeta = ownValue(state.meta, pk);
     const newer = existingMeta === undefined || this.meta.fetchedAt >= existingMeta.fetchedAt;
+    if (existing === undefined) {
+      // a new record: nothing to merge with or to share
+      if (newer) this.writer.set(state, pk, undefined, incoming, this.meta);
+      return;
+    }
     let next: unknown;
-    if (existing === undefined || existing === INVALID || incoming === INVALID || !merge) {
+    if (existing === INVALID || incoming === INVALID || !merge) {
       if (!newer) return; // a response to an older request never overwrites a newer write
       next = incoming;
     } else {
       next = newer ? merge(existing, incoming) : merge(incoming, existing);
     }
-    if (existing !== undefined) next = shareUnchanged(next, existing);
-    this.writer.set(key, pk, next, newer || existingMeta === undefined ? this.meta : existingMeta);
+    next = shareUnchanged(next, existing);
+    this.writer.set(state, pk, existing, next, newer || existingMeta === undefined ? this.meta : existingMeta);
   }
 
   /**
    * With the default (spread) merge, a record whose every incoming field equals the stored one merges
    * into the same record: skip the merge, unless this request is newer and its time must be recorded.
    */
-  private holdsAlready(key: string, pk: string, incoming: Record<string, unknown>): boolean {
-    const existing = this.writer.get(key, pk);
+  private holdsAlready(state: TableState, pk: string, incoming: Record<string, unknown>): boolean {
+    const existing = ownValue(state.table, pk);
     if (typeof existing !== 'object' || existing === null) return false;
-    const meta = this.writer.getMeta(key, pk);
+    const meta = ownValue(state.meta, pk);
     if (meta !== this.meta && (meta === undefined || this.meta.fetchedAt > meta.fetchedAt)) return false;
     for (const field in incoming) {
       const value = incoming[field];
@@ -202,31 +203,32 @@ class Normalizer implements NormalizeContext {
       }
       this.path.add(input);
     }
+    const args = this.args;
     // With the default process (a shallow copy), pk and equality can be read off the input itself:
     // a leaf entity that the store already holds unchanged costs no copy at all.
-    const defaultProcess = Cls.process === Entity.process;
-    let processed = (defaultProcess ? input : Cls.process(input, parent, fieldKey, this.args)) as Record<string, unknown>;
-    const pk = usablePk(plan.key, Cls.pk(processed, parent, fieldKey, this.args), input);
-    assertPkFields(Cls, plan, processed, input, this.args);
+    let processed = (Cls.process === Entity.process ? input : Cls.process(input, parent, fieldKey, args)) as Record<string, unknown>;
+    const rawPk = Cls.pk === Entity.pk ? plan.pkMethod.call(processed, parent, fieldKey, args) : Cls.pk(processed, parent, fieldKey, args);
+    const pk = typeof rawPk === 'string' && plainPk(rawPk) ? rawPk : usablePk(plan.key, rawPk ?? undefined, input);
+    assertPkFields(Cls, plan, processed, input, args);
     const defaultMerge = Cls.merge === Entity.merge;
-    if (defaultMerge && plan.schemaFields.length === 0 && this.holdsAlready(plan.key, pk, processed)) {
-      if (tracked) this.path.delete(input);
-      return pk;
-    }
-    if (processed === input) processed = { ...processed };
-    for (const field in processed) {
-      const value = processed[field];
-      // plain (non-schema) values must be trees too: the store has to survive JSON.stringify
-      if (typeof value === 'object' && value !== null && !plan.schemaFieldNames.has(field) && hasCycle(value)) {
-        throw new NormalizeError(plan.key, 'the input contains a cycle: a field refers back to an object that contains it.', value);
+    const state = this.writer.state(plan.key);
+    const schemaFields = plan.schemaFields;
+    if (schemaFields.length === 0) {
+      if (defaultMerge && this.holdsAlready(state, pk, processed)) {
+        if (tracked) this.path.delete(input);
+        return pk;
       }
-    }
-    if (plan.schemaFields.length) {
+      if (processed === input) processed = { ...processed };
+      checkPlainFields(plan, processed);
+    } else {
+      if (processed === input) processed = { ...processed };
+      checkPlainFields(plan, processed);
       this.entityKeys.push(plan.key);
       this.entityPks.push(pk);
       this.depth++;
       try {
-        for (const field of plan.schemaFields) {
+        for (let i = 0; i < schemaFields.length; i++) {
+          const field = schemaFields[i] as EntityPlan['schemaFields'][number];
           const value = processed[field.name];
           if (value !== undefined) processed[field.name] = this.visit(field.schema, value, processed, field.name);
         }
@@ -235,12 +237,30 @@ class Normalizer implements NormalizeContext {
         this.entityKeys.pop();
         this.entityPks.pop();
       }
+      // the nested visits may have written to other tables: this one's state is still `state`
+      if (defaultMerge && this.holdsAlready(state, pk, processed)) {
+        if (tracked) this.path.delete(input);
+        return pk;
+      }
     }
     if (tracked) this.path.delete(input);
-    if (defaultMerge && plan.schemaFields.length > 0 && this.holdsAlready(plan.key, pk, processed)) return pk;
-    if (defaultMerge) this.write(plan.key, pk, processed, defaultMergeOf);
-    else this.write(plan.key, pk, processed, (existing, incoming) => Cls.merge(existing, incoming));
+    this.writeIn(state, pk, processed, defaultMerge ? defaultMergeOf : (existing, incoming) => Cls.merge(existing, incoming));
     return pk;
+  }
+}
+
+/** A pk string usable as is (see `usablePk` for the ones that are not). */
+function plainPk(pk: string): boolean {
+  return pk !== '' && pk !== 'undefined' && pk !== 'null' && pk !== 'NaN' && !pk.startsWith('[object ');
+}
+
+/** Plain (non-schema) values must be trees too: the store has to survive JSON.stringify. */
+function checkPlainFields(plan: EntityPlan, processed: Record<string, unknown>): void {
+  for (const field in processed) {
+    const value = processed[field];
+    if (typeof value === 'object' && value !== null && !plan.schemaFieldNames.has(field) && hasCycle(value)) {
+      throw new NormalizeError(plan.key, 'the input contains a cycle: a field refers back to an object that contains it.', value);
+    }
   }
 }
 
