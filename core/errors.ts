@@ -8,8 +8,7 @@ export function preview(value: unknown, max = 120): string {
   let text: string;
   if (typeof value === 'string') text = JSON.stringify(value);
   else if (typeof value === 'function') text = `[function ${value.name || 'anonymous'}]`;
-  else if (typeof value === 'symbol') text = value.toString();
-  else if (typeof value === 'number' || typeof value === 'bigint') text = String(value);
+  else if (typeof value !== 'object') text = String(value); // number, bigint, boolean, symbol, undefined
   else {
     try {
       text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)) ?? String(value);
@@ -17,6 +16,11 @@ export function preview(value: unknown, max = 120): string {
       text = Array.isArray(value) ? `[array of ${value.length}]` : Object.prototype.toString.call(value);
     }
   }
+  return truncate(text, max);
+}
+
+/** `text`, cut to `max` characters (the last one an ellipsis) when longer. */
+export function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -106,18 +110,17 @@ function describeRequest({ method, url, endpoint }: RequestDescription): string 
   return `${method} ${url}${endpoint ? ` (endpoint ${endpoint})` : ''}`;
 }
 
+/** What to check for a failed request with this status (0: none arrived). */
 function statusHint(status: number): string {
-  if (status === 0) {
-    return 'The request never reached the server: check that the server runs, that urlPrefix is right, and (in a browser) CORS.';
-  }
-  if (status === 401 || status === 403) {
-    return 'The server refused the credentials: override getRequestInit to send them (e.g. credentials: "same-origin" or an Authorization header).';
-  }
-  if (status === 404) return 'Check the path, urlPrefix and the URL arguments: the resource does not exist at this URL.';
-  if (status === 405) return 'The server does not accept this method here: check the endpoint\'s method and path.';
-  if (status >= 400 && status < 500) return 'The server rejected the request: check the URL arguments and the body against what the API expects.';
-  if (status >= 500) return 'The server failed while answering: retrying later may help; see error.response for its message.';
-  return 'See error.response for what the server sent.';
+  return status === 0
+    ? 'Never reached the server: check that the server runs, urlPrefix and (in a browser) CORS.'
+    : status >= 500
+      ? 'The server failed: retrying later may help.'
+      : status === 404 || status === 405
+        ? 'Check the path, method, urlPrefix and URL arguments.'
+        : status >= 400
+          ? 'Check the URL arguments, the body and the credentials (see getRequestInit).'
+          : 'See error.response.';
 }
 
 /**
@@ -167,10 +170,11 @@ export class NetworkError extends RequestError {
   constructor(request: RequestDescription, failure: Response | { readonly cause: unknown }, bodyPreview?: string) {
     const response = failure instanceof Response ? failure : undefined;
     const status = response?.status ?? 0;
+    const cause = response ? undefined : (failure as { readonly cause: unknown }).cause;
     const what = response
       ? `answered ${status}${response.statusText ? ` ${response.statusText}` : ''}${bodyPreview ? ` with ${bodyPreview}` : ''}`
-      : `failed before any response (status 0): ${errorText(failure instanceof Response ? undefined : failure.cause)}`;
-    super(request, `${describeRequest(request)} ${what}. ${statusHint(status)}`, response ? undefined : { cause: (failure as { cause: unknown }).cause });
+      : `failed before any response (status 0): ${errorText(cause)}`;
+    super(request, `${describeRequest(request)} ${what}. ${statusHint(status)}`, response ? undefined : { cause });
     this.status = status;
     this.response = response;
   }
@@ -191,14 +195,13 @@ export class ParseError extends RequestError {
   readonly text: string;
 
   constructor(request: RequestDescription, status: number, contentType: string, text: string, cause?: unknown) {
-    const shown = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+    const shown = truncate(text, 200);
     const reason = cause instanceof Error ? ` (${cause.message})` : '';
     super(
       request,
       `${describeRequest(request)} answered ${status} with ${contentType ? `content-type "${contentType}"` : 'no content-type'} ` +
         `and a body that is not JSON${reason}: ${JSON.stringify(shown)}. ` +
-        'Check urlPrefix and path: an HTML page usually means the request reached a web page instead of the API. ' +
-        'For a non-JSON API, override parseResponse.',
+        'Check urlPrefix and path: an HTML page usually means a web page answered, not the API (else override parseResponse).',
       cause === undefined ? undefined : { cause },
     );
     this.status = status;
@@ -226,8 +229,7 @@ export class TimeoutError extends RequestError {
   constructor(request: RequestDescription, timeout: number) {
     super(
       request,
-      `${describeRequest(request)} got no complete response within its timeout of ${timeout} ms (status 0), and was aborted. ` +
-        'The server is slow or unreachable: check it, or raise the endpoint\'s timeout option.',
+      `${describeRequest(request)} got no complete response within its timeout of ${timeout} ms (status 0): aborted. Check the server, or raise the timeout option.`,
     );
     this.timeout = timeout;
   }

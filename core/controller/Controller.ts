@@ -4,9 +4,9 @@ import { AbortError, NormalizeError, type RequestDescription } from '../errors.j
 import { MemoCache, isEntityClass, normalize, type Entity, type EntityTables } from '../schema/index.js';
 import { Store, initialState, restoreState, type State, type Transition } from '../store/index.js';
 import { NO_LAYER, applyLayers, expectedResponse, type EffectiveEntities } from './optimistic.js';
-import { QueryStream, needsFetch, queryState, type QueryHost, type QueryRead } from './observe.js';
-import { defaultRetryDelay, retryCount, withRetries, type RetryPolicy } from './retry.js';
-import type { ControllerEndpoint, EndpointArgs, EndpointData, QueryState, ResponseSnapshot, StoreSnapshot } from './types.js';
+import { NO_PATHS, QueryStream, needsFetch, queryState, type QueryHost, type QueryRead } from './observe.js';
+import { defaultRetryDelay, retryCount, withRetries } from './retry.js';
+import type { ControllerEndpoint, EndpointArgs, EndpointData, QueryState, ResponseSnapshot } from './types.js';
 
 /** Options of `new Controller(...)`. */
 export interface ControllerOptions {
@@ -38,7 +38,6 @@ interface InFlight {
 /** How much later than the previous one a request started in the same millisecond counts (exact in binary). */
 const START_STEP = 1 / 1024;
 const IDLE: QueryState<never> = Object.freeze({ data: undefined, error: undefined, loading: false, fetching: false, stale: false });
-const EMPTY_PATHS: ReadonlySet<string> = new Set();
 const noop = () => {};
 
 function toError(error: unknown): Error {
@@ -50,6 +49,48 @@ function describe(endpoint: ControllerEndpoint, key: string): RequestDescription
   const url = key.startsWith(`${endpoint.method} `) ? key.slice(endpoint.method.length + 1) : key;
   return { method: endpoint.method, url, endpoint: endpoint.name };
 }
+
+/** For an entity endpoint with no stored result of its own: the pk its arguments name (data from other requests). */
+function pkFromArgs(schema: typeof Entity, args: readonly unknown[]): string | undefined {
+  const params = args[0];
+  if (typeof params !== 'object' || params === null) return undefined;
+  try {
+    const pk = schema.pk({ ...params });
+    return typeof pk === 'string' && pk !== '' && pk !== 'undefined' ? pk : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One attempt: `fetchWith` with the request's abort signal when the endpoint has it (it rejects at once
+ * on an abort); any other endpoint is raced against the signal here.
+ */
+function tryOnce(endpoint: ControllerEndpoint, args: readonly unknown[], signal: AbortSignal): Promise<unknown> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  if (typeof endpoint.fetchWith === 'function') return endpoint.fetchWith({ signal }, ...args);
+  const call = endpoint(...args);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    call.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Resolves a response that arrived after a reset: read on its own, never written. */
+function readDetached(endpoint: ControllerEndpoint, args: readonly unknown[], response: unknown): unknown {
+  if (endpoint.schema === undefined) return response;
+  const normalized = normalize(endpoint.schema, response, args);
+  return new MemoCache().denormalize(endpoint.schema, normalized.result, normalized.entities, args).data;
+}
+
+/** @internal The controller's bookkeeping, for tests that check that nothing is left behind (not exported by the package). */
+export let controllerInternals: (controller: Controller) => {
+  readonly streams: Map<string, QueryStream>;
+  readonly byPath: Map<string, Set<QueryStream>>;
+  readonly inFlight: Map<string, unknown>;
+  readonly store: Store;
+};
 
 /**
  * Ties endpoints to the one normalized store: `fetch` runs an endpoint and stores its response,
@@ -63,63 +104,67 @@ function describe(endpoint: ControllerEndpoint, key: string): RequestDescription
 export class Controller {
   /** The normalized state, now and on every change. */
   readonly state$: ObservableType<State>;
-  private readonly store: Store;
-  private readonly clock: () => number;
-  private readonly memo = new MemoCache();
-  private readonly inFlight = new Map<string, InFlight>();
-  private readonly streams = new Map<string, QueryStream>();
-  private readonly byPath = new Map<string, Set<QueryStream>>();
-  private readonly keysByEndpoint = new WeakMap<object, Set<string>>();
-  private effective: EffectiveEntities | undefined;
-  private generation = 0;
-  private layerIds = 0;
-  private readonly host: QueryHost;
-  private readonly retry: number | false;
-  private readonly retryDelay: RetryDelay;
-  private readonly scheduler: SchedulerLike;
+  readonly #store: Store;
+  readonly #clock: () => number;
+  readonly #memo = new MemoCache();
+  readonly #inFlight = new Map<string, InFlight>();
+  readonly #streams = new Map<string, QueryStream>();
+  readonly #byPath = new Map<string, Set<QueryStream>>();
+  readonly #keysByEndpoint = new WeakMap<object, Set<string>>();
+  #effective: EffectiveEntities | undefined;
+  #generation = 0;
+  #layerIds = 0;
+  readonly #host: QueryHost;
+  readonly #retry: number | false;
+  readonly #retryDelay: RetryDelay;
+  readonly #scheduler: SchedulerLike;
   /** The start time of the last request (see `startTime`). */
-  private lastStart = Number.NEGATIVE_INFINITY;
+  #lastStart = Number.NEGATIVE_INFINITY;
   /** Aborted by `resetEntireStore`: retries of requests started before it stop. */
-  private resetSignal = new AbortController();
+  #resetSignal = new AbortController();
+
+  static {
+    controllerInternals = (controller) => ({ streams: controller.#streams, byPath: controller.#byPath, inFlight: controller.#inFlight, store: controller.#store });
+  }
 
   constructor(options: ControllerOptions = {}) {
-    this.clock = options.now ?? Date.now;
-    this.retry = options.retry ?? 3;
-    this.retryDelay = options.retryDelay ?? defaultRetryDelay;
-    this.scheduler = options.scheduler ?? asyncScheduler;
+    this.#clock = options.now ?? Date.now;
+    this.#retry = options.retry ?? 3;
+    this.#retryDelay = options.retryDelay ?? defaultRetryDelay;
+    this.#scheduler = options.scheduler ?? asyncScheduler;
     const start = options.initialState === undefined ? initialState() : restoreState(options.initialState);
-    this.store = new Store(start);
-    this.state$ = this.store.state$;
-    this.store.transitions$.subscribe((transition) => this.onTransition(transition));
-    this.host = {
-      now: () => this.clock(),
+    this.#store = new Store(start);
+    this.state$ = this.#store.state$;
+    this.#store.transitions$.subscribe((transition) => this.#onTransition(transition));
+    this.#host = {
+      now: () => this.#clock(),
       read: (stream) => {
         try {
-          return this.read(stream.endpoint, stream.args, stream.key);
+          return this.#read(stream.endpoint, stream.args, stream.key);
         } catch (error) {
           // a stored value that cannot be read (a deserializer that throws, a graph too deep) is this
           // query's error, not an exception inside the store's subscriber; it keeps watching what it read
           return { data: undefined, invalid: false, paths: stream.paths, error: toError(error), missing: false, invalidated: false, expiresAt: 0 };
         }
       },
-      isFetching: (key) => this.inFlight.has(key),
+      isFetching: (key) => this.#inFlight.has(key),
       refetch: (stream) => {
         if (stream.endpoint.signal?.aborted) return; // its own signal stops it for good: no request loop
-        this.request(stream.endpoint, stream.args, false).catch(noop);
+        this.#request(stream.endpoint, stream.args, false).catch(noop);
       },
-      reindex: (stream, previous, paths) => this.reindex(stream, previous, paths),
+      reindex: (stream, previous, paths) => this.#reindex(stream, previous, paths),
       release: (stream) => {
-        this.abandon(stream);
-        this.reindex(stream, stream.paths, EMPTY_PATHS);
-        stream.paths = EMPTY_PATHS;
-        if (this.streams.get(stream.key) === stream) this.streams.delete(stream.key);
+        this.#abandon(stream);
+        this.#reindex(stream, stream.paths, NO_PATHS);
+        stream.paths = NO_PATHS;
+        if (this.#streams.get(stream.key) === stream) this.#streams.delete(stream.key);
       },
     };
   }
 
   /** The normalized state (entities, endpoints, meta, entitiesMeta, optimistic). */
   getState(): State {
-    return this.store.getState();
+    return this.#store.getState();
   }
 
   /**
@@ -131,38 +176,41 @@ export class Controller {
    */
   fetch<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
     try {
-      return this.request(endpoint, args, true) as Promise<EndpointData<E>>;
+      return this.#request(endpoint, args, true) as Promise<EndpointData<E>>;
     } catch (error) {
       return Promise.reject(error); // bad URL arguments (endpoint.key threw): a rejection, as for any other failure
     }
   }
 
   /** `fetch`; `awaited` says whether a caller waits for the result (an observer's refetch does not). */
-  private request(endpoint: ControllerEndpoint, args: readonly unknown[], awaited: boolean): Promise<unknown> {
-    const key = endpoint.key(...args);
-    this.track(endpoint, key);
+  #request(endpoint: ControllerEndpoint, args: readonly unknown[], awaited: boolean): Promise<unknown> {
+    const key = this.#key(endpoint, args);
     if (!endpoint.sideEffect) {
-      const running = this.inFlight.get(key);
+      const running = this.#inFlight.get(key);
       if (running) {
         running.awaited ||= awaited;
         return running.promise;
       }
     }
-    const fetchedAt = this.startTime();
-    const generation = this.generation;
+    const fetchedAt = this.#startTime();
+    const generation = this.#generation;
     let layer: number | undefined;
-    let expected: unknown = NO_LAYER;
+    let expected: unknown;
     try {
-      expected = expectedResponse(endpoint, args, this.snapshot());
+      const entities = this.#entities();
+      expected = expectedResponse(endpoint, args, { now: this.#clock(), getEntity: (key, pk) => entities[key]?.[pk] });
     } catch {
       expected = NO_LAYER;
     }
     if (expected !== NO_LAYER && endpoint.schema !== undefined && !endpoint.signal?.aborted) {
-      layer = ++this.layerIds;
-      this.store.dispatch({ type: 'optimistic', layer: { id: layer, key, schema: endpoint.schema, args, response: expected, fetchedAt } });
+      layer = ++this.#layerIds;
+      this.#store.dispatch({ type: 'optimistic', layer: { id: layer, key, schema: endpoint.schema, args, response: expected, fetchedAt } });
     }
-    const entry: InFlight = { promise: Promise.resolve(), abort: new AbortController(), awaited };
-    const stop = this.resetSignal.signal;
+    const abort = new AbortController();
+    const entry = { abort, awaited } as InFlight;
+    const stop = this.#resetSignal.signal;
+    // the request is over: it is no longer in flight (unless a reset or an abort already replaced it)
+    const settle = () => this.#inFlight.get(key) === entry && this.#inFlight.delete(key);
     const run = async (): Promise<unknown> => {
       await undefined; // the request is registered in flight before anything can settle it
       let startedAt = fetchedAt;
@@ -170,39 +218,45 @@ export class Controller {
       try {
         response = await withRetries(
           (attempt) => {
-            if (attempt > 0) startedAt = this.startTime(); // a retry's response is as new as the retry
-            return this.attempt(endpoint, args, entry.abort.signal);
+            if (attempt > 0) startedAt = this.#startTime(); // a retry's response is as new as the retry
+            return tryOnce(endpoint, args, abort.signal);
           },
-          this.retryPolicy(endpoint),
-          entry.abort.signal,
+          // the endpoint's retry options, else the controller's (mutations: none)
+          {
+            retries: retryCount(endpoint.retry !== undefined ? endpoint.retry : endpoint.sideEffect ? 0 : this.#retry),
+            retryDelay: endpoint.retryDelay ?? this.#retryDelay,
+            scheduler: this.#scheduler,
+          },
+          abort.signal,
           stop,
         );
       } catch (error) {
-        this.settle(key, entry);
+        settle();
         if (error instanceof Error && error.name === 'AbortError') {
-          this.dropAborted(key, layer);
-        } else if (generation === this.generation) {
-          const date = this.clock();
-          this.store.dispatch({ type: 'error', key, error: toError(error), fetchedAt: startedAt, date, expiresAt: date + endpoint.errorExpiryLength, settles: layer });
+          // an aborted request stores nothing: only its optimistic layer goes, and its observers stop showing it as fetching
+          if (layer !== undefined) this.#store.dispatch({ type: 'dropLayer', layer });
+          this.#streams.get(key)?.update();
+        } else if (generation === this.#generation) {
+          this.#write(endpoint, key, args, toError(error), true, startedAt, layer);
         }
         throw error;
       }
-      this.settle(key, entry);
-      if (generation !== this.generation) return this.readDetached(endpoint, args, response);
-      const date = this.clock();
+      settle();
+      if (generation !== this.#generation) return readDetached(endpoint, args, response);
+      const date = this.#clock();
       try {
-        this.store.dispatch({ type: 'response', key, schema: endpoint.schema, args, response, fetchedAt: startedAt, date, expiresAt: date + endpoint.dataExpiryLength, settles: layer });
+        this.#write(endpoint, key, args, response, false, startedAt, layer, date);
       } catch (thrown) {
         const error = thrown instanceof NormalizeError ? thrown.inResponseTo(describe(endpoint, key)) : toError(thrown);
-        this.store.dispatch({ type: 'error', key, error, fetchedAt: startedAt, date, expiresAt: date + endpoint.errorExpiryLength, settles: layer });
+        this.#write(endpoint, key, args, error, true, startedAt, layer, date);
         throw error;
       }
-      return this.read(endpoint, args, key).data;
+      return this.#read(endpoint, args, key).data;
     };
     entry.promise = run();
     if (!endpoint.sideEffect) {
-      this.inFlight.set(key, entry);
-      this.streams.get(key)?.update();
+      this.#inFlight.set(key, entry);
+      this.#streams.get(key)?.update();
     }
     return entry.promise;
   }
@@ -211,44 +265,17 @@ export class Controller {
    * The start time of a request: the clock, but always later than the previous start, so that of two
    * requests started within one millisecond the later one still wins (writes are ordered by it).
    */
-  private startTime(): number {
-    const now = this.clock();
-    this.lastStart = now > this.lastStart ? now : this.lastStart + START_STEP;
-    return this.lastStart;
-  }
-
-  /**
-   * One attempt: `fetchWith` with the request's abort signal when the endpoint has it (it rejects at once
-   * on an abort); any other endpoint is raced against the signal here.
-   */
-  private attempt(endpoint: ControllerEndpoint, args: readonly unknown[], signal: AbortSignal): Promise<unknown> {
-    if (signal.aborted) return Promise.reject(signal.reason);
-    if (typeof endpoint.fetchWith === 'function') return endpoint.fetchWith({ signal }, ...args);
-    const call = endpoint(...args);
-    return new Promise((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      call.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
-  }
-
-  /** The retries of one request: the endpoint's options, else the controller's (mutations: none). */
-  private retryPolicy(endpoint: ControllerEndpoint): RetryPolicy {
-    const retry = endpoint.retry !== undefined ? endpoint.retry : endpoint.sideEffect ? 0 : this.retry;
-    return { retries: retryCount(retry), retryDelay: endpoint.retryDelay ?? this.retryDelay, scheduler: this.scheduler };
-  }
-
-  /** An aborted request stores nothing: only its optimistic layer goes, and its observers stop showing it as fetching. */
-  private dropAborted(key: string, layer: number | undefined): void {
-    if (layer !== undefined) this.store.dispatch({ type: 'dropLayer', layer });
-    this.streams.get(key)?.update();
+  #startTime(): number {
+    const now = this.#clock();
+    this.#lastStart = now > this.#lastStart ? now : this.#lastStart + START_STEP;
+    return this.#lastStart;
   }
 
   /** The last observer of a GET left: abort its request unless a `fetch` caller awaits it. */
-  private abandon(stream: QueryStream): void {
-    const running = this.inFlight.get(stream.key);
+  #abandon(stream: QueryStream): void {
+    const running = this.#inFlight.get(stream.key);
     if (!running || running.awaited) return;
-    this.inFlight.delete(stream.key);
+    this.#inFlight.delete(stream.key);
     running.abort.abort(new AbortError(describe(stream.endpoint, stream.key), 'its last observer unsubscribed and no fetch awaits it'));
   }
 
@@ -260,8 +287,8 @@ export class Controller {
     } catch (error) {
       return Promise.reject(error);
     }
-    const read = this.read(endpoint, args, key);
-    if (!read.missing && !read.invalid && !read.invalidated && !read.error && this.clock() < read.expiresAt) {
+    const read = this.#read(endpoint, args, key);
+    if (!read.missing && !read.invalid && !read.invalidated && !read.error && this.#clock() < read.expiresAt) {
       return Promise.resolve(read.data as EndpointData<E>);
     }
     return this.fetch(endpoint, ...args);
@@ -293,17 +320,16 @@ export class Controller {
     return new Observable<QueryState<EndpointData<E>>>((subscriber) => {
       let key: string;
       try {
-        key = endpoint.key(...(args as EndpointArgs<E>));
+        key = this.#key(endpoint, args);
       } catch (error) {
         // bad URL arguments: an error state (streams never error), and nothing to fetch
-        subscriber.next({ data: undefined, error: toError(error), loading: false, fetching: false, stale: false });
+        subscriber.next({ ...IDLE, error: toError(error) });
         return undefined;
       }
-      this.track(endpoint, key);
-      let stream = this.streams.get(key);
+      let stream = this.#streams.get(key);
       if (!stream) {
-        stream = new QueryStream(this.host, endpoint, args, key);
-        this.streams.set(key, stream);
+        stream = new QueryStream(this.#host, endpoint, args, key);
+        this.#streams.set(key, stream);
       }
       return stream.observe(poll).subscribe(subscriber as never);
     });
@@ -320,156 +346,144 @@ export class Controller {
   peek<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E> | [null]): QueryState<EndpointData<E>> {
     if (args[0] === null) return IDLE;
     const key = endpoint.key(...(args as EndpointArgs<E>));
-    const read = this.read(endpoint, args, key);
-    const now = this.clock();
-    const fetching = this.inFlight.has(key) || needsFetch(read, false, now, this.streams.get(key)?.active !== true);
+    const read = this.#read(endpoint, args, key);
+    const now = this.#clock();
+    const fetching = this.#inFlight.has(key) || needsFetch(read, false, now, this.#streams.get(key)?.active !== true);
     return queryState(read, fetching, now) as QueryState<EndpointData<E>>;
   }
 
   /** Marks the result of this request invalid: observers stop showing it and refetch. */
   invalidate<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): void {
-    this.store.dispatch({ type: 'invalidate', keys: [endpoint.key(...args)], date: this.clock() });
+    this.#mark('invalidate', [endpoint.key(...args)]);
   }
 
   /** Marks every stored result of this endpoint invalid. */
   invalidateAll(endpoint: ControllerEndpoint): void {
-    this.store.dispatch({ type: 'invalidate', keys: [...(this.keysByEndpoint.get(endpoint) ?? [])], date: this.clock() });
+    this.#mark('invalidate', this.#keysByEndpoint.get(endpoint));
   }
 
   /** Marks every stored result of this endpoint stale: observers refetch in the background and keep their data. */
   expireAll(endpoint: ControllerEndpoint): void {
-    this.store.dispatch({ type: 'expire', keys: [...(this.keysByEndpoint.get(endpoint) ?? [])], date: this.clock() });
+    this.#mark('expire', this.#keysByEndpoint.get(endpoint));
+  }
+
+  #mark(type: 'invalidate' | 'expire', keys: Iterable<string> = []): void {
+    this.#store.dispatch({ type, keys: [...keys], date: this.#clock() });
   }
 
   /** Stores `response` for this request as if it had been fetched: `setResponse(endpoint, ...args, response)`. */
   setResponse<E extends ControllerEndpoint>(endpoint: E, ...argsAndResponse: [...EndpointArgs<E>, unknown]): void {
-    const args = argsAndResponse.slice(0, -1) as EndpointArgs<E>;
-    const key = endpoint.key(...args);
-    this.track(endpoint, key);
-    const now = this.clock();
-    this.store.dispatch({ type: 'response', key, schema: endpoint.schema, args, response: argsAndResponse[argsAndResponse.length - 1], fetchedAt: now, date: now, expiresAt: now + endpoint.dataExpiryLength });
+    this.#set(endpoint, argsAndResponse, false);
   }
 
   /** Stores an error for this request as if the request had failed: `setError(endpoint, ...args, error)`. */
   setError<E extends ControllerEndpoint>(endpoint: E, ...argsAndError: [...EndpointArgs<E>, Error]): void {
-    const args = argsAndError.slice(0, -1) as EndpointArgs<E>;
-    const key = endpoint.key(...args);
-    this.track(endpoint, key);
-    const now = this.clock();
-    this.store.dispatch({ type: 'error', key, error: argsAndError[argsAndError.length - 1] as Error, fetchedAt: now, date: now, expiresAt: now + endpoint.errorExpiryLength });
+    this.#set(endpoint, argsAndError, true);
+  }
+
+  /** `setResponse` / `setError`: the last argument is the value. */
+  #set(endpoint: ControllerEndpoint, argsAndValue: readonly unknown[], isError: boolean): void {
+    const args = argsAndValue.slice(0, -1);
+    this.#write(endpoint, this.#key(endpoint, args), args, argsAndValue[args.length], isError);
+  }
+
+  /**
+   * Stores a response (normalized; throws what normalize throws) or an error for `key`, arrived at
+   * `date` (default: now) for a request started at `fetchedAt` (default: `date`), settling `layer`.
+   */
+  #write(endpoint: ControllerEndpoint, key: string, args: readonly unknown[], value: unknown, isError: boolean, fetchedAt?: number, settles?: number, date = this.#clock()): void {
+    fetchedAt ??= date;
+    this.#store.dispatch(
+      isError
+        ? { type: 'error', key, error: value as Error, fetchedAt, date, expiresAt: date + endpoint.errorExpiryLength, settles }
+        : { type: 'response', key, schema: endpoint.schema, args, response: value, fetchedAt, date, expiresAt: date + endpoint.dataExpiryLength, settles },
+    );
   }
 
   /** A synchronous snapshot of one request in the store. */
   getResponse<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): ResponseSnapshot<EndpointData<E>> {
-    const read = this.read(endpoint, args, endpoint.key(...args));
+    const read = this.#read(endpoint, args, endpoint.key(...args));
     const invalid = read.invalid || read.invalidated;
     return {
       data: invalid ? undefined : (read.data as EndpointData<E>),
       expiresAt: read.expiresAt,
-      stale: read.invalidated || this.clock() >= read.expiresAt,
+      stale: read.invalidated || this.#clock() >= read.expiresAt,
       invalid,
     };
   }
 
   /** Empties the store. Requests in flight settle without writing and stop retrying; observers refetch. */
   resetEntireStore(): void {
-    this.generation++;
-    this.inFlight.clear();
-    this.resetSignal.abort();
-    this.resetSignal = new AbortController();
-    this.store.dispatch({ type: 'reset', date: this.clock() });
+    this.#generation++;
+    this.#inFlight.clear();
+    this.#resetSignal.abort();
+    this.#resetSignal = new AbortController();
+    this.#store.dispatch({ type: 'reset', date: this.#clock() });
   }
 
-  private track(endpoint: ControllerEndpoint, key: string): void {
-    let keys = this.keysByEndpoint.get(endpoint);
-    if (!keys) this.keysByEndpoint.set(endpoint, (keys = new Set()));
+  /** The request key of these arguments, remembered as one of the endpoint's (for `invalidateAll`, `expireAll`). */
+  #key(endpoint: ControllerEndpoint, args: readonly unknown[]): string {
+    const key = endpoint.key(...args);
+    let keys = this.#keysByEndpoint.get(endpoint);
+    if (!keys) this.#keysByEndpoint.set(endpoint, (keys = new Set()));
     keys.add(key);
+    return key;
   }
 
-  /** The request is over: it is no longer in flight (unless a reset or an abort already replaced it). */
-  private settle(key: string, entry: InFlight): void {
-    if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+  #entities(): EntityTables {
+    this.#effective = applyLayers(this.#store.getState(), this.#effective);
+    return this.#effective.entities;
   }
 
-  private snapshot(): StoreSnapshot {
-    const entities = this.entities();
-    const now = this.clock();
-    return { now, getEntity: (key, pk) => entities[key]?.[pk] };
-  }
-
-  private entities(): EntityTables {
-    this.effective = applyLayers(this.store.getState(), this.effective);
-    return this.effective.entities;
-  }
-
-  private read(endpoint: ControllerEndpoint, args: readonly unknown[], key: string): QueryRead {
-    const state = this.store.getState();
+  #read(endpoint: ControllerEndpoint, args: readonly unknown[], key: string): QueryRead {
+    const state = this.#store.getState();
     const meta = state.meta[key];
     let input = state.endpoints[key];
     const schema = endpoint.schema;
     if (input === undefined && isEntityClass(schema)) {
-      input = this.pkFromArgs(schema, args);
+      input = pkFromArgs(schema, args);
     }
     const base = { error: meta?.error, missing: state.endpoints[key] === undefined, invalidated: meta?.invalidated === true, expiresAt: meta?.expiresAt ?? 0 };
-    if (schema === undefined || input === undefined) return { ...base, data: input, invalid: false, paths: EMPTY_PATHS };
-    const result = this.memo.denormalize(schema, input, this.entities(), args);
+    if (schema === undefined || input === undefined) return { ...base, data: input, invalid: false, paths: NO_PATHS };
+    const result = this.#memo.denormalize(schema, input, this.#entities(), args);
     return { ...base, data: result.data, invalid: result.invalid, paths: result.paths };
   }
 
-  /** For an entity endpoint with no stored result of its own: the pk its arguments name (data from other requests). */
-  private pkFromArgs(schema: typeof Entity, args: readonly unknown[]): string | undefined {
-    const params = args[0];
-    if (typeof params !== 'object' || params === null) return undefined;
-    try {
-      const pk = schema.pk({ ...params });
-      return typeof pk === 'string' && pk !== '' && pk !== 'undefined' ? pk : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Resolves a response that arrived after a reset: read on its own, never written. */
-  private readDetached(endpoint: ControllerEndpoint, args: readonly unknown[], response: unknown): unknown {
-    if (endpoint.schema === undefined) return response;
-    const normalized = normalize(endpoint.schema, response, args);
-    return new MemoCache().denormalize(endpoint.schema, normalized.result, normalized.entities, args).data;
-  }
-
-  private reindex(stream: QueryStream, previous: ReadonlySet<string>, paths: ReadonlySet<string>): void {
+  #reindex(stream: QueryStream, previous: ReadonlySet<string>, paths: ReadonlySet<string>): void {
     if (previous === paths) return;
     for (const path of previous) {
       if (paths.has(path)) continue;
-      const set = this.byPath.get(path);
-      if (set && set.delete(stream) && set.size === 0) this.byPath.delete(path);
+      const set = this.#byPath.get(path);
+      if (set && set.delete(stream) && set.size === 0) this.#byPath.delete(path);
     }
     for (const path of paths) {
       if (previous.has(path)) continue;
-      let set = this.byPath.get(path);
-      if (!set) this.byPath.set(path, (set = new Set()));
+      let set = this.#byPath.get(path);
+      if (!set) this.#byPath.set(path, (set = new Set()));
       set.add(stream);
     }
   }
 
   /** Recomputes exactly the streams that read something the transition changed. */
-  private onTransition({ state, changes }: Transition): void {
-    const before = this.effective;
-    this.effective = applyLayers(state, before);
+  #onTransition({ state, changes }: Transition): void {
+    const before = this.#effective;
+    this.#effective = applyLayers(state, before);
     let affected: Iterable<QueryStream>;
     if (changes.entities === 'all' || changes.endpoints === 'all') {
-      affected = [...this.streams.values()];
+      affected = [...this.#streams.values()];
     } else {
       const set = new Set<QueryStream>();
       const addPath = (key: string, pk: string) => {
-        const streams = this.byPath.get(`${key}\u0000${pk}`);
+        const streams = this.#byPath.get(`${key}\u0000${pk}`);
         if (streams) for (const stream of streams) set.add(stream);
       };
       for (const [key, pk] of changes.entities) addPath(key, pk);
-      if (this.effective !== before) {
+      if (this.#effective !== before) {
         for (const [key, pk] of before?.touched ?? []) addPath(key, pk);
-        for (const [key, pk] of this.effective.touched) addPath(key, pk);
+        for (const [key, pk] of this.#effective.touched) addPath(key, pk);
       }
       for (const key of changes.endpoints) {
-        const stream = this.streams.get(key);
+        const stream = this.#streams.get(key);
         if (stream) set.add(stream);
       }
       affected = set;

@@ -30,7 +30,8 @@ export interface QueryRead {
   readonly expiresAt: number;
 }
 
-const NO_PATHS: ReadonlySet<string> = new Set();
+/** The paths of a read that depends on no record. */
+export const NO_PATHS: ReadonlySet<string> = new Set();
 
 /** 5xx and network failures keep the data on screen; 4xx and errors without a status replace it. */
 function keepsData(error: Error): boolean {
@@ -66,6 +67,9 @@ export function queryState(read: QueryRead, fetching: boolean, now: number): Que
   };
 }
 
+/** @internal A stream's subject and polling subscription, for tests that check what is left (not exported by the package). */
+export let streamInternals: (stream: QueryStream) => { readonly subject: BehaviorSubject<QueryState<unknown>>; readonly poll: Subscription | undefined };
+
 /**
  * The shared stream of one request key: one per key however many subscribers, one request at a time,
  * one polling timer. Recomputed by the controller only when something it read changed.
@@ -73,43 +77,49 @@ export function queryState(read: QueryRead, fetching: boolean, now: number): Que
 export class QueryStream {
   /** Records the current data depends on. */
   paths: ReadonlySet<string> = NO_PATHS;
-  private readonly subject: BehaviorSubject<QueryState<unknown>>;
-  private subscribers = 0;
-  private pollers = 0;
-  private poll: Subscription | undefined;
-  private updating = false;
-  private dirty = false;
+  readonly #subject: BehaviorSubject<QueryState<unknown>>;
+  #subscribers = 0;
+  #pollers = 0;
+  #poll: Subscription | undefined;
+  #updating = false;
+  #dirty = false;
+  readonly #host: QueryHost;
+
+  static {
+    streamInternals = (stream) => ({ subject: stream.#subject, poll: stream.#poll });
+  }
 
   constructor(
-    private readonly host: QueryHost,
+    host: QueryHost,
     readonly endpoint: ControllerEndpoint,
     readonly args: readonly unknown[],
     readonly key: string,
   ) {
-    this.subject = new BehaviorSubject(queryState(this.host.read(this), this.host.isFetching(key), this.host.now()));
+    this.#host = host;
+    this.#subject = new BehaviorSubject(queryState(this.#host.read(this), this.#host.isFetching(key), this.#host.now()));
   }
 
   /** The stream for one subscriber; `poll` subscribers keep the polling timer running. */
   observe(poll: boolean): Observable<QueryState<unknown>> {
     return new Observable<QueryState<unknown>>((subscriber) => {
-      const mounting = this.subscribers++ === 0;
-      if (poll) this.pollers++;
+      const mounting = this.#subscribers++ === 0;
+      if (poll) this.#pollers++;
       this.update(mounting);
-      this.syncPolling();
-      const subscription = this.subject.subscribe(subscriber);
+      this.#syncPolling();
+      const subscription = this.#subject.subscribe(subscriber);
       return () => {
         subscription.unsubscribe();
-        if (poll) this.pollers--;
-        this.subscribers--;
-        this.syncPolling();
-        if (this.subscribers === 0) this.host.release(this);
+        if (poll) this.#pollers--;
+        this.#subscribers--;
+        this.#syncPolling();
+        if (this.#subscribers === 0) this.#host.release(this);
       };
     });
   }
 
   /** Whether anyone is subscribed. */
   get active(): boolean {
-    return this.subscribers > 0;
+    return this.#subscribers > 0;
   }
 
   /**
@@ -117,37 +127,37 @@ export class QueryStream {
    * `mounting`: the first subscriber arrived (it retries a failed request without waiting for the error to expire).
    */
   update(mounting = false): void {
-    if (this.updating) {
-      this.dirty = true;
+    if (this.#updating) {
+      this.#dirty = true;
       return;
     }
-    this.updating = true;
+    this.#updating = true;
     try {
       do {
-        this.dirty = false;
-        const read = this.host.read(this);
+        this.#dirty = false;
+        const read = this.#host.read(this);
         if (read.paths !== this.paths) {
-          this.host.reindex(this, this.paths, read.paths);
+          this.#host.reindex(this, this.paths, read.paths);
           this.paths = read.paths;
         }
-        if (this.active && needsFetch(read, this.host.isFetching(this.key), this.host.now(), mounting)) this.host.refetch(this);
-        if (this.dirty) continue;
-        const next = queryState(read, this.host.isFetching(this.key), this.host.now());
-        if (!sameState(next, this.subject.getValue())) this.subject.next(next);
-      } while (this.dirty);
+        if (this.active && needsFetch(read, this.#host.isFetching(this.key), this.#host.now(), mounting)) this.#host.refetch(this);
+        if (this.#dirty) continue;
+        const next = queryState(read, this.#host.isFetching(this.key), this.#host.now());
+        if (!sameState(next, this.#subject.getValue())) this.#subject.next(next);
+      } while (this.#dirty);
     } finally {
-      this.updating = false;
+      this.#updating = false;
     }
   }
 
-  private syncPolling(): void {
+  #syncPolling(): void {
     const frequency = this.endpoint.pollFrequency;
-    const shouldPoll = this.pollers > 0 && typeof frequency === 'number' && frequency > 0 && !this.endpoint.sideEffect;
-    if (shouldPoll && !this.poll) {
-      this.poll = interval(frequency).subscribe(() => this.host.refetch(this));
-    } else if (!shouldPoll && this.poll) {
-      this.poll.unsubscribe();
-      this.poll = undefined;
+    const shouldPoll = this.#pollers > 0 && typeof frequency === 'number' && frequency > 0 && !this.endpoint.sideEffect;
+    if (shouldPoll && !this.#poll) {
+      this.#poll = interval(frequency).subscribe(() => this.#host.refetch(this));
+    } else if (!shouldPoll && this.#poll) {
+      this.#poll.unsubscribe();
+      this.#poll = undefined;
     }
   }
 }

@@ -2,7 +2,7 @@
  * Retries of a failed request: which errors are worth another attempt, how long to wait, and the
  * attempt loop, stopped by an abort (the request's signal) or a store reset.
  */
-import { timer, type SchedulerLike, type Subscription } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import type { RetryDelay } from '../endpoint/index.js';
 
 /** The default wait before retry number `attempt` (0-based): 1 s, 2 s, 4 s, ..., at most 30 s (TanStack Query's). */
@@ -70,7 +70,7 @@ function wait(ms: number, scheduler: SchedulerLike, abort: AbortSignal, stop: Ab
     };
     abort.addEventListener('abort', finish);
     stop.addEventListener('abort', finish);
-    subscription = timer(ms, scheduler).subscribe(finish);
+    subscription = scheduler.schedule(finish, ms);
     if (done) subscription.unsubscribe();
   });
 }

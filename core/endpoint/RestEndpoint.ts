@@ -1,9 +1,9 @@
 /**
  * `RestEndpoint`: one HTTP request, described by a path, a method and a schema, and callable.
  */
-import { AbortError, NetworkError, ParseError, type RequestDescription } from '../errors.js';
+import { AbortError, NetworkError, ParseError, truncate, type RequestDescription } from '../errors.js';
 import type { Schema } from '../schema/index.js';
-import { abortErrorOf, linkAbort } from './abort.js';
+import { abortErrorOf, linkAbort, type RequestAbort } from './abort.js';
 import { parsePath, pathWithSearch } from './path.js';
 import type {
   DefaultBody,
@@ -70,8 +70,8 @@ export type AnyRestEndpoint = RestEndpoint<any, any, any, any, any, any>;
 /** The options each endpoint was built from, kept for `extend` (a WeakMap: endpoints are functions with a fixed shape). */
 const builtFrom = new WeakMap<object, RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>>();
 
-/** Keys of options that are read into members by the constructor instead of being copied as they are. */
-const OWN_KEYS = new Set(['name', 'length', 'prototype', 'method', 'urlPrefix', 'sideEffect', 'dataExpiryLength', 'errorExpiryLength']);
+/** Keys of options that are not copied onto the endpoint (a function's own, fixed members; `name` is set apart). */
+const NOT_COPIED = new Set(['name', 'length', 'prototype']);
 
 /** Whether a call of this endpoint carries a body (a `body` option, or a method that sends one). */
 const takesBody = new WeakMap<object, boolean>();
@@ -163,19 +163,16 @@ export class RestEndpoint<
 
     const method = (options.method ?? 'GET') as M;
     const members: Record<string, unknown> = {
+      ...options,
       urlPrefix: options.urlPrefix ?? '',
       method,
       sideEffect: options.sideEffect ?? !(method === 'GET' || method === 'HEAD' || method === 'OPTIONS'),
       dataExpiryLength: options.dataExpiryLength ?? 60_000,
       errorExpiryLength: options.errorExpiryLength ?? 1_000,
     };
-    for (const key of Object.keys(options)) {
-      if (!OWN_KEYS.has(key)) members[key] = (options as unknown as Record<string, unknown>)[key];
-    }
     for (const [key, value] of Object.entries(members)) {
       // Options left undefined stay off the instance, so a subclass's prototype member can answer.
-      if (value === undefined) continue;
-      Object.defineProperty(endpoint, key, { value, enumerable: true, writable: true, configurable: true });
+      if (value !== undefined && !NOT_COPIED.has(key)) Object.defineProperty(endpoint, key, { value, enumerable: true, writable: true, configurable: true });
     }
     Object.defineProperty(endpoint, 'name', { value: options.name ?? `${method} ${options.path}`, configurable: true });
     builtFrom.set(endpoint, options as RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>);
@@ -206,27 +203,15 @@ export class RestEndpoint<
     const [urlArgs, body] = normalized as [UrlArgs<P, SP>, B | undefined];
     const url = this.url(urlArgs);
     if (this.signal === undefined && options.signal === undefined && this.timeout === undefined) {
-      return this.perform(url, body, normalized, undefined);
+      return perform(this, url, body, normalized);
     }
     const abort = linkAbort(this.describe(url, { method: this.method }), [this.signal, options.signal], this.timeout);
     try {
       if (abort.signal.aborted) throw abort.signal.reason;
-      return await Promise.race([this.perform(url, body, normalized, abort), abort.aborted]);
+      return await Promise.race([perform(this, url, body, normalized, abort), abort.aborted]);
     } finally {
       abort.dispose();
     }
-  }
-
-  /** The request itself, with the linked abort signal (if any) in the `RequestInit`. */
-  private async perform(url: string, body: B | undefined, normalized: ProcessParameters<P, SP, B>, abort: ReturnType<typeof linkAbort> | undefined): Promise<R> {
-    let init = await this.getRequestInit(body);
-    if (abort) {
-      if (init.signal) abort.follow(init.signal);
-      init = { ...init, signal: abort.signal };
-    }
-    const response = await this.fetchResponse(url, init);
-    const value = await this.parseResponse(response);
-    return this.process(value as ResultOf<S>, ...normalized);
   }
 
   /** The full URL for these arguments: `urlPrefix` + the filled path + the query string. */
@@ -356,6 +341,24 @@ export class RestEndpoint<
 // Endpoints are functions: give them `call`, `apply` and `bind`.
 Object.setPrototypeOf(RestEndpoint.prototype, Function.prototype);
 
+/** The request itself (`fetchWith` without the abort race), with the linked abort signal (if any) in the `RequestInit`. */
+async function perform<P extends string, S extends Schema | undefined, M extends HttpMethod, SP, B, R>(
+  endpoint: RestEndpoint<P, S, M, SP, B, R>,
+  url: string,
+  body: B | undefined,
+  normalized: ProcessParameters<P, SP, B>,
+  abort?: RequestAbort,
+): Promise<R> {
+  let init = await endpoint.getRequestInit(body);
+  if (abort) {
+    if (init.signal) abort.follow(init.signal);
+    init = { ...init, signal: abort.signal };
+  }
+  const response = await endpoint.fetchResponse(url, init);
+  const value = await endpoint.parseResponse(response);
+  return endpoint.process(value as ResultOf<S>, ...normalized);
+}
+
 function isRawBody(body: unknown): body is BodyInit {
   return (
     (typeof FormData !== 'undefined' && body instanceof FormData) ||
@@ -371,7 +374,7 @@ async function bodyPreview(response: Response): Promise<string | undefined> {
   try {
     const text = (await response.clone().text()).trim();
     if (text === '') return undefined;
-    return JSON.stringify(text.length > 120 ? `${text.slice(0, 119)}…` : text);
+    return JSON.stringify(truncate(text, 120));
   } catch {
     return undefined;
   }

@@ -35,17 +35,14 @@ export function linkAbort(request: RequestDescription, sources: readonly (AbortS
 
   const follow = (source: AbortSignal) => {
     if (link.signal.aborted) return;
-    if (source.aborted) {
-      link.abort(abortErrorOf(request, source.reason));
-      return;
-    }
     const listener = () => link.abort(abortErrorOf(request, source.reason));
+    if (source.aborted) return listener();
     source.addEventListener('abort', listener, { once: true });
     cleanups.push(() => source.removeEventListener('abort', listener));
   };
   for (const source of sources) if (source) follow(source);
-  if (timeout !== undefined && Number.isFinite(timeout) && timeout > 0 && !link.signal.aborted) {
-    const handle = setTimeout(() => link.abort(new TimeoutError(request, timeout)), timeout);
+  if (Number.isFinite(timeout) && timeout! > 0 && !link.signal.aborted) {
+    const handle = setTimeout(() => link.abort(new TimeoutError(request, timeout!)), timeout);
     cleanups.push(() => clearTimeout(handle));
   }
   return {

@@ -193,10 +193,10 @@ export function createResource<
   const listSchema = new ListCollection([schema]) as Collection<[S]>;
   const listUrl = { path: listPath, searchParams, paginationField };
   const getList = build({ ...listUrl, schema: listSchema, name: name('getList') });
-  const listMembers: Record<string, AnyRestEndpoint> = {
-    push: build({ ...listUrl, ...mutation, method: 'POST', body, schema: listSchema.push, name: name('getList.push') }),
-    unshift: build({ ...listUrl, ...mutation, method: 'POST', body, schema: listSchema.unshift, name: name('getList.unshift') }),
-  };
+  const listMembers: Record<string, AnyRestEndpoint> = {};
+  for (const adder of ['push', 'unshift'] as const) {
+    listMembers[adder] = build({ ...listUrl, ...mutation, method: 'POST', body, schema: listSchema[adder], name: name(`getList.${adder}`) });
+  }
   if (paginationField !== undefined) {
     listMembers.getPage = build({
       ...listUrl,
@@ -242,16 +242,6 @@ function attach(endpoint: AnyRestEndpoint, extra: Record<string, unknown>): void
   }
 }
 
-/** The members an endpoint carries beyond a plain endpoint (e.g. `getList.push`), to keep across `extend`. */
-function extraMembers(endpoint: AnyRestEndpoint): Record<string, AnyRestEndpoint> {
-  const extra: Record<string, AnyRestEndpoint> = {};
-  for (const key of ['push', 'unshift', 'getPage']) {
-    const member = (endpoint as unknown as Record<string, unknown>)[key];
-    if (member instanceof RestEndpoint) extra[key] = member as AnyRestEndpoint;
-  }
-  return extra;
-}
-
 /** Options that say where a list lives; an override of them on `getList` applies to its `push`/`unshift`/`getPage` too. */
 const LIST_URL_OPTIONS = ['urlPrefix', 'path', 'searchParams'] as const;
 
@@ -264,7 +254,7 @@ function toResource(members: Record<string, AnyRestEndpoint>, name: (member: str
     }
     if (typeof first === 'string') {
       const get = members.get;
-      if (get === undefined) throw new Error(`resource.extend('${first}', options) builds the member from "get", but this resource has no "get" member.`);
+      if (get === undefined) throw new Error(`resource.extend('${first}', options) builds on "get", which this resource lacks.`);
       return toResource({ ...members, [first]: get.extend({ name: name(first), ...(second as object) }) }, name);
     }
     const overrides = (first ?? {}) as Record<string, Record<string, unknown>>;
@@ -272,15 +262,18 @@ function toResource(members: Record<string, AnyRestEndpoint>, name: (member: str
     for (const [member, memberOptions] of Object.entries(overrides)) {
       const endpoint = members[member];
       if (endpoint === undefined) {
-        throw new Error(
-          `resource.extend({ ${member}: ... }): this resource has no member "${member}" (it has ${Object.keys(members).join(', ')}). ` +
-            `Use resource.extend('${member}', options) to add one.`,
-        );
+        throw new Error(`resource.extend({ ${member}: ... }): no member "${member}" (only ${Object.keys(members).join(', ')}); add one with resource.extend('${member}', options).`);
       }
       const extended = endpoint.extend(memberOptions);
-      const extra = extraMembers(endpoint);
-      const listUrl = Object.fromEntries(LIST_URL_OPTIONS.filter((key) => key in memberOptions).map((key) => [key, memberOptions[key]]));
-      attach(extended, Object.fromEntries(Object.entries(extra).map(([key, child]) => [key, child.extend(listUrl)])));
+      const listUrl: Record<string, unknown> = {};
+      for (const key of LIST_URL_OPTIONS) if (key in memberOptions) listUrl[key] = memberOptions[key];
+      // the members it carries beyond a plain endpoint (`getList.push`, ...) are kept, at the new list URL
+      const extra: Record<string, unknown> = {};
+      for (const key of ['push', 'unshift', 'getPage']) {
+        const child = (endpoint as unknown as Record<string, unknown>)[key];
+        if (child instanceof RestEndpoint) extra[key] = child.extend(listUrl);
+      }
+      attach(extended, extra);
       next[member] = extended;
     }
     return toResource(next, name);

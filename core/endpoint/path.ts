@@ -67,8 +67,8 @@ export function compilePath(path: string, args: Readonly<Record<string, unknown>
     if (value === undefined || value === null || value === '') {
       if (!param.optional) {
         throw new Error(
-          `Missing path parameter "${param.name}" for path "${path}": got ${value === '' ? 'an empty string' : String(value)}. ` +
-            `Pass it in the arguments, e.g. { ${param.name}: ... }, or write ":${param.name}?" in the path to make it optional.`,
+          `Missing ${paramText(path, param.name, 'path parameter')}: got ${value === '' ? 'an empty string' : String(value)}. ` +
+            `Pass { ${param.name}: ... }, or write ":${param.name}?" to make it optional.`,
         );
       }
       if (literal.endsWith('/')) literal = literal.slice(0, -1);
@@ -76,7 +76,7 @@ export function compilePath(path: string, args: Readonly<Record<string, unknown>
     } else {
       out += literal;
       if (value === '.' || value === '..') dots.push([out.length, param.name]);
-      out += encodeArgument(pathValue(path, param.name, value), `Path parameter "${param.name}" for path "${path}"`);
+      out += encodeArgument(pathValue(path, param.name, value), paramText(path, param.name));
     }
     last = param.end;
   }
@@ -85,14 +85,16 @@ export function compilePath(path: string, args: Readonly<Record<string, unknown>
   return out === '' ? '/' : out;
 }
 
+/** `Path parameter "id" for path "/todos/:id"`: how the errors about one argument start. */
+function paramText(path: string, name: string, kind = 'Path parameter'): string {
+  return `${kind} "${name}" for path "${path}"`;
+}
+
 /** A path parameter's value as text: strings and finite numbers only (`{}`, `[]`, `true`, `NaN` would name another resource). */
 function pathValue(path: string, name: string, value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw new TypeError(
-    `Path parameter "${name}" for path "${path}" must be a string or a finite number, but it is ${describeKind(value)}. ` +
-      `Pass the identifier itself (e.g. { ${name}: todo.id }), not an object holding it.`,
-  );
+  throw new TypeError(`${paramText(path, name)} must be a string or a finite number, but it is ${describeKind(value)}. Pass the identifier itself, not an object holding it.`);
 }
 
 /** `encodeURIComponent`, with a clear error for a lone surrogate (which no URL can carry). */
@@ -100,7 +102,7 @@ function encodeArgument(text: string, what: string): string {
   try {
     return encodeURIComponent(text);
   } catch (cause) {
-    throw new TypeError(`${what} holds a lone UTF-16 surrogate, which cannot be written in a URL: ${JSON.stringify(text)}.`, { cause });
+    throw new TypeError(`${what} holds a lone UTF-16 surrogate, which a URL cannot carry: ${JSON.stringify(text)}.`, { cause });
   }
 }
 
@@ -111,10 +113,7 @@ function assertNotDotSegment(path: string, name: string, out: string, at: number
   while (end < out.length && out[end] !== '/' && out[end] !== '?' && out[end] !== '#') end++;
   const segment = out.slice(start, end);
   if (segment === '.' || segment === '..') {
-    throw new TypeError(
-      `Path parameter "${name}" for path "${path}" makes the segment "${segment}", which the URL would resolve ` +
-        `to another path (e.g. "/todos/.." requests "/"). Reject such identifiers before calling the endpoint.`,
-    );
+    throw new TypeError(`${paramText(path, name)} makes the segment "${segment}", which the URL would resolve to another path. Reject such identifiers.`);
   }
 }
 
@@ -144,7 +143,7 @@ export function searchString(path: string, args: Readonly<Record<string, unknown
     const value = args[key];
     for (const item of Array.isArray(value) ? value : [value]) {
       if (item === undefined || item === null) continue;
-      const what = `Query argument "${key}" for path "${path}"`;
+      const what = paramText(path, key, 'Query argument');
       pairs.push(`${encodeArgument(key, what)}=${encodeArgument(queryValue(item), what)}`);
     }
   }

@@ -104,7 +104,7 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
   readonly push: CollectionAdder<ItemOf<S>>;
   /** Schema adding created items to the start of every matching list. */
   readonly unshift: CollectionAdder<ItemOf<S>>;
-  private readonly options: CollectionOptions;
+  readonly #options: CollectionOptions;
 
   constructor(schema: S, options: CollectionOptions = {}) {
     super();
@@ -114,7 +114,7 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
     }
     this.schema = schema;
     this.itemSchema = item as ItemOf<S>;
-    this.options = options;
+    this.#options = options;
     this.key = options.key ?? `[${isEntityClass(item) ? entityKey(item) : schemaLabel(item)}]`;
     this.push = new CollectionAdder(this, appendUnique);
     this.unshift = new CollectionAdder(this, prependUnique);
@@ -126,7 +126,7 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
 
   /** Whether an argument does not filter the list (and so is ignored when matching lists for additions). */
   nonFilterArgumentKeys(key: string): boolean {
-    const option = this.options.nonFilterArgumentKeys;
+    const option = this.#options.nonFilterArgumentKeys;
     if (typeof option === 'function') return option(key);
     if (option instanceof RegExp) return option.test(key);
     if (option) return option.includes(key);
@@ -159,7 +159,7 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
   /** The pk of the list: its arguments (top level), or its parent entity and field (nested). */
   pk(parent: unknown, key: string | undefined, ctx: NormalizeContext, parentEntity?: { key: string; pk: string }): string {
     if (parentEntity && key !== undefined) {
-      const nest = this.options.nestKey ?? ((_p, field, parentKey, parentPk) => ({ [parentKey]: parentPk, field }));
+      const nest = this.#options.nestKey ?? ((_p, field, parentKey, parentPk) => ({ [parentKey]: parentPk, field }));
       return collectionArgsKey(nest(parent as Record<string, unknown>, key, parentEntity.key, parentEntity.pk));
     }
     return collectionArgsKey(ctx.args[0]);
@@ -206,13 +206,13 @@ export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode
   readonly collection: Collection<any>;
   /** How new pks are combined with a stored list. */
   readonly merge: CollectionMerge;
-  private readonly createFilter: CreateCollectionFilter | undefined;
+  readonly #createFilter: CreateCollectionFilter | undefined;
 
   constructor(collection: Collection<any>, merge: CollectionMerge, createCollectionFilter?: CreateCollectionFilter) {
     super();
     this.collection = collection;
     this.merge = merge;
-    this.createFilter = createCollectionFilter;
+    this.#createFilter = createCollectionFilter;
   }
 
   /** The schema of one item. */
@@ -228,7 +228,7 @@ export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode
     const list = Array.isArray(input);
     const pks = (list ? input : [input]).map((item) => ctx.visit(this.collection.itemSchema, item, parent, key));
     const usable = pks.filter((pk): pk is string => typeof pk === 'string');
-    const filter = (this.createFilter ?? this.collection.createCollectionFilter.bind(this.collection))(...ctx.args);
+    const filter = (this.#createFilter ?? this.collection.createCollectionFilter.bind(this.collection))(...ctx.args);
     this.collection.addToLists(usable, this.merge, filter, ctx);
     return list ? pks : pks[0];
   }

@@ -3,14 +3,17 @@
  * streams, no path-index entries, no requests in flight, no subscribers on the store, no timers; and
  * the heap does not grow with the number of cycles.
  *
- * The controller's bookkeeping is private, so it is read through a cast (`internals`); a rename there
- * fails these tests with a message saying so.
+ * The controller's bookkeeping is private, so it is read through test hooks that the package does
+ * not export (`controllerInternals`, `storeInternals`, `streamInternals`).
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { controllerInternals } from '../../core/controller/Controller.js';
+import { streamInternals, type QueryStream } from '../../core/controller/observe.js';
+import { storeInternals } from '../../core/store/Store.js';
 import { Controller, Entity, createResource, type QueryState } from '../../core/index.js';
 
 const API = 'http://soak.test';
@@ -56,31 +59,20 @@ afterEach(() => vi.useRealTimers());
 
 // ---- what is left behind ------------------------------------------------------------------------------
 
-interface Subscribable {
-  readonly observers: readonly unknown[];
-}
-
 /** The controller's private bookkeeping. */
 function internals(controller: Controller) {
-  const c = controller as unknown as Record<string, unknown>;
-  const map = (name: string) => {
-    const value = c[name];
-    if (!(value instanceof Map)) throw new Error(`Controller.${name} is no longer a Map: update soak.test.ts to count what it holds`);
-    return value as Map<string, unknown>;
-  };
-  const store = c.store as Record<string, Subscribable>;
+  const parts = controllerInternals(controller);
+  const store = storeInternals(parts.store);
   return {
-    streams: map('streams'),
-    byPath: map('byPath'),
-    inFlight: map('inFlight'),
+    ...parts,
     /** Subscribers of the store's state subject and of its transitions (the controller's own one). */
-    storeObservers: () => ({ state: store.subject!.observers.length, transitions: store.transitionSubject!.observers.length }),
+    storeObservers: () => ({ state: store.state.observers.length, transitions: store.transitions.observers.length }),
   };
 }
 
 /** A stream's own subscribers and its polling subscription. */
-function streamParts(stream: unknown) {
-  const s = stream as { subject: Subscribable; poll: unknown };
+function streamParts(stream: QueryStream | undefined) {
+  const s = streamInternals(stream!);
   return { observers: s.subject.observers.length, polling: s.poll !== undefined };
 }
 
