@@ -6,7 +6,7 @@ import { denormalizeMembers } from './Object.js';
 import { ownValue, tooDeep } from './normalize.js';
 import { SchemaNode, type DenormalizeContext, type TableSchema } from './SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from './schemaKind.js';
-import { assignField, isPlainObject } from './safeObject.js';
+import { assignField, emptyTable, isPlainObject } from './safeObject.js';
 import { INVALID } from './special.js';
 import type { Denormalize, EntityTables } from './types.js';
 
@@ -115,6 +115,7 @@ export class MemoCache {
 
   /** Reads `input` (a normalized result of `schema`) from `entities`. */
   denormalize<S>(schema: S, input: unknown, entities: EntityTables, args: readonly unknown[] = []): DenormalizeResult<Denormalize<S>> {
+    keepShapes();
     const cached = this.cachedResult(schema, input);
     if (cached?.entities === entities) return cached.result as DenormalizeResult<Denormalize<S>>;
     let value: unknown;
@@ -176,6 +177,19 @@ export class MemoCache {
       byPk.set(String(input), entry);
     }
   }
+}
+
+/**
+ * One idle instance of each class a read creates, kept for the life of the module (see `shapeKeeper` in
+ * normalize.ts: V8 drops a class's object shape, and the optimized code that checks it, once no instance
+ * of it is alive).
+ */
+let shapeKeepers: readonly object[] | undefined;
+
+function keepShapes(): void {
+  if (shapeKeepers) return;
+  const memo = new MemoCache();
+  shapeKeepers = [memo, new ReadPass(memo, 0, emptyTable(), []), new ReadResult(undefined, undefined, memo, [], emptyTable())];
 }
 
 /**
@@ -353,6 +367,7 @@ function buildEntity(plan: EntityPlan, record: Record<string, unknown>, ctx: Den
       instance[field.name] = value;
     }
   }
+  plan.keeper ??= instance;
   return instance;
 }
 

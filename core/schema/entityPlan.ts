@@ -28,6 +28,11 @@ export interface EntityPlan {
    * so that the engine sizes its instances for the class's fields (Object.create would not).
    */
   readonly make: new () => Record<string, unknown>;
+  /**
+   * The first instance read of this class, kept so that V8 keeps its object shape (see `shapeKeeper` in
+   * normalize.ts): otherwise each major garbage collection throws away the optimized read code.
+   */
+  keeper: object | undefined;
   /** The class's `pk` method (what the default static `pk` calls). */
   readonly pkMethod: (this: object, parent?: unknown, key?: string, args?: readonly unknown[]) => unknown;
 }
@@ -134,6 +139,7 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     pkFields: undefined,
     make: bareConstructor(Cls.prototype),
     pkMethod: Cls.prototype.pk,
+    keeper: undefined,
   };
   plans.set(Cls, plan);
   return plan;
