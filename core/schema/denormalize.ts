@@ -109,20 +109,20 @@ class ReadResult implements DenormalizeResult<unknown> {
 export class MemoCache {
   /** @internal */ readonly nodes = new WeakMap<object, RecordNode>();
   /** @internal */ readonly stableByInput = new WeakMap<object, StableEntry>();
-  private readonly objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
-  private readonly pkResults = new WeakMap<object, Map<string, ResultEntry>>();
-  private passes = 0;
+  readonly #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
+  readonly #pkResults = new WeakMap<object, Map<string, ResultEntry>>();
+  #passes = 0;
 
   /** Reads `input` (a normalized result of `schema`) from `entities`. */
   denormalize<S>(schema: S, input: unknown, entities: EntityTables, args: readonly unknown[] = []): DenormalizeResult<Denormalize<S>> {
     keepShapes();
-    const cached = this.cachedResult(schema, input);
+    const cached = this.#cachedResult(schema, input);
     if (cached?.entities === entities) return cached.result as DenormalizeResult<Denormalize<S>>;
     let value: unknown;
     let pass: ReadPass;
     try {
       for (;;) {
-        pass = new ReadPass(this, ++this.passes, entities, args);
+        pass = new ReadPass(this, ++this.#passes, entities, args);
         value = pass.unvisit(schema, input);
         if (pass.settled()) break;
       }
@@ -134,7 +134,7 @@ export class MemoCache {
     // when no record read gained or lost a dependency, the previous read's paths are still exact
     const paths = cached && !pass.reshaped && sameRecords(cached.roots, roots) ? cached.result.paths : undefined;
     const result = new ReadResult(value, paths, this, roots, entities);
-    this.storeResult(schema, input, { entities, result, roots });
+    this.#storeResult(schema, input, { entities, result, roots });
     return result as DenormalizeResult<Denormalize<S>>;
   }
 
@@ -158,22 +158,22 @@ export class MemoCache {
     return paths;
   }
 
-  private cachedResult(schema: unknown, input: unknown): ResultEntry | undefined {
-    if (typeof input === 'object' && input !== null) return this.objectResults.get(input)?.get(schema);
+  #cachedResult(schema: unknown, input: unknown): ResultEntry | undefined {
+    if (typeof input === 'object' && input !== null) return this.#objectResults.get(input)?.get(schema);
     if ((typeof input === 'string' || typeof input === 'number') && (typeof schema === 'object' || typeof schema === 'function') && schema !== null) {
-      return this.pkResults.get(schema)?.get(String(input));
+      return this.#pkResults.get(schema)?.get(String(input));
     }
     return undefined;
   }
 
-  private storeResult(schema: unknown, input: unknown, entry: ResultEntry): void {
+  #storeResult(schema: unknown, input: unknown, entry: ResultEntry): void {
     if (typeof input === 'object' && input !== null) {
-      let bySchema = this.objectResults.get(input);
-      if (!bySchema) this.objectResults.set(input, (bySchema = new Map()));
+      let bySchema = this.#objectResults.get(input);
+      if (!bySchema) this.#objectResults.set(input, (bySchema = new Map()));
       bySchema.set(schema, entry);
     } else if ((typeof input === 'string' || typeof input === 'number') && (typeof schema === 'object' || typeof schema === 'function') && schema !== null) {
-      let byPk = this.pkResults.get(schema);
-      if (!byPk) this.pkResults.set(schema, (byPk = new Map()));
+      let byPk = this.#pkResults.get(schema);
+      if (!byPk) this.#pkResults.set(schema, (byPk = new Map()));
       byPk.set(String(input), entry);
     }
   }
@@ -204,22 +204,27 @@ class ReadPass implements DenormalizeContext {
    * previous build to compare with): then the set of paths must be computed anew.
    */
   reshaped = false;
-  private readonly depStack: (Dependencies | null)[] = [this.rootDeps];
+  readonly #depStack: (Dependencies | null)[] = [this.rootDeps];
   /** Nodes reached again while being validated (a cycle): their old value was handed out on trust. */
-  private readonly presumed: { node: RecordNode; value: unknown }[] = [];
-  private readonly finished: RecordNode[] = [];
+  readonly #presumed: { node: RecordNode; value: unknown }[] = [];
+  readonly #finished: RecordNode[] = [];
   /** Nodes being built, innermost last: `register` hands out the innermost one's value early (cycles). */
-  private readonly building: RecordNode[] = [];
-  private readonly register = (value: unknown): void => {
-    (this.building[this.building.length - 1] as RecordNode).value = value;
+  readonly #building: RecordNode[] = [];
+  readonly #register = (value: unknown): void => {
+    (this.#building[this.#building.length - 1] as RecordNode).value = value;
   };
 
-  constructor(
-    private readonly memo: MemoCache,
-    private readonly id: number,
-    private readonly entities: EntityTables,
-    readonly args: readonly unknown[],
-  ) {}
+  readonly #memo: MemoCache;
+  readonly #id: number;
+  readonly #entities: EntityTables;
+  readonly args: readonly unknown[];
+
+  constructor(memo: MemoCache, id: number, entities: EntityTables, args: readonly unknown[]) {
+    this.#memo = memo;
+    this.#id = id;
+    this.#entities = entities;
+    this.args = args;
+  }
 
   unvisit(schema: unknown, input: unknown): unknown {
     if (input === null || input === undefined) return input;
@@ -235,32 +240,32 @@ class ReadPass implements DenormalizeContext {
   }
 
   unvisitRecord(schema: TableSchema | Function, key: string, pk: string, plan: EntityPlan | undefined = planOf(schema)): unknown {
-    const record = ownValue(ownValue(this.entities, key), pk);
-    const value = typeof record === 'object' && record !== null ? this.resolve(schema as TableSchema | typeof Entity, record, plan) : INVALID;
-    const deps = this.depStack[this.depStack.length - 1];
+    const record = ownValue(ownValue(this.#entities, key), pk);
+    const value = typeof record === 'object' && record !== null ? this.#resolve(schema as TableSchema | typeof Entity, record, plan) : INVALID;
+    const deps = this.#depStack[this.#depStack.length - 1];
     if (deps) deps.push(schema, key, pk, value);
     return value;
   }
 
   stable<T>(input: object, shape: string, parts: readonly unknown[], build: () => T): T {
-    const entry = this.memo.stableByInput.get(input);
+    const entry = this.#memo.stableByInput.get(input);
     if (entry && entry.shape === shape && sameParts(entry.parts, parts)) return entry.value as T;
     const value = build();
-    this.memo.stableByInput.set(input, { shape, parts, value });
+    this.#memo.stableByInput.set(input, { shape, parts, value });
     return value;
   }
 
   /** True when every value handed out on trust turned out right; otherwise marks what to rebuild. */
   settled(): boolean {
-    if (this.presumed.every(({ node, value }) => node.value === value)) return true;
+    if (this.#presumed.every(({ node, value }) => node.value === value)) return true;
     // A node handed out on trust then rebuilt: rebuild it from scratch next pass (as BUILDING, it
     // hands out its new value to the cycle), along with everything that saw a value that changed.
-    for (const { node, value } of this.presumed) if (node.value !== value) node.deps = undefined;
-    for (const node of this.finished) {
+    for (const { node, value } of this.#presumed) if (node.value !== value) node.deps = undefined;
+    for (const node of this.#finished) {
       const deps = node.deps;
       if (!deps) continue;
       for (let i = 0; i < deps.length; i += STRIDE) {
-        if (this.currentValue(deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) {
+        if (this.#currentValue(deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) {
           node.deps = undefined;
           break;
         }
@@ -269,63 +274,63 @@ class ReadPass implements DenormalizeContext {
     return false;
   }
 
-  private currentValue(key: string, pk: string): unknown {
-    const record = ownValue(ownValue(this.entities, key), pk);
+  #currentValue(key: string, pk: string): unknown {
+    const record = ownValue(ownValue(this.#entities, key), pk);
     if (typeof record !== 'object' || record === null) return INVALID;
-    return this.memo.nodes.get(record)?.value;
+    return this.#memo.nodes.get(record)?.value;
   }
 
-  private resolve(schema: TableSchema | typeof Entity, record: object, plan: EntityPlan | undefined): unknown {
-    let node = this.memo.nodes.get(record);
+  #resolve(schema: TableSchema | typeof Entity, record: object, plan: EntityPlan | undefined): unknown {
+    let node = this.#memo.nodes.get(record);
     if (node && node.schema === schema) {
-      if (node.pass === this.id) {
-        if (node.status === VALIDATING) this.presumed.push({ node, value: node.value });
+      if (node.pass === this.#id) {
+        if (node.status === VALIDATING) this.#presumed.push({ node, value: node.value });
         return node.value;
       }
-      node.pass = this.id;
-      if (node.deps && this.stillValid(node, node.deps)) {
+      node.pass = this.#id;
+      if (node.deps && this.#stillValid(node, node.deps)) {
         node.status = DONE;
-        this.finished.push(node);
+        this.#finished.push(node);
         return node.value;
       }
     } else {
-      node = { schema, value: undefined, deps: undefined, pass: this.id, status: BUILDING };
-      this.memo.nodes.set(record, node);
+      node = { schema, value: undefined, deps: undefined, pass: this.#id, status: BUILDING };
+      this.#memo.nodes.set(record, node);
     }
     const built = node;
     const before = built.deps;
     built.status = BUILDING;
     built.deps = [];
-    this.depStack.push(built.deps);
-    this.building.push(built);
+    this.#depStack.push(built.deps);
+    this.#building.push(built);
     try {
       built.value = plan
-        ? buildEntity(plan, record as Record<string, unknown>, this, this.register)
-        : (schema as TableSchema).build(record, this, this.register);
+        ? buildEntity(plan, record as Record<string, unknown>, this, this.#register)
+        : (schema as TableSchema).build(record, this, this.#register);
     } catch (error) {
       built.deps = undefined;
       built.pass = 0;
       throw error;
     } finally {
-      this.depStack.pop();
-      this.building.pop();
+      this.#depStack.pop();
+      this.#building.pop();
     }
     built.status = DONE;
     if (!this.reshaped && built.deps.length > 0 && (before === undefined || !sameRecords(before, built.deps))) this.reshaped = true;
-    this.finished.push(built);
+    this.#finished.push(built);
     return built.value;
   }
 
-  private stillValid(node: RecordNode, deps: Dependencies): boolean {
+  #stillValid(node: RecordNode, deps: Dependencies): boolean {
     node.status = VALIDATING;
-    this.depStack.push(null);
+    this.#depStack.push(null);
     try {
       for (let i = 0; i < deps.length; i += STRIDE) {
         if (this.unvisitRecord(deps[i] as TableSchema, deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) return false;
       }
       return true;
     } finally {
-      this.depStack.pop();
+      this.#depStack.pop();
     }
   }
 }

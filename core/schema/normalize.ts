@@ -44,10 +44,10 @@ class TableWriter {
   entities: EntityTables;
   entitiesMeta: EntityMetaTables;
   readonly changed: [key: string, pk: string][] = [];
-  private readonly tables = new Map<string, TableState>();
-  private last: TableState | undefined;
-  private rootCopied = false;
-  private metaRootCopied = false;
+  readonly #tables = new Map<string, TableState>();
+  #last: TableState | undefined;
+  #rootCopied = false;
+  #metaRootCopied = false;
 
   constructor(state: NormalizedTables) {
     this.entities = state.entities;
@@ -56,15 +56,15 @@ class TableWriter {
 
   /** The state of table `key` (cached: consecutive writes mostly hit the same table). */
   state(key: string): TableState {
-    const last = this.last;
+    const last = this.#last;
     if (last !== undefined && last.key === key) return last;
-    let state = this.tables.get(key);
+    let state = this.#tables.get(key);
     if (!state) {
       const base = ownValue(this.entities, key);
       state = { key, base, table: base, meta: ownValue(this.entitiesMeta, key), copied: false, metaCopied: false };
-      this.tables.set(key, state);
+      this.#tables.set(key, state);
     }
-    this.last = state;
+    this.#last = state;
     return state;
   }
 
@@ -81,9 +81,9 @@ class TableWriter {
   set(state: TableState, pk: string, current: unknown, value: unknown, meta: EntityMeta): void {
     if (value !== current) {
       if (!state.copied) {
-        if (!this.rootCopied) {
+        if (!this.#rootCopied) {
           this.entities = copyTable(this.entities);
-          this.rootCopied = true;
+          this.#rootCopied = true;
         }
         state.table = this.entities[state.key] = copyTable(state.table);
         state.copied = true;
@@ -93,9 +93,9 @@ class TableWriter {
       if (current === undefined || current === ownValue(state.base, pk)) this.changed.push([state.key, pk]);
     }
     if (!state.metaCopied) {
-      if (!this.metaRootCopied) {
+      if (!this.#metaRootCopied) {
         this.entitiesMeta = copyTable(this.entitiesMeta);
-        this.metaRootCopied = true;
+        this.#metaRootCopied = true;
       }
       state.meta = this.entitiesMeta[state.key] = copyTable(state.meta);
       state.metaCopied = true;
@@ -112,10 +112,10 @@ class Normalizer implements NormalizeContext {
    * Entities on the current path past DEEP levels: a cyclic input recurses forever, so it is bound to
    * pass that depth and meet itself there; JSON input (acyclic) rarely gets that deep, and pays nothing.
    */
-  private readonly path = new Set<object>();
-  private depth = 0;
-  private readonly entityKeys: string[] = [];
-  private readonly entityPks: string[] = [];
+  readonly #path = new Set<object>();
+  #depth = 0;
+  readonly #entityKeys: string[] = [];
+  readonly #entityPks: string[] = [];
 
   constructor(state: NormalizedTables, args: readonly unknown[], meta: EntityMeta) {
     this.writer = new TableWriter(state);
@@ -126,7 +126,7 @@ class Normalizer implements NormalizeContext {
   visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown {
     if (value === null || value === undefined) return value;
     const plan = planOf(schema);
-    if (plan) return this.visitEntity(schema as typeof Entity, plan, value, parent, key);
+    if (plan) return this.#visitEntity(schema as typeof Entity, plan, value, parent, key);
     if (schema instanceof SchemaNode) return schema.normalize(value, parent, key, this);
     if (Array.isArray(schema)) return normalizeList(arrayItemSchema(schema), value, key, this, schema);
     if (isPlainObject(schema)) return normalizeMembers(schema, value, this, schemaLabel(schema));
@@ -134,8 +134,8 @@ class Normalizer implements NormalizeContext {
   }
 
   currentEntity(): { key: string; pk: string } | undefined {
-    const top = this.entityKeys.length - 1;
-    return top < 0 ? undefined : { key: this.entityKeys[top] as string, pk: this.entityPks[top] as string };
+    const top = this.#entityKeys.length - 1;
+    return top < 0 ? undefined : { key: this.#entityKeys[top] as string, pk: this.#entityPks[top] as string };
   }
 
   get(key: string, pk: string): unknown {
@@ -147,10 +147,10 @@ class Normalizer implements NormalizeContext {
   }
 
   write(key: string, pk: string, incoming: unknown, merge?: (existing: any, incoming: any) => any): void {
-    this.writeIn(this.writer.state(key), pk, incoming, merge);
+    this.#writeIn(this.writer.state(key), pk, incoming, merge);
   }
 
-  private writeIn(state: TableState, pk: string, incoming: unknown, merge: ((existing: any, incoming: any) => any) | undefined): void {
+  #writeIn(state: TableState, pk: string, incoming: unknown, merge: ((existing: any, incoming: any) => any) | undefined): void {
     const existing = ownValue(state.table, pk);
     const existingMeta = ownValue(state.meta, pk);
     const newer = existingMeta === undefined || this.meta.fetchedAt >= existingMeta.fetchedAt;
@@ -174,7 +174,7 @@ class Normalizer implements NormalizeContext {
    * With the default (spread) merge, a record whose every incoming field equals the stored one merges
    * into the same record: skip the merge, unless this request is newer and its time must be recorded.
    */
-  private holdsAlready(state: TableState, pk: string, incoming: Record<string, unknown>): boolean {
+  #holdsAlready(state: TableState, pk: string, incoming: Record<string, unknown>): boolean {
     const existing = ownValue(state.table, pk);
     if (typeof existing !== 'object' || existing === null) return false;
     const meta = ownValue(state.meta, pk);
@@ -191,17 +191,17 @@ class Normalizer implements NormalizeContext {
     return true;
   }
 
-  private visitEntity(Cls: typeof Entity, plan: EntityPlan, input: unknown, parent: unknown, fieldKey: string | undefined): string {
+  #visitEntity(Cls: typeof Entity, plan: EntityPlan, input: unknown, parent: unknown, fieldKey: string | undefined): string {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       const hint = Array.isArray(input) ? ` Use [${plan.key}] (or new schema.Array(${plan.key})) for a list.` : '';
       throw new NormalizeError(plan.key, `expected an object but got ${describeKind(input)}.${hint}`, input);
     }
-    const tracked = this.depth >= DEEP;
+    const tracked = this.#depth >= DEEP;
     if (tracked) {
-      if (this.path.has(input)) {
+      if (this.#path.has(input)) {
         throw new NormalizeError(plan.key, 'the input contains a cycle: an object refers back to one of its ancestors.', input);
       }
-      this.path.add(input);
+      this.#path.add(input);
     }
     const args = this.args;
     // With the default process (a shallow copy), pk and equality can be read off the input itself:
@@ -214,8 +214,8 @@ class Normalizer implements NormalizeContext {
     const state = this.writer.state(plan.key);
     const schemaFields = plan.schemaFields;
     if (schemaFields.length === 0) {
-      if (defaultMerge && this.holdsAlready(state, pk, processed)) {
-        if (tracked) this.path.delete(input);
+      if (defaultMerge && this.#holdsAlready(state, pk, processed)) {
+        if (tracked) this.#path.delete(input);
         return pk;
       }
       if (processed === input) processed = { ...processed };
@@ -223,9 +223,9 @@ class Normalizer implements NormalizeContext {
     } else {
       if (processed === input) processed = { ...processed };
       checkPlainFields(plan, processed);
-      this.entityKeys.push(plan.key);
-      this.entityPks.push(pk);
-      this.depth++;
+      this.#entityKeys.push(plan.key);
+      this.#entityPks.push(pk);
+      this.#depth++;
       try {
         for (let i = 0; i < schemaFields.length; i++) {
           const field = schemaFields[i] as EntityPlan['schemaFields'][number];
@@ -233,18 +233,18 @@ class Normalizer implements NormalizeContext {
           if (value !== undefined) processed[field.name] = this.visit(field.schema, value, processed, field.name);
         }
       } finally {
-        this.depth--;
-        this.entityKeys.pop();
-        this.entityPks.pop();
+        this.#depth--;
+        this.#entityKeys.pop();
+        this.#entityPks.pop();
       }
       // the nested visits may have written to other tables: this one's state is still `state`
-      if (defaultMerge && this.holdsAlready(state, pk, processed)) {
-        if (tracked) this.path.delete(input);
+      if (defaultMerge && this.#holdsAlready(state, pk, processed)) {
+        if (tracked) this.#path.delete(input);
         return pk;
       }
     }
-    if (tracked) this.path.delete(input);
-    this.writeIn(state, pk, processed, defaultMerge ? defaultMergeOf : (existing, incoming) => Cls.merge(existing, incoming));
+    if (tracked) this.#path.delete(input);
+    this.#writeIn(state, pk, processed, defaultMerge ? defaultMergeOf : (existing, incoming) => Cls.merge(existing, incoming));
     return pk;
   }
 }
