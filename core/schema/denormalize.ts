@@ -343,11 +343,7 @@ class ReadPass implements DenormalizeContext {
 function buildEntity(plan: EntityPlan, record: Record<string, unknown>, ctx: DenormalizeContext, register: (value: unknown) => void): unknown {
   const instance = new plan.make();
   register(instance);
-  const { defaults, defaultKeys } = plan;
-  for (let i = 0; i < defaultKeys.length; i++) {
-    const field = defaultKeys[i] as string;
-    instance[field] = defaults[field];
-  }
+  Object.assign(instance, plan.defaults); // one builtin call: faster than a loop of keyed stores
   for (const field in record) {
     const value = record[field];
     if (value !== undefined && !plan.reserved.has(field)) assignField(instance, field, value);

@@ -11,7 +11,6 @@ export type FieldPlan =
 export interface EntityPlan {
   readonly key: string;
   readonly defaults: Readonly<Record<string, unknown>>;
-  readonly defaultKeys: readonly string[];
   readonly schemaFields: readonly (FieldPlan & { kind: 'schema' })[];
   readonly deserializers: readonly (FieldPlan & { kind: 'deserializer' })[];
   /** Names of the nested-schema fields. */
@@ -131,7 +130,6 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
   plan = {
     key,
     defaults,
-    defaultKeys: Object.keys(defaults),
     schemaFields,
     deserializers,
     schemaFieldNames: new Set(schemaFields.map((field) => field.name)),
