@@ -113,6 +113,8 @@ export class Controller {
   readonly #keysByEndpoint = new WeakMap<object, Set<string>>();
   #effective: EffectiveEntities | undefined;
   #generation = 0;
+  /** Numbers transitions: a stream marked with the current one is already listed for it. */
+  #transitions = 0;
   #layerIds = 0;
   readonly #host: QueryHost;
   readonly #retry: number | false;
@@ -138,13 +140,13 @@ export class Controller {
     this.#store.transitions$.subscribe((transition) => this.#onTransition(transition));
     this.#host = {
       now: () => this.#clock(),
-      read: (stream) => {
+      read: (stream, previous) => {
         try {
-          return this.#read(stream.endpoint, stream.args, stream.key);
+          return previous !== undefined && previous.input !== undefined ? this.#reread(stream, previous) : this.#read(stream.endpoint, stream.args, stream.key, true);
         } catch (error) {
           // a stored value that cannot be read (a deserializer that throws, a graph too deep) is this
           // query's error, not an exception inside the store's subscriber; it keeps watching what it read
-          return { data: undefined, invalid: false, paths: stream.paths, error: toError(error), missing: false, invalidated: false, expiresAt: 0 };
+          return { input: undefined, data: undefined, invalid: false, paths: stream.paths, error: toError(error), missing: false, invalidated: false, expiresAt: 0 };
         }
       },
       isFetching: (key) => this.#inFlight.has(key),
@@ -435,18 +437,47 @@ export class Controller {
     return this.#effective.entities;
   }
 
-  #read(endpoint: ControllerEndpoint, args: readonly unknown[], key: string): QueryRead {
+  /** Reads a key from the current state; `tracked`: a stream's read, that needs the records it read (`paths`). */
+  #read(endpoint: ControllerEndpoint, args: readonly unknown[], key: string, tracked = false): QueryRead {
     const state = this.#store.getState();
     const meta = state.meta[key];
-    let input = state.endpoints[key];
+    const stored = state.endpoints[key];
     const schema = endpoint.schema;
+    let input = stored;
     if (input === undefined && isEntityClass(schema)) {
       input = pkFromArgs(schema, args);
     }
-    const base = { error: meta?.error, missing: state.endpoints[key] === undefined, invalidated: meta?.invalidated === true, expiresAt: meta?.expiresAt ?? 0 };
-    if (schema === undefined || input === undefined) return { ...base, data: input, invalid: false, paths: NO_PATHS };
-    const result = this.#memo.denormalize(schema, input, this.#entities(), args);
-    return { ...base, data: result.data, invalid: result.invalid, paths: result.paths };
+    // one object literal, always of one shape (the read is on every affected stream's path)
+    let data = input;
+    let invalid = false;
+    let paths = NO_PATHS;
+    if (schema !== undefined && input !== undefined) {
+      const result = this.#memo.denormalize(schema, input, this.#entities(), args);
+      data = result.data;
+      invalid = result.invalid;
+      if (tracked) paths = result.paths; // computed on first use: a one-off read (getResponse, peek) never pays for it
+    }
+    return { input, data, invalid, paths, error: meta?.error, missing: stored === undefined, invalidated: meta?.invalidated === true, expiresAt: meta?.expiresAt ?? 0 };
+  }
+
+  /**
+   * `#read` after a change to entity records only: the key's result and meta are those of `previous`
+   * (not looked up again), the data is read anew.
+   */
+  #reread(stream: QueryStream, previous: QueryRead): QueryRead {
+    const schema = stream.endpoint.schema;
+    if (schema === undefined) return previous;
+    const result = this.#memo.denormalize(schema, previous.input, this.#entities(), stream.args);
+    return {
+      input: previous.input,
+      data: result.data,
+      invalid: result.invalid,
+      paths: result.paths,
+      error: previous.error,
+      missing: previous.missing,
+      invalidated: previous.invalidated,
+      expiresAt: previous.expiresAt,
+    };
   }
 
   #reindex(stream: QueryStream, previous: ReadonlySet<string>, paths: ReadonlySet<string>): void {
@@ -468,26 +499,37 @@ export class Controller {
   #onTransition({ state, changes }: Transition): void {
     const before = this.#effective;
     this.#effective = applyLayers(state, before);
-    let affected: Iterable<QueryStream>;
     if (changes.entities === 'all' || changes.endpoints === 'all') {
-      affected = [...this.#streams.values()];
-    } else {
-      const set = new Set<QueryStream>();
-      const addPath = (key: string, pk: string) => {
-        const streams = this.#byPath.get(`${key}\u0000${pk}`);
-        if (streams) for (const stream of streams) set.add(stream);
-      };
-      for (const [key, pk] of changes.entities) addPath(key, pk);
-      if (this.#effective !== before) {
-        for (const [key, pk] of before?.touched ?? []) addPath(key, pk);
-        for (const [key, pk] of this.#effective.touched) addPath(key, pk);
-      }
-      for (const key of changes.endpoints) {
-        const stream = this.#streams.get(key);
-        if (stream) set.add(stream);
-      }
-      affected = set;
+      for (const stream of [...this.#streams.values()]) stream.update();
+      return;
     }
+    if (changes.entities.length === 1 && this.#effective.touched.length === 0 && !before?.touched.length && changes.endpoints.every((key) => !this.#streams.has(key))) {
+      // the common write (a response with one changed entity, no stream of its own key): the streams
+      // that read that record, each reading only the data anew (their own result and meta are unchanged)
+      const [key, pk] = changes.entities[0] as readonly [string, string];
+      const streams = this.#byPath.get(`${key}\u0000${pk}`);
+      if (streams) for (const stream of [...streams]) stream.update(false, true);
+      return;
+    }
+    // each stream once, in the order first reached: marked with this transition's number (cheaper than a Set)
+    const mark = ++this.#transitions;
+    const affected: QueryStream[] = [];
+    const add = (stream: QueryStream | undefined) => {
+      if (stream !== undefined && stream.mark !== mark) {
+        stream.mark = mark;
+        affected.push(stream);
+      }
+    };
+    const addPath = (key: string, pk: string) => {
+      const streams = this.#byPath.get(`${key}\u0000${pk}`);
+      if (streams) for (const stream of streams) add(stream);
+    };
+    for (const [key, pk] of changes.entities) addPath(key, pk);
+    if (this.#effective !== before) {
+      for (const [key, pk] of before?.touched ?? []) addPath(key, pk);
+      for (const [key, pk] of this.#effective.touched) addPath(key, pk);
+    }
+    for (const key of changes.endpoints) add(this.#streams.get(key));
     for (const stream of affected) stream.update();
   }
 }

@@ -5,8 +5,11 @@ import type { ControllerEndpoint, QueryState } from './types.js';
 export interface QueryHost {
   /** The controller's clock. */
   now(): number;
-  /** Reads the key's data, error and meta from the current (optimistic) state. */
-  read(stream: QueryStream): QueryRead;
+  /**
+   * Reads the key's data, error and meta from the current (optimistic) state. `previous`: the stream's
+   * last read, when since then only entity records changed (the key's result and meta are the same).
+   */
+  read(stream: QueryStream, previous?: QueryRead): QueryRead;
   /** Whether a request for this key is in flight. */
   isFetching(key: string): boolean;
   /** Starts a request for the stream's key (deduplicated); failures become state. */
@@ -19,6 +22,8 @@ export interface QueryHost {
 
 /** One read of a key from the store. */
 export interface QueryRead {
+  /** The normalized result read (or the pk the arguments name), `undefined` when there was none. */
+  readonly input: unknown;
   readonly data: unknown;
   /** A required entity is missing or INVALID. */
   readonly invalid: boolean;
@@ -77,12 +82,16 @@ export let streamInternals: (stream: QueryStream) => { readonly subject: Behavio
 export class QueryStream {
   /** Records the current data depends on. */
   paths: ReadonlySet<string> = NO_PATHS;
+  /** The controller's mark: the last transition that listed this stream for an update. */
+  mark = 0;
   readonly #subject: BehaviorSubject<QueryState<unknown>>;
   #subscribers = 0;
   #pollers = 0;
   #poll: Subscription | undefined;
   #updating = false;
   #dirty = false;
+  /** The last read (`update` with `entitiesOnly` reads its key's result and meta from it). */
+  #last: QueryRead | undefined;
   readonly #host: QueryHost;
 
   static {
@@ -96,7 +105,8 @@ export class QueryStream {
     readonly key: string,
   ) {
     this.#host = host;
-    this.#subject = new BehaviorSubject(queryState(this.#host.read(this), this.#host.isFetching(key), this.#host.now()));
+    const read = (this.#last = this.#host.read(this));
+    this.#subject = new BehaviorSubject(queryState(read, this.#host.isFetching(key), this.#host.now()));
   }
 
   /** The stream for one subscriber; `poll` subscribers keep the polling timer running. */
@@ -125,24 +135,33 @@ export class QueryStream {
   /**
    * Re-reads the store, fetches if the data is missing, stale or invalid, and emits if a field changed.
    * `mounting`: the first subscriber arrived (it retries a failed request without waiting for the error to expire).
+   * `entitiesOnly`: only entity records changed since the last read, not this key's result or meta.
    */
-  update(mounting = false): void {
+  update(mounting = false, entitiesOnly = false): void {
     if (this.#updating) {
       this.#dirty = true;
       return;
     }
     this.#updating = true;
+    let previous = entitiesOnly ? this.#last : undefined;
     try {
       do {
         this.#dirty = false;
-        const read = this.#host.read(this);
+        const read = this.#host.read(this, previous);
+        previous = undefined;
+        this.#last = read;
         if (read.paths !== this.paths) {
           this.#host.reindex(this, this.paths, read.paths);
           this.paths = read.paths;
         }
-        if (this.active && needsFetch(read, this.#host.isFetching(this.key), this.#host.now(), mounting)) this.#host.refetch(this);
+        const now = this.#host.now();
+        let fetching = this.#host.isFetching(this.key);
+        if (this.active && needsFetch(read, fetching, now, mounting)) {
+          this.#host.refetch(this);
+          fetching = this.#host.isFetching(this.key);
+        }
         if (this.#dirty) continue;
-        const next = queryState(read, this.#host.isFetching(this.key), this.#host.now());
+        const next = queryState(read, fetching, now);
         if (!sameState(next, this.#subject.getValue())) this.#subject.next(next);
       } while (this.#dirty);
     } finally {

@@ -51,7 +51,7 @@ export interface DenormalizeResult<T> {
 
 interface ResultEntry {
   readonly entities: EntityTables;
-  readonly result: DenormalizeResult<unknown>;
+  readonly result: ReadResult;
   /** The records the result read directly (its `paths` follow them through the memo's nodes). */
   readonly roots: Dependencies;
 }
@@ -90,6 +90,11 @@ class ReadResult implements DenormalizeResult<unknown> {
   }
 
   /** Computed on first use (unless the previous read's still hold): a plain read never pays for it. */
+  /** The paths if they have been computed (or handed over), without computing them. */
+  get knownPaths(): ReadonlySet<string> | undefined {
+    return this.#paths;
+  }
+
   get paths(): ReadonlySet<string> {
     return (this.#paths ??= this.#memo.pathsOf(this.#roots, this.#entities));
   }
@@ -132,7 +137,7 @@ export class MemoCache {
     }
     const roots = pass.rootDeps;
     // when no record read gained or lost a dependency, the previous read's paths are still exact
-    const paths = cached && !pass.reshaped && sameRecords(cached.roots, roots) ? cached.result.paths : undefined;
+    const paths = cached && !pass.reshaped && sameRecords(cached.roots, roots) ? cached.result.knownPaths : undefined;
     const result = new ReadResult(value, paths, this, roots, entities);
     this.#storeResult(schema, input, { entities, result, roots });
     return result as DenormalizeResult<Denormalize<S>>;

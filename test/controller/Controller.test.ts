@@ -4,7 +4,7 @@ import { Temporal } from 'temporal-polyfill';
 import { Controller, type QueryState } from '../../core/controller/index.js';
 import { createResource, RestEndpoint } from '../../core/endpoint/index.js';
 import { MemoCache, schema } from '../../core/index.js';
-import { Todo } from '../fixtures/entities.js';
+import { Article, Todo, User } from '../fixtures/entities.js';
 import { API, createTodoServer } from '../fixtures/todoServer.js';
 
 const fake = createTodoServer();
@@ -297,6 +297,32 @@ describe('Controller.observe', () => {
     spy.mockRestore();
     expect(streams.map((s) => s.values.length)).toEqual(counts.map((n, i) => (i === 1 ? n + 1 : n)));
     expect(streams[1]!.last().data!.title).toBe('only two');
+    streams.forEach((s) => s.unsubscribe());
+  });
+
+  it('re-reads the data of a stream whose nested entity changed, keeping its own error, expiry and invalidation', () => {
+    let now = 1_000;
+    controller = new Controller({ now: () => now, retry: 0 });
+    // requests never answer: the streams stay fetching, and nothing reaches the network
+    const offline = { urlPrefix: API, fetchResponse: () => new Promise<Response>(() => {}), dataExpiryLength: 500 };
+    const getArticle = new RestEndpoint({ ...offline, path: '/articles/:id', schema: Article });
+    const getUser = new RestEndpoint({ ...offline, path: '/users/:id', schema: User });
+    const article = (id: number) => ({ id, title: `article ${id}`, author: { id: 'u1', name: 'Ann' }, comments: [] });
+    controller.setResponse(getArticle, { id: 1 }, article(1));
+    controller.setResponse(getArticle, { id: 2 }, article(2));
+    controller.setResponse(getArticle, { id: 3 }, article(3));
+    controller.setError(getArticle, { id: 1 }, Object.assign(new Error('unavailable'), { status: 503 }));
+    controller.invalidate(getArticle, { id: 3 });
+    const streams = [1, 2, 3].map((id) => record(controller.observe(getArticle, { id })));
+    now += 1_000; // the stored results are stale now
+    controller.setResponse(getUser, { id: 'u1' }, { id: 'u1', name: 'Bob' });
+    const expected = [1, 2, 3].map((id) => controller.peek(getArticle, { id }));
+    expect(streams.map((s) => s.last())).toEqual(expected);
+    expect(streams[0]!.last()).toMatchObject({ error: { status: 503 }, stale: true, fetching: true });
+    expect(streams[0]!.last().data!.author.name).toBe('Bob');
+    expect(streams[1]!.last()).toMatchObject({ error: undefined, stale: true });
+    expect(streams[1]!.last().data!.author.name).toBe('Bob');
+    expect(streams[2]!.last()).toMatchObject({ data: undefined, stale: true, loading: true });
     streams.forEach((s) => s.unsubscribe());
   });
 });
