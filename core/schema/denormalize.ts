@@ -15,8 +15,9 @@ import type { Denormalize, EntityTables } from './types.js';
  * (one array per node instead of an object per read). Re-reading each must give the same value for the
  * built value to stay valid.
  */
-type Dependencies = unknown[];
+type Dependencies = readonly unknown[];
 const STRIDE = 4;
+const NO_DEPS: Dependencies = Object.freeze([]);
 
 const VALIDATING = 1;
 const BUILDING = 2;
@@ -135,7 +136,7 @@ export class MemoCache {
       if (!tooDeep(error)) throw error;
       throw new NormalizeError(schemaLabel(schema), 'the stored data is nested too deeply to read (the stack ran out).', input);
     }
-    const roots = pass.rootDeps;
+    const roots = pass.rootDeps();
     // when no record read gained or lost a dependency, the previous read's paths are still exact
     const paths = cached && !pass.reshaped && sameRecords(cached.roots, roots) ? cached.result.knownPaths : undefined;
     const result = new ReadResult(value, paths, this, roots, entities);
@@ -202,14 +203,19 @@ function keepShapes(): void {
  * validated (same record, and every record it read still gives the same value) or rebuilt.
  */
 class ReadPass implements DenormalizeContext {
-  /** The records read directly by the top-level result (not through another record). */
-  readonly rootDeps: Dependencies = [];
   /**
    * Whether a record built in this pass read other records than its previous build did (or has no
    * previous build to compare with): then the set of paths must be computed anew.
    */
   reshaped = false;
-  readonly #depStack: (Dependencies | null)[] = [this.rootDeps];
+  /**
+   * The dependencies being recorded, of every node being built, one after the other: a nested build
+   * finishes (and takes its part off the end) before its parent records it, so each node's list is
+   * copied out once at its exact length instead of growing an array of its own.
+   */
+  readonly #recorded: unknown[] = [];
+  /** Where the recording of each node being built starts in `#recorded` (-1: not recording, validating). */
+  readonly #starts: number[] = [0];
   /** Nodes reached again while being validated (a cycle): their old value was handed out on trust. */
   readonly #presumed: { node: RecordNode; value: unknown }[] = [];
   readonly #finished: RecordNode[] = [];
@@ -247,9 +253,22 @@ class ReadPass implements DenormalizeContext {
   unvisitRecord(schema: TableSchema | Function, key: string, pk: string, plan: EntityPlan | undefined = planOf(schema)): unknown {
     const record = ownValue(ownValue(this.#entities, key), pk);
     const value = typeof record === 'object' && record !== null ? this.#resolve(schema as TableSchema | typeof Entity, record, plan) : INVALID;
-    const deps = this.#depStack[this.#depStack.length - 1];
-    if (deps) deps.push(schema, key, pk, value);
+    if ((this.#starts[this.#starts.length - 1] as number) >= 0) this.#recorded.push(schema, key, pk, value);
     return value;
+  }
+
+  /** The records read directly by the top-level result (not through another record), once it is read. */
+  rootDeps(): Dependencies {
+    return this.#take(0);
+  }
+
+  /** The dependencies recorded from `start` on, taken off the recording. */
+  #take(start: number): Dependencies {
+    const recorded = this.#recorded;
+    if (recorded.length === start) return NO_DEPS;
+    const deps = recorded.slice(start);
+    recorded.length = start;
+    return deps;
   }
 
   stable<T>(input: object, shape: string, parts: readonly unknown[], build: () => T): T {
@@ -305,21 +324,23 @@ class ReadPass implements DenormalizeContext {
     const built = node;
     const before = built.deps;
     built.status = BUILDING;
-    built.deps = [];
-    this.#depStack.push(built.deps);
+    built.deps = undefined;
+    const start = this.#recorded.length;
+    this.#starts.push(start);
     this.#building.push(built);
     try {
       built.value = plan
         ? buildEntity(plan, record as Record<string, unknown>, this, this.#register)
         : (schema as TableSchema).build(record, this, this.#register);
     } catch (error) {
-      built.deps = undefined;
+      this.#recorded.length = start;
       built.pass = 0;
       throw error;
     } finally {
-      this.#depStack.pop();
+      this.#starts.pop();
       this.#building.pop();
     }
+    built.deps = this.#take(start);
     built.status = DONE;
     if (!this.reshaped && built.deps.length > 0 && (before === undefined || !sameRecords(before, built.deps))) this.reshaped = true;
     this.#finished.push(built);
@@ -328,14 +349,14 @@ class ReadPass implements DenormalizeContext {
 
   #stillValid(node: RecordNode, deps: Dependencies): boolean {
     node.status = VALIDATING;
-    this.#depStack.push(null);
+    this.#starts.push(-1);
     try {
       for (let i = 0; i < deps.length; i += STRIDE) {
         if (this.unvisitRecord(deps[i] as TableSchema, deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) return false;
       }
       return true;
     } finally {
-      this.#depStack.pop();
+      this.#starts.pop();
     }
   }
 }
