@@ -1,4 +1,4 @@
-import { NormalizeError, describeKind, preview } from '../errors.js';
+import { NormalizeError, describeKind } from '../errors.js';
 import { Entity, usablePk } from './Entity.js';
 import { assertPkFields, planOf, type EntityPlan } from './entityPlan.js';
 import { normalizeList } from './Array.js';
