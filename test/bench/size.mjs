@@ -86,7 +86,7 @@ for (const item of CASES) {
   failed ||= overLimit;
   const verdict = overLimit ? 'OVER LIMIT' : gzipped > item.budget ? `over target by ${((gzipped - item.budget) / KiB).toFixed(2)} KiB` : 'ok';
   console.log(
-    `  ${(gzipped / KiB).toFixed(2).padStart(6)} KiB gzip (${(code.length / KiB).toFixed(1)} KiB min)  target ${(item.budget / KiB).toFixed(1)} KiB, limit ${(item.limit / KiB).toFixed(1)} KiB: ${verdict}  ${item.name}`,
+    `  ${(gzipped / KiB).toFixed(2).padStart(6)} KiB gzip (${(code.length / KiB).toFixed(1)} KiB min)  target ${(item.budget / KiB).toFixed(1)} KiB, limit ${(item.limit / KiB).toFixed(2)} KiB: ${verdict}  ${item.name}`,
   );
   if (item.external.length === 0) {
     // the share of rxjs: the same entry with rxjs left out
