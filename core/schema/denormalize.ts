@@ -394,7 +394,6 @@ function buildEntity(plan: EntityPlan, record: Record<string, unknown>, ctx: Den
       instance[field.name] = value;
     }
   }
-  plan.keeper ??= instance;
   return instance;
 }
 

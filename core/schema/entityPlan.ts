@@ -28,10 +28,11 @@ export interface EntityPlan {
    */
   readonly make: new () => Record<string, unknown>;
   /**
-   * The first instance read of this class, kept so that V8 keeps its object shape (see `shapeKeeper` in
-   * normalize.ts): otherwise each major garbage collection throws away the optimized read code.
+   * An instance holding only the class defaults, kept so that V8 keeps the object shape of the instances
+   * a read builds (see `shapeKeeper` in normalize.ts): otherwise each major garbage collection throws
+   * away the optimized read code. It holds no data of the store.
    */
-  keeper: object | undefined;
+  readonly keeper: object;
   /** The class's `pk` method (what the default static `pk` calls). */
   readonly pkMethod: (this: object, parent?: unknown, key?: string, args?: readonly unknown[]) => unknown;
 }
@@ -127,6 +128,7 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
       );
     }
   }
+  const make = bareConstructor(Cls.prototype);
   plan = {
     key,
     defaults,
@@ -135,9 +137,9 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     schemaFieldNames: new Set(schemaFields.map((field) => field.name)),
     reserved: reservedFields(Cls as never),
     pkFields: undefined,
-    make: bareConstructor(Cls.prototype),
+    make,
     pkMethod: Cls.prototype.pk,
-    keeper: undefined,
+    keeper: Object.assign(new make(), defaults),
   };
   plans.set(Cls, plan);
   return plan;
