@@ -40,12 +40,12 @@ export function describeKind(value: unknown): string {
 export class NormalizeError extends Error {
   override readonly name = 'NormalizeError';
   /** The `key` of the entity or schema that rejected the input (e.g. `'Todo'`). */
-  readonly schemaKey: string;
+  declare readonly schemaKey: string;
   /** The offending input value. */
   declare readonly input: unknown;
 
   /** The request whose response did not fit, when the controller normalized one. */
-  readonly request: RequestDescription | undefined;
+  declare readonly request: RequestDescription | undefined;
   readonly #detail: string;
 
   constructor(schemaKey: string, message: string, input: unknown, request?: RequestDescription) {
@@ -73,11 +73,11 @@ export class NormalizeError extends Error {
 export class DeserializeError extends Error {
   override readonly name = 'DeserializeError';
   /** The entity key (e.g. `'Todo'`). */
-  readonly schemaKey: string;
+  declare readonly schemaKey: string;
   /** The field whose deserializer failed. */
-  readonly field: string;
+  declare readonly field: string;
   /** The stored value it was given. */
-  readonly value: unknown;
+  declare readonly value: unknown;
 
   constructor(schemaKey: string, field: string, value: unknown, cause: unknown) {
     super(
@@ -132,11 +132,11 @@ function statusHint(status: number): string {
  */
 export abstract class RequestError extends Error {
   /** The method of the request. */
-  readonly method: string;
+  declare readonly method: string;
   /** The full URL of the request. */
-  readonly url: string;
+  declare readonly url: string;
   /** The name of the endpoint that sent it (`'Todo.get'`, or `'GET /todos/:id'`), when known. */
-  readonly endpoint: string | undefined;
+  declare readonly endpoint: string | undefined;
 
   constructor(request: RequestDescription, message: string, options?: { cause: unknown }) {
     super(message, options);
@@ -158,9 +158,9 @@ export abstract class RequestError extends Error {
 export class NetworkError extends RequestError {
   override readonly name = 'NetworkError';
   /** The HTTP status, or 0 when no response arrived. */
-  readonly status: number;
+  declare readonly status: number;
   /** The response, body unread; `undefined` when no response arrived. */
-  readonly response: Response | undefined;
+  declare readonly response: Response | undefined;
 
   /**
    * @param request what was requested
@@ -188,11 +188,11 @@ export class NetworkError extends RequestError {
 export class ParseError extends RequestError {
   override readonly name = 'ParseError';
   /** The HTTP status of the response (2xx). */
-  readonly status: number;
+  declare readonly status: number;
   /** The response's `content-type` header, or `''` when it had none. */
-  readonly contentType: string;
+  declare readonly contentType: string;
   /** The start of the body text that could not be parsed. */
-  readonly text: string;
+  declare readonly text: string;
 
   constructor(request: RequestDescription, status: number, contentType: string, text: string, cause?: unknown) {
     const shown = truncate(text, 200);
@@ -224,7 +224,7 @@ export class TimeoutError extends RequestError {
   /** Always 0: no (complete) response arrived. */
   readonly status: 0 = 0;
   /** The limit that passed, in ms. */
-  readonly timeout: number;
+  declare readonly timeout: number;
 
   constructor(request: RequestDescription, timeout: number) {
     super(

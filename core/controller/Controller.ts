@@ -103,7 +103,7 @@ export let controllerInternals: (controller: Controller) => {
  */
 export class Controller {
   /** The normalized state, now and on every change. */
-  readonly state$: ObservableType<State>;
+  declare readonly state$: ObservableType<State>;
   readonly #store: Store;
   readonly #clock: () => number;
   readonly #memo = new MemoCache();

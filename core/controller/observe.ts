@@ -98,12 +98,14 @@ export class QueryStream {
     streamInternals = (stream) => ({ subject: stream.#subject, poll: stream.#poll });
   }
 
-  constructor(
-    host: QueryHost,
-    readonly endpoint: ControllerEndpoint,
-    readonly args: readonly unknown[],
-    readonly key: string,
-  ) {
+  declare readonly endpoint: ControllerEndpoint;
+  declare readonly args: readonly unknown[];
+  declare readonly key: string;
+
+  constructor(host: QueryHost, endpoint: ControllerEndpoint, args: readonly unknown[], key: string) {
+    this.endpoint = endpoint;
+    this.args = args;
+    this.key = key;
     this.#host = host;
     const read = (this.#last = this.#host.read(this));
     this.#subject = new BehaviorSubject(queryState(read, this.#host.isFetching(key), this.#host.now()));

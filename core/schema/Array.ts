@@ -46,7 +46,7 @@ export function denormalizeList(itemSchema: unknown, input: unknown, ctx: Denorm
 export class ArraySchema<S = unknown> extends SchemaNode {
   declare readonly kind: 'Array';
   /** The schema of every item. */
-  readonly schema: S;
+  declare readonly schema: S;
 
   constructor(schema: S) {
     super();

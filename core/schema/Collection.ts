@@ -1,10 +1,10 @@
-import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
+import { SchemaDefinitionError } from '../errors.js';
 import { ArraySchema, denormalizeList, normalizeList } from './Array.js';
 import { isEntityClass, entityKey } from './Entity.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import type { Denormalize } from './types.js';
-import { emptyTable } from './safeObject.js';
+import { emptyTable, hasOwn } from './safeObject.js';
 
 /** Combines the pks of a stored collection with the pks of newly added items. */
 export type CollectionMerge = (existing: readonly string[], incoming: readonly string[]) => string[];
@@ -43,7 +43,7 @@ export const prependUnique: CollectionMerge = (existing, incoming) => {
 
 /** An argument of a request as data: never read through the prototype (`__proto__`, `constructor`). */
 function ownArg(source: unknown, key: string): unknown {
-  return typeof source === 'object' && source !== null && Object.prototype.hasOwnProperty.call(source, key)
+  return typeof source === 'object' && source !== null && hasOwn.call(source, key)
     ? (source as Record<string, unknown>)[key]
     : undefined;
 }
@@ -95,15 +95,15 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
 {
   declare readonly kind: 'Collection';
   /** The list schema (`[Todo]`). */
-  readonly schema: S;
+  declare readonly schema: S;
   /** The item schema (`Todo`). */
-  readonly itemSchema: ItemOf<S>;
+  declare readonly itemSchema: ItemOf<S>;
   /** Table name of this collection's lists. */
-  readonly key: string;
+  declare readonly key: string;
   /** Schema adding created items to the end of every matching list. */
-  readonly push: CollectionAdder<ItemOf<S>>;
+  declare readonly push: CollectionAdder<ItemOf<S>>;
   /** Schema adding created items to the start of every matching list. */
-  readonly unshift: CollectionAdder<ItemOf<S>>;
+  declare readonly unshift: CollectionAdder<ItemOf<S>>;
   readonly #options: CollectionOptions;
 
   constructor(schema: S, options: CollectionOptions = {}) {
@@ -166,10 +166,7 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
   }
 
   normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): string {
-    if (!Array.isArray(input)) {
-      throw new NormalizeError(this.label, `expected an array but got ${describeKind(input)}.`, input);
-    }
-    const pks = normalizeList(this.itemSchema, input, key, ctx, this);
+    const pks = normalizeList(this.itemSchema, input, key, ctx, this); // throws for anything but an array
     const pk = this.pk(parent, key, ctx, ctx.currentEntity());
     ctx.write(this.key, pk, pks);
     return pk;
@@ -203,9 +200,9 @@ export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode
   /** Type only: what a response of this schema reads back as (one item for push/unshift, a list for addWith). */
   declare readonly result: R;
   /** The collection whose lists receive the items. */
-  readonly collection: Collection<any>;
+  declare readonly collection: Collection<any>;
   /** How new pks are combined with a stored list. */
-  readonly merge: CollectionMerge;
+  declare readonly merge: CollectionMerge;
   readonly #createFilter: CreateCollectionFilter | undefined;
 
   constructor(collection: Collection<any>, merge: CollectionMerge, createCollectionFilter?: CreateCollectionFilter) {

@@ -111,6 +111,11 @@ export function isEntityClass(value: unknown): value is EntityCtor {
   return typeof value === 'function' && value.prototype instanceof Entity;
 }
 
+/** A pk string usable as is (see `usablePk` for the ones that are not). */
+export function plainPk(pk: string): boolean {
+  return pk !== '' && pk !== 'undefined' && pk !== 'null' && pk !== 'NaN' && !pk.startsWith('[object ');
+}
+
 /**
  * Checks and stringifies a computed pk. Strings and finite numbers are usable; `undefined`, `null`, `''`,
  * the strings `'undefined'`/`'null'`/`'NaN'` (what a template literal makes of a missing field), and
@@ -118,16 +123,7 @@ export function isEntityClass(value: unknown): value is EntityCtor {
  */
 export function usablePk(schemaKey: string, pk: unknown, input: unknown): string {
   if (typeof pk === 'number' && Number.isFinite(pk)) return String(pk);
-  if (
-    typeof pk === 'string' &&
-    pk !== '' &&
-    pk !== 'undefined' &&
-    pk !== 'null' &&
-    pk !== 'NaN' &&
-    !pk.startsWith('[object ')
-  ) {
-    return pk;
-  }
+  if (typeof pk === 'string' && plainPk(pk)) return pk;
   throw new NormalizeError(
     schemaKey,
     `no usable primary key: pk() returned ${preview(pk)} for ${preview(input)}. ` +

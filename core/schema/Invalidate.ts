@@ -16,7 +16,7 @@ import type { EntityClass } from './types.js';
 export class Invalidate<E extends EntityClass = EntityClass> extends SchemaNode {
   declare readonly kind: 'Invalidate';
   /** The Entity class whose entities are invalidated. */
-  readonly entity: E;
+  declare readonly entity: E;
 
   constructor(entity: E) {
     super();

@@ -75,7 +75,7 @@ export function denormalizeMembers(
 export class ObjectSchema<O extends Record<string, unknown> = Record<string, unknown>> extends SchemaNode {
   declare readonly kind: 'Object';
   /** The member schemas. */
-  readonly schema: O;
+  declare readonly schema: O;
 
   constructor(definition: O) {
     super();

@@ -74,8 +74,8 @@ function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {
 
 /** A read's result (a class, so that every result has one shape and `paths` is a prototype getter). */
 class ReadResult implements DenormalizeResult<unknown> {
-  readonly data: unknown;
-  readonly invalid: boolean;
+  declare readonly data: unknown;
+  declare readonly invalid: boolean;
   #paths: ReadonlySet<string> | undefined;
   readonly #memo: MemoCache;
   readonly #roots: Dependencies;
@@ -228,7 +228,7 @@ class ReadPass implements DenormalizeContext {
   readonly #memo: MemoCache;
   readonly #id: number;
   readonly #entities: EntityTables;
-  readonly args: readonly unknown[];
+  declare readonly args: readonly unknown[];
 
   constructor(memo: MemoCache, id: number, entities: EntityTables, args: readonly unknown[]) {
     this.#memo = memo;

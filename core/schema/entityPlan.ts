@@ -2,17 +2,25 @@ import { NormalizeError, SchemaDefinitionError, describeKind, preview } from '..
 import { Entity, entityDefaults, entityKey, isEntityClass, reservedFields } from './Entity.js';
 import { isSchema } from './schemaKind.js';
 
-/** One member of an Entity's `static schema`, resolved once per class. */
-export type FieldPlan =
-  | { readonly name: string; readonly kind: 'schema'; readonly schema: unknown; readonly required: boolean }
-  | { readonly name: string; readonly kind: 'deserializer'; readonly deserialize: (value: unknown) => unknown };
+/** A nested-schema member of an Entity's `static schema`, resolved once per class. */
+export interface SchemaFieldPlan {
+  readonly name: string;
+  readonly schema: unknown;
+  readonly required: boolean;
+}
+
+/** A deserializer member of an Entity's `static schema`, resolved once per class. */
+export interface DeserializerPlan {
+  readonly name: string;
+  readonly deserialize: (value: unknown) => unknown;
+}
 
 /** What normalize and denormalize need to know about an Entity class, computed once. */
 export interface EntityPlan {
   readonly key: string;
   readonly defaults: Readonly<Record<string, unknown>>;
-  readonly schemaFields: readonly (FieldPlan & { kind: 'schema' })[];
-  readonly deserializers: readonly (FieldPlan & { kind: 'deserializer' })[];
+  readonly schemaFields: readonly SchemaFieldPlan[];
+  readonly deserializers: readonly DeserializerPlan[];
   /** Names of the nested-schema fields. */
   readonly schemaFieldNames: ReadonlySet<string>;
   /**
@@ -112,15 +120,15 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     throw new SchemaDefinitionError(`Entity ${key} needs a pk() method (e.g. \`pk() { return \`\${this.id}\`; }\`).`);
   }
   const defaults = entityDefaults(Cls as never);
-  const schemaFields: (FieldPlan & { kind: 'schema' })[] = [];
-  const deserializers: (FieldPlan & { kind: 'deserializer' })[] = [];
+  const schemaFields: SchemaFieldPlan[] = [];
+  const deserializers: DeserializerPlan[] = [];
   const definition = (Cls.schema ?? {}) as Record<string, unknown>;
   for (const name of Object.keys(definition)) {
     const member = definition[name];
     if (isSchema(member)) {
-      schemaFields.push({ name, kind: 'schema', schema: member, required: defaults[name] instanceof Entity });
+      schemaFields.push({ name, schema: member, required: defaults[name] instanceof Entity });
     } else if (typeof member === 'function' && !isEntityClass(member)) {
-      deserializers.push({ name, kind: 'deserializer', deserialize: deserializerOf(member) });
+      deserializers.push({ name, deserialize: deserializerOf(member) });
     } else {
       throw new SchemaDefinitionError(
         `${key}.schema.${name} must be a schema (an Entity, [Entity], a Collection, an object of schemas) ` +

@@ -2,35 +2,22 @@
  * The schema layer: pure (no RxJS, no fetch). Entities, lists, objects, collections and invalidation;
  * normalize into copy-on-write tables and read back with referential stability.
  */
-import { ArraySchema } from './Array.js';
-import { Collection } from './Collection.js';
-import { Invalidate } from './Invalidate.js';
-import { ObjectSchema } from './Object.js';
 
 // ---- Entities -------------------------------------------------------------------------------------
 export { Entity, isEntityClass } from './Entity.js';
 
 // ---- Schema classes ------------------------------------------------------------------------------
-export { ArraySchema, ObjectSchema, Collection, Invalidate };
+export { ArraySchema } from './Array.js';
+export { ObjectSchema } from './Object.js';
+export { Collection } from './Collection.js';
+export { Invalidate } from './Invalidate.js';
 export { CollectionAdder, appendUnique, prependUnique, collectionArgsKey } from './Collection.js';
 export type { CollectionMerge, CollectionOptions, CreateCollectionFilter } from './Collection.js';
 export { SchemaNode } from './SchemaNode.js';
 export type { NormalizeContext, DenormalizeContext, TableSchema } from './SchemaNode.js';
 
-/**
- * The schema classes under one name, as in Data Client: `schema.Array`, `schema.Object`,
- * `schema.Collection`, `schema.Invalidate`.
- *
- * @example
- * const TodoList = new schema.Collection([Todo]);
- * const deleteTodo = new schema.Invalidate(Todo);
- */
-export const schema = {
-  Array: ArraySchema,
-  Object: ObjectSchema,
-  Collection,
-  Invalidate,
-} as const;
+/** The schema classes under one name (`schema.Array`, `schema.Object`, `schema.Collection`, `schema.Invalidate`). */
+export * as schema from './schemaNamespace.js';
 
 // ---- Normalize / denormalize ---------------------------------------------------------------------
 export { normalize, emptyTables } from './normalize.js';

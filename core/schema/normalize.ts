@@ -1,15 +1,13 @@
 import { NormalizeError, describeKind } from '../errors.js';
-import { Entity, usablePk } from './Entity.js';
+import { Entity, plainPk, usablePk } from './Entity.js';
 import { assertPkFields, planOf, type EntityPlan } from './entityPlan.js';
 import { normalizeList } from './Array.js';
 import { normalizeMembers } from './Object.js';
 import { SchemaNode, type NormalizeContext } from './SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from './schemaKind.js';
-import { copyTable, emptyTable, hasCycle, isPlainObject, jsonEqual } from './safeObject.js';
+import { copyTable, emptyTable, hasCycle, hasOwn, isPlainObject, jsonEqual } from './safeObject.js';
 import { INVALID } from './special.js';
 import type { EntityMeta, EntityMetaTables, EntityTable, EntityTables, NormalizeResult, NormalizedTables } from './types.js';
-
-const hasOwn = Object.prototype.hasOwnProperty;
 
 /** The default merge as one function (no closure per written record). */
 const defaultMergeOf = (existing: unknown, incoming: unknown): unknown => Entity.merge(existing, incoming);
@@ -41,8 +39,8 @@ interface TableState {
  * root once); everything else keeps its identity.
  */
 class TableWriter {
-  entities: EntityTables;
-  entitiesMeta: EntityMetaTables;
+  declare entities: EntityTables;
+  declare entitiesMeta: EntityMetaTables;
   readonly changed: [key: string, pk: string][] = [];
   readonly #tables = new Map<string, TableState>();
   #last: TableState | undefined;
@@ -105,9 +103,9 @@ class TableWriter {
 }
 
 class Normalizer implements NormalizeContext {
-  readonly args: readonly unknown[];
-  readonly meta: EntityMeta;
-  readonly writer: TableWriter;
+  declare readonly args: readonly unknown[];
+  declare readonly meta: EntityMeta;
+  declare readonly writer: TableWriter;
   /**
    * Entities on the current path past DEEP levels: a cyclic input recurses forever, so it is bound to
    * pass that depth and meet itself there; JSON input (acyclic) rarely gets that deep, and pays nothing.
@@ -247,11 +245,6 @@ class Normalizer implements NormalizeContext {
     this.#writeIn(state, pk, processed, defaultMerge ? defaultMergeOf : (existing, incoming) => Cls.merge(existing, incoming));
     return pk;
   }
-}
-
-/** A pk string usable as is (see `usablePk` for the ones that are not). */
-function plainPk(pk: string): boolean {
-  return pk !== '' && pk !== 'undefined' && pk !== 'null' && pk !== 'NaN' && !pk.startsWith('[object ');
 }
 
 /** Plain (non-schema) values must be trees too: the store has to survive JSON.stringify. */

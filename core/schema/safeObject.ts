@@ -3,6 +3,9 @@
  * `prototype` must stay plain data: they never reach `Object.prototype` nor change an object's class.
  */
 
+/** `Object.prototype.hasOwnProperty`, to `call` on any object (prototype-free ones too). */
+export const hasOwn = Object.prototype.hasOwnProperty;
+
 /** A new empty object without a prototype: any string is a safe own key. */
 export function emptyTable<T = unknown>(): { [key: string]: T } {
   return Object.create(null) as { [key: string]: T };
@@ -49,7 +52,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   for (const key of keys) {
-    if (!Object.prototype.hasOwnProperty.call(b, key) || !jsonEqual(a[key], b[key])) return false;
+    if (!hasOwn.call(b, key) || !jsonEqual(a[key], b[key])) return false;
   }
   return true;
 }

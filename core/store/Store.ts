@@ -14,9 +14,9 @@ export class Store {
   readonly #subject: BehaviorSubject<State>;
   readonly #transitionSubject = new Subject<Transition>();
   /** The state, now and on every change. */
-  readonly state$: Observable<State>;
+  declare readonly state$: Observable<State>;
   /** Every change with what it touched. */
-  readonly transitions$: Observable<Transition>;
+  declare readonly transitions$: Observable<Transition>;
 
   static {
     storeInternals = (store) => ({ state: store.#subject, transitions: store.#transitionSubject });

@@ -26,6 +26,11 @@ function withoutLayer(layers: State['optimistic'], id: number | undefined): Stat
   return layers.filter((layer) => layer.id !== id);
 }
 
+/** The state with other optimistic layers (unchanged when they are the same array). */
+function withLayers(state: State, optimistic: State['optimistic']): Transition {
+  return optimistic === state.optimistic ? { state, changes: NONE } : { state: { ...state, optimistic }, changes: { ...NONE, optimistic: true } };
+}
+
 function withMeta(state: State, key: string, meta: RequestMeta): State['meta'] {
   // a key loop copies a prototype-free (dictionary) table about 3× faster than Object.assign
   const next = copyTable(state.meta);
@@ -41,10 +46,7 @@ export function reducer(state: State, action: Action): Transition {
   switch (action.type) {
     case 'response': {
       const optimistic = withoutLayer(state.optimistic, action.settles);
-      const optimisticChanged = optimistic !== state.optimistic;
-      if (action.fetchedAt < state.lastReset) {
-        return optimisticChanged ? { state: { ...state, optimistic }, changes: { ...NONE, optimistic: true } } : { state, changes: NONE };
-      }
+      if (action.fetchedAt < state.lastReset) return withLayers(state, optimistic);
       const previous = state.meta[action.key];
       const older = previous !== undefined && previous.fetchedAt > action.fetchedAt;
       const normalized = normalize(action.schema, action.response, action.args, state, {
@@ -66,12 +68,11 @@ export function reducer(state: State, action: Action): Transition {
       }
       return {
         state: { ...state, entities: normalized.entities, entitiesMeta: normalized.entitiesMeta, endpoints, meta, optimistic },
-        changes: { entities: normalized.changed, endpoints: older ? [] : [action.key], optimistic: optimisticChanged },
+        changes: { entities: normalized.changed, endpoints: older ? [] : [action.key], optimistic: optimistic !== state.optimistic },
       };
     }
     case 'error': {
       const optimistic = withoutLayer(state.optimistic, action.settles);
-      const optimisticChanged = optimistic !== state.optimistic;
       const previous = state.meta[action.key];
       const ignored = action.fetchedAt < state.lastReset || (previous !== undefined && previous.fetchedAt > action.fetchedAt);
       const meta = ignored
@@ -86,18 +87,13 @@ export function reducer(state: State, action: Action): Transition {
           });
       return {
         state: { ...state, meta, optimistic },
-        changes: { entities: [], endpoints: ignored ? [] : [action.key], optimistic: optimisticChanged },
+        changes: { entities: [], endpoints: ignored ? [] : [action.key], optimistic: optimistic !== state.optimistic },
       };
     }
     case 'optimistic':
-      return {
-        state: { ...state, optimistic: [...state.optimistic, action.layer] },
-        changes: { ...NONE, optimistic: true },
-      };
-    case 'dropLayer': {
-      const optimistic = withoutLayer(state.optimistic, action.layer);
-      return optimistic === state.optimistic ? { state, changes: NONE } : { state: { ...state, optimistic }, changes: { ...NONE, optimistic: true } };
-    }
+      return withLayers(state, [...state.optimistic, action.layer]);
+    case 'dropLayer':
+      return withLayers(state, withoutLayer(state.optimistic, action.layer));
     case 'invalidate':
     case 'expire': {
       const keys = typeof action.keys === 'function' ? Object.keys(state.meta).filter(action.keys) : action.keys;

@@ -1,0 +1,13 @@
+/**
+ * The schema classes under one name, as in Data Client: `schema.Array`, `schema.Object`,
+ * `schema.Collection`, `schema.Invalidate`. A module namespace (`export * as schema`), so that a bundle
+ * keeps only the classes it uses.
+ *
+ * @example
+ * const TodoList = new schema.Collection([Todo]);
+ * const deleteTodo = new schema.Invalidate(Todo);
+ */
+export { ArraySchema as Array } from './Array.js';
+export { ObjectSchema as Object } from './Object.js';
+export { Collection } from './Collection.js';
+export { Invalidate } from './Invalidate.js';
