@@ -225,3 +225,35 @@ describe('polling', () => {
     todos.get(1)!.title = 'todo 1';
   });
 });
+
+describe('what outlives a store', () => {
+  // a class of its own: its first normalize and its first read happen in this test
+  class Note extends Entity {
+    id = 0;
+    text = '';
+    pk() {
+      return `${this.id}`;
+    }
+    static override key = 'SoakNote';
+  }
+  const NoteResource = createResource({ urlPrefix: API, path: '/notes/:id', schema: Note });
+
+  /** Writes and reads a list in a controller of its own, and returns weak references to what it made. */
+  function readAndDrop(): WeakRef<object>[] {
+    const controller = new Controller();
+    controller.setResponse(NoteResource.getList, {}, [1, 2, 3].map((id) => ({ id, text: `kept ${id}` })));
+    const read = controller.getResponse(NoteResource.getList, {}).data as Note[];
+    expect(read.map((note) => note.text)).toEqual(['kept 1', 'kept 2', 'kept 3']);
+    return [...read.map((note) => new WeakRef(note)), new WeakRef(controller.getState().entities[Note.key] as object)];
+  }
+
+  it('no store data stays reachable once the controller and its reads are dropped (the shape keepers hold none)', async () => {
+    const gc = collector();
+    // in a function of its own: the test's (async) frame keeps no stale reference to a read value
+    const records = readAndDrop();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // weak references are kept until the job ends
+    gc();
+    gc();
+    expect(records.map((ref) => ref.deref() === undefined)).toEqual([true, true, true, true]);
+  });
+});
