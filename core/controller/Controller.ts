@@ -503,15 +503,10 @@ export class Controller {
       for (const stream of [...this.#streams.values()]) stream.update();
       return;
     }
-    if (changes.entities.length === 1 && this.#effective.touched.length === 0 && !before?.touched.length && changes.endpoints.every((key) => !this.#streams.has(key))) {
-      // the common write (a response with one changed entity, no stream of its own key): the streams
-      // that read that record, each reading only the data anew (their own result and meta are unchanged)
-      const [key, pk] = changes.entities[0] as readonly [string, string];
-      const streams = this.#byPath.get(`${key}\u0000${pk}`);
-      if (streams) for (const stream of [...streams]) stream.update(false, true);
-      return;
-    }
-    // each stream once, in the order first reached: marked with this transition's number (cheaper than a Set)
+    // each stream once, marked with this transition's number (cheaper than a Set). The streams of the
+    // changed keys come first: their own result or meta changed, so they read everything anew; the
+    // others only read records that changed (optimistic layers change records only), so they keep their
+    // key's result and meta and read just the data anew.
     const mark = ++this.#transitions;
     const affected: QueryStream[] = [];
     const add = (stream: QueryStream | undefined) => {
@@ -520,6 +515,8 @@ export class Controller {
         affected.push(stream);
       }
     };
+    for (const key of changes.endpoints) add(this.#streams.get(key));
+    const fullReads = affected.length;
     const addPath = (key: string, pk: string) => {
       const streams = this.#byPath.get(`${key}\u0000${pk}`);
       if (streams) for (const stream of streams) add(stream);
@@ -529,7 +526,6 @@ export class Controller {
       for (const [key, pk] of before?.touched ?? []) addPath(key, pk);
       for (const [key, pk] of this.#effective.touched) addPath(key, pk);
     }
-    for (const key of changes.endpoints) add(this.#streams.get(key));
-    for (const stream of affected) stream.update();
+    for (let i = 0; i < affected.length; i++) (affected[i] as QueryStream).update(false, i >= fullReads);
   }
 }
