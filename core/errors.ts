@@ -8,10 +8,13 @@ export function preview(value: unknown, max = 120): string {
   let text: string;
   if (typeof value === 'string') text = JSON.stringify(value);
   else if (typeof value === 'function') text = `[function ${value.name || 'anonymous'}]`;
-  else if (typeof value !== 'object') text = String(value); // number, bigint, boolean, symbol, undefined
+  else if (typeof value !== 'object')
+    text = String(value); // number, bigint, boolean, symbol, undefined
   else {
     try {
-      text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)) ?? String(value);
+      text =
+        JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)) ??
+        String(value);
     } catch {
       text = Array.isArray(value) ? `[array of ${value.length}]` : Object.prototype.toString.call(value);
     }
@@ -252,7 +255,11 @@ export class AbortError extends RequestError {
 
   constructor(request: RequestDescription, reason?: unknown) {
     const why = reason === undefined ? '' : `: ${typeof reason === 'string' ? reason : errorText(reason)}`;
-    super(request, `${describeRequest(request)} was aborted${why}. Nothing was stored for it.`, reason === undefined ? undefined : { cause: reason });
+    super(
+      request,
+      `${describeRequest(request)} was aborted${why}. Nothing was stored for it.`,
+      reason === undefined ? undefined : { cause: reason },
+    );
   }
 }
 

@@ -58,9 +58,26 @@ export type {
 
 // ---- Controller and store ------------------------------------------------------------------------
 export { Controller } from './controller/index.js';
-export type { ControllerEndpoint, ControllerOptions, EndpointArgs, EndpointData, QueryState, ResponseSnapshot, StoreSnapshot } from './controller/index.js';
+export type {
+  ControllerEndpoint,
+  ControllerOptions,
+  EndpointArgs,
+  EndpointData,
+  QueryState,
+  ResponseSnapshot,
+  StoreSnapshot,
+} from './controller/index.js';
 export type { State, RequestMeta, OptimisticLayer } from './store/index.js';
 
 // ---- Errors --------------------------------------------------------------------------------------
-export { RequestError, NetworkError, ParseError, TimeoutError, AbortError, NormalizeError, DeserializeError, SchemaDefinitionError } from './errors.js';
+export {
+  RequestError,
+  NetworkError,
+  ParseError,
+  TimeoutError,
+  AbortError,
+  NormalizeError,
+  DeserializeError,
+  SchemaDefinitionError,
+} from './errors.js';
 export type { RequestDescription } from './errors.js';

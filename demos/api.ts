@@ -100,5 +100,11 @@ export function newTodo(userId: number, title: string) {
 
 /** The body that replaces a todo (`update` is a PUT: every field), renamed. */
 export function renamed(todo: Todo, title: string) {
-  return { id: todo.id, userId: todo.userId, title: title.trim(), completed: todo.completed, createdAt: iso(todo.createdAt) };
+  return {
+    id: todo.id,
+    userId: todo.userId,
+    title: title.trim(),
+    completed: todo.completed,
+    createdAt: iso(todo.createdAt),
+  };
 }

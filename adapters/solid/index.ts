@@ -5,12 +5,30 @@
  * @example
  * import { ControllerProvider, createQuery } from 'rx-rest/solid';
  */
-import { createComponent, createComputed, createContext, createMemo, createResource, createSignal, onCleanup, useContext, type Accessor, type JSX, type Resource } from 'solid-js';
+import {
+  createComponent,
+  createComputed,
+  createContext,
+  createMemo,
+  createResource,
+  createSignal,
+  onCleanup,
+  useContext,
+  type Accessor,
+  type JSX,
+  type Resource,
+} from 'solid-js';
 import { isServer } from 'solid-js/web';
 import type { Controller, ControllerEndpoint, EndpointArgs, EndpointData, QueryState } from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();
-const IDLE: QueryState<never> = Object.freeze({ data: undefined, error: undefined, loading: false, fetching: false, stale: false });
+const IDLE: QueryState<never> = Object.freeze({
+  data: undefined,
+  error: undefined,
+  loading: false,
+  fetching: false,
+  stale: false,
+});
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type QueryArgs<E> = EndpointArgs<E> extends readonly [] ? undefined : EndpointArgs<E>[0];
@@ -26,8 +44,12 @@ export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | nu
  */
 export function ControllerProvider(props: { controller: Controller; children?: JSX.Element }): JSX.Element {
   return createComponent(ControllerContext.Provider, {
-    get value() { return props.controller; },
-    get children() { return props.children; },
+    get value() {
+      return props.controller;
+    },
+    get children() {
+      return props.children;
+    },
   });
 }
 
@@ -41,7 +63,9 @@ export function ControllerProvider(props: { controller: Controller; children?: J
 export function useController(): Controller {
   const controller = useContext(ControllerContext);
   if (!controller) {
-    throw new Error('rx-rest/solid: no Controller in context. Wrap your app in <ControllerProvider controller={new Controller()}>, or pass the controller explicitly: createQuery(endpoint, () => args, controller).');
+    throw new Error(
+      'rx-rest/solid: no Controller in context. Wrap your app in <ControllerProvider controller={new Controller()}>, or pass the controller explicitly: createQuery(endpoint, () => args, controller).',
+    );
   }
   return controller;
 }
@@ -55,7 +79,11 @@ export function useController(): Controller {
  * const todos = createQueryState(TodoResource.getList, () => ({ userId: userId() }));
  * <Show when={!todos().loading} fallback="Loading…">{todos().data?.length} todos</Show>
  */
-export function createQueryState<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInput<E>, controller?: Controller): Accessor<QueryState<EndpointData<E>>> {
+export function createQueryState<E extends ControllerEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  controller?: Controller,
+): Accessor<QueryState<EndpointData<E>>> {
   return observeIn(endpoint, args, controller ?? useController(), true);
 }
 
@@ -68,7 +96,11 @@ export function createQueryState<E extends ControllerEndpoint>(endpoint: E, args
  * const todos = createQuery(TodoResource.getList, () => ({ userId: props.userId }));
  * <Suspense fallback="Loading…"><For each={todos()}>{(todo) => <li>{todo.title}</li>}</For></Suspense>
  */
-export function createQuery<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInput<E>, controller?: Controller): Resource<EndpointData<E>> {
+export function createQuery<E extends ControllerEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  controller?: Controller,
+): Resource<EndpointData<E>> {
   return suspending(observeIn(endpoint, args, controller ?? useController(), true));
 }
 
@@ -86,12 +118,21 @@ export const useLive: typeof createQuery = createQuery;
  * @example
  * const todo = useSuspense(TodoResource.get, () => ({ id: params.id }));
  */
-export function useSuspense<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInput<E>, controller?: Controller): Resource<EndpointData<E>> {
+export function useSuspense<E extends ControllerEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  controller?: Controller,
+): Resource<EndpointData<E>> {
   return suspending(observeIn(endpoint, args, controller ?? useController(), false));
 }
 
 /** Subscribes to the current request in the calling scope; a new request key resubscribes, cleanup unsubscribes. */
-function observeIn<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInput<E>, controller: Controller, poll: boolean): Accessor<QueryState<EndpointData<E>>> {
+function observeIn<E extends ControllerEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  controller: Controller,
+  poll: boolean,
+): Accessor<QueryState<EndpointData<E>>> {
   const read = typeof args === 'function' ? (args as Accessor<QueryArgs<E> | null>) : () => args as QueryArgs<E> | null;
   const request = createMemo(
     () => {
@@ -122,7 +163,11 @@ function observeIn<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInp
  */
 function suspending<T>(state: Accessor<QueryState<T>>): Resource<T> {
   if (isServer) {
-    return createResource(() => false, () => undefined as T, { initialValue: state().data as T, ssrLoadFrom: 'initial' })[0] as Resource<T>;
+    return createResource(
+      () => false,
+      () => undefined as T,
+      { initialValue: state().data as T, ssrLoadFrom: 'initial' },
+    )[0] as Resource<T>;
   }
   const [resource] = createResource<T | undefined, QueryState<T>>(state, (current) => {
     if (current.loading) return new Promise<T>(() => {}); // replaced by the load of the next emission

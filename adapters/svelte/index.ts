@@ -10,7 +10,13 @@ import { fromStore, readable, toStore, type Readable } from 'svelte/store';
 import type { Controller, ControllerEndpoint, EndpointArgs, EndpointData, QueryState } from '../../core/index.js';
 
 const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
-const IDLE: QueryState<never> = Object.freeze({ data: undefined, error: undefined, loading: false, fetching: false, stale: false });
+const IDLE: QueryState<never> = Object.freeze({
+  data: undefined,
+  error: undefined,
+  loading: false,
+  fetching: false,
+  stale: false,
+});
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type QueryArgs<E> = EndpointArgs<E> extends readonly [] ? undefined : EndpointArgs<E>[0];
@@ -39,7 +45,9 @@ export function setController(controller: Controller): Controller {
 export function getController(): Controller {
   const controller = getContext<Controller | undefined>(KEY);
   if (!controller) {
-    throw new Error('rx-rest/svelte: no Controller in context. Call setController(new Controller()) in a parent component (during its initialisation), or pass the controller explicitly: createQuery(endpoint, args, controller).');
+    throw new Error(
+      'rx-rest/svelte: no Controller in context. Call setController(new Controller()) in a parent component (during its initialisation), or pass the controller explicitly: createQuery(endpoint, args, controller).',
+    );
   }
   return controller;
 }
@@ -53,7 +61,11 @@ export function getController(): Controller {
  * const todo = createQuery(TodoResource.get, { id: 1 });                 // a value
  * {#each $todos.data ?? [] as todo (todo.id)}<li>{todo.title}</li>{/each}
  */
-export function createQuery<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInput<E>, controller?: Controller): Readable<QueryState<EndpointData<E>>> {
+export function createQuery<E extends ControllerEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  controller?: Controller,
+): Readable<QueryState<EndpointData<E>>> {
   return query(endpoint, args, controller ?? getController(), true);
 }
 
@@ -71,7 +83,11 @@ export const useLive: typeof createQuery = createQuery;
  * @example
  * const todo = useSuspense(TodoResource.get, { id: 1 });
  */
-export function useSuspense<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInput<E>, controller?: Controller): Readable<QueryState<EndpointData<E>>> {
+export function useSuspense<E extends ControllerEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  controller?: Controller,
+): Readable<QueryState<EndpointData<E>>> {
   return query(endpoint, args, controller ?? getController(), false);
 }
 
@@ -83,19 +99,35 @@ export function useSuspense<E extends ControllerEndpoint>(endpoint: E, args: Que
  * const todos = createQueryState(TodoResource.getList, () => ({ userId }));
  * {#if todos.loading}Loading…{:else}{todos.data?.length} todos{/if}
  */
-export function createQueryState<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInput<E>, controller?: Controller): QueryState<EndpointData<E>> {
+export function createQueryState<E extends ControllerEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  controller?: Controller,
+): QueryState<EndpointData<E>> {
   const box = fromStore(createQuery(endpoint, args, controller));
   return {
-    get data() { return box.current.data; },
-    get error() { return box.current.error; },
-    get loading() { return box.current.loading; },
-    get fetching() { return box.current.fetching; },
-    get stale() { return box.current.stale; },
+    get data() {
+      return box.current.data;
+    },
+    get error() {
+      return box.current.error;
+    },
+    get loading() {
+      return box.current.loading;
+    },
+    get fetching() {
+      return box.current.fetching;
+    },
+    get stale() {
+      return box.current.stale;
+    },
   };
 }
 
 function isReadable(value: unknown): value is Readable<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { subscribe?: unknown }).subscribe === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { subscribe?: unknown }).subscribe === 'function'
+  );
 }
 
 function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): Readable<A | null> {
@@ -105,12 +137,20 @@ function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): 
 
 const argList = (args: unknown): unknown[] => (args === undefined ? [] : [args]);
 
-function query<E extends ControllerEndpoint>(endpoint: E, args: QueryArgsInput<E>, controller: Controller, poll: boolean): Readable<QueryState<EndpointData<E>>> {
+function query<E extends ControllerEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  controller: Controller,
+  poll: boolean,
+): Readable<QueryState<EndpointData<E>>> {
   type State = QueryState<EndpointData<E>>;
   const args$ = toReadable<QueryArgs<E>>(args);
   // On the server a store is read once (subscribe, unsubscribe): read the snapshot, start nothing.
   if (typeof window === 'undefined') {
-    return { subscribe: (run) => args$.subscribe((a) => run(a === null ? IDLE : controller.peek(endpoint, ...(argList(a) as EndpointArgs<E>)))) };
+    return {
+      subscribe: (run) =>
+        args$.subscribe((a) => run(a === null ? IDLE : controller.peek(endpoint, ...(argList(a) as EndpointArgs<E>)))),
+    };
   }
   return readable<State>(IDLE, (set) => {
     let key: string | null | undefined;

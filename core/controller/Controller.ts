@@ -37,7 +37,13 @@ interface InFlight {
 
 /** How much later than the previous one a request started in the same millisecond counts (exact in binary). */
 const START_STEP = 1 / 1024;
-const IDLE: QueryState<never> = Object.freeze({ data: undefined, error: undefined, loading: false, fetching: false, stale: false });
+const IDLE: QueryState<never> = Object.freeze({
+  data: undefined,
+  error: undefined,
+  loading: false,
+  fetching: false,
+  stale: false,
+});
 const noop = () => {};
 
 function toError(error: unknown): Error {
@@ -126,7 +132,12 @@ export class Controller {
   #resetSignal = new AbortController();
 
   static {
-    controllerInternals = (controller) => ({ streams: controller.#streams, byPath: controller.#byPath, inFlight: controller.#inFlight, store: controller.#store });
+    controllerInternals = (controller) => ({
+      streams: controller.#streams,
+      byPath: controller.#byPath,
+      inFlight: controller.#inFlight,
+      store: controller.#store,
+    });
   }
 
   constructor(options: ControllerOptions = {}) {
@@ -142,11 +153,22 @@ export class Controller {
       now: () => this.#clock(),
       read: (stream, previous) => {
         try {
-          return previous !== undefined && previous.input !== undefined ? this.#reread(stream, previous) : this.#read(stream.endpoint, stream.args, stream.key, true);
+          return previous !== undefined && previous.input !== undefined
+            ? this.#reread(stream, previous)
+            : this.#read(stream.endpoint, stream.args, stream.key, true);
         } catch (error) {
           // a stored value that cannot be read (a deserializer that throws, a graph too deep) is this
           // query's error, not an exception inside the store's subscriber; it keeps watching what it read
-          return { input: undefined, data: undefined, invalid: false, paths: stream.paths, error: toError(error), missing: false, invalidated: false, expiresAt: 0 };
+          return {
+            input: undefined,
+            data: undefined,
+            invalid: false,
+            paths: stream.paths,
+            error: toError(error),
+            missing: false,
+            invalidated: false,
+            expiresAt: 0,
+          };
         }
       },
       isFetching: (key) => this.#inFlight.has(key),
@@ -206,7 +228,10 @@ export class Controller {
     }
     if (expected !== NO_LAYER && endpoint.schema !== undefined && !endpoint.signal?.aborted) {
       layer = ++this.#layerIds;
-      this.#store.dispatch({ type: 'optimistic', layer: { id: layer, key, schema: endpoint.schema, args, response: expected, fetchedAt } });
+      this.#store.dispatch({
+        type: 'optimistic',
+        layer: { id: layer, key, schema: endpoint.schema, args, response: expected, fetchedAt },
+      });
     }
     const abort = new AbortController();
     const entry = { abort, awaited } as InFlight;
@@ -278,7 +303,9 @@ export class Controller {
     const running = this.#inFlight.get(stream.key);
     if (!running || running.awaited) return;
     this.#inFlight.delete(stream.key);
-    running.abort.abort(new AbortError(describe(stream.endpoint, stream.key), 'its last observer unsubscribed and no fetch awaits it'));
+    running.abort.abort(
+      new AbortError(describe(stream.endpoint, stream.key), 'its last observer unsubscribed and no fetch awaits it'),
+    );
   }
 
   /** Like `fetch`, but resolves from the store when the stored result is fresh and usable. */
@@ -304,7 +331,10 @@ export class Controller {
    * @example
    * controller.observe(TodoResource.get, { id: 1 }).subscribe((state) => console.log(state.data?.title));
    */
-  observe<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E> | [null]): ObservableType<QueryState<EndpointData<E>>> {
+  observe<E extends ControllerEndpoint>(
+    endpoint: E,
+    ...args: EndpointArgs<E> | [null]
+  ): ObservableType<QueryState<EndpointData<E>>> {
     return this.watch(endpoint, args, true);
   }
 
@@ -315,7 +345,11 @@ export class Controller {
    * @example
    * controller.watch(TodoResource.get, [{ id: 1 }], false).subscribe(render);
    */
-  watch<E extends ControllerEndpoint>(endpoint: E, args: readonly unknown[], poll: boolean): ObservableType<QueryState<EndpointData<E>>> {
+  watch<E extends ControllerEndpoint>(
+    endpoint: E,
+    args: readonly unknown[],
+    poll: boolean,
+  ): ObservableType<QueryState<EndpointData<E>>> {
     if (args[0] === null) {
       return new Observable<QueryState<EndpointData<E>>>((subscriber) => subscriber.next(IDLE));
     }
@@ -393,12 +427,39 @@ export class Controller {
    * Stores a response (normalized; throws what normalize throws) or an error for `key`, arrived at
    * `date` (default: now) for a request started at `fetchedAt` (default: `date`), settling `layer`.
    */
-  #write(endpoint: ControllerEndpoint, key: string, args: readonly unknown[], value: unknown, isError: boolean, fetchedAt?: number, settles?: number, date = this.#clock()): void {
+  #write(
+    endpoint: ControllerEndpoint,
+    key: string,
+    args: readonly unknown[],
+    value: unknown,
+    isError: boolean,
+    fetchedAt?: number,
+    settles?: number,
+    date = this.#clock(),
+  ): void {
     fetchedAt ??= date;
     this.#store.dispatch(
       isError
-        ? { type: 'error', key, error: value as Error, fetchedAt, date, expiresAt: date + endpoint.errorExpiryLength, settles }
-        : { type: 'response', key, schema: endpoint.schema, args, response: value, fetchedAt, date, expiresAt: date + endpoint.dataExpiryLength, settles },
+        ? {
+            type: 'error',
+            key,
+            error: value as Error,
+            fetchedAt,
+            date,
+            expiresAt: date + endpoint.errorExpiryLength,
+            settles,
+          }
+        : {
+            type: 'response',
+            key,
+            schema: endpoint.schema,
+            args,
+            response: value,
+            fetchedAt,
+            date,
+            expiresAt: date + endpoint.dataExpiryLength,
+            settles,
+          },
     );
   }
 
@@ -457,7 +518,16 @@ export class Controller {
       invalid = result.invalid;
       if (tracked) paths = result.paths; // computed on first use: a one-off read (getResponse, peek) never pays for it
     }
-    return { input, data, invalid, paths, error: meta?.error, missing: stored === undefined, invalidated: meta?.invalidated === true, expiresAt: meta?.expiresAt ?? 0 };
+    return {
+      input,
+      data,
+      invalid,
+      paths,
+      error: meta?.error,
+      missing: stored === undefined,
+      invalidated: meta?.invalidated === true,
+      expiresAt: meta?.expiresAt ?? 0,
+    };
   }
 
   /**

@@ -1,4 +1,11 @@
 /** The controller layer: fetch, observe, invalidation, polling and optimistic updates over the store. */
 export { Controller } from './Controller.js';
 export type { ControllerOptions } from './Controller.js';
-export type { ControllerEndpoint, EndpointArgs, EndpointData, QueryState, ResponseSnapshot, StoreSnapshot } from './types.js';
+export type {
+  ControllerEndpoint,
+  EndpointArgs,
+  EndpointData,
+  QueryState,
+  ResponseSnapshot,
+  StoreSnapshot,
+} from './types.js';

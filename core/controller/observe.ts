@@ -45,7 +45,13 @@ function keepsData(error: Error): boolean {
 }
 
 function sameState(a: QueryState<unknown>, b: QueryState<unknown>): boolean {
-  return a.data === b.data && a.error === b.error && a.loading === b.loading && a.fetching === b.fetching && a.stale === b.stale;
+  return (
+    a.data === b.data &&
+    a.error === b.error &&
+    a.loading === b.loading &&
+    a.fetching === b.fetching &&
+    a.stale === b.stale
+  );
 }
 
 /**
@@ -73,7 +79,10 @@ export function queryState(read: QueryRead, fetching: boolean, now: number): Que
 }
 
 /** @internal A stream's subject and polling subscription, for tests that check what is left (not exported by the package). */
-export let streamInternals: (stream: QueryStream) => { readonly subject: BehaviorSubject<QueryState<unknown>>; readonly poll: Subscription | undefined };
+export let streamInternals: (stream: QueryStream) => {
+  readonly subject: BehaviorSubject<QueryState<unknown>>;
+  readonly poll: Subscription | undefined;
+};
 
 /**
  * The shared stream of one request key: one per key however many subscribers, one request at a time,

@@ -11,7 +11,11 @@ export const NO_LAYER: unique symbol = Symbol('rx-rest.noLayer') as never;
  * Invalidate schema) -> what `process` makes of the params; push/unshift -> the new item (its body).
  * An endpoint may give its own `getOptimisticResponse(snapshot, ...args)`.
  */
-export function expectedResponse(endpoint: ControllerEndpoint, args: readonly unknown[], snapshot: StoreSnapshot): unknown {
+export function expectedResponse(
+  endpoint: ControllerEndpoint,
+  args: readonly unknown[],
+  snapshot: StoreSnapshot,
+): unknown {
   if (typeof endpoint.getOptimisticResponse === 'function') return endpoint.getOptimisticResponse(snapshot, ...args);
   if (!endpoint.optimistic || !endpoint.sideEffect) return NO_LAYER;
   const schema = endpoint.schema;
@@ -41,12 +45,17 @@ export interface EffectiveEntities {
  */
 export function applyLayers(state: State, previous: EffectiveEntities | undefined): EffectiveEntities {
   if (previous && previous.base === state.entities && previous.layers === state.optimistic) return previous;
-  if (state.optimistic.length === 0) return { base: state.entities, layers: state.optimistic, entities: state.entities, touched: [] };
+  if (state.optimistic.length === 0)
+    return { base: state.entities, layers: state.optimistic, entities: state.entities, touched: [] };
   let tables = { entities: state.entities, entitiesMeta: state.entitiesMeta };
   const touched: (readonly [string, string])[] = [];
   for (const layer of state.optimistic) {
     try {
-      const applied = normalize(layer.schema, layer.response, layer.args, tables, { fetchedAt: layer.fetchedAt, date: layer.fetchedAt, expiresAt: layer.fetchedAt });
+      const applied = normalize(layer.schema, layer.response, layer.args, tables, {
+        fetchedAt: layer.fetchedAt,
+        date: layer.fetchedAt,
+        expiresAt: layer.fetchedAt,
+      });
       tables = applied;
       touched.push(...applied.changed);
     } catch {
@@ -58,7 +67,8 @@ export function applyLayers(state: State, previous: EffectiveEntities | undefine
     for (const [key, pk] of touched) {
       const before = previous.entities[key]?.[pk];
       const table = entities[key];
-      if (table && table !== state.entities[key] && before !== undefined && jsonEqual(table[pk], before)) table[pk] = before;
+      if (table && table !== state.entities[key] && before !== undefined && jsonEqual(table[pk], before))
+        table[pk] = before;
     }
   }
   return { base: state.entities, layers: state.optimistic, entities, touched };

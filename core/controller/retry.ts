@@ -42,7 +42,12 @@ function waitFor(policy: RetryPolicy, attempt: number, error: Error): number {
  * aborts (rejects with its reason, an `AbortError`) or `stop` aborts (the store was reset: rejects with
  * the last error, without another attempt). Resolves the successful attempt's value.
  */
-export async function withRetries<T>(attempt: (index: number) => Promise<T>, policy: RetryPolicy, abort: AbortSignal, stop: AbortSignal): Promise<T> {
+export async function withRetries<T>(
+  attempt: (index: number) => Promise<T>,
+  policy: RetryPolicy,
+  abort: AbortSignal,
+  stop: AbortSignal,
+): Promise<T> {
   for (let index = 0; ; index++) {
     try {
       return await attempt(index);

@@ -68,7 +68,10 @@ export interface RestEndpointOptions<
 export type AnyRestEndpoint = RestEndpoint<any, any, any, any, any, any>;
 
 /** The options each endpoint was built from, kept for `extend` (a WeakMap: endpoints are functions with a fixed shape). */
-const builtFrom = new WeakMap<object, RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>>();
+const builtFrom = new WeakMap<
+  object,
+  RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>
+>();
 
 /** Keys of options that are not copied onto the endpoint (a function's own, fixed members; `name` is set apart). */
 const NOT_COPIED = new Set(['name', 'length', 'prototype']);
@@ -158,7 +161,14 @@ export class RestEndpoint<
   declare readonly signal: AbortSignal | undefined;
 
   constructor(options: RestEndpointOptions<P, S, M, SP, B, R>) {
-    const endpoint = ((...args: EndpointParameters<P, SP, B>) => endpoint.fetch(...args)) as unknown as RestEndpoint<P, S, M, SP, B, R>;
+    const endpoint = ((...args: EndpointParameters<P, SP, B>) => endpoint.fetch(...args)) as unknown as RestEndpoint<
+      P,
+      S,
+      M,
+      SP,
+      B,
+      R
+    >;
     Object.setPrototypeOf(endpoint, new.target.prototype);
 
     const method = (options.method ?? 'GET') as M;
@@ -172,10 +182,14 @@ export class RestEndpoint<
     };
     for (const [key, value] of Object.entries(members)) {
       // Options left undefined stay off the instance, so a subclass's prototype member can answer.
-      if (value !== undefined && !NOT_COPIED.has(key)) Object.defineProperty(endpoint, key, { value, enumerable: true, writable: true, configurable: true });
+      if (value !== undefined && !NOT_COPIED.has(key))
+        Object.defineProperty(endpoint, key, { value, enumerable: true, writable: true, configurable: true });
     }
     Object.defineProperty(endpoint, 'name', { value: options.name ?? `${method} ${options.path}`, configurable: true });
-    builtFrom.set(endpoint, options as RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>);
+    builtFrom.set(
+      endpoint,
+      options as RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>,
+    );
     takesBody.set(endpoint, options.body !== undefined || method === 'POST' || method === 'PUT' || method === 'PATCH');
     return endpoint;
   }

@@ -25,7 +25,11 @@ export function abortErrorOf(request: RequestDescription, reason: unknown): Abor
  * Links `sources` and a `timeout` (ms; none when `undefined`, not finite or not positive) into one
  * signal. The timer is the global `setTimeout`, looked up now (so fake timers apply).
  */
-export function linkAbort(request: RequestDescription, sources: readonly (AbortSignal | undefined)[], timeout: number | undefined): RequestAbort {
+export function linkAbort(
+  request: RequestDescription,
+  sources: readonly (AbortSignal | undefined)[],
+  timeout: number | undefined,
+): RequestAbort {
   const link = new AbortController();
   const cleanups: (() => void)[] = [];
   let reject!: (reason: unknown) => void;

@@ -9,8 +9,13 @@ import { RestEndpoint, type AnyRestEndpoint, type RestEndpointOptions } from './
 import type { EndpointExtraOptions, HttpMethod, JsonOf, ResultOf } from './types.js';
 
 /** Options of `createResource` (SPEC 2.2). */
-export interface ResourceOptions<P extends string, S extends EntityClass, SP, B, PF extends string | undefined>
-  extends EndpointExtraOptions {
+export interface ResourceOptions<
+  P extends string,
+  S extends EntityClass,
+  SP,
+  B,
+  PF extends string | undefined,
+> extends EndpointExtraOptions {
   /** The path of one item, e.g. `'/todos/:id'`; list members use `removeLastArg(path)`. */
   readonly path: P;
   /** The entity class of the resource. */
@@ -33,10 +38,11 @@ export interface ResourceOptions<P extends string, S extends EntityClass, SP, B,
 export type ResourceBody<S> = Partial<JsonOf<Denormalize<S>>>;
 
 /** The search params of `getPage`: the list's search params plus the pagination field. */
-export type PageParams<SP, PF extends string> =
-  ([SP] extends [undefined] ? unknown : NonNullable<SP>) & { [F in PF]: PathValue } extends infer A
-    ? { [K in keyof A]: A[K] }
-    : never;
+export type PageParams<SP, PF extends string> = ([SP] extends [undefined] ? unknown : NonNullable<SP>) & {
+  [F in PF]: PathValue;
+} extends infer A
+  ? { [K in keyof A]: A[K] }
+  : never;
 
 /** What `delete` resolves: the response when it held something, otherwise the URL arguments. */
 export type DeleteResult<P extends string, S> = Partial<JsonOf<Denormalize<S>>> | PathArgs<P> | string;
@@ -55,7 +61,14 @@ export type ListEndpoint<P extends string, S extends EntityClass, SP, B, PF exte
 } & (PF extends string
     ? {
         /** GET one more page; its items are appended (without duplicates) to the list of the same arguments. */
-        readonly getPage: RestEndpoint<RemoveLastArg<P>, ReturnType<Collection<[S]>['addWith']>, 'GET', PageParams<SP, PF>, undefined, JsonOf<Denormalize<S>>[]>;
+        readonly getPage: RestEndpoint<
+          RemoveLastArg<P>,
+          ReturnType<Collection<[S]>['addWith']>,
+          'GET',
+          PageParams<SP, PF>,
+          undefined,
+          JsonOf<Denormalize<S>>[]
+        >;
       }
     : unknown);
 
@@ -80,27 +93,38 @@ export type EndpointMembers = { readonly [name: string]: AnyRestEndpoint };
  * The options a member accepts in `resource.extend`: any endpoint option. (Hooks given here are not
  * typed from the member: annotate their parameters; `endpoint.extend` types them.)
  */
-export type ExtendOptions = Partial<RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>>;
+export type ExtendOptions = Partial<
+  RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>
+>;
 
 /** A class that builds endpoints: `RestEndpoint` or a subclass of it. */
 export type EndpointClass = new (options: RestEndpointOptions<any, any, any, any, any, any>) => AnyRestEndpoint;
 
 /** A class that builds the list schema: `schema.Collection` or a subclass of it. */
-export type CollectionClass = new (schema: readonly [unknown], options?: CollectionOptions) => Collection<readonly [unknown]>;
+export type CollectionClass = new (
+  schema: readonly [unknown],
+  options?: CollectionOptions,
+) => Collection<readonly [unknown]>;
 
 /**
  * A schema written in a `const` context, with its sample values widened back: `{ total: 0 }` means a
  * number, not `0`. Entity classes, schema instances and functions are kept as they are.
  */
-export type WidenSchema<S> =
-  S extends string ? string
-  : S extends number ? number
-  : S extends boolean ? boolean
-  : S extends abstract new (...args: never[]) => unknown ? S
-  : S extends (...args: never[]) => unknown ? S
-  : S extends { normalize(...args: never[]): unknown } ? S
-  : S extends object ? { -readonly [K in keyof S]: WidenSchema<S[K]> }
-  : S;
+export type WidenSchema<S> = S extends string
+  ? string
+  : S extends number
+    ? number
+    : S extends boolean
+      ? boolean
+      : S extends abstract new (...args: never[]) => unknown
+        ? S
+        : S extends (...args: never[]) => unknown
+          ? S
+          : S extends { normalize(...args: never[]): unknown }
+            ? S
+            : S extends object
+              ? { -readonly [K in keyof S]: WidenSchema<S[K]> }
+              : S;
 
 /** The type of `endpoint.extend(options)` for options of type `O` (members added to the endpoint, like `push`, are kept). */
 export type Extended<E, O> =
@@ -111,10 +135,13 @@ export type Extended<E, O> =
         O extends { readonly method: infer M2 extends HttpMethod } ? M2 : M,
         O extends { readonly searchParams: infer SP2 } ? SP2 : SP,
         O extends { readonly body: infer B2 } ? B2 : B,
-        O extends { process(...args: never[]): infer R2 } ? R2
-        : O extends { readonly schema: infer S2 } ? ResultOf<WidenSchema<S2>>
-        : R
-      > & ExtraMembers<E>
+        O extends { process(...args: never[]): infer R2 }
+          ? R2
+          : O extends { readonly schema: infer S2 }
+            ? ResultOf<WidenSchema<S2>>
+            : R
+      > &
+        ExtraMembers<E>
     : never;
 
 /** The members an endpoint carries beyond `RestEndpoint`'s (`getList.push`, ...), or `unknown` when none. */
@@ -131,11 +158,14 @@ export interface ResourceExtend<M extends object> {
   /** Adds (or replaces) members built from the base ones: `extend(base => ({ search: base.getList.extend({...}) }))`. */
   <E extends object>(build: (base: Resource<M>) => E): Resource<Omit<M, keyof E> & E>;
   /** Adds a member built from `get` with some options replaced: `extend('search', { path: '/todos/search/:q' })`. */
-  <N extends string, const O extends ExtendOptions>(name: N, options: O): Resource<
-    Omit<M, N> & { readonly [K in N]: M extends { readonly get: infer G } ? Extended<G, O> : never }
-  >;
+  <N extends string, const O extends ExtendOptions>(
+    name: N,
+    options: O,
+  ): Resource<Omit<M, N> & { readonly [K in N]: M extends { readonly get: infer G } ? Extended<G, O> : never }>;
   /** Overrides options of existing members: `extend({ getList: { schema: ... }, update: { method: 'PATCH' } })`. */
-  <const O extends { readonly [K in keyof M]?: ExtendOptions }>(overrides: O): Resource<{
+  <const O extends { readonly [K in keyof M]?: ExtendOptions }>(
+    overrides: O,
+  ): Resource<{
     [K in keyof M]: K extends keyof O ? Extended<M[K], O[K]> : M[K];
   }>;
 }
@@ -188,14 +218,28 @@ export function createResource<
   const name = (member: string) => `${schema.key}.${member}`;
   const mutation = optimistic ? { optimistic: true } : {};
   const build = (memberOptions: Record<string, unknown>) =>
-    new Endpoint({ ...shared, ...memberOptions } as unknown as RestEndpointOptions<string, undefined, 'GET', undefined, undefined, unknown>);
+    new Endpoint({ ...shared, ...memberOptions } as unknown as RestEndpointOptions<
+      string,
+      undefined,
+      'GET',
+      undefined,
+      undefined,
+      unknown
+    >);
 
   const listSchema = new ListCollection([schema]) as Collection<[S]>;
   const listUrl = { path: listPath, searchParams, paginationField };
   const getList = build({ ...listUrl, schema: listSchema, name: name('getList') });
   const listMembers: Record<string, AnyRestEndpoint> = {};
   for (const adder of ['push', 'unshift'] as const) {
-    listMembers[adder] = build({ ...listUrl, ...mutation, method: 'POST', body, schema: listSchema[adder], name: name(`getList.${adder}`) });
+    listMembers[adder] = build({
+      ...listUrl,
+      ...mutation,
+      method: 'POST',
+      body,
+      schema: listSchema[adder],
+      name: name(`getList.${adder}`),
+    });
   }
   if (paginationField !== undefined) {
     listMembers.getPage = build({
@@ -211,7 +255,14 @@ export function createResource<
     getList,
     update: build({ path, schema, ...mutation, method: 'PUT', body, name: name('update') }),
     partialUpdate: build({ path, schema, ...mutation, method: 'PATCH', body, name: name('partialUpdate') }),
-    delete: build({ path, schema: new Invalidate(schema), ...mutation, method: 'DELETE', process: deleteProcess, name: name('delete') }),
+    delete: build({
+      path,
+      schema: new Invalidate(schema),
+      ...mutation,
+      method: 'DELETE',
+      process: deleteProcess,
+      name: name('delete'),
+    }),
   };
   return toResource(members, name) as unknown as Resource<ResourceMembers<P, S, SP, B, PF>>;
 }
@@ -254,7 +305,8 @@ function toResource(members: Record<string, AnyRestEndpoint>, name: (member: str
     }
     if (typeof first === 'string') {
       const get = members.get;
-      if (get === undefined) throw new Error(`resource.extend('${first}', options) builds on "get", which this resource lacks.`);
+      if (get === undefined)
+        throw new Error(`resource.extend('${first}', options) builds on "get", which this resource lacks.`);
       return toResource({ ...members, [first]: get.extend({ name: name(first), ...(second as object) }) }, name);
     }
     const overrides = (first ?? {}) as Record<string, Record<string, unknown>>;
@@ -262,7 +314,9 @@ function toResource(members: Record<string, AnyRestEndpoint>, name: (member: str
     for (const [member, memberOptions] of Object.entries(overrides)) {
       const endpoint = members[member];
       if (endpoint === undefined) {
-        throw new Error(`resource.extend({ ${member}: ... }): no member "${member}" (only ${Object.keys(members).join(', ')}); add one with resource.extend('${member}', options).`);
+        throw new Error(
+          `resource.extend({ ${member}: ... }): no member "${member}" (only ${Object.keys(members).join(', ')}); add one with resource.extend('${member}', options).`,
+        );
       }
       const extended = endpoint.extend(memberOptions);
       const listUrl: Record<string, unknown> = {};

@@ -94,7 +94,9 @@ function paramText(path: string, name: string, kind = 'Path parameter'): string 
 function pathValue(path: string, name: string, value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw new TypeError(`${paramText(path, name)} must be a string or a finite number, but it is ${describeKind(value)}. Pass the identifier itself, not an object holding it.`);
+  throw new TypeError(
+    `${paramText(path, name)} must be a string or a finite number, but it is ${describeKind(value)}. Pass the identifier itself, not an object holding it.`,
+  );
 }
 
 /** `encodeURIComponent`, with a clear error for a lone surrogate (which no URL can carry). */
@@ -102,7 +104,9 @@ function encodeArgument(text: string, what: string): string {
   try {
     return encodeURIComponent(text);
   } catch (cause) {
-    throw new TypeError(`${what} holds a lone UTF-16 surrogate, which a URL cannot carry: ${JSON.stringify(text)}.`, { cause });
+    throw new TypeError(`${what} holds a lone UTF-16 surrogate, which a URL cannot carry: ${JSON.stringify(text)}.`, {
+      cause,
+    });
   }
 }
 
@@ -113,7 +117,9 @@ function assertNotDotSegment(path: string, name: string, out: string, at: number
   while (end < out.length && out[end] !== '/' && out[end] !== '?' && out[end] !== '#') end++;
   const segment = out.slice(start, end);
   if (segment === '.' || segment === '..') {
-    throw new TypeError(`${paramText(path, name)} makes the segment "${segment}", which the URL would resolve to another path. Reject such identifiers.`);
+    throw new TypeError(
+      `${paramText(path, name)} makes the segment "${segment}", which the URL would resolve to another path. Reject such identifiers.`,
+    );
   }
 }
 
@@ -168,29 +174,87 @@ function queryValue(value: unknown): string {
 // Types: the same grammar, read by the type checker.
 
 type WordChar =
-  | 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm'
-  | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z'
-  | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M'
-  | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
-  | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_';
+  | 'a'
+  | 'b'
+  | 'c'
+  | 'd'
+  | 'e'
+  | 'f'
+  | 'g'
+  | 'h'
+  | 'i'
+  | 'j'
+  | 'k'
+  | 'l'
+  | 'm'
+  | 'n'
+  | 'o'
+  | 'p'
+  | 'q'
+  | 'r'
+  | 's'
+  | 't'
+  | 'u'
+  | 'v'
+  | 'w'
+  | 'x'
+  | 'y'
+  | 'z'
+  | 'A'
+  | 'B'
+  | 'C'
+  | 'D'
+  | 'E'
+  | 'F'
+  | 'G'
+  | 'H'
+  | 'I'
+  | 'J'
+  | 'K'
+  | 'L'
+  | 'M'
+  | 'N'
+  | 'O'
+  | 'P'
+  | 'Q'
+  | 'R'
+  | 'S'
+  | 'T'
+  | 'U'
+  | 'V'
+  | 'W'
+  | 'X'
+  | 'Y'
+  | 'Z'
+  | '0'
+  | '1'
+  | '2'
+  | '3'
+  | '4'
+  | '5'
+  | '6'
+  | '7'
+  | '8'
+  | '9'
+  | '_';
 
 /** Splits `S` into its leading run of word characters and the rest: `TakeName<'id/x'>` is `['id', '/x']`. */
-type TakeName<S extends string, Name extends string = ''> =
-  S extends `${infer C}${infer Rest}`
-    ? C extends WordChar ? TakeName<Rest, `${Name}${C}`> : [Name, S]
-    : [Name, ''];
+type TakeName<S extends string, Name extends string = ''> = S extends `${infer C}${infer Rest}`
+  ? C extends WordChar
+    ? TakeName<Rest, `${Name}${C}`>
+    : [Name, S]
+  : [Name, ''];
 
 /** The parameter tokens of a path, `'name'` or `'name?'` for optional ones. */
-type ParamTokens<P extends string> =
-  P extends `${string}:${infer After}`
-    ? TakeName<After> extends [infer Name extends string, infer Rest extends string]
-      ? Name extends ''
-        ? ParamTokens<Rest>
-        : Rest extends `?${infer AfterOptional}`
-          ? `${Name}?` | ParamTokens<AfterOptional>
-          : Name | ParamTokens<Rest>
-      : never
-    : never;
+type ParamTokens<P extends string> = P extends `${string}:${infer After}`
+  ? TakeName<After> extends [infer Name extends string, infer Rest extends string]
+    ? Name extends ''
+      ? ParamTokens<Rest>
+      : Rest extends `?${infer AfterOptional}`
+        ? `${Name}?` | ParamTokens<AfterOptional>
+        : Name | ParamTokens<Rest>
+    : never
+  : never;
 
 type OptionalName<T> = T extends `${infer Name}?` ? Name : never;
 type RequiredName<T> = T extends `${string}?` ? never : T;
@@ -214,20 +278,21 @@ export type ParamlessPath<P extends string> = HasPathParams<P> extends true ? ne
 export type PathArgs<P extends string> = string extends P
   ? { [key: string]: PathValue | undefined }
   : {
-      [K in RequiredName<ParamTokens<P>>]: PathValue;
-    } & {
-      [K in OptionalName<ParamTokens<P>>]?: PathValue;
-    } extends infer A ? { [K in keyof A]: A[K] } : never;
+        [K in RequiredName<ParamTokens<P>>]: PathValue;
+      } & {
+        [K in OptionalName<ParamTokens<P>>]?: PathValue;
+      } extends infer A
+    ? { [K in keyof A]: A[K] }
+    : never;
 
 /** Everything before the last parameter (see `removeLastArg`); `Done` collects the text already passed. */
-type BeforeLastParam<P extends string, Done extends string = ''> =
-  P extends `${infer Head}:${infer Tail}`
-    ? TakeName<Tail> extends ['', string]
-      ? BeforeLastParam<Tail, `${Done}${Head}:`> // this ':' starts no parameter
-      : [ParamTokens<Tail>] extends [never]
-        ? `${Done}${Head}`
-        : BeforeLastParam<Tail, `${Done}${Head}:`>
-    : `${Done}${P}`;
+type BeforeLastParam<P extends string, Done extends string = ''> = P extends `${infer Head}:${infer Tail}`
+  ? TakeName<Tail> extends ['', string]
+    ? BeforeLastParam<Tail, `${Done}${Head}:`> // this ':' starts no parameter
+    : [ParamTokens<Tail>] extends [never]
+      ? `${Done}${Head}`
+      : BeforeLastParam<Tail, `${Done}${Head}:`>
+  : `${Done}${P}`;
 
 type TrimTrailingSlash<P extends string> = P extends `${infer Head}/` ? Head : P;
 
@@ -237,5 +302,7 @@ export type RemoveLastArg<P extends string> = string extends P
   : HasPathParams<P> extends false
     ? P
     : TrimTrailingSlash<BeforeLastParam<P>> extends infer Short extends string
-      ? Short extends '' ? '/' : Short
+      ? Short extends ''
+        ? '/'
+        : Short
       : never;

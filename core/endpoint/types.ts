@@ -63,12 +63,15 @@ export interface FetchOptions {
  * with `toJSON` (`Date`, `Temporal.Instant`, `BigNumber`) become what it returns (strings).
  * `JsonOf<Todo>` is the plain object a server sends for a `Todo`.
  */
-export type JsonOf<T> =
-  T extends { toJSON(...args: never[]): infer J } ? J
-  : T extends (...args: never[]) => unknown ? never
-  : T extends readonly (infer I)[] ? JsonOf<I>[]
-  : T extends object ? { [K in keyof T as T[K] extends (...args: never[]) => unknown ? never : K]: JsonOf<T[K]> }
-  : T;
+export type JsonOf<T> = T extends { toJSON(...args: never[]): infer J }
+  ? J
+  : T extends (...args: never[]) => unknown
+    ? never
+    : T extends readonly (infer I)[]
+      ? JsonOf<I>[]
+      : T extends object
+        ? { [K in keyof T as T[K] extends (...args: never[]) => unknown ? never : K]: JsonOf<T[K]> }
+        : T;
 
 /** What a direct call of an endpoint with schema `S` resolves by default: the JSON that reads back as `Denormalize<S>`; `unknown` without a schema. */
 export type ResultOf<S> = [S] extends [undefined] ? unknown : JsonOf<Denormalize<S>>;
@@ -82,7 +85,9 @@ type Flatten<T> = { [K in keyof T]: T[K] };
  */
 export type UrlArgs<P extends string, SP> =
   Flatten<PathArgs<P> & ([SP] extends [undefined] ? unknown : NonNullable<SP>)> extends infer A
-    ? [keyof A] extends [never] ? Record<string, never> : A
+    ? [keyof A] extends [never]
+      ? Record<string, never>
+      : A
     : never;
 
 /** `true` for `any` (only `AnyRestEndpoint` passes it), so that any endpoint's call fits. */
@@ -90,31 +95,37 @@ type IsAny<T> = 0 extends 1 & T ? true : false;
 
 /** `url(...)`'s parameters: the URL arguments, optional when none of them is required. */
 export type UrlParameters<P extends string, SP> =
-  IsAny<P> extends true ? [args?: UrlArgs<string, undefined>]
-  : {} extends UrlArgs<P, SP> ? [args?: UrlArgs<P, SP>]
-  : [args: UrlArgs<P, SP>];
+  IsAny<P> extends true
+    ? [args?: UrlArgs<string, undefined>]
+    : {} extends UrlArgs<P, SP>
+      ? [args?: UrlArgs<P, SP>]
+      : [args: UrlArgs<P, SP>];
 
 /**
  * The parameters of a call: `(args)` for an endpoint without a body, `(args, body)` for one with a
  * body, and also `(body)` when the path has no parameters and no URL argument is required.
  */
 export type EndpointParameters<P extends string, SP, B> =
-  IsAny<P> extends true ? readonly unknown[]
-  : [B] extends [undefined] ? UrlParameters<P, SP>
-  : HasPathParams<P> extends false
-    ? {} extends UrlArgs<P, SP>
-      ? BodyParameter<B> | [args: UrlArgs<P, SP>, ...body: BodyParameter<B>]
-      : [args: UrlArgs<P, SP>, ...body: BodyParameter<B>]
-    : [args: UrlArgs<P, SP>, ...body: BodyParameter<B>];
+  IsAny<P> extends true
+    ? readonly unknown[]
+    : [B] extends [undefined]
+      ? UrlParameters<P, SP>
+      : HasPathParams<P> extends false
+        ? {} extends UrlArgs<P, SP>
+          ? BodyParameter<B> | [args: UrlArgs<P, SP>, ...body: BodyParameter<B>]
+          : [args: UrlArgs<P, SP>, ...body: BodyParameter<B>]
+        : [args: UrlArgs<P, SP>, ...body: BodyParameter<B>];
 
 /**
  * The arguments `process` receives after the value: the URL arguments (`{}` when the call had none),
  * then the body for an endpoint that takes one, whichever way the call was written.
  */
 export type ProcessParameters<P extends string, SP, B> =
-  IsAny<P> extends true ? unknown[]
-  : [B] extends [undefined] ? [args: UrlArgs<P, SP>]
-  : [args: UrlArgs<P, SP>, body: B];
+  IsAny<P> extends true
+    ? unknown[]
+    : [B] extends [undefined]
+      ? [args: UrlArgs<P, SP>]
+      : [args: UrlArgs<P, SP>, body: B];
 
 /** `[body]`, optional when `B` admits `undefined`. */
 type BodyParameter<B> = undefined extends B ? [body?: B] : [body: B];

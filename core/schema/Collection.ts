@@ -24,7 +24,12 @@ export interface CollectionOptions {
    */
   readonly nonFilterArgumentKeys?: ((key: string) => boolean) | RegExp | readonly string[];
   /** The arguments a collection nested in an entity is stored under. Default: `{ [parentKey]: parentPk, field }`. */
-  readonly nestKey?: (parent: Readonly<Record<string, unknown>>, key: string, parentKey: string, parentPk: string) => Record<string, unknown>;
+  readonly nestKey?: (
+    parent: Readonly<Record<string, unknown>>,
+    key: string,
+    parentKey: string,
+    parentPk: string,
+  ) => Record<string, unknown>;
 }
 
 /** Appends the incoming pks that are not already in the list. */
@@ -73,7 +78,9 @@ export function collectionArgsKey(args: unknown): string {
 function parseArgsKey(pk: string): Record<string, string> | undefined {
   try {
     const parsed: unknown = JSON.parse(pk);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : undefined;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, string>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -108,9 +115,16 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
 
   constructor(schema: S, options: CollectionOptions = {}) {
     super();
-    const item = schema instanceof ArraySchema ? schema.schema : Array.isArray(schema) && schema.length === 1 ? schema[0] : undefined;
+    const item =
+      schema instanceof ArraySchema
+        ? schema.schema
+        : Array.isArray(schema) && schema.length === 1
+          ? schema[0]
+          : undefined;
     if (item === undefined) {
-      throw new SchemaDefinitionError('new schema.Collection(...) takes a list schema: [Entity] or new schema.Array(Entity).');
+      throw new SchemaDefinitionError(
+        'new schema.Collection(...) takes a list schema: [Entity] or new schema.Array(Entity).',
+      );
     }
     this.schema = schema;
     this.itemSchema = item as ItemOf<S>;
@@ -152,12 +166,20 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
    * Builds a schema that adds items to matching lists with `merge` (and, optionally, its own filter).
    * Its responses are lists (a page, say), read back as lists.
    */
-  addWith(merge: CollectionMerge, createCollectionFilter?: CreateCollectionFilter): CollectionAdder<ItemOf<S>, Denormalize<ItemOf<S>>[]> {
+  addWith(
+    merge: CollectionMerge,
+    createCollectionFilter?: CreateCollectionFilter,
+  ): CollectionAdder<ItemOf<S>, Denormalize<ItemOf<S>>[]> {
     return new CollectionAdder(this, merge, createCollectionFilter);
   }
 
   /** The pk of the list: its arguments (top level), or its parent entity and field (nested). */
-  pk(parent: unknown, key: string | undefined, ctx: NormalizeContext, parentEntity?: { key: string; pk: string }): string {
+  pk(
+    parent: unknown,
+    key: string | undefined,
+    ctx: NormalizeContext,
+    parentEntity?: { key: string; pk: string },
+  ): string {
     if (parentEntity && key !== undefined) {
       const nest = this.#options.nestKey ?? ((_p, field, parentKey, parentPk) => ({ [parentKey]: parentPk, field }));
       return collectionArgsKey(nest(parent as Record<string, unknown>, key, parentEntity.key, parentEntity.pk));
@@ -181,7 +203,12 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
   }
 
   /** @internal Adds `pks` to every stored list accepted by `filter`. */
-  addToLists(pks: readonly string[], merge: CollectionMerge, filter: (args: Readonly<Record<string, string>>) => boolean, ctx: NormalizeContext): void {
+  addToLists(
+    pks: readonly string[],
+    merge: CollectionMerge,
+    filter: (args: Readonly<Record<string, string>>) => boolean,
+    ctx: NormalizeContext,
+  ): void {
     for (const listPk of ctx.pks(this.key)) {
       const existing = ctx.get(this.key, listPk);
       if (!Array.isArray(existing)) continue;

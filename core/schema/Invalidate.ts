@@ -45,7 +45,11 @@ export class Invalidate<E extends EntityClass = EntityClass> extends SchemaNode 
       pk = usablePk(entityKey, this.entity.pk(processed, parent, key, ctx.args), input);
       assertPkFields(this.entity as never, entityPlan(this.entity as never), processed, input, ctx.args);
     } else {
-      throw new NormalizeError(entityKey, `cannot invalidate ${describeKind(input)}: expected the pk or an object holding it.`, input);
+      throw new NormalizeError(
+        entityKey,
+        `cannot invalidate ${describeKind(input)}: expected the pk or an object holding it.`,
+        input,
+      );
     }
     ctx.write(entityKey, pk, INVALID);
     return pk;

@@ -30,7 +30,11 @@ export function normalizeMembers(
   for (const key of Object.keys(out)) {
     const value = out[key];
     if (typeof value === 'object' && value !== null && !keys.includes(key) && hasCycle(value)) {
-      throw new NormalizeError(label, `the member "${key}" contains a cycle: a field refers back to an object that contains it.`, input);
+      throw new NormalizeError(
+        label,
+        `the member "${key}" contains a cycle: a field refers back to an object that contains it.`,
+        input,
+      );
     }
   }
   for (const key of keys) {

@@ -81,7 +81,13 @@ class ReadResult implements DenormalizeResult<unknown> {
   readonly #roots: Dependencies;
   readonly #entities: EntityTables;
 
-  constructor(value: unknown, paths: ReadonlySet<string> | undefined, memo: MemoCache, roots: Dependencies, entities: EntityTables) {
+  constructor(
+    value: unknown,
+    paths: ReadonlySet<string> | undefined,
+    memo: MemoCache,
+    roots: Dependencies,
+    entities: EntityTables,
+  ) {
     this.data = value === INVALID ? undefined : value;
     this.invalid = value === INVALID;
     this.#paths = paths;
@@ -120,7 +126,12 @@ export class MemoCache {
   #passes = 0;
 
   /** Reads `input` (a normalized result of `schema`) from `entities`. */
-  denormalize<S>(schema: S, input: unknown, entities: EntityTables, args: readonly unknown[] = []): DenormalizeResult<Denormalize<S>> {
+  denormalize<S>(
+    schema: S,
+    input: unknown,
+    entities: EntityTables,
+    args: readonly unknown[] = [],
+  ): DenormalizeResult<Denormalize<S>> {
     keepShapes();
     const cached = this.#cachedResult(schema, input);
     if (cached?.entities === entities) return cached.result as DenormalizeResult<Denormalize<S>>;
@@ -134,7 +145,11 @@ export class MemoCache {
       }
     } catch (error) {
       if (!tooDeep(error)) throw error;
-      throw new NormalizeError(schemaLabel(schema), 'the stored data is nested too deeply to read (the stack ran out).', input);
+      throw new NormalizeError(
+        schemaLabel(schema),
+        'the stored data is nested too deeply to read (the stack ran out).',
+        input,
+      );
     }
     const roots = pass.rootDeps();
     // when no record read gained or lost a dependency, the previous read's paths are still exact
@@ -166,7 +181,11 @@ export class MemoCache {
 
   #cachedResult(schema: unknown, input: unknown): ResultEntry | undefined {
     if (typeof input === 'object' && input !== null) return this.#objectResults.get(input)?.get(schema);
-    if ((typeof input === 'string' || typeof input === 'number') && (typeof schema === 'object' || typeof schema === 'function') && schema !== null) {
+    if (
+      (typeof input === 'string' || typeof input === 'number') &&
+      (typeof schema === 'object' || typeof schema === 'function') &&
+      schema !== null
+    ) {
       return this.#pkResults.get(schema)?.get(String(input));
     }
     return undefined;
@@ -177,7 +196,11 @@ export class MemoCache {
       let bySchema = this.#objectResults.get(input);
       if (!bySchema) this.#objectResults.set(input, (bySchema = new Map()));
       bySchema.set(schema, entry);
-    } else if ((typeof input === 'string' || typeof input === 'number') && (typeof schema === 'object' || typeof schema === 'function') && schema !== null) {
+    } else if (
+      (typeof input === 'string' || typeof input === 'number') &&
+      (typeof schema === 'object' || typeof schema === 'function') &&
+      schema !== null
+    ) {
       let byPk = this.#pkResults.get(schema);
       if (!byPk) this.#pkResults.set(schema, (byPk = new Map()));
       byPk.set(String(input), entry);
@@ -195,7 +218,11 @@ let shapeKeepers: readonly object[] | undefined;
 function keepShapes(): void {
   if (shapeKeepers) return;
   const memo = new MemoCache();
-  shapeKeepers = [memo, new ReadPass(memo, 0, emptyTable(), []), new ReadResult(undefined, undefined, memo, [], emptyTable())];
+  shapeKeepers = [
+    memo,
+    new ReadPass(memo, 0, emptyTable(), []),
+    new ReadResult(undefined, undefined, memo, [], emptyTable()),
+  ];
 }
 
 /**
@@ -242,7 +269,12 @@ class ReadPass implements DenormalizeContext {
     const plan = planOf(schema);
     if (plan) {
       if (typeof input !== 'string' && typeof input !== 'number') return INVALID;
-      return this.unvisitRecord(schema as typeof Entity, plan.key, typeof input === 'string' ? input : String(input), plan);
+      return this.unvisitRecord(
+        schema as typeof Entity,
+        plan.key,
+        typeof input === 'string' ? input : String(input),
+        plan,
+      );
     }
     if (schema instanceof SchemaNode) return schema.denormalize(input, this);
     if (Array.isArray(schema)) return denormalizeList(arrayItemSchema(schema), input, this);
@@ -250,9 +282,17 @@ class ReadPass implements DenormalizeContext {
     return input;
   }
 
-  unvisitRecord(schema: TableSchema | Function, key: string, pk: string, plan: EntityPlan | undefined = planOf(schema)): unknown {
+  unvisitRecord(
+    schema: TableSchema | Function,
+    key: string,
+    pk: string,
+    plan: EntityPlan | undefined = planOf(schema),
+  ): unknown {
     const record = ownValue(ownValue(this.#entities, key), pk);
-    const value = typeof record === 'object' && record !== null ? this.#resolve(schema as TableSchema | typeof Entity, record, plan) : INVALID;
+    const value =
+      typeof record === 'object' && record !== null
+        ? this.#resolve(schema as TableSchema | typeof Entity, record, plan)
+        : INVALID;
     if ((this.#starts[this.#starts.length - 1] as number) >= 0) this.#recorded.push(schema, key, pk, value);
     return value;
   }
@@ -342,7 +382,8 @@ class ReadPass implements DenormalizeContext {
     }
     built.deps = this.#take(start);
     built.status = DONE;
-    if (!this.reshaped && built.deps.length > 0 && (before === undefined || !sameRecords(before, built.deps))) this.reshaped = true;
+    if (!this.reshaped && built.deps.length > 0 && (before === undefined || !sameRecords(before, built.deps)))
+      this.reshaped = true;
     this.#finished.push(built);
     return built.value;
   }
@@ -352,7 +393,8 @@ class ReadPass implements DenormalizeContext {
     this.#starts.push(-1);
     try {
       for (let i = 0; i < deps.length; i += STRIDE) {
-        if (this.unvisitRecord(deps[i] as TableSchema, deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) return false;
+        if (this.unvisitRecord(deps[i] as TableSchema, deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3])
+          return false;
       }
       return true;
     } finally {
@@ -366,7 +408,12 @@ class ReadPass implements DenormalizeContext {
  * deserializers (skipping null/undefined), then nested schemas. A required nested entity that is INVALID
  * or missing makes the whole entity INVALID; an optional one becomes `undefined`.
  */
-function buildEntity(plan: EntityPlan, record: Record<string, unknown>, ctx: DenormalizeContext, register: (value: unknown) => void): unknown {
+function buildEntity(
+  plan: EntityPlan,
+  record: Record<string, unknown>,
+  ctx: DenormalizeContext,
+  register: (value: unknown) => void,
+): unknown {
   const instance = new plan.make();
   register(instance);
   Object.assign(instance, plan.defaults); // one builtin call: faster than a loop of keyed stores

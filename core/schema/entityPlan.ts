@@ -71,7 +71,12 @@ function deserializerOf(fn: Function): (value: unknown) => unknown {
  * default is a string or number count: those must hold a string or a finite number in a response
  * (so that `{ id: [1] }` or `{ id: true }` cannot pass for another pk through a template literal).
  */
-export function discoverPkFields(Cls: typeof Entity, plan: EntityPlan, value: object, args: readonly unknown[]): readonly string[] {
+export function discoverPkFields(
+  Cls: typeof Entity,
+  plan: EntityPlan,
+  value: object,
+  args: readonly unknown[],
+): readonly string[] {
   const read = new Set<string>();
   const recorder = new Proxy(value, {
     get(target, property, receiver) {
@@ -96,11 +101,21 @@ export function discoverPkFields(Cls: typeof Entity, plan: EntityPlan, value: ob
  * Throws a NormalizeError when a field `pk()` reads (see `discoverPkFields`) holds neither a string nor
  * a finite number in `value`: `{ id: [1] }` or `{ id: true }` must not pass for the pk `'1'` or `'true'`.
  */
-export function assertPkFields(Cls: typeof Entity, plan: EntityPlan, value: object, input: unknown, args: readonly unknown[]): void {
+export function assertPkFields(
+  Cls: typeof Entity,
+  plan: EntityPlan,
+  value: object,
+  input: unknown,
+  args: readonly unknown[],
+): void {
   for (const field of plan.pkFields ?? discoverPkFields(Cls, plan, value, args)) {
     const member = (value as Record<string, unknown>)[field];
     if (!(typeof member === 'string' || (typeof member === 'number' && Number.isFinite(member)))) {
-      throw new NormalizeError(plan.key, `the pk field "${field}" must be a string or a number, but it is ${describeKind(member)} in ${preview(input)}.`, input);
+      throw new NormalizeError(
+        plan.key,
+        `the pk field "${field}" must be a string or a number, but it is ${describeKind(member)} in ${preview(input)}.`,
+        input,
+      );
     }
   }
 }

@@ -7,7 +7,14 @@ import { SchemaNode, type NormalizeContext } from './SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from './schemaKind.js';
 import { copyTable, emptyTable, hasCycle, hasOwn, isPlainObject, jsonEqual } from './safeObject.js';
 import { INVALID } from './special.js';
-import type { EntityMeta, EntityMetaTables, EntityTable, EntityTables, NormalizeResult, NormalizedTables } from './types.js';
+import type {
+  EntityMeta,
+  EntityMetaTables,
+  EntityTable,
+  EntityTables,
+  NormalizeResult,
+  NormalizedTables,
+} from './types.js';
 
 /** The default merge as one function (no closure per written record). */
 const defaultMergeOf = (existing: unknown, incoming: unknown): unknown => Entity.merge(existing, incoming);
@@ -148,7 +155,12 @@ class Normalizer implements NormalizeContext {
     this.#writeIn(this.writer.state(key), pk, incoming, merge);
   }
 
-  #writeIn(state: TableState, pk: string, incoming: unknown, merge: ((existing: any, incoming: any) => any) | undefined): void {
+  #writeIn(
+    state: TableState,
+    pk: string,
+    incoming: unknown,
+    merge: ((existing: any, incoming: any) => any) | undefined,
+  ): void {
     const existing = ownValue(state.table, pk);
     const existingMeta = ownValue(state.meta, pk);
     const newer = existingMeta === undefined || this.meta.fetchedAt >= existingMeta.fetchedAt;
@@ -189,7 +201,13 @@ class Normalizer implements NormalizeContext {
     return true;
   }
 
-  #visitEntity(Cls: typeof Entity, plan: EntityPlan, input: unknown, parent: unknown, fieldKey: string | undefined): string {
+  #visitEntity(
+    Cls: typeof Entity,
+    plan: EntityPlan,
+    input: unknown,
+    parent: unknown,
+    fieldKey: string | undefined,
+  ): string {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       const hint = Array.isArray(input) ? ` Use [${plan.key}] (or new schema.Array(${plan.key})) for a list.` : '';
       throw new NormalizeError(plan.key, `expected an object but got ${describeKind(input)}.${hint}`, input);
@@ -197,15 +215,25 @@ class Normalizer implements NormalizeContext {
     const tracked = this.#depth >= DEEP;
     if (tracked) {
       if (this.#path.has(input)) {
-        throw new NormalizeError(plan.key, 'the input contains a cycle: an object refers back to one of its ancestors.', input);
+        throw new NormalizeError(
+          plan.key,
+          'the input contains a cycle: an object refers back to one of its ancestors.',
+          input,
+        );
       }
       this.#path.add(input);
     }
     const args = this.args;
     // With the default process (a shallow copy), pk and equality can be read off the input itself:
     // a leaf entity that the store already holds unchanged costs no copy at all.
-    let processed = (Cls.process === Entity.process ? input : Cls.process(input, parent, fieldKey, args)) as Record<string, unknown>;
-    const rawPk = Cls.pk === Entity.pk ? plan.pkMethod.call(processed, parent, fieldKey, args) : Cls.pk(processed, parent, fieldKey, args);
+    let processed = (Cls.process === Entity.process ? input : Cls.process(input, parent, fieldKey, args)) as Record<
+      string,
+      unknown
+    >;
+    const rawPk =
+      Cls.pk === Entity.pk
+        ? plan.pkMethod.call(processed, parent, fieldKey, args)
+        : Cls.pk(processed, parent, fieldKey, args);
     const pk = typeof rawPk === 'string' && plainPk(rawPk) ? rawPk : usablePk(plan.key, rawPk ?? undefined, input);
     assertPkFields(Cls, plan, processed, input, args);
     const defaultMerge = Cls.merge === Entity.merge;
@@ -242,7 +270,12 @@ class Normalizer implements NormalizeContext {
       }
     }
     if (tracked) this.#path.delete(input);
-    this.#writeIn(state, pk, processed, defaultMerge ? defaultMergeOf : (existing, incoming) => Cls.merge(existing, incoming));
+    this.#writeIn(
+      state,
+      pk,
+      processed,
+      defaultMerge ? defaultMergeOf : (existing, incoming) => Cls.merge(existing, incoming),
+    );
     return pk;
   }
 }
@@ -252,7 +285,11 @@ function checkPlainFields(plan: EntityPlan, processed: Record<string, unknown>):
   for (const field in processed) {
     const value = processed[field];
     if (typeof value === 'object' && value !== null && !plan.schemaFieldNames.has(field) && hasCycle(value)) {
-      throw new NormalizeError(plan.key, 'the input contains a cycle: a field refers back to an object that contains it.', value);
+      throw new NormalizeError(
+        plan.key,
+        'the input contains a cycle: a field refers back to an object that contains it.',
+        value,
+      );
     }
   }
 }
@@ -266,7 +303,12 @@ function shareUnchanged(next: unknown, existing: unknown): unknown {
   if (isPlainObject(next) && isPlainObject(existing) && next !== existing) {
     for (const key of Object.keys(next)) {
       const value = next[key];
-      if (typeof value === 'object' && value !== null && hasOwn.call(existing, key) && jsonEqual(value, existing[key])) {
+      if (
+        typeof value === 'object' &&
+        value !== null &&
+        hasOwn.call(existing, key) &&
+        jsonEqual(value, existing[key])
+      ) {
         next[key] = existing[key];
       }
     }
@@ -318,7 +360,13 @@ export function normalize<R = unknown>(
   try {
     result = normalizer.visit(schema, input, undefined, undefined) as R;
   } catch (error) {
-    throw tooDeep(error) ? new NormalizeError(schemaLabel(schema), 'the input is nested too deeply to normalize (the stack ran out).', input) : error;
+    throw tooDeep(error)
+      ? new NormalizeError(
+          schemaLabel(schema),
+          'the input is nested too deeply to normalize (the stack ran out).',
+          input,
+        )
+      : error;
   }
   const { entities, entitiesMeta, changed } = normalizer.writer;
   return { result, entities, entitiesMeta, changed };

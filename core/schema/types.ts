@@ -29,17 +29,27 @@ export type Schema =
 
 /** The value read back from a normalized result of schema `S`: Entity instances, arrays of them, objects of them. */
 export type Denormalize<S> =
-  S extends EntityClass<infer T> ? T
-  : S extends Invalidate<infer E> ? InstanceType<E> | undefined
-  : S extends CollectionAdder<any, infer R> ? R
-  : S extends Collection<infer C> ? Denormalize<C>
-  : S extends ArraySchema<infer I> ? Denormalize<I>[]
-  : S extends ObjectSchema<infer O> ? DenormalizeObject<O>
-  : S extends readonly [infer I] ? Denormalize<I>[]
-  : S extends readonly (infer I)[] ? Denormalize<I>[]
-  : S extends (...args: any[]) => any ? unknown
-  : S extends object ? DenormalizeObject<S>
-  : S;
+  S extends EntityClass<infer T>
+    ? T
+    : S extends Invalidate<infer E>
+      ? InstanceType<E> | undefined
+      : S extends CollectionAdder<any, infer R>
+        ? R
+        : S extends Collection<infer C>
+          ? Denormalize<C>
+          : S extends ArraySchema<infer I>
+            ? Denormalize<I>[]
+            : S extends ObjectSchema<infer O>
+              ? DenormalizeObject<O>
+              : S extends readonly [infer I]
+                ? Denormalize<I>[]
+                : S extends readonly (infer I)[]
+                  ? Denormalize<I>[]
+                  : S extends (...args: any[]) => any
+                    ? unknown
+                    : S extends object
+                      ? DenormalizeObject<S>
+                      : S;
 
 /** `Denormalize` applied member by member to a plain object schema. */
 export type DenormalizeObject<O> = { -readonly [K in keyof O]: Denormalize<O[K]> };

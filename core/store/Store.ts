@@ -4,7 +4,10 @@ import { reducer, type Transition } from './reducer.js';
 import type { State } from './state.js';
 
 /** @internal The store's subjects, for tests that count their observers (not exported by the package). */
-export let storeInternals: (store: Store) => { readonly state: BehaviorSubject<State>; readonly transitions: Subject<Transition> };
+export let storeInternals: (store: Store) => {
+  readonly state: BehaviorSubject<State>;
+  readonly transitions: Subject<Transition>;
+};
 
 /**
  * The one store: a `BehaviorSubject<State>` changed only by dispatching actions through `reducer`.

@@ -4,4 +4,11 @@ export { reducer } from './reducer.js';
 export type { Changes, Transition } from './reducer.js';
 export { initialState, restoreState } from './state.js';
 export type { OptimisticLayer, RequestMeta, State } from './state.js';
-export type { Action, ErrorAction, InvalidateAction, OptimisticAction, ResetAction, ResponseAction } from './actions.js';
+export type {
+  Action,
+  ErrorAction,
+  InvalidateAction,
+  OptimisticAction,
+  ResetAction,
+  ResponseAction,
+} from './actions.js';

@@ -28,7 +28,9 @@ function withoutLayer(layers: State['optimistic'], id: number | undefined): Stat
 
 /** The state with other optimistic layers (unchanged when they are the same array). */
 function withLayers(state: State, optimistic: State['optimistic']): Transition {
-  return optimistic === state.optimistic ? { state, changes: NONE } : { state: { ...state, optimistic }, changes: { ...NONE, optimistic: true } };
+  return optimistic === state.optimistic
+    ? { state, changes: NONE }
+    : { state: { ...state, optimistic }, changes: { ...NONE, optimistic: true } };
 }
 
 function withMeta(state: State, key: string, meta: RequestMeta): State['meta'] {
@@ -64,17 +66,33 @@ export function reducer(state: State, action: Action): Transition {
           copy[action.key] = normalized.result;
           endpoints = copy;
         }
-        meta = withMeta(state, action.key, { date: action.date, fetchedAt: action.fetchedAt, expiresAt: action.expiresAt });
+        meta = withMeta(state, action.key, {
+          date: action.date,
+          fetchedAt: action.fetchedAt,
+          expiresAt: action.expiresAt,
+        });
       }
       return {
-        state: { ...state, entities: normalized.entities, entitiesMeta: normalized.entitiesMeta, endpoints, meta, optimistic },
-        changes: { entities: normalized.changed, endpoints: older ? [] : [action.key], optimistic: optimistic !== state.optimistic },
+        state: {
+          ...state,
+          entities: normalized.entities,
+          entitiesMeta: normalized.entitiesMeta,
+          endpoints,
+          meta,
+          optimistic,
+        },
+        changes: {
+          entities: normalized.changed,
+          endpoints: older ? [] : [action.key],
+          optimistic: optimistic !== state.optimistic,
+        },
       };
     }
     case 'error': {
       const optimistic = withoutLayer(state.optimistic, action.settles);
       const previous = state.meta[action.key];
-      const ignored = action.fetchedAt < state.lastReset || (previous !== undefined && previous.fetchedAt > action.fetchedAt);
+      const ignored =
+        action.fetchedAt < state.lastReset || (previous !== undefined && previous.fetchedAt > action.fetchedAt);
       const meta = ignored
         ? state.meta
         : withMeta(state, action.key, {
@@ -103,12 +121,20 @@ export function reducer(state: State, action: Action): Transition {
         const current = meta[key];
         if (!current && action.type === 'expire') continue;
         const base = current ?? { date: action.date, fetchedAt: action.date, expiresAt: 0 };
-        meta[key] = action.type === 'invalidate' ? { ...base, invalidated: true, expiresAt: 0 } : { ...base, expiresAt: Math.min(base.expiresAt, action.date - 1) };
+        meta[key] =
+          action.type === 'invalidate'
+            ? { ...base, invalidated: true, expiresAt: 0 }
+            : { ...base, expiresAt: Math.min(base.expiresAt, action.date - 1) };
         changed.push(key);
       }
-      return changed.length ? { state: { ...state, meta }, changes: { ...NONE, endpoints: changed } } : { state, changes: NONE };
+      return changed.length
+        ? { state: { ...state, meta }, changes: { ...NONE, endpoints: changed } }
+        : { state, changes: NONE };
     }
     case 'reset':
-      return { state: initialState(action.date), changes: { entities: 'all', endpoints: 'all', optimistic: state.optimistic.length > 0 } };
+      return {
+        state: initialState(action.date),
+        changes: { entities: 'all', endpoints: 'all', optimistic: state.optimistic.length > 0 },
+      };
   }
 }

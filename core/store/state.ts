@@ -51,7 +51,14 @@ export interface State {
 
 /** A new empty state. */
 export function initialState(lastReset = 0): State {
-  return { entities: emptyTable(), endpoints: emptyTable(), meta: emptyTable(), entitiesMeta: emptyTable(), optimistic: [], lastReset };
+  return {
+    entities: emptyTable(),
+    endpoints: emptyTable(),
+    meta: emptyTable(),
+    entitiesMeta: emptyTable(),
+    optimistic: [],
+    lastReset,
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -85,13 +92,32 @@ function restoreError(value: unknown): Error | undefined {
  */
 export function restoreState(json: unknown): State {
   if (!isRecord(json)) return initialState();
-  const entities = tableOf(json.entities, (table) => (isRecord(table) ? tableOf(table, (record) => (isRecord(record) || Array.isArray(record) ? record : undefined)) : undefined));
-  const entitiesMeta = tableOf(json.entitiesMeta, (table) => (isRecord(table) ? tableOf(table, (m) => (isRecord(m) ? (m as never) : undefined)) : undefined));
+  const entities = tableOf(json.entities, (table) =>
+    isRecord(table)
+      ? tableOf(table, (record) => (isRecord(record) || Array.isArray(record) ? record : undefined))
+      : undefined,
+  );
+  const entitiesMeta = tableOf(json.entitiesMeta, (table) =>
+    isRecord(table) ? tableOf(table, (m) => (isRecord(m) ? (m as never) : undefined)) : undefined,
+  );
   const meta = tableOf(json.meta, (m): RequestMeta | undefined => {
     if (!isRecord(m)) return undefined;
     const num = (v: unknown) => (typeof v === 'number' ? v : 0);
-    return { date: num(m.date), fetchedAt: num(m.fetchedAt), expiresAt: num(m.expiresAt), error: restoreError(m.error), invalidated: m.invalidated === true || undefined };
+    return {
+      date: num(m.date),
+      fetchedAt: num(m.fetchedAt),
+      expiresAt: num(m.expiresAt),
+      error: restoreError(m.error),
+      invalidated: m.invalidated === true || undefined,
+    };
   });
   const endpoints = tableOf(json.endpoints, (v) => v);
-  return { entities, endpoints, meta, entitiesMeta, optimistic: [], lastReset: typeof json.lastReset === 'number' ? json.lastReset : 0 };
+  return {
+    entities,
+    endpoints,
+    meta,
+    entitiesMeta,
+    optimistic: [],
+    lastReset: typeof json.lastReset === 'number' ? json.lastReset : 0,
+  };
 }

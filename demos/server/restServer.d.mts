@@ -20,7 +20,11 @@ export interface SeedData {
 }
 
 export declare function seedData(options?: { now?: number; newestAgeMs?: number }): SeedData;
-export declare function copySeed(options?: { now?: number; newestAgeMs?: number }): { dir: string; file: string; remove(): void };
+export declare function copySeed(options?: { now?: number; newestAgeMs?: number }): {
+  dir: string;
+  file: string;
+  remove(): void;
+};
 
 export interface RestServer {
   /** `http://127.0.0.1:<port>` (no trailing slash). */

@@ -10,7 +10,10 @@ export interface ArticleView {
   readonly id: number | string;
   readonly title: string;
   readonly author: { readonly id: string; readonly name: string };
-  readonly comments: readonly { readonly id: string; readonly author: { readonly id: string; readonly name: string } }[];
+  readonly comments: readonly {
+    readonly id: string;
+    readonly author: { readonly id: string; readonly name: string };
+  }[];
 }
 
 /** Live subscriptions to single articles (case E). */
@@ -78,7 +81,10 @@ export interface MemoryResult {
 }
 
 /** Arguments from the parent: which job this child runs. */
-export type Job = { readonly kind: 'size'; readonly n: number; readonly batches: number } | { readonly kind: 'fanout'; readonly n: number; readonly batches: number } | { readonly kind: 'memory'; readonly n: number };
+export type Job =
+  | { readonly kind: 'size'; readonly n: number; readonly batches: number }
+  | { readonly kind: 'fanout'; readonly n: number; readonly batches: number }
+  | { readonly kind: 'memory'; readonly n: number };
 
 const now = () => performance.now();
 
@@ -165,20 +171,32 @@ export function changedUser(user: UserJson, index: number): UserJson {
 }
 
 /** Throws unless `view` reads back exactly the input's titles and authors (after `changed`, if given). */
-export function checkList(peer: string, view: readonly ArticleView[], articles: readonly ArticleJson[], changed?: UserJson): void {
+export function checkList(
+  peer: string,
+  view: readonly ArticleView[],
+  articles: readonly ArticleJson[],
+  changed?: UserJson,
+): void {
   const fail = (what: string) => {
     throw new Error(`${peer}: wrong read: ${what}`);
   };
-  if (!Array.isArray(view) || view.length !== articles.length) fail(`length ${(view as unknown[] | undefined)?.length} instead of ${articles.length}`);
+  if (!Array.isArray(view) || view.length !== articles.length)
+    fail(`length ${(view as unknown[] | undefined)?.length} instead of ${articles.length}`);
   const nameOf = (user: UserJson) => (changed && user.id === changed.id ? changed.name : user.name);
   articles.forEach((article, i) => {
     const read = view[i]!;
-    if (String(read.id) !== String(article.id) || read.title !== article.title) fail(`article ${i}: ${read.id} ${read.title}`);
-    if (read.author.id !== article.author.id || read.author.name !== nameOf(article.author)) fail(`article ${i}: author ${read.author.name}`);
+    if (String(read.id) !== String(article.id) || read.title !== article.title)
+      fail(`article ${i}: ${read.id} ${read.title}`);
+    if (read.author.id !== article.author.id || read.author.name !== nameOf(article.author))
+      fail(`article ${i}: author ${read.author.name}`);
     if (read.comments.length !== article.comments.length) fail(`article ${i}: ${read.comments.length} comments`);
     article.comments.forEach((comment, j) => {
       const readComment = read.comments[j]!;
-      if (readComment.id !== comment.id || readComment.author.id !== comment.author.id || readComment.author.name !== nameOf(comment.author)) {
+      if (
+        readComment.id !== comment.id ||
+        readComment.author.id !== comment.author.id ||
+        readComment.author.name !== nameOf(comment.author)
+      ) {
         fail(`article ${i} comment ${j}`);
       }
     });
@@ -212,7 +230,8 @@ export function runSize<S>(peer: Peer<S>, n: number, batches: number): SizeResul
   articles.forEach((article, i) => {
     if (!contains(article, user.id) && afterUpdate[i] !== again[i]) identityKept = false;
   });
-  if (peer.keepsIdentity && afterUpdate === again) throw new Error(`${peer.name}: the update did not produce a new list`);
+  if (peer.keepsIdentity && afterUpdate === again)
+    throw new Error(`${peer.name}: the update did not produce a new list`);
 
   const A = measure({
     batches,
@@ -278,7 +297,8 @@ export async function runFanOut(peer: Peer, n: number, batches: number): Promise
     fan.writeUser(next);
     while (reachedAt === 0) {
       await new Promise<void>((resolve) => queueMicrotask(resolve));
-      if (reachedAt === 0 && now() - start > 10_000) throw new Error(`${peer.name}: only ${total} of ${target} emissions after 10 s`);
+      if (reachedAt === 0 && now() - start > 10_000)
+        throw new Error(`${peer.name}: only ${total} of ${target} emissions after 10 s`);
       if (reachedAt === 0 && now() - start > 1) await new Promise((resolve) => setImmediate(resolve));
     }
     const elapsed = reachedAt - start;
@@ -287,7 +307,9 @@ export async function runFanOut(peer: Peer, n: number, batches: number): Promise
     stray = [...counts.keys()].filter((id) => !affectedIds.includes(id)).length;
     const exact = affectedIds.every((id) => counts.get(id) === 1);
     if (!exact || stray > 0 || total !== affectedIds.length) {
-      throw new Error(`${peer.name}: fan-out emitted ${total} times (${stray} to unaffected subscribers) for ${affectedIds.length} affected`);
+      throw new Error(
+        `${peer.name}: fan-out emitted ${total} times (${stray} to unaffected subscribers) for ${affectedIds.length} affected`,
+      );
     }
     if (b >= 0) samples.push(elapsed);
   }

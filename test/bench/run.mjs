@@ -20,7 +20,10 @@ const outDir = path.join(root, 'node_modules/.cache/rx-rest-bench');
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
-const only = argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const only = argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
 const jsonOut = argv.find((a) => a.startsWith('--json='))?.slice(7);
 
 /** Peer files in table order (floors first), with the short label used in the tables. */
@@ -44,7 +47,9 @@ async function compile() {
   rmSync(outDir, { recursive: true, force: true });
   const files = readdirSync(peersDir).filter((f) => f.endsWith('.ts'));
   const input = Object.fromEntries(
-    files.map((f) => [f.slice(0, -3), path.join(peersDir, f)]).filter(([name]) => PEERS.some(([file]) => file === name)),
+    files
+      .map((f) => [f.slice(0, -3), path.join(peersDir, f)])
+      .filter(([name]) => PEERS.some(([file]) => file === name)),
   );
   await build({
     configFile: false,
@@ -59,7 +64,10 @@ async function compile() {
       emptyOutDir: true,
       minify: false,
       sourcemap: false,
-      rolldownOptions: { input, output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } },
+      rolldownOptions: {
+        input,
+        output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
+      },
     },
   });
 }
@@ -67,11 +75,15 @@ async function compile() {
 /** Runs one job in a fresh child; resolves its result (or an error message). */
 function runJob(file, job) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', path.join(outDir, `${file}.mjs`), JSON.stringify(job)], {
-      cwd: root,
-      env: { ...process.env, NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', '--max-old-space-size=4096', path.join(outDir, `${file}.mjs`), JSON.stringify(job)],
+      {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -93,11 +105,23 @@ function fmtMs(ms) {
   if (ms < 10) return `${ms.toFixed(2)} ms`;
   return `${ms.toFixed(1)} ms`;
 }
-const fmtRatio = (r) => (r === undefined || !Number.isFinite(r) ? '' : r >= 100 ? `${r.toFixed(0)}×` : r >= 10 ? `${r.toFixed(1)}×` : `${r.toFixed(2)}×`);
+const fmtRatio = (r) =>
+  r === undefined || !Number.isFinite(r)
+    ? ''
+    : r >= 100
+      ? `${r.toFixed(0)}×`
+      : r >= 10
+        ? `${r.toFixed(1)}×`
+        : `${r.toFixed(2)}×`;
 const fmtMiB = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 function table(title, header, rows) {
-  const lines = [`### ${title}`, '', `| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
+  const lines = [
+    `### ${title}`,
+    '',
+    `| ${header.join(' | ')} |`,
+    `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
+  ];
   for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
   return lines.join('\n');
 }
@@ -108,7 +132,8 @@ function render(results) {
   const label = (file) => PEERS.find(([f]) => f === file)?.[1] ?? file;
   const libs = PEERS.filter(([f]) => f !== 'floors').map(([f]) => f);
   const floors = (n) => get('floors', 'size', n);
-  const cell = (timing, base, error) => (error ? 'error' : timing ? `${fmtMs(timing.ms)}${base ? ` (${fmtRatio(timing.ms / base)})` : ''}` : '–');
+  const cell = (timing, base, error) =>
+    error ? 'error' : timing ? `${fmtMs(timing.ms)}${base ? ` (${fmtRatio(timing.ms / base)})` : ''}` : '–';
 
   out.push(
     table(
@@ -117,7 +142,12 @@ function render(results) {
       [
         ['response text', ...SIZES.map((n) => `${(floors(n)?.bytes / 1024).toFixed(0)} KiB`)],
         ['JSON.parse', ...SIZES.map((n) => fmtMs(floors(n)?.parse?.ms))],
-        ['walk every field', ...SIZES.map((n) => `${fmtMs(floors(n)?.walk?.ms)} (${fmtRatio(floors(n)?.walk?.ms / floors(n)?.parse?.ms)})`)],
+        [
+          'walk every field',
+          ...SIZES.map(
+            (n) => `${fmtMs(floors(n)?.walk?.ms)} (${fmtRatio(floors(n)?.walk?.ms / floors(n)?.parse?.ms)})`,
+          ),
+        ],
       ],
     ),
   );
@@ -138,8 +168,11 @@ function render(results) {
   caseTable('A', 'A: write the parsed list into an empty store (× JSON.parse; JSON.parse not included)', parseMs);
   caseTable('B', 'B: first read of the whole list, nothing cached (× JSON.parse)', parseMs);
   caseTable('C', 'C: the same read again, nothing changed (× Apollo)', peerMs('apollo', 'C'));
-  caseTable('D', 'D: write one changed User (in ~25% of the articles), read the list again (× data-client); unaffected rows keep identity?', peerMs('dataClient', 'D'), (r) =>
-    r?.dIdentity ? `, ${r.dIdentity}` : '',
+  caseTable(
+    'D',
+    'D: write one changed User (in ~25% of the articles), read the list again (× data-client); unaffected rows keep identity?',
+    peerMs('dataClient', 'D'),
+    (r) => (r?.dIdentity ? `, ${r.dIdentity}` : ''),
   );
 
   const fanBase = get('dataClient', 'fanout', FANOUT_N)?.timing?.ms;
@@ -148,9 +181,21 @@ function render(results) {
     .map((file) => {
       const r = get(file, 'fanout', FANOUT_N);
       if (r.error) return [label(file), 'error', r.error.slice(0, 120), '', ''];
-      return [label(file), `${fmtMs(r.timing.ms)} (${fmtRatio(r.timing.ms / fanBase)})`, String(r.subscribers), String(r.affected), `${r.emissions} (${r.strayEmissions} stray)`];
+      return [
+        label(file),
+        `${fmtMs(r.timing.ms)} (${fmtRatio(r.timing.ms / fanBase)})`,
+        String(r.subscribers),
+        String(r.affected),
+        `${r.emissions} (${r.strayEmissions} stray)`,
+      ];
     });
-  out.push(table(`E: ${FANOUT_N} live single-article subscriptions, one User written: time to the last affected emission (× data-client)`, ['', 'time', 'subscribers', 'affected', 'emissions'], fanRows));
+  out.push(
+    table(
+      `E: ${FANOUT_N} live single-article subscriptions, one User written: time to the last affected emission (× data-client)`,
+      ['', 'time', 'subscribers', 'affected', 'emissions'],
+      fanRows,
+    ),
+  );
 
   const jsonBytes = get('floors', 'memory', MEMORY_N)?.bytes;
   const memRows = [['parsed JSON (floor)', jsonBytes ? `${fmtMiB(jsonBytes)} (1.00×)` : '–']];
@@ -158,10 +203,19 @@ function render(results) {
     const r = get(file, 'memory', MEMORY_N);
     if (r) memRows.push([label(file), r.error ? 'error' : `${fmtMiB(r.bytes)} (${fmtRatio(r.bytes / jsonBytes)})`]);
   }
-  out.push(table(`Memory: retained heap of the store with ${MEMORY_N} articles plus one kept read (× the parsed JSON)`, ['', 'retained'], memRows));
+  out.push(
+    table(
+      `Memory: retained heap of the store with ${MEMORY_N} articles plus one kept read (× the parsed JSON)`,
+      ['', 'retained'],
+      memRows,
+    ),
+  );
 
   const errors = results.filter((r) => r.result?.error);
-  if (errors.length) out.push(['### Errors', '', ...errors.map((r) => `- ${label(r.file)} ${r.kind} n=${r.n}: ${r.result.error}`)].join('\n'));
+  if (errors.length)
+    out.push(
+      ['### Errors', '', ...errors.map((r) => `- ${label(r.file)} ${r.kind} n=${r.n}: ${r.result.error}`)].join('\n'),
+    );
   return out.join('\n\n');
 }
 
@@ -173,18 +227,25 @@ await compile();
 const results = [];
 const jobs = [];
 for (const n of SIZES) for (const [file] of PEERS) jobs.push([file, { kind: 'size', n, batches: batchesFor(n) }]);
-for (const [file] of PEERS) if (file !== 'floors') jobs.push([file, { kind: 'fanout', n: FANOUT_N, batches: quick ? 5 : 15 }]);
+for (const [file] of PEERS)
+  if (file !== 'floors') jobs.push([file, { kind: 'fanout', n: FANOUT_N, batches: quick ? 5 : 15 }]);
 if (!quick) for (const [file] of PEERS) jobs.push([file, { kind: 'memory', n: MEMORY_N }]);
 for (const [file, job] of jobs) {
   const t = Date.now();
   const result = await runJob(file, job);
   if (result.skipped) continue;
   results.push({ file, kind: job.kind, n: job.n, result });
-  process.stderr.write(`  ${file} ${job.kind} n=${job.n}: ${result.error ? `ERROR ${result.error}` : 'ok'} (${((Date.now() - t) / 1000).toFixed(1)} s)\n`);
+  process.stderr.write(
+    `  ${file} ${job.kind} n=${job.n}: ${result.error ? `ERROR ${result.error}` : 'ok'} (${((Date.now() - t) / 1000).toFixed(1)} s)\n`,
+  );
 }
 const cpus = os.cpus();
-console.log(`## rx-rest benchmark (${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${cpus.length} × ${cpus[0]?.model.trim()}; ${os.platform()} ${os.arch()})\n`);
-console.log(`Median of batches (${SIZES.map((n) => `${batchesFor(n)} at n = ${n}`).join(', ')}); each peer in its own \`node --expose-gc\` process; NODE_ENV=production.\n`);
+console.log(
+  `## rx-rest benchmark (${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${cpus.length} × ${cpus[0]?.model.trim()}; ${os.platform()} ${os.arch()})\n`,
+);
+console.log(
+  `Median of batches (${SIZES.map((n) => `${batchesFor(n)} at n = ${n}`).join(', ')}); each peer in its own \`node --expose-gc\` process; NODE_ENV=production.\n`,
+);
 console.log(render(results));
 console.log(`\n(total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify(results, null, 2));

@@ -84,14 +84,20 @@ for (const item of CASES) {
   const gzipped = gzipSync(code, { level: 9 }).length;
   const overLimit = gzipped > item.limit;
   failed ||= overLimit;
-  const verdict = overLimit ? 'OVER LIMIT' : gzipped > item.budget ? `over target by ${((gzipped - item.budget) / KiB).toFixed(2)} KiB` : 'ok';
+  const verdict = overLimit
+    ? 'OVER LIMIT'
+    : gzipped > item.budget
+      ? `over target by ${((gzipped - item.budget) / KiB).toFixed(2)} KiB`
+      : 'ok';
   console.log(
     `  ${(gzipped / KiB).toFixed(2).padStart(6)} KiB gzip (${(code.length / KiB).toFixed(1)} KiB min)  target ${(item.budget / KiB).toFixed(1)} KiB, limit ${(item.limit / KiB).toFixed(2)} KiB: ${verdict}  ${item.name}`,
   );
   if (item.external.length === 0) {
     // the share of rxjs: the same entry with rxjs left out
     const own = gzipSync(await bundle({ ...item, external: [/^rxjs(\/.*)?$/] }), { level: 9 }).length;
-    console.log(`        ${(own / KiB).toFixed(2).padStart(6)} KiB gzip of it without rxjs (rxjs adds ${((gzipped - own) / KiB).toFixed(2)} KiB)`);
+    console.log(
+      `        ${(own / KiB).toFixed(2).padStart(6)} KiB gzip of it without rxjs (rxjs adds ${((gzipped - own) / KiB).toFixed(2)} KiB)`,
+    );
   }
 }
 if (failed) {

@@ -55,7 +55,10 @@ describe('Controller.fetch', () => {
   });
 
   it('shares one request among identical GETs in flight, never among mutations', async () => {
-    const [a, b] = await Promise.all([controller.fetch(TodoResource.get, { id: 1 }), controller.fetch(TodoResource.get, { id: 1 })]);
+    const [a, b] = await Promise.all([
+      controller.fetch(TodoResource.get, { id: 1 }),
+      controller.fetch(TodoResource.get, { id: 1 }),
+    ]);
     expect(a).toBe(b);
     expect(fake.requests).toEqual(['GET /todos/1']);
     await Promise.all([
@@ -69,7 +72,10 @@ describe('Controller.fetch', () => {
     await controller.fetch(TodoResource.getList);
     const before = controller.getState().entities;
     fake.fail('PATCH', 422);
-    await expect(controller.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'rejected' })).rejects.toMatchObject({ name: 'NetworkError', status: 422 });
+    await expect(controller.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'rejected' })).rejects.toMatchObject({
+      name: 'NetworkError',
+      status: 422,
+    });
     expect(controller.getState().entities).toBe(before);
     expect(controller.getState().optimistic).toEqual([]);
   });
@@ -103,7 +109,8 @@ describe('Controller.fetch', () => {
     const created = await controller.fetch(TodoResource.getList.push, {}, { id: 50, userId: 2, title: 'new' });
     expect(created).toBeInstanceOf(Todo);
     expect(created.title).toBe('new');
-    const read = (args?: { userId: number }) => controller.getResponse(TodoResource.getList, args).data!.map((t) => t.id);
+    const read = (args?: { userId: number }) =>
+      controller.getResponse(TodoResource.getList, args).data!.map((t) => t.id);
     expect(read()).toEqual([1, 2, 3, 4, 50]);
     expect(read({ userId: 2 })).toEqual([2, 4, 50]);
     expect(read({ userId: 1 })).toEqual([1, 3]);
@@ -136,7 +143,11 @@ describe('Controller store verbs', () => {
   it('setResponse, setError and getResponse', () => {
     let now = 10_000;
     controller = new Controller({ now: () => now });
-    controller.setResponse(TodoResource.get, { id: 9 }, { id: 9, title: 'set', userId: 1, completed: false, createdAt: '2024-01-01T00:00:00Z' });
+    controller.setResponse(
+      TodoResource.get,
+      { id: 9 },
+      { id: 9, title: 'set', userId: 1, completed: false, createdAt: '2024-01-01T00:00:00Z' },
+    );
     const snap = controller.getResponse(TodoResource.get, { id: 9 });
     expect(snap.data!.title).toBe('set');
     expect(snap).toMatchObject({ expiresAt: 70_000, stale: false, invalid: false });
@@ -207,7 +218,9 @@ describe('Controller.observe', () => {
 
   it('gives an idle stream for null args', () => {
     const stream = record(controller.observe(TodoResource.get, null));
-    expect(stream.values).toEqual([{ data: undefined, error: undefined, loading: false, fetching: false, stale: false }]);
+    expect(stream.values).toEqual([
+      { data: undefined, error: undefined, loading: false, fetching: false, stale: false },
+    ]);
     expect(fake.requests).toEqual([]);
   });
 
@@ -237,7 +250,11 @@ describe('Controller.observe', () => {
   it('refetches a result that requires an invalidated entity', async () => {
     const stream = record(controller.observe(TodoResource.get, { id: 4 }));
     await settled(() => expect(stream.last().data).toBeDefined());
-    controller.setResponse(new RestEndpoint({ urlPrefix: API, path: '/todos/:id', method: 'DELETE', schema: new schema.Invalidate(Todo) }), { id: 4 }, { id: 4 });
+    controller.setResponse(
+      new RestEndpoint({ urlPrefix: API, path: '/todos/:id', method: 'DELETE', schema: new schema.Invalidate(Todo) }),
+      { id: 4 },
+      { id: 4 },
+    );
     await settled(() => expect(fake.requests.filter((r) => r === 'GET /todos/4')).toHaveLength(2));
     await settled(() => expect(stream.last().data?.id).toBe(4));
     stream.unsubscribe();
@@ -385,7 +402,8 @@ describe('QueryState type', () => {
 });
 
 describe('sequences and ordering', () => {
-  const summary = (s: QueryState<Todo>) => `${s.data?.title ?? '-'}|${s.loading ? 'L' : ''}${s.fetching ? 'F' : ''}${s.stale ? 'S' : ''}${s.error ? 'E' : ''}`;
+  const summary = (s: QueryState<Todo>) =>
+    `${s.data?.title ?? '-'}|${s.loading ? 'L' : ''}${s.fetching ? 'F' : ''}${s.stale ? 'S' : ''}${s.error ? 'E' : ''}`;
 
   it('emits loading -> data -> refreshing (data kept, stale) -> refreshed', async () => {
     let now = 1_000;
@@ -430,7 +448,13 @@ describe('sequences and ordering', () => {
 
 describe('Controller.peek', () => {
   it('gives the first emission of observe without a request or a timer, following the error policy', async () => {
-    expect(controller.peek(TodoResource.get, { id: 1 })).toEqual({ data: undefined, error: undefined, loading: true, fetching: true, stale: false });
+    expect(controller.peek(TodoResource.get, { id: 1 })).toEqual({
+      data: undefined,
+      error: undefined,
+      loading: true,
+      fetching: true,
+      stale: false,
+    });
     expect(controller.peek(TodoResource.get, null)).toMatchObject({ loading: false, fetching: false });
     await controller.fetch(TodoResource.get, { id: 1 });
     const peeked = controller.peek(TodoResource.get, { id: 1 });

@@ -2,7 +2,12 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { Controller, createResource, type EndpointData } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 
-const TodoResource = createResource({ path: '/todos/:id', schema: Todo, paginationField: 'page', searchParams: {} as { userId?: number } | undefined });
+const TodoResource = createResource({
+  path: '/todos/:id',
+  schema: Todo,
+  paginationField: 'page',
+  searchParams: {} as { userId?: number } | undefined,
+});
 const controller = new Controller();
 
 describe('controller results are typed from the endpoint', () => {

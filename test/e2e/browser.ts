@@ -20,7 +20,9 @@ const ARGS = [
 /** A browser with a fresh profile (deleted by `close`). */
 export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get update && apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.`);
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install Debian's (apt-get update && apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.`,
+    );
   }
   const profile = mkdtempSync(join(tmpdir(), 'rx-rest-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

@@ -114,7 +114,9 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
     await page.getByTestId('user-filter').selectOption('3');
     await page.getByTestId('list-loading').waitFor();
     request.release();
-    await expect.poll(() => titles(page), SOON).toEqual((await server<SeedTodo[]>('/todos?userId=3&_limit=5')).body.map((todo) => todo.title));
+    await expect
+      .poll(() => titles(page), SOON)
+      .toEqual((await server<SeedTodo[]>('/todos?userId=3&_limit=5')).body.map((todo) => todo.title));
     expect(await page.getByTestId('list-loading').count()).toBe(0);
   });
 
@@ -129,7 +131,9 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
 
     await showUser(page, '', (await server<SeedTodo[]>('/todos?_limit=5')).body);
     await page.getByTestId('load-more').click();
-    await expect.poll(() => titles(page), SOON).toEqual((await server<SeedTodo[]>('/todos?_limit=10')).body.map((todo) => todo.title));
+    await expect
+      .poll(() => titles(page), SOON)
+      .toEqual((await server<SeedTodo[]>('/todos?_limit=10')).body.map((todo) => todo.title));
   });
 
   it('creates a todo (getList.push): it joins every matching cached list and the server has it', async () => {
@@ -188,7 +192,9 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
     const input = row(page, 4).getByTestId('rename-input');
     await input.fill('Translate Menabrea, with notes');
     await input.press('Enter');
-    await expect.poll(() => row(page, 4).getByTestId('todo-title').textContent(), SOON).toBe('Translate Menabrea, with notes');
+    await expect
+      .poll(() => row(page, 4).getByTestId('todo-title').textContent(), SOON)
+      .toBe('Translate Menabrea, with notes');
     await expect.poll(() => serverTodo(4), SOON).toEqual({ ...before, title: 'Translate Menabrea, with notes' });
   });
 
@@ -209,7 +215,9 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
     request.release();
     await expect.poll(async () => (await server(`/todos/2`)).status, SOON).toBe(404);
     await page.getByTestId('user-filter').selectOption('2');
-    await expect.poll(() => titles(page), SOON).toEqual(grace.filter((todo) => todo.id !== 2).map((todo) => todo.title));
+    await expect
+      .poll(() => titles(page), SOON)
+      .toEqual(grace.filter((todo) => todo.id !== 2).map((todo) => todo.title));
   });
 
   it('rolls an optimistic toggle back when the server refuses it', async () => {
@@ -223,7 +231,9 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
     request.release();
     await expect.poll(() => isDone(page, 1), SOON).toBe(false); // rolled back
     expect(await row(page, 1).getByTestId('todo-toggle').isChecked()).toBe(false);
-    expect(await page.getByTestId('notice').textContent()).toMatch(/Could not update "Sketch the analytical engine notes".*404/);
+    expect(await page.getByTestId('notice').textContent()).toMatch(
+      /Could not update "Sketch the analytical engine notes".*404/,
+    );
     expect((await server('/todos/1')).status).toBe(404);
   });
 
@@ -247,7 +257,9 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
     await page.screenshot({ path: `${SCREENSHOTS}${app}-offline.png` });
     // a list that was never loaded shows the error, with Retry
     await page.getByTestId('user-filter').selectOption('3');
-    await expect.poll(() => page.getByTestId('list-error').textContent(), SOON).toMatch(/Could not load todos \(502 Bad Gateway\)/);
+    await expect
+      .poll(() => page.getByTestId('list-error').textContent(), SOON)
+      .toMatch(/Could not load todos \(502 Bad Gateway\)/);
 
     await demo.rest.start();
     await expect.poll(() => page.getByTestId('connection').textContent(), SOON).toMatch(/Live/);

@@ -96,7 +96,10 @@ describe('arguments', () => {
   });
 
   test('search params join the path parameters; optional ones make the argument optional', () => {
-    const list = new RestEndpoint({ path: '/:group/todos', searchParams: {} as { userId?: number; orderBy?: 'title' } | undefined });
+    const list = new RestEndpoint({
+      path: '/:group/todos',
+      searchParams: {} as { userId?: number; orderBy?: 'title' } | undefined,
+    });
     list({ group: 'g' });
     list({ group: 'g', userId: 1, orderBy: 'title' });
     // @ts-expect-error wrong type

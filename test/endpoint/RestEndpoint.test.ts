@@ -103,15 +103,18 @@ describe('requests', () => {
     expect(seen[0]!.headers.get('content-type')).toBeNull();
   });
 
-  test.each(['POST', 'PUT', 'PATCH'] as const)('%s sends a JSON body with Content-Type: application/json', async (method) => {
-    const seen = answer((request) => request.json().then((body) => HttpResponse.json(body, { status: 201 })));
-    const endpoint = new RestEndpoint({ urlPrefix: API, path: '/todos/:id', method, body: {} as Partial<Todo> });
-    await expect(endpoint({ id: 1 }, { title: 'new' })).resolves.toEqual({ title: 'new' });
-    expect(seen[0]!.method).toBe(method);
-    expect(seen[0]!.url).toBe(`${API}/todos/1`);
-    expect(seen[0]!.headers.get('content-type')).toBe('application/json');
-    expect(JSON.parse(seen[0]!.body)).toEqual({ title: 'new' });
-  });
+  test.each(['POST', 'PUT', 'PATCH'] as const)(
+    '%s sends a JSON body with Content-Type: application/json',
+    async (method) => {
+      const seen = answer((request) => request.json().then((body) => HttpResponse.json(body, { status: 201 })));
+      const endpoint = new RestEndpoint({ urlPrefix: API, path: '/todos/:id', method, body: {} as Partial<Todo> });
+      await expect(endpoint({ id: 1 }, { title: 'new' })).resolves.toEqual({ title: 'new' });
+      expect(seen[0]!.method).toBe(method);
+      expect(seen[0]!.url).toBe(`${API}/todos/1`);
+      expect(seen[0]!.headers.get('content-type')).toBe('application/json');
+      expect(JSON.parse(seen[0]!.body)).toEqual({ title: 'new' });
+    },
+  );
 
   test('DELETE sends no body', async () => {
     const seen = answer(() => new HttpResponse(null, { status: 204 }));
@@ -123,7 +126,13 @@ describe('requests', () => {
 
   test('a path without parameters takes the body alone', async () => {
     const seen = answer((request) => request.json().then((body) => HttpResponse.json({ id: 9, ...body })));
-    const create = new RestEndpoint({ urlPrefix: API, path: '/todos', method: 'POST', schema: Todo, body: {} as { title: string } });
+    const create = new RestEndpoint({
+      urlPrefix: API,
+      path: '/todos',
+      method: 'POST',
+      schema: Todo,
+      body: {} as { title: string },
+    });
     await expect(create({ title: 'alone' })).resolves.toEqual({ id: 9, title: 'alone' });
     await create({}, { title: 'with args' });
     expect(seen.map((request) => [request.url, JSON.parse(request.body)])).toEqual([
@@ -194,7 +203,9 @@ describe('responses', () => {
     expect(error.status).toBe(0);
     expect(error.response).toBeUndefined();
     expect(error.cause).toBeInstanceOf(Error);
-    expect(error.message).toContain(`GET ${API}/todos/1 (endpoint GET /todos/:id) failed before any response (status 0)`);
+    expect(error.message).toContain(
+      `GET ${API}/todos/1 (endpoint GET /todos/:id) failed before any response (status 0)`,
+    );
     expect(error.message).toContain('check that the server runs');
   });
 
@@ -253,14 +264,30 @@ describe('responses', () => {
 describe('hooks', () => {
   test('getRequestInit adds credentials and transforms the body (subclass, super)', async () => {
     const seen = answer((request) => request.json().then((body) => HttpResponse.json(body)));
-    class CredentialsEndpoint<P extends string, B = undefined> extends RestEndpoint<P, undefined, 'POST', undefined, B> {
+    class CredentialsEndpoint<P extends string, B = undefined> extends RestEndpoint<
+      P,
+      undefined,
+      'POST',
+      undefined,
+      B
+    > {
       override async getRequestInit(body: B | undefined): Promise<RequestInit> {
-        const snake = body && typeof body === 'object' ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v])) : body;
+        const snake =
+          body && typeof body === 'object'
+            ? Object.fromEntries(
+                Object.entries(body).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
+              )
+            : body;
         const init = await super.getRequestInit(snake as B);
         return { ...init, credentials: 'same-origin' };
       }
     }
-    const create = new CredentialsEndpoint({ urlPrefix: API, path: '/todos', method: 'POST', body: {} as { userId: number } });
+    const create = new CredentialsEndpoint({
+      urlPrefix: API,
+      path: '/todos',
+      method: 'POST',
+      body: {} as { userId: number },
+    });
     expect(create).toBeInstanceOf(CredentialsEndpoint);
     expect(create).toBeInstanceOf(RestEndpoint);
     await expect(create({ userId: 1 })).resolves.toEqual({ user_id: 1 });
@@ -284,10 +311,15 @@ describe('hooks', () => {
   });
 
   test('parseResponse reads a link header for cursor pagination', async () => {
-    answer(() =>
-      HttpResponse.json([{ id: 1 }], { headers: { link: `<${API}/todos?cursor=abc>; rel="next"` } }),
-    );
-    class LinkEndpoint<P extends string> extends RestEndpoint<P, undefined, 'GET', { cursor?: string }, undefined, { results: unknown; next: string | undefined }> {
+    answer(() => HttpResponse.json([{ id: 1 }], { headers: { link: `<${API}/todos?cursor=abc>; rel="next"` } }));
+    class LinkEndpoint<P extends string> extends RestEndpoint<
+      P,
+      undefined,
+      'GET',
+      { cursor?: string },
+      undefined,
+      { results: unknown; next: string | undefined }
+    > {
       override async parseResponse(response: Response) {
         const results = await super.parseResponse(response);
         const link = response.headers.get('link') ?? '';
@@ -335,9 +367,30 @@ describe('hooks', () => {
 
 /** The data members of an endpoint, as a plain object (matchers do not look into functions). */
 function members(endpoint: AnyRestEndpoint) {
-  const { path, urlPrefix, method, schema, pollFrequency, sideEffect, dataExpiryLength, errorExpiryLength, paginationField, name } =
-    endpoint;
-  return { path, urlPrefix, method, schema, pollFrequency, sideEffect, dataExpiryLength, errorExpiryLength, paginationField, name };
+  const {
+    path,
+    urlPrefix,
+    method,
+    schema,
+    pollFrequency,
+    sideEffect,
+    dataExpiryLength,
+    errorExpiryLength,
+    paginationField,
+    name,
+  } = endpoint;
+  return {
+    path,
+    urlPrefix,
+    method,
+    schema,
+    pollFrequency,
+    sideEffect,
+    dataExpiryLength,
+    errorExpiryLength,
+    paginationField,
+    name,
+  };
 }
 
 describe('arguments in one shape', () => {
@@ -356,7 +409,10 @@ describe('arguments in one shape', () => {
     });
     await create({ title: 'a' });
     await create({}, { title: 'b' });
-    expect(calls).toEqual([[{}, { title: 'a' }], [{}, { title: 'b' }]]);
+    expect(calls).toEqual([
+      [{}, { title: 'a' }],
+      [{}, { title: 'b' }],
+    ]);
     expect(create.normalizeArguments({ title: 'a' })).toEqual([{}, { title: 'a' }]);
     const get = new RestEndpoint({ path: '/todos/:id' });
     expect(get.normalizeArguments({ id: 1 })).toEqual([{ id: 1 }]);
@@ -421,7 +477,12 @@ describe('members, extend and subclasses', () => {
     const get = new RestEndpoint({ urlPrefix: API, path: '/todos/:id', schema: Todo, dataExpiryLength: 5 });
     const byUser = get.extend({ path: '/users/:userId/todos', schema: [Todo] });
     expect(byUser).toBeInstanceOf(RestEndpoint);
-    expect(members(byUser)).toMatchObject({ urlPrefix: API, path: '/users/:userId/todos', dataExpiryLength: 5, name: 'GET /users/:userId/todos' });
+    expect(members(byUser)).toMatchObject({
+      urlPrefix: API,
+      path: '/users/:userId/todos',
+      dataExpiryLength: 5,
+      name: 'GET /users/:userId/todos',
+    });
     expect(get.path).toBe('/todos/:id');
     await byUser({ userId: 3 });
     expect(seen[0]!.url).toBe(`${API}/users/3/todos`);

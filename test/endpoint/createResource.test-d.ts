@@ -38,7 +38,9 @@ describe('members', () => {
     PostResource.getList();
 
     expectTypeOf(PostResource.getList.push({ group: 'g' }, { title: 'x' })).toEqualTypeOf<Promise<PostJson>>();
-    expectTypeOf(PostResource.getList.unshift({ group: 'g', author: 'a' }, { title: 'x' })).toEqualTypeOf<Promise<PostJson>>();
+    expectTypeOf(PostResource.getList.unshift({ group: 'g', author: 'a' }, { title: 'x' })).toEqualTypeOf<
+      Promise<PostJson>
+    >();
     // @ts-expect-error wrong body field type
     PostResource.getList.push({ group: 'g' }, { title: 1 });
 

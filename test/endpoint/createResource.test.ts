@@ -20,11 +20,18 @@ interface Seen {
   credentials: RequestCredentials;
 }
 
-function answer(reply: (request: Request) => Response | Promise<Response> = () => HttpResponse.json({ id: 1 })): Seen[] {
+function answer(
+  reply: (request: Request) => Response | Promise<Response> = () => HttpResponse.json({ id: 1 }),
+): Seen[] {
   const seen: Seen[] = [];
   server.use(
     http.all(`${API}/*`, async ({ request }) => {
-      seen.push({ method: request.method, url: request.url, body: await request.clone().text(), credentials: request.credentials });
+      seen.push({
+        method: request.method,
+        url: request.url,
+        body: await request.clone().text(),
+        credentials: request.credentials,
+      });
       return reply(request);
     }),
   );
@@ -101,7 +108,13 @@ describe('members (SPEC 4.1)', () => {
 
   test('optimistic: true makes the mutations optimistic, not the reads', () => {
     const Optimistic = createResource({ path: '/posts/:id', schema: Post, optimistic: true });
-    for (const endpoint of [Optimistic.update, Optimistic.partialUpdate, Optimistic.delete, Optimistic.getList.push, Optimistic.getList.unshift]) {
+    for (const endpoint of [
+      Optimistic.update,
+      Optimistic.partialUpdate,
+      Optimistic.delete,
+      Optimistic.getList.push,
+      Optimistic.getList.unshift,
+    ]) {
       expect(endpoint.optimistic).toBe(true);
     }
     expect(Optimistic.get.optimistic).toBeUndefined();
@@ -149,8 +162,20 @@ describe('Endpoint and Collection options', () => {
         return { ...(await super.getRequestInit(body)), credentials: 'same-origin' };
       }
     }
-    const Resource = createResource({ urlPrefix: API, path: '/posts/:id', schema: Post, Endpoint: CredentialsEndpoint });
-    for (const endpoint of [Resource.get, Resource.getList, Resource.getList.push, Resource.update, Resource.partialUpdate, Resource.delete]) {
+    const Resource = createResource({
+      urlPrefix: API,
+      path: '/posts/:id',
+      schema: Post,
+      Endpoint: CredentialsEndpoint,
+    });
+    for (const endpoint of [
+      Resource.get,
+      Resource.getList,
+      Resource.getList.push,
+      Resource.update,
+      Resource.partialUpdate,
+      Resource.delete,
+    ]) {
       expect(endpoint).toBeInstanceOf(CredentialsEndpoint);
     }
     await Resource.update({ id: 1 }, { title: 'x' });
@@ -201,7 +226,7 @@ describe('extend (SPEC 4.5)', () => {
     expect(() => PostResource.extend({ getAll: { path: '/x' } })).toThrow(/no member "getAll"/);
   });
 
-  test("named: adds a member built from get", async () => {
+  test('named: adds a member built from get', async () => {
     const seen = answer(() => HttpResponse.json([]));
     const Extended = PostResource.extend('byAuthor', { path: '/authors/:author/posts', schema: [Post] });
     expect(Extended.byAuthor).toBeInstanceOf(RestEndpoint);

@@ -52,7 +52,9 @@ describe('compilePath', () => {
   test('a value that is not a string or a finite number throws a TypeError naming the parameter', () => {
     for (const id of [{}, [], [1], true, NaN, Infinity, new Date(0), () => 1]) {
       expect(() => compilePath('/todos/:id', { id })).toThrow(TypeError);
-      expect(() => compilePath('/todos/:id', { id })).toThrow(/Path parameter "id" for path "\/todos\/:id" must be a string or a finite number/);
+      expect(() => compilePath('/todos/:id', { id })).toThrow(
+        /Path parameter "id" for path "\/todos\/:id" must be a string or a finite number/,
+      );
     }
     expect(() => compilePath('/todos/:id', { id: 'a\uD800' })).toThrow(/lone UTF-16 surrogate/);
     expect(() => searchString('/todos', { q: '\uDC00' })).toThrow(/Query argument "q"/);
@@ -84,9 +86,9 @@ describe('removeLastArg', () => {
 
 describe('searchString', () => {
   test('sorted keys, path parameters and undefined left out, arrays repeated, encoded', () => {
-    expect(
-      searchString('/:group/posts', { z: 1, group: 'g', a: 'x y', m: undefined, id: [1, 3], q: 'a&b=c' }),
-    ).toBe('a=x%20y&id=1&id=3&q=a%26b%3Dc&z=1');
+    expect(searchString('/:group/posts', { z: 1, group: 'g', a: 'x y', m: undefined, id: [1, 3], q: 'a&b=c' })).toBe(
+      'a=x%20y&id=1&id=3&q=a%26b%3Dc&z=1',
+    );
     expect(searchString('/todos', {})).toBe('');
     expect(searchString('/todos', { when: new Date(0), f: { a: 1 }, n: null })).toBe(
       'f=%7B%22a%22%3A1%7D&when=1970-01-01T00%3A00%3A00.000Z',

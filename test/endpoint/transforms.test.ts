@@ -22,7 +22,8 @@ const mapKeys = (value: unknown, rename: (key: string) => string): unknown =>
       ? Object.fromEntries(Object.entries(value).map(([key, item]) => [rename(key), mapKeys(item, rename)]))
       : value;
 const toSnake = (value: unknown) => mapKeys(value, (key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
-const toCamel = (value: unknown) => mapKeys(value, (key) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
+const toCamel = (value: unknown) =>
+  mapKeys(value, (key) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
 
 /** Every request the server saw: method, path and the raw body text. */
 function serve(reply: (request: Request, body: Json | undefined) => unknown) {
@@ -30,7 +31,12 @@ function serve(reply: (request: Request, body: Json | undefined) => unknown) {
   server.use(
     http.all(`${API}/*`, async ({ request }) => {
       const text = await request.text();
-      seen.push({ method: request.method, url: request.url.slice(API.length), body: text, contentType: request.headers.get('content-type') });
+      seen.push({
+        method: request.method,
+        url: request.url.slice(API.length),
+        body: text,
+        contentType: request.headers.get('content-type'),
+      });
       return HttpResponse.json(reply(request, text ? (JSON.parse(text) as Json) : undefined) as Json);
     }),
   );
@@ -57,10 +63,20 @@ describe('SPEC 4.6 pattern 1: camelCase in the app, snake_case on the wire', () 
       return toCamel(super.process(value, ...(args as [any])));
     }
   }
-  const ProfileResource = createResource({ urlPrefix: API, path: '/profiles/:id', schema: Profile, Endpoint: SnakeEndpoint });
+  const ProfileResource = createResource({
+    urlPrefix: API,
+    path: '/profiles/:id',
+    schema: Profile,
+    Endpoint: SnakeEndpoint,
+  });
 
   it('converts keys recursively both ways, the body only when there is one', async () => {
-    const stored = { id: 1, full_name: 'Ann Lee', home_address: { street_name: 'Main St', post_code: '123' }, past_addresses: [{ street_name: 'Old Rd' }] };
+    const stored = {
+      id: 1,
+      full_name: 'Ann Lee',
+      home_address: { street_name: 'Main St', post_code: '123' },
+      past_addresses: [{ street_name: 'Old Rd' }],
+    };
     const seen = serve((request, body) => (request.method === 'GET' ? stored : { ...stored, ...(body as object) }));
     const controller = new Controller();
     const profile = await controller.fetch(ProfileResource.get, { id: 1 });
@@ -68,10 +84,20 @@ describe('SPEC 4.6 pattern 1: camelCase in the app, snake_case on the wire', () 
     expect(profile.fullName).toBe('Ann Lee');
     expect(profile.homeAddress.streetName).toBe('Main St');
     expect(profile.pastAddresses[0]!.streetName).toBe('Old Rd');
-    expect(controller.getState().entities.Profile!['1']).toMatchObject({ fullName: 'Ann Lee', homeAddress: { postCode: '123' } });
+    expect(controller.getState().entities.Profile!['1']).toMatchObject({
+      fullName: 'Ann Lee',
+      homeAddress: { postCode: '123' },
+    });
 
-    await controller.fetch(ProfileResource.partialUpdate, { id: 1 }, { fullName: 'Ann B. Lee', homeAddress: { streetName: 'New St', postCode: '9' } });
-    expect(JSON.parse(seen[1]!.body)).toEqual({ full_name: 'Ann B. Lee', home_address: { street_name: 'New St', post_code: '9' } });
+    await controller.fetch(
+      ProfileResource.partialUpdate,
+      { id: 1 },
+      { fullName: 'Ann B. Lee', homeAddress: { streetName: 'New St', postCode: '9' } },
+    );
+    expect(JSON.parse(seen[1]!.body)).toEqual({
+      full_name: 'Ann B. Lee',
+      home_address: { street_name: 'New St', post_code: '9' },
+    });
     expect(seen[1]!.contentType).toBe('application/json');
     expect(controller.getResponse(ProfileResource.get, { id: 1 }).data!.homeAddress.streetName).toBe('New St');
     expect(seen[0]).toMatchObject({ method: 'GET', url: '/profiles/1', body: '' });
@@ -108,7 +134,9 @@ describe('SPEC 4.6 pattern 2: a field renamed on the wire', () => {
   const TaskResource = createResource({ urlPrefix: API, path: '/tasks/:id', schema: Task, Endpoint: RenamingEndpoint });
 
   it('sends `name` for `title`, reads `name` back as `title`, and leaves responses without it alone', async () => {
-    const seen = serve((request, body) => (request.method === 'DELETE' ? {} : { id: 3, name: 'from server', ...(body as object) }));
+    const seen = serve((request, body) =>
+      request.method === 'DELETE' ? {} : { id: 3, name: 'from server', ...(body as object) },
+    );
     const controller = new Controller();
     const task = await controller.fetch(TaskResource.update, { id: 3 }, { id: 3, title: 'renamed' });
     expect(JSON.parse(seen[0]!.body)).toEqual({ id: 3, name: 'renamed' });
@@ -149,7 +177,10 @@ describe('SPEC 4.6 pattern 3: a missing identifier filled from the URL params in
   it('without process the same response is a NormalizeError naming the entity', async () => {
     serve(() => ({ theme: 'dark' }));
     const bare = new RestEndpoint({ urlPrefix: API, path: '/users/:userId/settings', schema: Settings });
-    await expect(new Controller().fetch(bare, { userId: 7 })).rejects.toMatchObject({ name: 'NormalizeError', schemaKey: 'Settings' });
+    await expect(new Controller().fetch(bare, { userId: 7 })).rejects.toMatchObject({
+      name: 'NormalizeError',
+      schemaKey: 'Settings',
+    });
   });
 });
 
@@ -198,7 +229,17 @@ describe('SPEC 4.5: a wrapper of createResource with fixed defaults and a pagina
 
   it('normalizes { results, total, limit, skip }, and push adds to the nested collection', async () => {
     const seen = serve((request, body) =>
-      request.method === 'GET' ? { results: [{ id: 1, title: 'a' }, { id: 2, title: 'b' }], total: 2, limit: 10, skip: 0 } : { id: 3, ...(body as object) },
+      request.method === 'GET'
+        ? {
+            results: [
+              { id: 1, title: 'a' },
+              { id: 2, title: 'b' },
+            ],
+            total: 2,
+            limit: 10,
+            skip: 0,
+          }
+        : { id: 3, ...(body as object) },
     );
     const controller = new Controller();
     const page = await controller.fetch(ArticleResource.getList);

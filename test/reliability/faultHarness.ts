@@ -13,7 +13,6 @@ import { TodoResource } from '../fixtures/todoResource.js';
 export { API, Todo, TodoResource };
 export type { TodoJson };
 
-
 /**
  * Starts a fresh todo server (4 todos) for the file: listens before all tests, and after each one
  * drops the handlers a test added with `fake.server.use(...)`, restores the data, the log and the
@@ -117,7 +116,12 @@ type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * added later first: answers for one path must be given in one call, or with `onceHandler` in one
  * `fake.server.use(...)`.)
  */
-export function answerNext(fake: ReturnType<typeof createTodoServer>, method: Method, path: string, ...answers: Answer[]): void {
+export function answerNext(
+  fake: ReturnType<typeof createTodoServer>,
+  method: Method,
+  path: string,
+  ...answers: Answer[]
+): void {
   fake.server.use(...answers.map((answer) => onceHandler(fake, method, path, answer)));
 }
 

@@ -6,7 +6,16 @@
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { Controller, NetworkError, NormalizeError, ParseError } from '../../core/index.js';
-import { TodoResource, answerNext, kept, record, serverTodos, settled, storedTodos, useTodoServer } from './faultHarness.js';
+import {
+  TodoResource,
+  answerNext,
+  kept,
+  record,
+  serverTodos,
+  settled,
+  storedTodos,
+  useTodoServer,
+} from './faultHarness.js';
 
 const fake = useTodoServer();
 const STATUSES = [400, 401, 403, 404, 409, 422, 500, 502, 503] as const;
@@ -20,8 +29,15 @@ describe.each(STATUSES)('HTTP %i', (status) => {
     fake.fail('GET', status, attempts(status));
     const stream = record(controller.observe(TodoResource.getList, { userId: 1 }));
     await settled(() => expect(stream.last().error).toBeDefined());
-    expect(stream.last()).toMatchObject({ data: undefined, loading: false, fetching: false, error: { name: 'NetworkError', status } });
-    expect(stream.last().error!.message).toContain(`GET http://api.test/todos?userId=1 (endpoint Todo.getList) answered ${status}`);
+    expect(stream.last()).toMatchObject({
+      data: undefined,
+      loading: false,
+      fetching: false,
+      error: { name: 'NetworkError', status },
+    });
+    expect(stream.last().error!.message).toContain(
+      `GET http://api.test/todos?userId=1 (endpoint Todo.getList) answered ${status}`,
+    );
     expect(fake.requests).toHaveLength(attempts(status));
     expect(controller.getState()).toMatchObject({ entities: {}, endpoints: {}, optimistic: [] });
     controller.invalidate(TodoResource.getList, { userId: 1 });
@@ -68,7 +84,12 @@ describe.each(STATUSES)('HTTP %i', (status) => {
     expect(titles()).toEqual(['todo 1', 'rejected', 'todo 3', 'todo 4']);
     const error = await failing.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error).toMatchObject({ status, method: 'PATCH', url: 'http://api.test/todos/2', endpoint: 'Todo.partialUpdate' });
+    expect(error).toMatchObject({
+      status,
+      method: 'PATCH',
+      url: 'http://api.test/todos/2',
+      endpoint: 'Todo.partialUpdate',
+    });
     expect(titles()).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']);
     expect(list.last().error).toBeUndefined(); // a mutation's error goes to its caller, not to the list
     expect(controller.getState().entities).toBe(entities);
@@ -108,9 +129,16 @@ describe('bodies that are not what the endpoint expects', () => {
   }
 
   it('an HTML error page with status 200 is a ParseError with a clear message; the error surfaces, the store keeps the data', async () => {
-    const result = await refreshWith(() => HttpResponse.html('<!doctype html><html><body><h1>Please sign in</h1></body></html>'));
+    const result = await refreshWith(() =>
+      HttpResponse.html('<!doctype html><html><body><h1>Please sign in</h1></body></html>'),
+    );
     expect(result.error).toBeInstanceOf(ParseError);
-    expect(result.error).toMatchObject({ status: 200, contentType: 'text/html', endpoint: 'Todo.get', url: 'http://api.test/todos/1' });
+    expect(result.error).toMatchObject({
+      status: 200,
+      contentType: 'text/html',
+      endpoint: 'Todo.get',
+      url: 'http://api.test/todos/1',
+    });
     expect(result.error.message).toMatch(
       /^GET http:\/\/api\.test\/todos\/1 \(endpoint Todo\.get\) answered 200 with content-type "text\/html" and a body that is not JSON \(Unexpected token '<'.*\): "<!doctype html><html><body><h1>Please sign in.*Check urlPrefix and path: an HTML page usually means/,
     );
@@ -119,9 +147,13 @@ describe('bodies that are not what the endpoint expects', () => {
   });
 
   it('truncated JSON is a ParseError naming the cut-off body', async () => {
-    const result = await refreshWith(() => new HttpResponse('{"id": 1, "title": "cut off he', { headers: { 'content-type': 'application/json' } }));
+    const result = await refreshWith(
+      () => new HttpResponse('{"id": 1, "title": "cut off he', { headers: { 'content-type': 'application/json' } }),
+    );
     expect(result.error).toBeInstanceOf(ParseError);
-    expect(result.error.message).toMatch(/answered 200 with content-type "application\/json" and a body that is not JSON \(Unterminated string in JSON.*\): "\{\\"id\\": 1, \\"title\\": \\"cut off he"/);
+    expect(result.error.message).toMatch(
+      /answered 200 with content-type "application\/json" and a body that is not JSON \(Unterminated string in JSON.*\): "\{\\"id\\": 1, \\"title\\": \\"cut off he"/,
+    );
     await expectIntactAndWorking(result);
   });
 
@@ -137,15 +169,43 @@ describe('bodies that are not what the endpoint expects', () => {
   });
 
   it.each([
-    ['a list for an entity', [{ id: 1, title: 'x' }], 'Todo', /^Todo: expected an object but got an array \(length 1\)/],
-    ['an entity without its pk', { title: 'no id' }, 'Todo', /^Todo: no usable primary key: pk\(\) returned "undefined" for \{"title":"no id"\}/],
-    ['a pk of the wrong type (an object)', { id: { value: 1 }, title: 'x' }, 'Todo', /^Todo: (no usable primary key: pk\(\) returned "\[object Object\]"|the pk field "id" must be a string or a number)/],
-    ['a pk of the wrong type (a boolean)', { id: true, title: 'x' }, 'Todo', /^Todo: the pk field "id" must be a string or a number, but it is boolean true/],
-    ['a null pk', { id: null, title: 'x' }, 'Todo', /^Todo: (no usable primary key: pk\(\) returned "null"|the pk field "id")/],
+    [
+      'a list for an entity',
+      [{ id: 1, title: 'x' }],
+      'Todo',
+      /^Todo: expected an object but got an array \(length 1\)/,
+    ],
+    [
+      'an entity without its pk',
+      { title: 'no id' },
+      'Todo',
+      /^Todo: no usable primary key: pk\(\) returned "undefined" for \{"title":"no id"\}/,
+    ],
+    [
+      'a pk of the wrong type (an object)',
+      { id: { value: 1 }, title: 'x' },
+      'Todo',
+      /^Todo: (no usable primary key: pk\(\) returned "\[object Object\]"|the pk field "id" must be a string or a number)/,
+    ],
+    [
+      'a pk of the wrong type (a boolean)',
+      { id: true, title: 'x' },
+      'Todo',
+      /^Todo: the pk field "id" must be a string or a number, but it is boolean true/,
+    ],
+    [
+      'a null pk',
+      { id: null, title: 'x' },
+      'Todo',
+      /^Todo: (no usable primary key: pk\(\) returned "null"|the pk field "id")/,
+    ],
   ])('%s is a NormalizeError naming the entity; nothing is stored', async (_name, body, schemaKey, message) => {
     const result = await refreshWith(() => HttpResponse.json(body));
     expect(result.error).toBeInstanceOf(NormalizeError);
-    expect(result.error).toMatchObject({ schemaKey, request: { method: 'GET', url: 'http://api.test/todos/1', endpoint: 'Todo.get' } });
+    expect(result.error).toMatchObject({
+      schemaKey,
+      request: { method: 'GET', url: 'http://api.test/todos/1', endpoint: 'Todo.get' },
+    });
     expect(result.error.message).toMatch(message);
     expect(result.error.message).toContain('In the response to GET http://api.test/todos/1 (endpoint Todo.get).');
     expect(result.stream.last()).toMatchObject({ data: undefined, error: result.error, loading: false });
@@ -154,26 +214,33 @@ describe('bodies that are not what the endpoint expects', () => {
   });
 
   it.each([
-    ['an object where a list is expected', { id: 9, title: 'one' }, /^Collection\[Todo\]: expected an array but got an object/],
+    [
+      'an object where a list is expected',
+      { id: 9, title: 'one' },
+      /^Collection\[Todo\]: expected an array but got an object/,
+    ],
     ['a list with one bad item', [{ id: 1, title: 'fine' }, { title: 'no id' }], /^Todo: no usable primary key/],
-  ])('for a list, %s is a NormalizeError; the cached list and its todos are untouched', async (_name, body, message) => {
-    let now = 1_000;
-    const controller = controllerFor({ now: () => now });
-    const stream = record(controller.observe(TodoResource.getList));
-    await settled(() => expect(stream.last().data).toBeDefined());
-    const before = kept(controller.getState());
-    answerNext(fake, 'get', '/todos', () => HttpResponse.json(body));
-    now += 61_000;
-    const error = await controller.fetch(TodoResource.getList).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NormalizeError);
-    expect((error as Error).message).toMatch(message);
-    expect(stream.last()).toMatchObject({ data: undefined, error, loading: false });
-    expect(kept(controller.getState())).toEqual(before);
-    expect(controller.getState().entities).toBe(before.entities);
-    expect(storedTodos(controller.getState())).toEqual(serverTodos(fake));
-    await controller.fetch(TodoResource.getList);
-    expect(stream.last()).toMatchObject({ error: undefined });
-    expect(stream.last().data!.map((todo) => todo.id)).toEqual([1, 2, 3, 4]);
-    stream.unsubscribe();
-  });
+  ])(
+    'for a list, %s is a NormalizeError; the cached list and its todos are untouched',
+    async (_name, body, message) => {
+      let now = 1_000;
+      const controller = controllerFor({ now: () => now });
+      const stream = record(controller.observe(TodoResource.getList));
+      await settled(() => expect(stream.last().data).toBeDefined());
+      const before = kept(controller.getState());
+      answerNext(fake, 'get', '/todos', () => HttpResponse.json(body));
+      now += 61_000;
+      const error = await controller.fetch(TodoResource.getList).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NormalizeError);
+      expect((error as Error).message).toMatch(message);
+      expect(stream.last()).toMatchObject({ data: undefined, error, loading: false });
+      expect(kept(controller.getState())).toEqual(before);
+      expect(controller.getState().entities).toBe(before.entities);
+      expect(storedTodos(controller.getState())).toEqual(serverTodos(fake));
+      await controller.fetch(TodoResource.getList);
+      expect(stream.last()).toMatchObject({ error: undefined });
+      expect(stream.last().data!.map((todo) => todo.id)).toEqual([1, 2, 3, 4]);
+      stream.unsubscribe();
+    },
+  );
 });

@@ -5,7 +5,14 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Controller, DeserializeError, Entity, NormalizeError, RestEndpoint, createResource } from '../../core/index.js';
+import {
+  Controller,
+  DeserializeError,
+  Entity,
+  NormalizeError,
+  RestEndpoint,
+  createResource,
+} from '../../core/index.js';
 
 const API = 'http://pending.test';
 
@@ -96,7 +103,9 @@ describe('deep nesting', () => {
     const controller = new Controller();
     const depth = 10_000;
     // one flat list response: every node names its child by a shallow object
-    const flat = Array.from({ length: depth }, (_, i) => (i === depth - 1 ? { id: i } : { id: i, child: { id: i + 1 } }));
+    const flat = Array.from({ length: depth }, (_, i) =>
+      i === depth - 1 ? { id: i } : { id: i, child: { id: i + 1 } },
+    );
     controller.setResponse(NodeResource.getList, {}, flat);
     expect(Object.keys(controller.getState().entities.PendingNode!)).toHaveLength(depth);
     const outcome = await worksOrNamedError(() => {

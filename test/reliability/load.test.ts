@@ -9,7 +9,15 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Controller, Entity, NormalizeError, RestEndpoint, createResource, schema, type AnyRestEndpoint } from '../../core/index.js';
+import {
+  Controller,
+  Entity,
+  NormalizeError,
+  RestEndpoint,
+  createResource,
+  schema,
+  type AnyRestEndpoint,
+} from '../../core/index.js';
 
 const API = 'http://load.test';
 
@@ -36,18 +44,32 @@ class Owner extends Entity {
 }
 Item.schema = { owner: Owner };
 
-const ItemResource = createResource({ urlPrefix: API, path: '/items/:id', schema: Item, searchParams: {} as { size?: number } | undefined });
+const ItemResource = createResource({
+  urlPrefix: API,
+  path: '/items/:id',
+  schema: Item,
+  searchParams: {} as { size?: number } | undefined,
+});
 
 const OWNERS = 100;
 function itemJson(id: number) {
-  return { id, name: `item ${id}`, group: `g${id % 7}`, score: id * 0.5, tags: [`t${id % 3}`], owner: { id: `o${id % OWNERS}`, name: `owner ${id % OWNERS}` } };
+  return {
+    id,
+    name: `item ${id}`,
+    group: `g${id % 7}`,
+    score: id * 0.5,
+    tags: [`t${id % 3}`],
+    owner: { id: `o${id % OWNERS}`, name: `owner ${id % OWNERS}` },
+  };
 }
 
 /** What the server answers: a JSON value, or a raw JSON text (JSON.stringify itself overflows past ~4,000 levels). */
 let body: unknown = null;
 const server = setupServer(
   http.all(`${API}/*`, () =>
-    typeof body === 'string' ? new HttpResponse(body, { headers: { 'Content-Type': 'application/json' } }) : HttpResponse.json(body as never),
+    typeof body === 'string'
+      ? new HttpResponse(body, { headers: { 'Content-Type': 'application/json' } })
+      : HttpResponse.json(body as never),
   ),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -71,7 +93,11 @@ describe('a huge response', () => {
       const item = items[i]!;
       const json = itemJson(i + 1);
       expect(item).toBeInstanceOf(Item);
-      expect({ id: item.id, name: item.name, group: item.group, score: item.score, tags: item.tags }).toEqual({ ...json, owner: undefined, tags: json.tags });
+      expect({ id: item.id, name: item.name, group: item.group, score: item.score, tags: item.tags }).toEqual({
+        ...json,
+        owner: undefined,
+        tags: json.tags,
+      });
       expect(item.owner).toBeInstanceOf(Owner);
       expect(item.owner.name).toBe(json.owner.name);
     }
@@ -212,7 +238,9 @@ describe('cycles in a response (made by a process hook)', () => {
     expect(controller.getState().entities).toBe(before.entities);
     expect(controller.getState().endpoints).toBe(before.endpoints);
     // the tables hold nothing of it (the error kept in meta is pending.test.ts's concern)
-    expect(() => JSON.stringify({ entities: controller.getState().entities, endpoints: controller.getState().endpoints })).not.toThrow();
+    expect(() =>
+      JSON.stringify({ entities: controller.getState().entities, endpoints: controller.getState().endpoints }),
+    ).not.toThrow();
     return error as NormalizeError;
   }
 

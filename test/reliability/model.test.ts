@@ -38,7 +38,12 @@ class Todo extends Entity {
   static override key = 'ModelTodo';
 }
 
-const options = { urlPrefix: API, path: '/todos/:id', schema: Todo, searchParams: {} as { userId?: number } | undefined } as const;
+const options = {
+  urlPrefix: API,
+  path: '/todos/:id',
+  schema: Todo,
+  searchParams: {} as { userId?: number } | undefined,
+} as const;
 const resources = { plain: createResource(options), optimistic: createResource({ ...options, optimistic: true }) };
 type Resource = (typeof resources)['plain'];
 
@@ -78,10 +83,17 @@ const server = setupServer(
       if (url.pathname === '/todos') {
         if (request.method === 'GET') {
           const userId = url.searchParams.get('userId');
-          return HttpResponse.json([...db.values()].filter((todo) => userId === null || String(todo.userId) === userId));
+          return HttpResponse.json(
+            [...db.values()].filter((todo) => userId === null || String(todo.userId) === userId),
+          );
         }
         const body = (await request.json()) as Partial<TodoJson>;
-        const todo: TodoJson = { id: nextId++, userId: body.userId ?? 1, title: body.title ?? '', completed: body.completed ?? false };
+        const todo: TodoJson = {
+          id: nextId++,
+          userId: body.userId ?? 1,
+          title: body.title ?? '',
+          completed: body.completed ?? false,
+        };
         db.set(todo.id, todo);
         return HttpResponse.json(todo, { status: 201 });
       }
@@ -136,9 +148,12 @@ interface Real {
 }
 
 const listed = (model: Model, args: (typeof LIST_ARGS)[number]) =>
-  [...model.server.values()].filter((todo) => !('userId' in args) || todo.userId === args.userId).sort((a, b) => a.id - b.id);
+  [...model.server.values()]
+    .filter((todo) => !('userId' in args) || todo.userId === args.userId)
+    .sort((a, b) => a.id - b.id);
 
-const plain = (todo: Todo | undefined) => todo && { id: todo.id, userId: todo.userId, title: todo.title, completed: todo.completed };
+const plain = (todo: Todo | undefined) =>
+  todo && { id: todo.id, userId: todo.userId, title: todo.title, completed: todo.completed };
 
 /** Waits until no request is in flight and every observer has stopped fetching, twice in a row. */
 async function settle(real: Real): Promise<void> {
@@ -152,7 +167,12 @@ async function settle(real: Real): Promise<void> {
 }
 
 /** Runs one request of the system with `fault` injected into it, and checks it resolved exactly when expected. */
-async function request<T>(fault: Fault, keys: string[], succeeds: boolean, run: () => Promise<T>): Promise<T | undefined> {
+async function request<T>(
+  fault: Fault,
+  keys: string[],
+  succeeds: boolean,
+  run: () => Promise<T>,
+): Promise<T | undefined> {
   for (const key of keys) faults.set(key, fault);
   try {
     const value = await run();
@@ -179,23 +199,37 @@ function check(model: Model, real: Real): void {
     } else {
       expect(data, `list ${JSON.stringify(args)} (${model.lists[i]})`).toBeUndefined();
     }
-    if (observed) expect(real.live.get(i)!.data?.map(plain), `live list ${JSON.stringify(args)}`).toEqual(listed(model, args));
+    if (observed)
+      expect(real.live.get(i)!.data?.map(plain), `live list ${JSON.stringify(args)}`).toEqual(listed(model, args));
   });
   for (let id = 1; id < model.nextId + 1; id++) {
     const data = real.controller.getResponse(real.resource.get, { id }).data;
     const record = model.server.get(id);
     if (record && model.known.has(id) && !model.invalidGets.has(id)) expect(plain(data), `todo ${id}`).toEqual(record);
-    else expect(data, `todo ${id} (${record ? 'not known to the client, or invalidated' : 'not on the server'})`).toBeUndefined();
+    else
+      expect(
+        data,
+        `todo ${id} (${record ? 'not known to the client, or invalidated' : 'not on the server'})`,
+      ).toBeUndefined();
   }
 }
 
 // ---- commands -----------------------------------------------------------------------------------------
 
-const fault = fc.oneof({ weight: 3, arbitrary: fc.constant<Fault>('none') }, fc.constant<Fault>(500), fc.constant<Fault>('network'));
+const fault = fc.oneof(
+  { weight: 3, arbitrary: fc.constant<Fault>('none') },
+  fc.constant<Fault>(500),
+  fc.constant<Fault>('network'),
+);
 /** An id: one the server has (or had), or one it never had. */
 const pickId = fc.nat(20);
 const idOf = (model: Model, pick: number) => {
-  const ids = [...model.server.keys(), ...[...model.known].filter((id) => !model.server.has(id)), model.nextId - 1, 999];
+  const ids = [
+    ...model.server.keys(),
+    ...[...model.known].filter((id) => !model.server.has(id)),
+    model.nextId - 1,
+    999,
+  ];
   return ids[pick % ids.length]!;
 };
 const url = (path: string) => `${API}${path}`;
@@ -223,7 +257,9 @@ const commands = [
     command(`fetchList(${JSON.stringify(LIST_ARGS[list])}, ${f})`, async (model, real) => {
       const args = LIST_ARGS[list]!;
       const query = 'userId' in args ? `?userId=${args.userId}` : '';
-      const todos = await request(f, [`GET ${url(`/todos${query}`)}`], f === 'none', () => real.controller.fetch(real.resource.getList, args));
+      const todos = await request(f, [`GET ${url(`/todos${query}`)}`], f === 'none', () =>
+        real.controller.fetch(real.resource.getList, args),
+      );
       if (todos) {
         expect(todos.map(plain)).toEqual(listed(model, args));
         for (const todo of todos) model.known.add(todo.id);
@@ -235,7 +271,9 @@ const commands = [
     command(`fetchOne(#${pick}, ${f})`, async (model, real) => {
       const id = idOf(model, pick);
       const exists = model.server.has(id);
-      const todo = await request(f, [`GET ${url(`/todos/${id}`)}`], f === 'none' && exists, () => real.controller.fetch(real.resource.get, { id }));
+      const todo = await request(f, [`GET ${url(`/todos/${id}`)}`], f === 'none' && exists, () =>
+        real.controller.fetch(real.resource.get, { id }),
+      );
       if (todo) {
         expect(plain(todo)).toEqual(model.server.get(id));
         model.known.add(id);
@@ -243,37 +281,53 @@ const commands = [
       }
     }),
   ),
-  fc.record({ pick: pickId, title: fc.string({ maxLength: 6 }), completed: fc.boolean(), partial: fc.boolean(), fault }).map(({ pick, title, completed, partial, fault: f }) =>
-    command(`${partial ? 'partialUpdate' : 'update'}(#${pick}, ${JSON.stringify(title)}, ${completed}, ${f})`, async (model, real) => {
-      const id = idOf(model, pick);
-      const exists = model.server.has(id);
-      const body = partial ? { title } : { title, completed };
-      const endpoint = partial ? real.resource.partialUpdate : real.resource.update;
-      const todo = await request(f, [`${partial ? 'PATCH' : 'PUT'} ${url(`/todos/${id}`)}`], f === 'none' && exists, () =>
-        real.controller.fetch(endpoint, { id }, body),
-      );
-      if (todo) {
-        const next = { ...model.server.get(id)!, ...body };
-        model.server.set(id, next);
-        expect(plain(todo)).toEqual(next);
-        model.known.add(id);
-      }
-    }),
-  ),
-  fc.record({ list: fc.nat(2), title: fc.string({ maxLength: 6 }), userId: fc.constantFrom(1, 2), fault }).map(({ list, title, userId, fault: f }) =>
-    command(`create(${JSON.stringify(title)}, user ${userId}, ${list ? 'with' : 'without'} userId in the URL, ${f})`, async (model, real) => {
-      const args = list ? { userId } : {};
-      const todo = await request(f, [`POST ${url(list ? `/todos?userId=${userId}` : '/todos')}`], f === 'none', () =>
-        real.controller.fetch(real.resource.getList.push, args, { title, userId }),
-      );
-      if (todo) {
-        const created = { id: model.nextId++, userId, title, completed: false };
-        expect(plain(todo)).toEqual(created);
-        model.server.set(created.id, created);
-        model.known.add(created.id);
-      }
-    }),
-  ),
+  fc
+    .record({ pick: pickId, title: fc.string({ maxLength: 6 }), completed: fc.boolean(), partial: fc.boolean(), fault })
+    .map(({ pick, title, completed, partial, fault: f }) =>
+      command(
+        `${partial ? 'partialUpdate' : 'update'}(#${pick}, ${JSON.stringify(title)}, ${completed}, ${f})`,
+        async (model, real) => {
+          const id = idOf(model, pick);
+          const exists = model.server.has(id);
+          const body = partial ? { title } : { title, completed };
+          const endpoint = partial ? real.resource.partialUpdate : real.resource.update;
+          const todo = await request(
+            f,
+            [`${partial ? 'PATCH' : 'PUT'} ${url(`/todos/${id}`)}`],
+            f === 'none' && exists,
+            () => real.controller.fetch(endpoint, { id }, body),
+          );
+          if (todo) {
+            const next = { ...model.server.get(id)!, ...body };
+            model.server.set(id, next);
+            expect(plain(todo)).toEqual(next);
+            model.known.add(id);
+          }
+        },
+      ),
+    ),
+  fc
+    .record({ list: fc.nat(2), title: fc.string({ maxLength: 6 }), userId: fc.constantFrom(1, 2), fault })
+    .map(({ list, title, userId, fault: f }) =>
+      command(
+        `create(${JSON.stringify(title)}, user ${userId}, ${list ? 'with' : 'without'} userId in the URL, ${f})`,
+        async (model, real) => {
+          const args = list ? { userId } : {};
+          const todo = await request(
+            f,
+            [`POST ${url(list ? `/todos?userId=${userId}` : '/todos')}`],
+            f === 'none',
+            () => real.controller.fetch(real.resource.getList.push, args, { title, userId }),
+          );
+          if (todo) {
+            const created = { id: model.nextId++, userId, title, completed: false };
+            expect(plain(todo)).toEqual(created);
+            model.server.set(created.id, created);
+            model.known.add(created.id);
+          }
+        },
+      ),
+    ),
   fc.record({ pick: pickId, fault }).map(({ pick, fault: f }) =>
     command(`delete(#${pick}, ${f})`, async (model, real) => {
       const id = idOf(model, pick);
@@ -310,38 +364,49 @@ const commands = [
 ];
 
 describe('the store follows the server (model-based)', () => {
-  it('any sequence of fetches, mutations, invalidations and failures leaves getList and get equal to the server', { timeout: 60_000 }, async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.boolean(), fc.commands(commands, { maxCommands: 25 }), async (optimistic, cmds) => {
-        resetServer();
-        // one request per command: a retried failure would be a different test (see faults*.test.ts)
-        const controller = new Controller({ retry: false });
-        const resource = optimistic ? resources.optimistic : resources.plain;
-        const live = new Map<number, QueryState<Todo[]>>();
-        const subscriptions = OBSERVED.map((i) => controller.observe(resource.getList, LIST_ARGS[i]!).subscribe((state) => live.set(i, state)));
-        const real: Real = { controller, resource, live, unsubscribe: () => subscriptions.forEach((s) => s.unsubscribe()) };
-        const model: Model = {
-          server: new Map(INITIAL.map((todo) => [todo.id, { ...todo }])),
-          nextId: INITIAL.length + 1,
-          known: new Set(),
-          lists: ['none', 'none', 'none'],
-          invalidGets: new Set(),
-        };
-        try {
-          await settle(real);
-          for (const todo of [...live.values()].flatMap((state) => state.data ?? [])) model.known.add(todo.id);
-          check(model, real);
-          await fc.asyncModelRun(() => ({ model, real }), cmds);
-          // finally, with no failures: every list refetched equals the server
-          for (const args of LIST_ARGS) {
-            expect((await controller.fetch(resource.getList, args)).map(plain)).toEqual(listed(model, args));
+  it(
+    'any sequence of fetches, mutations, invalidations and failures leaves getList and get equal to the server',
+    { timeout: 60_000 },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.boolean(), fc.commands(commands, { maxCommands: 25 }), async (optimistic, cmds) => {
+          resetServer();
+          // one request per command: a retried failure would be a different test (see faults*.test.ts)
+          const controller = new Controller({ retry: false });
+          const resource = optimistic ? resources.optimistic : resources.plain;
+          const live = new Map<number, QueryState<Todo[]>>();
+          const subscriptions = OBSERVED.map((i) =>
+            controller.observe(resource.getList, LIST_ARGS[i]!).subscribe((state) => live.set(i, state)),
+          );
+          const real: Real = {
+            controller,
+            resource,
+            live,
+            unsubscribe: () => subscriptions.forEach((s) => s.unsubscribe()),
+          };
+          const model: Model = {
+            server: new Map(INITIAL.map((todo) => [todo.id, { ...todo }])),
+            nextId: INITIAL.length + 1,
+            known: new Set(),
+            lists: ['none', 'none', 'none'],
+            invalidGets: new Set(),
+          };
+          try {
+            await settle(real);
+            for (const todo of [...live.values()].flatMap((state) => state.data ?? [])) model.known.add(todo.id);
+            check(model, real);
+            await fc.asyncModelRun(() => ({ model, real }), cmds);
+            // finally, with no failures: every list refetched equals the server
+            for (const args of LIST_ARGS) {
+              expect((await controller.fetch(resource.getList, args)).map(plain)).toEqual(listed(model, args));
+            }
+          } finally {
+            real.unsubscribe();
+            await settle(real);
           }
-        } finally {
-          real.unsubscribe();
-          await settle(real);
-        }
-      }),
-      { numRuns: 120 },
-    );
-  });
+        }),
+        { numRuns: 120 },
+      );
+    },
+  );
 });

@@ -38,7 +38,13 @@ describe('retries', () => {
     const stream = record(controller.observe(TodoResource.get, { id: 1 }));
     await until(() => expect(fake.requests).toHaveLength(1));
     await flush(10);
-    for (const [wait, count] of [[999, 1], [1, 2], [1_999, 2], [1, 3], [3_999, 3]] as const) {
+    for (const [wait, count] of [
+      [999, 1],
+      [1, 2],
+      [1_999, 2],
+      [1, 3],
+      [3_999, 3],
+    ] as const) {
       await tick(wait);
       expect(fake.requests).toHaveLength(count);
       expect(stream.last()).toMatchObject({ data: undefined, error: undefined, loading: true, fetching: true });
@@ -46,7 +52,12 @@ describe('retries', () => {
     await tick(1);
     expect(fake.requests).toHaveLength(4);
     // what the user sees: loading the whole time, then the error once
-    expect(stream.last()).toMatchObject({ data: undefined, loading: false, fetching: false, error: { name: 'NetworkError', status: 503 } });
+    expect(stream.last()).toMatchObject({
+      data: undefined,
+      loading: false,
+      fetching: false,
+      error: { name: 'NetworkError', status: 503 },
+    });
     expect(stream.values.filter((state) => state.error)).toHaveLength(1);
     expect(stream.values.slice(0, -1).every((state) => state.loading && state.fetching)).toBe(true);
     // the store: only the error, nothing else
@@ -69,7 +80,17 @@ describe('retries', () => {
     await until(() => expect(fake.requests).toHaveLength(1));
     await flush(10);
     // retries at 1, 3, 7, 15, 31 s, then 30 s later (not 32): 61 s
-    for (const [at, count] of [[999, 1], [1_000, 2], [2_999, 2], [3_000, 3], [7_000, 4], [15_000, 5], [31_000, 6], [60_999, 6], [61_000, 7]] as const) {
+    for (const [at, count] of [
+      [999, 1],
+      [1_000, 2],
+      [2_999, 2],
+      [3_000, 3],
+      [7_000, 4],
+      [15_000, 5],
+      [31_000, 6],
+      [60_999, 6],
+      [61_000, 7],
+    ] as const) {
       await tick(at - (Date.now() - start));
       expect(fake.requests, `at ${at} ms`).toHaveLength(count);
     }
@@ -105,7 +126,9 @@ describe('retries', () => {
     const controller = new Controller({ retryDelay: 5 });
     await controller.fetch(TodoResource.getList);
     fake.fail('PATCH', 503);
-    await expect(controller.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'once' })).rejects.toMatchObject({ status: 503 });
+    await expect(controller.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'once' })).rejects.toMatchObject({
+      status: 503,
+    });
     expect(fake.requests.filter((request) => request.startsWith('PATCH'))).toHaveLength(1);
     expect(storedTodos(controller.getState())).toEqual(serverTodos(fake));
 
@@ -128,7 +151,9 @@ describe('retries', () => {
     fake.fail('GET', 502, 10);
     await expect(controller.fetch(TodoResource.get, { id: 1 })).rejects.toMatchObject({ status: 502 });
     expect(fake.requests).toHaveLength(2);
-    await expect(controller.fetch(TodoResource.get.extend({ retry: false }), { id: 1 })).rejects.toMatchObject({ status: 502 });
+    await expect(controller.fetch(TodoResource.get.extend({ retry: false }), { id: 1 })).rejects.toMatchObject({
+      status: 502,
+    });
     expect(fake.requests).toHaveLength(3);
     const waits: [number, number][] = [];
     const custom = TodoResource.get.extend({
@@ -140,7 +165,11 @@ describe('retries', () => {
     });
     await expect(controller.fetch(custom, { id: 1 })).rejects.toMatchObject({ status: 502 });
     expect(fake.requests).toHaveLength(7);
-    expect(waits).toEqual([[0, 502], [1, 502], [2, 502]]);
+    expect(waits).toEqual([
+      [0, 502],
+      [1, 502],
+      [2, 502],
+    ]);
     fake.clearFailures();
     await expect(controller.fetch(custom, { id: 1 })).resolves.toBeInstanceOf(Todo);
   });
@@ -183,7 +212,10 @@ describe('retries', () => {
     const controller = new Controller({ retryDelay: 1 });
     answerNext(fake, 'get', '/todos/3', status(500), async () => {
       await delay(40);
-      return HttpResponse.json({ id: 3, title: 'from before the reset', userId: 1, completed: false, createdAt: '2024-01-03T00:00:00Z' }, { status: 500 });
+      return HttpResponse.json(
+        { id: 3, title: 'from before the reset', userId: 1, completed: false, createdAt: '2024-01-03T00:00:00Z' },
+        { status: 500 },
+      );
     });
     const failing = controller.fetch(TodoResource.get, { id: 3 }).catch((error: unknown) => error);
     await settled(() => expect(fake.requests).toHaveLength(2));
@@ -204,8 +236,17 @@ describe('timeout', () => {
     const error = await slow({ id: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(RequestError); // the base of every error of one request
-    expect(error).toMatchObject({ name: 'TimeoutError', status: 0, timeout: 30, method: 'GET', url: 'http://api.test/todos/1', endpoint: 'Todo.get' });
-    expect((error as Error).message).toContain('GET http://api.test/todos/1 (endpoint Todo.get) got no complete response within its timeout of 30 ms');
+    expect(error).toMatchObject({
+      name: 'TimeoutError',
+      status: 0,
+      timeout: 30,
+      method: 'GET',
+      url: 'http://api.test/todos/1',
+      endpoint: 'Todo.get',
+    });
+    expect((error as Error).message).toContain(
+      'GET http://api.test/todos/1 (endpoint Todo.get) got no complete response within its timeout of 30 ms',
+    );
     await settled(() => expect(seen.aborted).toBe(true));
   });
 
@@ -216,7 +257,9 @@ describe('timeout', () => {
     const data = stream.last().data;
     const before = kept(controller.getState());
     answerNext(fake, 'get', '/todos/1', hang());
-    await expect(controller.fetch(TodoResource.get.extend({ timeout: 20 }), { id: 1 })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(controller.fetch(TodoResource.get.extend({ timeout: 20 }), { id: 1 })).rejects.toBeInstanceOf(
+      TimeoutError,
+    );
     expect(stream.last()).toMatchObject({ data, fetching: false, loading: false, error: { name: 'TimeoutError' } });
     expect(kept(controller.getState())).toEqual(before);
     expect(controller.getState().entities).toBe(before.entities);
@@ -238,7 +281,9 @@ describe('timeout', () => {
     useFakeClock();
     const controller = testController();
     answerNext(fake, 'get', '/todos/2', hang());
-    const failing = controller.fetch(TodoResource.get.extend({ timeout: 10_000 }), { id: 2 }).catch((error: unknown) => error);
+    const failing = controller
+      .fetch(TodoResource.get.extend({ timeout: 10_000 }), { id: 2 })
+      .catch((error: unknown) => error);
     await until(() => expect(fake.requests).toHaveLength(1));
     await vi.advanceTimersByTimeAsync(9_999);
     expect(controller.peek(TodoResource.get, { id: 2 }).fetching).toBe(true);
@@ -275,7 +320,10 @@ describe('abort with a signal', () => {
     const abort = new AbortController();
     abort.abort('navigated away');
     const dead = TodoResource.get.extend({ signal: abort.signal });
-    await expect(controller.fetch(dead, { id: 2 })).rejects.toMatchObject({ name: 'AbortError', cause: 'navigated away' });
+    await expect(controller.fetch(dead, { id: 2 })).rejects.toMatchObject({
+      name: 'AbortError',
+      cause: 'navigated away',
+    });
     const stream = record(controller.observe(dead, { id: 2 }));
     await flush(10);
     expect(stream.last()).toEqual({ data: undefined, error: undefined, loading: false, fetching: false, stale: false });
@@ -291,7 +339,11 @@ describe('abort with a signal', () => {
     const state = controller.getState();
     fake.setLatency(40);
     const abort = new AbortController();
-    const renaming = controller.fetch(TodoResource.partialUpdate.extend({ signal: abort.signal }), { id: 1 }, { title: 'never mind' });
+    const renaming = controller.fetch(
+      TodoResource.partialUpdate.extend({ signal: abort.signal }),
+      { id: 1 },
+      { title: 'never mind' },
+    );
     expect(list.last().data![0]!.title).toBe('never mind');
     abort.abort();
     await expect(renaming).rejects.toBeInstanceOf(AbortError);
@@ -303,7 +355,9 @@ describe('abort with a signal', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     fake.setLatency(0);
     controller.invalidateAll(TodoResource.getList);
-    await settled(() => expect(list.last().data?.map((todo) => todo.title)).toEqual(serverTodos(fake).map((todo) => todo.title)));
+    await settled(() =>
+      expect(list.last().data?.map((todo) => todo.title)).toEqual(serverTodos(fake).map((todo) => todo.title)),
+    );
     list.unsubscribe();
   });
 
@@ -319,7 +373,12 @@ describe('abort with a signal', () => {
     abort.abort();
     const error = await pending.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
-    expect(error).toMatchObject({ name: 'AbortError', method: 'GET', url: 'http://api.test/todos/1', endpoint: 'Todo.get' });
+    expect(error).toMatchObject({
+      name: 'AbortError',
+      method: 'GET',
+      url: 'http://api.test/todos/1',
+      endpoint: 'Todo.get',
+    });
   });
 });
 
@@ -414,7 +473,11 @@ describe('flapping availability', () => {
       fake.todos.get(1)!.title = `version ${round}`;
       await tick(round === 1 ? 10_000 : 9_500); // the poll (every 10 s): fails
       expect(fake.requests).toHaveLength(2 * round);
-      expect(stream.last()).toMatchObject({ fetching: true, error: undefined, data: { title: round === 1 ? 'todo 1' : `version ${round - 1}` } });
+      expect(stream.last()).toMatchObject({
+        fetching: true,
+        error: undefined,
+        data: { title: round === 1 ? 'todo 1' : `version ${round - 1}` },
+      });
       await tick(500); // the retry: succeeds
       expect(fake.requests).toHaveLength(2 * round + 1);
       expect(stream.last().data!.title).toBe(`version ${round}`);
@@ -451,7 +514,8 @@ describe('flapping availability', () => {
 });
 
 describe('recovery after a failed first load', () => {
-  const summary = (state: QueryState<Todo>) => `${state.data?.title ?? '-'}|${state.loading ? 'L' : ''}${state.fetching ? 'F' : ''}${state.error ? `E${(state.error as NetworkError).status}` : ''}`;
+  const summary = (state: QueryState<Todo>) =>
+    `${state.data?.title ?? '-'}|${state.loading ? 'L' : ''}${state.fetching ? 'F' : ''}${state.error ? `E${(state.error as NetworkError).status}` : ''}`;
 
   it('after the retries fail, a new subscriber (once errorExpiryLength passed) refetches and everyone gets the data', async () => {
     useFakeClock();
@@ -484,7 +548,11 @@ describe('recovery after a failed first load', () => {
     await settled(() => expect(first.last().error).toBeDefined());
     expect(first.last()).toMatchObject({ data: undefined, loading: false, error: { status: 404 } });
     first.unsubscribe(); // e.g. an <ErrorBoundary> shows its fallback instead of the list
-    expect(controller.peek(TodoResource.get, { id: 3 })).toMatchObject({ loading: true, fetching: true, error: { status: 404 } });
+    expect(controller.peek(TodoResource.get, { id: 3 })).toMatchObject({
+      loading: true,
+      fetching: true,
+      error: { status: 404 },
+    });
     const remounted = record(controller.observe(TodoResource.get, { id: 3 }));
     expect(remounted.values[0]).toMatchObject({ data: undefined, loading: true, error: { status: 404 } });
     await settled(() => expect(remounted.last().data?.title).toBe('todo 3'));
@@ -508,21 +576,43 @@ describe('recovery after a failed first load', () => {
 
 describe('error messages name the endpoint, the method and URL, the status and the cause', () => {
   it.each([
-    ['a 404', () => status(404)(), /^GET http:\/\/api\.test\/todos\/7 \(endpoint Todo\.get\) answered 404 .*with ".*failed with 404.*"\. Check the path/],
-    ['a 503', () => status(503)(), /^GET http:\/\/api\.test\/todos\/7 \(endpoint Todo\.get\) answered 503 .*failed with 503.*retrying later may help/],
-    ['connection refused', () => refused(), /^GET http:\/\/api\.test\/todos\/7 \(endpoint Todo\.get\) failed before any response \(status 0\): TypeError: Failed to fetch\. .*check that the server runs/],
-    ['an HTML page', () => HttpResponse.html('<html>Sign in</html>'), /^GET http:\/\/api\.test\/todos\/7 \(endpoint Todo\.get\) answered 200 with content-type "text\/html" and a body that is not JSON \(Unexpected token .*\): "<html>Sign in<\/html>"/],
+    [
+      'a 404',
+      () => status(404)(),
+      /^GET http:\/\/api\.test\/todos\/7 \(endpoint Todo\.get\) answered 404 .*with ".*failed with 404.*"\. Check the path/,
+    ],
+    [
+      'a 503',
+      () => status(503)(),
+      /^GET http:\/\/api\.test\/todos\/7 \(endpoint Todo\.get\) answered 503 .*failed with 503.*retrying later may help/,
+    ],
+    [
+      'connection refused',
+      () => refused(),
+      /^GET http:\/\/api\.test\/todos\/7 \(endpoint Todo\.get\) failed before any response \(status 0\): TypeError: Failed to fetch\. .*check that the server runs/,
+    ],
+    [
+      'an HTML page',
+      () => HttpResponse.html('<html>Sign in</html>'),
+      /^GET http:\/\/api\.test\/todos\/7 \(endpoint Todo\.get\) answered 200 with content-type "text\/html" and a body that is not JSON \(Unexpected token .*\): "<html>Sign in<\/html>"/,
+    ],
   ])('%s', async (_name, answer, message) => {
     answerNext(fake, 'get', '/todos/7', answer);
-    const error = await testController().fetch(TodoResource.get, { id: 7 }).catch((e: unknown) => e);
+    const error = await testController()
+      .fetch(TodoResource.get, { id: 7 })
+      .catch((e: unknown) => e);
     expect((error as Error).message).toMatch(message);
     expect(error).toMatchObject({ method: 'GET', url: 'http://api.test/todos/7', endpoint: 'Todo.get' });
   });
 
   it('a NormalizeError from the controller names the entity and the request', async () => {
     answerNext(fake, 'get', '/todos/7', () => HttpResponse.json({ title: 'no id' }));
-    const error = await testController().fetch(TodoResource.get, { id: 7 }).catch((e: unknown) => e);
+    const error = await testController()
+      .fetch(TodoResource.get, { id: 7 })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'NormalizeError', schemaKey: 'Todo' });
-    expect((error as Error).message).toMatch(/^Todo: no usable primary key.*\. In the response to GET http:\/\/api\.test\/todos\/7 \(endpoint Todo\.get\)\.$/);
+    expect((error as Error).message).toMatch(
+      /^Todo: no usable primary key.*\. In the response to GET http:\/\/api\.test\/todos\/7 \(endpoint Todo\.get\)\.$/,
+    );
   });
 });

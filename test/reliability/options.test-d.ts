@@ -56,7 +56,14 @@ describe('endpoint options', () => {
     const get = new RestEndpoint({ urlPrefix: API, path: '/todos/:id', schema: Todo });
     const patient = get.extend({ retry: 5, timeout: 10_000, signal: new AbortController().signal });
     expectTypeOf(patient).toEqualTypeOf<typeof get>();
-    const TodoResource = createResource({ urlPrefix: API, path: '/todos/:id', schema: Todo, retry: 1, retryDelay: 100, timeout: 2_000 });
+    const TodoResource = createResource({
+      urlPrefix: API,
+      path: '/todos/:id',
+      schema: Todo,
+      retry: 1,
+      retryDelay: 100,
+      timeout: 2_000,
+    });
     expectTypeOf(TodoResource.get.timeout).toEqualTypeOf<number | undefined>();
     const extended = TodoResource.extend({ update: { retry: 2 } });
     expectTypeOf(extended.update).toEqualTypeOf<typeof TodoResource.update>();
@@ -65,7 +72,9 @@ describe('endpoint options', () => {
   test('fetchWith takes per-call options, then the same arguments and result as a call', () => {
     const get = new RestEndpoint({ urlPrefix: API, path: '/todos/:id', schema: Todo });
     expectTypeOf(get.fetchWith).parameter(0).toEqualTypeOf<FetchOptions>();
-    expectTypeOf(get.fetchWith({ signal: new AbortController().signal }, { id: 1 })).toEqualTypeOf<ReturnType<typeof get>>();
+    expectTypeOf(get.fetchWith({ signal: new AbortController().signal }, { id: 1 })).toEqualTypeOf<
+      ReturnType<typeof get>
+    >();
     // @ts-expect-error the URL arguments are still checked
     get.fetchWith({}, { todo: 1 });
   });

@@ -6,7 +6,17 @@
 import { HttpResponse, delay, type JsonBodyType } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { Controller, NetworkError } from '../../core/index.js';
-import { TodoResource, answerNext, onceHandler, record, serverTodos, settled, storedTodos, useTodoServer, type TodoJson } from './faultHarness.js';
+import {
+  TodoResource,
+  answerNext,
+  onceHandler,
+  record,
+  serverTodos,
+  settled,
+  storedTodos,
+  useTodoServer,
+  type TodoJson,
+} from './faultHarness.js';
 
 const fake = useTodoServer();
 const titles = (todos: readonly { title: string }[] | undefined) => todos?.map((todo) => todo.title);
@@ -34,7 +44,12 @@ describe('out-of-order responses', () => {
     const stream = record(controller.observe(TodoResource.get, { id: 1 }));
     await settled(() => expect(stream.last().data).toBeDefined());
     controller.expireAll(TodoResource.get); // no-op for the ordering, keeps the stream honest
-    answerNext(fake, 'get', '/todos/1', snapshotThenWait(60, () => ({ ...fake.todos.get(1)!, title: 'the older answer' })));
+    answerNext(
+      fake,
+      'get',
+      '/todos/1',
+      snapshotThenWait(60, () => ({ ...fake.todos.get(1)!, title: 'the older answer' })),
+    );
     const older = controller.fetch(TodoResource.get, { id: 1 });
     await settled(() => expect(fake.requests).toHaveLength(2));
     fake.todos.get(1)!.title = 'the newer answer';
@@ -51,7 +66,12 @@ describe('out-of-order responses', () => {
     const controller = new Controller();
     const item = record(controller.observe(TodoResource.get, { id: 2 }));
     await settled(() => expect(item.last().data).toBeDefined());
-    answerNext(fake, 'get', '/todos/2', snapshotThenWait(60, () => fake.todos.get(2)));
+    answerNext(
+      fake,
+      'get',
+      '/todos/2',
+      snapshotThenWait(60, () => fake.todos.get(2)),
+    );
     controller.invalidate(TodoResource.get, { id: 2 }); // starts the slow item request (it reads "todo 2")
     await settled(() => expect(fake.requests).toHaveLength(2));
     fake.todos.get(2)!.title = 'changed after the item request started';
@@ -98,14 +118,23 @@ describe('a mutation racing a refresh', () => {
     const controller = new Controller();
     const list = record(controller.observe(TodoResource.getList));
     await settled(() => expect(list.last().data).toBeDefined());
-    answerNext(fake, 'get', '/todos', snapshotThenWait(60, () => [...fake.todos.values()]));
+    answerNext(
+      fake,
+      'get',
+      '/todos',
+      snapshotThenWait(60, () => [...fake.todos.values()]),
+    );
     controller.invalidateAll(TodoResource.getList); // the slow refresh: it read the data before the mutation
     await settled(() => expect(fake.requests).toHaveLength(2));
     await controller.fetch(TodoResource.partialUpdate, { id: 1 }, { completed: true, title: 'done while refreshing' });
     const afterMutation = list.values.length;
     await settled(() => expect(list.last().fetching).toBe(false));
     expect(titles(list.last().data)).toEqual(['done while refreshing', 'todo 2', 'todo 3', 'todo 4']);
-    expect(list.values.slice(afterMutation).every((state) => state.data === undefined || state.data[0]!.title === 'done while refreshing')).toBe(true);
+    expect(
+      list.values
+        .slice(afterMutation)
+        .every((state) => state.data === undefined || state.data[0]!.title === 'done while refreshing'),
+    ).toBe(true);
     expect(storedTodos(controller.getState())).toEqual(serverTodos(fake));
     list.unsubscribe();
   });
@@ -195,15 +224,25 @@ describe('many optimistic mutations failing in arbitrary order', () => {
           ? applyThenWait(plan.wait)
           : async () => {
               await delay(plan.wait);
-              return plan.outcome === 'refused' ? HttpResponse.error() : HttpResponse.json({ message: 'no' }, { status: plan.outcome as number });
+              return plan.outcome === 'refused'
+                ? HttpResponse.error()
+                : HttpResponse.json({ message: 'no' }, { status: plan.outcome as number });
             };
       handlers.push(onceHandler(fake, plan.put ? 'put' : 'patch', `/todos/${plan.id}`, answer));
     }
     fake.server.use(...handlers);
     const results = plans.map((plan) => {
       const request = plan.put
-        ? controller.fetch(TodoResource.update, { id: plan.id }, { ...fake.todos.get(plan.id)!, title: plan.title, completed: plan.completed })
-        : controller.fetch(TodoResource.partialUpdate, { id: plan.id }, { title: plan.title, completed: plan.completed });
+        ? controller.fetch(
+            TodoResource.update,
+            { id: plan.id },
+            { ...fake.todos.get(plan.id)!, title: plan.title, completed: plan.completed },
+          )
+        : controller.fetch(
+            TodoResource.partialUpdate,
+            { id: plan.id },
+            { title: plan.title, completed: plan.completed },
+          );
       return request.then(
         () => 'ok',
         (error: unknown) => (error as NetworkError).status,

@@ -74,14 +74,21 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Pks that `usablePk` accepts, with some that look like Object.prototype members. */
 const userId = fc.oneof(
-  fc.string({ minLength: 1, maxLength: 6 }).filter((id) => !['undefined', 'null', 'NaN'].includes(id) && !id.startsWith('[object ')),
+  fc
+    .string({ minLength: 1, maxLength: 6 })
+    .filter((id) => !['undefined', 'null', 'NaN'].includes(id) && !id.startsWith('[object ')),
   fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '0'),
 );
 const entityId = fc.integer({ min: -1_000_000, max: 1_000_000 });
 /** Keys of plain (non-schema) fields; none is a declared field or a method of the classes. */
 const extraKey = fc.constantFrom('meta', 'extra', '__proto__', 'constructor', 'prototype', 'valueOf', 'toString');
-const extras = fc.uniqueArray(fc.tuple(extraKey, fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>), { selector: ([key]) => key, maxLength: 3 });
-const isoDate = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+const extras = fc.uniqueArray(fc.tuple(extraKey, fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>), {
+  selector: ([key]) => key,
+  maxLength: 3,
+});
+const isoDate = fc
+  .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString());
 
 interface UserJson {
   id: string;
@@ -92,13 +99,25 @@ interface UserJson {
 /** Plain data of the graph, with references as indexes into the pools (so shared entities agree). */
 const graph = fc
   .record({
-    users: fc.uniqueArray(fc.record({ id: userId, name: fc.string({ maxLength: 5 }), email: fc.string({ maxLength: 5 }) }, { requiredKeys: ['id', 'name'] }), {
-      selector: (user) => user.id,
-      minLength: 1,
+    users: fc.uniqueArray(
+      fc.record(
+        { id: userId, name: fc.string({ maxLength: 5 }), email: fc.string({ maxLength: 5 }) },
+        { requiredKeys: ['id', 'name'] },
+      ),
+      {
+        selector: (user) => user.id,
+        minLength: 1,
+        maxLength: 5,
+      },
+    ),
+    tags: fc.uniqueArray(fc.record({ id: entityId, label: fc.string({ maxLength: 4 }) }), {
+      selector: (tag) => tag.id,
+      maxLength: 4,
+    }),
+    comments: fc.uniqueArray(fc.record({ id: entityId, body: fc.string({ maxLength: 5 }), author: fc.nat() }), {
+      selector: (c) => c.id,
       maxLength: 5,
     }),
-    tags: fc.uniqueArray(fc.record({ id: entityId, label: fc.string({ maxLength: 4 }) }), { selector: (tag) => tag.id, maxLength: 4 }),
-    comments: fc.uniqueArray(fc.record({ id: entityId, body: fc.string({ maxLength: 5 }), author: fc.nat() }), { selector: (c) => c.id, maxLength: 5 }),
     posts: fc.uniqueArray(
       fc.record(
         {
@@ -121,7 +140,8 @@ const graph = fc
     order: fc.array(fc.nat(), { minLength: 0, maxLength: 8 }),
   })
   .map((g) => {
-    const pick = <T>(list: readonly T[], index: number): T | undefined => (list.length ? list[index % list.length] : undefined);
+    const pick = <T>(list: readonly T[], index: number): T | undefined =>
+      list.length ? list[index % list.length] : undefined;
     const user = (i: number) => pick(g.users, i)!;
     // a comment belongs to one post (its collection is stored under the post), so give each comment at most one post
     const commentOwner = new Map<number, number>();
@@ -140,7 +160,8 @@ const graph = fc
       if (post.subtitle !== undefined) json.subtitle = post.subtitle;
       if (post.editor !== undefined) json.editor = post.editor === null ? null : user(post.editor);
       if (post.views !== undefined) json.views = post.views;
-      for (const [key, value] of post.extras) Object.defineProperty(json, key, { value, enumerable: true, writable: true, configurable: true });
+      for (const [key, value] of post.extras)
+        Object.defineProperty(json, key, { value, enumerable: true, writable: true, configurable: true });
       return json;
     });
     const listed = g.order.length ? g.order.map((i) => posts[i % posts.length]!) : posts;
@@ -169,7 +190,11 @@ function expectedPost(json: Record<string, any>): Record<string, unknown> {
     author: expectedUser(json.author),
     editor: json.editor === undefined ? undefined : json.editor === null ? null : expectedUser(json.editor),
     tags: json.tags.map((tag: { id: number; label: string }) => ({ id: tag.id, label: tag.label })),
-    comments: json.comments.map((c: { id: number; body: string; author: UserJson }) => ({ id: c.id, body: c.body, author: expectedUser(c.author) })),
+    comments: json.comments.map((c: { id: number; body: string; author: UserJson }) => ({
+      id: c.id,
+      body: c.body,
+      author: expectedUser(c.author),
+    })),
     publishedAt: new Date(json.publishedAt),
     views: json.views === undefined ? 0 : Number(json.views),
   };
@@ -189,7 +214,9 @@ function expectPost(actual: PPost, json: Record<string, any>): void {
   }
   const expected = expectedPost(json);
   for (const key of Object.keys(expected)) {
-    expect(Object.getOwnPropertyDescriptor(actual, key)?.value, `${PPost.key} ${json.id} .${key}`).toEqual(expected[key]);
+    expect(Object.getOwnPropertyDescriptor(actual, key)?.value, `${PPost.key} ${json.id} .${key}`).toEqual(
+      expected[key],
+    );
   }
   expect(Object.getPrototypeOf(actual)).toBe(PPost.prototype);
   expect(actual.pk()).toBe(`${json.id}`);
@@ -235,14 +262,18 @@ describe('normalize then denormalize gives back the input', () => {
 
   it('for a Collection stored under its arguments', () => {
     fc.assert(
-      fc.property(graph, fc.dictionary(fc.constantFrom('userId', 'q', '__proto__', 'orderBy'), fc.string({ maxLength: 3 })), (posts, args) => {
-        const state = normalize(PostList, posts, [args]);
-        expect(typeof state.result).toBe('string');
-        const read = denormalize(PostList, state.result, state, [args])!;
-        read.forEach((post, i) => expectPost(post, posts[i]!));
-        expectShared(read);
-        expect(Object.getPrototypeOf({})).toBe(Object.prototype);
-      }),
+      fc.property(
+        graph,
+        fc.dictionary(fc.constantFrom('userId', 'q', '__proto__', 'orderBy'), fc.string({ maxLength: 3 })),
+        (posts, args) => {
+          const state = normalize(PostList, posts, [args]);
+          expect(typeof state.result).toBe('string');
+          const read = denormalize(PostList, state.result, state, [args])!;
+          read.forEach((post, i) => expectPost(post, posts[i]!));
+          expectShared(read);
+          expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+        },
+      ),
       RUNS,
     );
   });
@@ -270,7 +301,9 @@ describe('other properties of the same graphs', () => {
     fc.assert(
       fc.property(graph, (posts) => {
         const state = normalize([PPost], posts);
-        const restored = JSON.parse(JSON.stringify({ entities: state.entities, entitiesMeta: state.entitiesMeta })) as NormalizedTables;
+        const restored = JSON.parse(
+          JSON.stringify({ entities: state.entities, entitiesMeta: state.entitiesMeta }),
+        ) as NormalizedTables;
         const read = denormalize([PPost], state.result, restored)!;
         read.forEach((post, i) => expectPost(post, posts[i]!));
       }),
@@ -285,7 +318,8 @@ describe('other properties of the same graphs', () => {
         const again = normalize([PPost], JSON.parse(JSON.stringify(posts)), [], first, { fetchedAt: 2 });
         expect(again.changed).toEqual([]);
         for (const key of Object.keys(first.entities)) {
-          for (const pk of Object.keys(first.entities[key]!)) expect(again.entities[key]![pk]).toBe(first.entities[key]![pk]);
+          for (const pk of Object.keys(first.entities[key]!))
+            expect(again.entities[key]![pk]).toBe(first.entities[key]![pk]);
         }
       }),
       RUNS,

@@ -10,7 +10,15 @@ import fc from 'fast-check';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Controller, Entity, NormalizeError, RestEndpoint, createResource, schema, type QueryState } from '../../core/index.js';
+import {
+  Controller,
+  Entity,
+  NormalizeError,
+  RestEndpoint,
+  createResource,
+  schema,
+  type QueryState,
+} from '../../core/index.js';
 
 const API = 'http://api.test';
 
@@ -79,7 +87,8 @@ interface Seen {
 const seen: Seen[] = [];
 let reply: (request: Request) => Response = () => HttpResponse.json({ id: 1 });
 /** Answers with a raw JSON text (so that `__proto__` arrives as an own key, as from a real server). */
-const rawJson = (text: string, status = 200) => new HttpResponse(text, { status, headers: { 'Content-Type': 'application/json' } });
+const rawJson = (text: string, status = 200) =>
+  new HttpResponse(text, { status, headers: { 'Content-Type': 'application/json' } });
 
 const server = setupServer(
   http.all(`${API}/*`, async ({ request }) => {
@@ -96,9 +105,22 @@ afterEach(() => {
 
 // ---- nothing reaches a prototype -------------------------------------------------------------------
 
-const guarded = [Object.prototype, Array.prototype, Function.prototype, Entity.prototype, Todo.prototype, User.prototype, Article.prototype, Comment.prototype];
+const guarded = [
+  Object.prototype,
+  Array.prototype,
+  Function.prototype,
+  Entity.prototype,
+  Todo.prototype,
+  User.prototype,
+  Article.prototype,
+  Comment.prototype,
+];
 const ownKeysBefore = guarded.map((proto) => Reflect.ownKeys(proto).map(String).sort());
-const staticsBefore = [Todo, User, Comment, Article].map((Cls) => ({ key: Cls.key, schema: Cls.schema, proto: Object.getPrototypeOf(Cls) as unknown }));
+const staticsBefore = [Todo, User, Comment, Article].map((Cls) => ({
+  key: Cls.key,
+  schema: Cls.schema,
+  proto: Object.getPrototypeOf(Cls) as unknown,
+}));
 
 afterEach(() => {
   guarded.forEach((proto, i) => expect(Reflect.ownKeys(proto).map(String).sort()).toEqual(ownKeysBefore[i]));
@@ -116,7 +138,10 @@ function own(target: unknown, key: string): unknown {
 }
 
 /** The last emission of an observed request, once it stopped fetching. */
-async function settledState<T>(controller: Controller, observe: () => { subscribe(fn: (s: QueryState<T>) => void): { unsubscribe(): void } }) {
+async function settledState<T>(
+  controller: Controller,
+  observe: () => { subscribe(fn: (s: QueryState<T>) => void): { unsubscribe(): void } },
+) {
   let last: QueryState<T> | undefined;
   const subscription = observe().subscribe((state) => (last = state));
   await expect.poll(() => last?.fetching, { timeout: 2000, interval: 5 }).toBe(false);
@@ -129,7 +154,8 @@ const EVIL = '{"polluted":"yes","title":"from __proto__"}';
 
 describe('__proto__, constructor and prototype keys in responses', () => {
   it('a top-level response keeps them as data; the instance keeps its class', async () => {
-    reply = () => rawJson(`{"id":1,"title":"real","__proto__":${EVIL},"constructor":{"prototype":${EVIL}},"prototype":${EVIL}}`);
+    reply = () =>
+      rawJson(`{"id":1,"title":"real","__proto__":${EVIL},"constructor":{"prototype":${EVIL}},"prototype":${EVIL}}`);
     const controller = new Controller();
     const todo = await controller.fetch(TodoResource.get, { id: 1 });
     expect(todo).toBeInstanceOf(Todo);
@@ -206,7 +232,10 @@ describe('__proto__, constructor and prototype keys in responses', () => {
 
     reply = () => HttpResponse.json({});
     await controller.fetch(TodoResource.delete, { id: 'constructor' });
-    expect(controller.getResponse(TodoResource.getList).data!.map((todo) => todo.id)).toEqual(['__proto__', 'prototype']);
+    expect(controller.getResponse(TodoResource.getList).data!.map((todo) => todo.id)).toEqual([
+      '__proto__',
+      'prototype',
+    ]);
     const table = controller.getState().entities.SecTodo!;
     expect(Object.getPrototypeOf(table)).toBe(null);
     expect(typeof own(table, 'constructor')).toBe('symbol'); // INVALID, as data
@@ -281,26 +310,29 @@ describe('path arguments cannot inject segments, queries or fragments', () => {
     expect(seen.map((s) => s.url)).toEqual([`${API}/..%2F..%2Fetc/articles/1%3Fadmin%3Dtrue%23top`]);
   });
 
-  it.each(['.', '..'])('a whole segment %j (which the URL would resolve away) is rejected before any request', async (id) => {
-    const controller = new Controller();
-    reply = () => HttpResponse.json({ id: 1 });
-    await controller.fetch(TodoResource.get, { id: 1 });
-    const before = controller.getState();
-    for (const call of [
-      () => TodoResource.get({ id }),
-      async () => controller.fetch(TodoResource.get, { id }),
-      async () => controller.fetch(TodoResource.delete, { id }),
-      async () => controller.fetch(TodoResource.update, { id }, { title: 'x' }),
-    ]) {
-      await expect(call()).rejects.toThrow(TypeError);
-      await expect(call()).rejects.toThrow(`Path parameter "id" for path "/todos/:id" makes the segment "${id}"`);
-    }
-    expect(seen.map((s) => s.url)).toEqual([`${API}/todos/1`]);
-    expect(controller.getState()).toBe(before);
-    // inside a segment, dots are ordinary characters
-    expect(TodoResource.get.url({ id: '..a' })).toBe(`${API}/todos/..a`);
-    expect(new RestEndpoint({ path: '/files/:name.json' }).url({ name: '.' })).toBe('/files/..json');
-  });
+  it.each(['.', '..'])(
+    'a whole segment %j (which the URL would resolve away) is rejected before any request',
+    async (id) => {
+      const controller = new Controller();
+      reply = () => HttpResponse.json({ id: 1 });
+      await controller.fetch(TodoResource.get, { id: 1 });
+      const before = controller.getState();
+      for (const call of [
+        () => TodoResource.get({ id }),
+        async () => controller.fetch(TodoResource.get, { id }),
+        async () => controller.fetch(TodoResource.delete, { id }),
+        async () => controller.fetch(TodoResource.update, { id }, { title: 'x' }),
+      ]) {
+        await expect(call()).rejects.toThrow(TypeError);
+        await expect(call()).rejects.toThrow(`Path parameter "id" for path "/todos/:id" makes the segment "${id}"`);
+      }
+      expect(seen.map((s) => s.url)).toEqual([`${API}/todos/1`]);
+      expect(controller.getState()).toBe(before);
+      // inside a segment, dots are ordinary characters
+      expect(TodoResource.get.url({ id: '..a' })).toBe(`${API}/todos/..a`);
+      expect(new RestEndpoint({ path: '/files/:name.json' }).url({ name: '.' })).toBe('/files/..json');
+    },
+  );
 
   it('a parameter named like an Object.prototype member is not read from the prototype', async () => {
     const odd = new RestEndpoint({ urlPrefix: API, path: '/things/:constructor' });
@@ -311,7 +343,9 @@ describe('path arguments cannot inject segments, queries or fragments', () => {
   it('property: any string id reaches the server as exactly one segment that decodes to it', async () => {
     const ids = fc
       .string({ unit: 'binary', minLength: 1, maxLength: 12 })
-      .filter((id) => id !== '.' && id !== '..' && !/[\uD800-\uDFFF]/.test(id.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '')));
+      .filter(
+        (id) => id !== '.' && id !== '..' && !/[\uD800-\uDFFF]/.test(id.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '')),
+      );
     await fc.assert(
       fc.asyncProperty(ids, async (id) => {
         seen.length = 0;
@@ -386,27 +420,34 @@ describe('a pk that is not a string or a number', () => {
   /** A controller holding todos 1 and 2 and the list, and what its state was. */
   async function loaded() {
     const controller = new Controller();
-    reply = () => HttpResponse.json([{ id: 1, title: 'one' }, { id: 2, title: 'two' }]);
+    reply = () =>
+      HttpResponse.json([
+        { id: 1, title: 'one' },
+        { id: 2, title: 'two' },
+      ]);
     await controller.fetch(TodoResource.getList);
     seen.length = 0;
     return { controller, before: controller.getState() };
   }
 
-  it.each(badIds)('in a get response (%s) rejects with a NormalizeError naming the entity; the store keeps its data', async (_label, id) => {
-    const { controller, before } = await loaded();
-    reply = () => rawJson(`{"id":${id},"title":"hijack"}`);
-    const error = await controller.fetch(TodoResource.get, { id: 1 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NormalizeError);
-    expect(error).toMatchObject({ name: 'NormalizeError', schemaKey: 'SecTodo' });
-    const after = controller.getState();
-    expect(after.entities).toBe(before.entities);
-    expect(after.entitiesMeta).toBe(before.entitiesMeta);
-    expect(after.endpoints).toBe(before.endpoints);
-    expect(controller.getResponse(TodoResource.getList).data!.map((todo) => todo.title)).toEqual(['one', 'two']);
-    const state = await settledState(controller, () => controller.observe(TodoResource.get, { id: 1 }));
-    expect(state.error).toMatchObject({ name: 'NormalizeError', schemaKey: 'SecTodo' });
-    expect(state.data).toBeUndefined(); // an error without a status surfaces
-  });
+  it.each(badIds)(
+    'in a get response (%s) rejects with a NormalizeError naming the entity; the store keeps its data',
+    async (_label, id) => {
+      const { controller, before } = await loaded();
+      reply = () => rawJson(`{"id":${id},"title":"hijack"}`);
+      const error = await controller.fetch(TodoResource.get, { id: 1 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NormalizeError);
+      expect(error).toMatchObject({ name: 'NormalizeError', schemaKey: 'SecTodo' });
+      const after = controller.getState();
+      expect(after.entities).toBe(before.entities);
+      expect(after.entitiesMeta).toBe(before.entitiesMeta);
+      expect(after.endpoints).toBe(before.endpoints);
+      expect(controller.getResponse(TodoResource.getList).data!.map((todo) => todo.title)).toEqual(['one', 'two']);
+      const state = await settledState(controller, () => controller.observe(TodoResource.get, { id: 1 }));
+      expect(state.error).toMatchObject({ name: 'NormalizeError', schemaKey: 'SecTodo' });
+      expect(state.data).toBeUndefined(); // an error without a status surfaces
+    },
+  );
 
   it.each(badIds)('in one item of a list (%s) rejects the whole list and writes none of it', async (_label, id) => {
     const { controller, before } = await loaded();
@@ -419,7 +460,9 @@ describe('a pk that is not a string or a number', () => {
   it.each(badIds)('in a push or delete response (%s) rejects and leaves the list as it was', async (_label, id) => {
     const { controller, before } = await loaded();
     reply = () => rawJson(`{"id":${id},"title":"created"}`, 201);
-    await expect(controller.fetch(TodoResource.getList.push, { title: 'created' })).rejects.toBeInstanceOf(NormalizeError);
+    await expect(controller.fetch(TodoResource.getList.push, { title: 'created' })).rejects.toBeInstanceOf(
+      NormalizeError,
+    );
     reply = () => rawJson(`{"id":${id}}`);
     await expect(controller.fetch(TodoResource.delete, { id: 2 })).rejects.toBeInstanceOf(NormalizeError);
     expect(controller.getState().entities).toBe(before.entities);
@@ -428,11 +471,16 @@ describe('a pk that is not a string or a number', () => {
   });
 
   it('NaN and Infinity (made by a process hook) are rejected too', async () => {
-    const parsed = TodoResource.get.extend({ process: (value: { id: unknown }) => ({ ...value, id: Number(value.id) }) });
+    const parsed = TodoResource.get.extend({
+      process: (value: { id: unknown }) => ({ ...value, id: Number(value.id) }),
+    });
     for (const raw of ['"abc"', '"Infinity"']) {
       const { controller, before } = await loaded();
       reply = () => rawJson(`{"id":${raw},"title":"x"}`);
-      await expect(controller.fetch(parsed, { id: 1 })).rejects.toMatchObject({ name: 'NormalizeError', schemaKey: 'SecTodo' });
+      await expect(controller.fetch(parsed, { id: 1 })).rejects.toMatchObject({
+        name: 'NormalizeError',
+        schemaKey: 'SecTodo',
+      });
       expect(controller.getState().entities).toBe(before.entities);
     }
   });
@@ -446,24 +494,29 @@ describe('a pk that is not a string or a number', () => {
     ['Infinity', Infinity],
     ['a Date', new Date(0)],
     ['a function', () => 1],
-  ])('as a path argument (%s) rejects with a TypeError naming the parameter, before any request', async (_label, id) => {
-    const { controller, before } = await loaded();
-    for (const call of [
-      () => TodoResource.get({ id: id as never }),
-      async () => controller.fetch(TodoResource.get, { id: id as never }),
-      async () => controller.fetch(TodoResource.partialUpdate, { id: id as never }, { title: 'x' }),
-      async () => controller.fetch(TodoResource.delete, { id: id as never }),
-    ]) {
-      const error = await call().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(TypeError);
-      expect((error as Error).message).toMatch(/^Path parameter "id" for path "\/todos\/:id" must be a string or a finite number, but it is /);
-    }
-    expect(seen).toEqual([]);
-    expect(controller.getState()).toBe(before);
-  });
+  ])(
+    'as a path argument (%s) rejects with a TypeError naming the parameter, before any request',
+    async (_label, id) => {
+      const { controller, before } = await loaded();
+      for (const call of [
+        () => TodoResource.get({ id: id as never }),
+        async () => controller.fetch(TodoResource.get, { id: id as never }),
+        async () => controller.fetch(TodoResource.partialUpdate, { id: id as never }, { title: 'x' }),
+        async () => controller.fetch(TodoResource.delete, { id: id as never }),
+      ]) {
+        const error = await call().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(TypeError);
+        expect((error as Error).message).toMatch(
+          /^Path parameter "id" for path "\/todos\/:id" must be a string or a finite number, but it is /,
+        );
+      }
+      expect(seen).toEqual([]);
+      expect(controller.getState()).toBe(before);
+    },
+  );
 
   it('observe with a missing or malformed path argument emits an error state; the stream does not error', () => {
     const controller = new Controller();
@@ -484,8 +537,12 @@ describe('a pk that is not a string or a number', () => {
   it('null or undefined as a required path argument rejects naming the parameter, before any request', async () => {
     const { controller, before } = await loaded();
     for (const id of [null, undefined]) {
-      await expect(TodoResource.get({ id: id as never })).rejects.toThrow(/Missing path parameter "id" for path "\/todos\/:id"/);
-      await expect((async () => controller.fetch(TodoResource.delete, { id: id as never }))()).rejects.toThrow(/Missing path parameter "id"/);
+      await expect(TodoResource.get({ id: id as never })).rejects.toThrow(
+        /Missing path parameter "id" for path "\/todos\/:id"/,
+      );
+      await expect((async () => controller.fetch(TodoResource.delete, { id: id as never }))()).rejects.toThrow(
+        /Missing path parameter "id"/,
+      );
     }
     expect(seen).toEqual([]);
     expect(controller.getState()).toBe(before);

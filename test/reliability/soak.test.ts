@@ -28,8 +28,19 @@ class Todo extends Entity {
   static override key = 'SoakTodo';
 }
 
-const TodoResource = createResource({ urlPrefix: API, path: '/todos/:id', schema: Todo, searchParams: {} as { userId?: number } | undefined });
-const LiveResource = createResource({ urlPrefix: API, path: '/todos/:id', schema: Todo, searchParams: {} as { userId?: number } | undefined, pollFrequency: 1_000 });
+const TodoResource = createResource({
+  urlPrefix: API,
+  path: '/todos/:id',
+  schema: Todo,
+  searchParams: {} as { userId?: number } | undefined,
+});
+const LiveResource = createResource({
+  urlPrefix: API,
+  path: '/todos/:id',
+  schema: Todo,
+  searchParams: {} as { userId?: number } | undefined,
+  pollFrequency: 1_000,
+});
 
 const todos = new Map<number, { id: number; userId: number; title: string }>();
 for (let id = 1; id <= 100; id++) todos.set(id, { id, userId: id % 3, title: `todo ${id}` });
@@ -112,118 +123,133 @@ async function until(done: () => boolean, what: string): Promise<void> {
 }
 
 describe('observe / unsubscribe cycles', () => {
-  it('10,000 cycles over cached, fresh data leave no stream, index entry or subscriber, and no heap growth', { timeout: 30_000 }, async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
-    const controller = new Controller({ retry: false });
-    // every result cached and fresh: the cycles below never fetch
-    controller.setResponse(TodoResource.getList, {}, [...todos.values()]);
-    for (const todo of todos.values()) controller.setResponse(TodoResource.get, { id: todo.id }, todo);
-    const start = requests;
-    const gc = collector();
+  it(
+    '10,000 cycles over cached, fresh data leave no stream, index entry or subscriber, and no heap growth',
+    { timeout: 30_000 },
+    async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+      const controller = new Controller({ retry: false });
+      // every result cached and fresh: the cycles below never fetch
+      controller.setResponse(TodoResource.getList, {}, [...todos.values()]);
+      for (const todo of todos.values()) controller.setResponse(TodoResource.get, { id: todo.id }, todo);
+      const start = requests;
+      const gc = collector();
 
-    let emissions = 0;
-    const cycle = (i: number) => {
-      const id = (i % 100) + 1;
-      const subscriptions = [
-        controller.observe(TodoResource.get, { id }).subscribe(() => emissions++),
-        controller.watch(TodoResource.get, [{ id }], false).subscribe(() => emissions++),
-        controller.observe(TodoResource.getList).subscribe(() => emissions++),
-      ];
-      if (i % 7 === 0) subscriptions.push(controller.observe(LiveResource.get, { id }).subscribe(() => emissions++));
-      const stream = internals(controller).streams.get(TodoResource.get.key({ id }));
-      expect(stream).toBeDefined();
-      // a write while subscribed goes through the path index
-      if (i % 50 === 0) controller.setResponse(TodoResource.get, { id }, { ...todos.get(id)!, title: `cycle ${i}` });
-      for (const subscription of subscriptions) subscription.unsubscribe();
-      expect(streamParts(stream)).toEqual({ observers: 0, polling: false });
-    };
+      let emissions = 0;
+      const cycle = (i: number) => {
+        const id = (i % 100) + 1;
+        const subscriptions = [
+          controller.observe(TodoResource.get, { id }).subscribe(() => emissions++),
+          controller.watch(TodoResource.get, [{ id }], false).subscribe(() => emissions++),
+          controller.observe(TodoResource.getList).subscribe(() => emissions++),
+        ];
+        if (i % 7 === 0) subscriptions.push(controller.observe(LiveResource.get, { id }).subscribe(() => emissions++));
+        const stream = internals(controller).streams.get(TodoResource.get.key({ id }));
+        expect(stream).toBeDefined();
+        // a write while subscribed goes through the path index
+        if (i % 50 === 0) controller.setResponse(TodoResource.get, { id }, { ...todos.get(id)!, title: `cycle ${i}` });
+        for (const subscription of subscriptions) subscription.unsubscribe();
+        expect(streamParts(stream)).toEqual({ observers: 0, polling: false });
+      };
 
-    for (let i = 0; i < 1_000; i++) cycle(i); // warm up
-    expectNothingLeft(controller);
-    const before = heapAfterGc(gc);
-    for (let i = 1_000; i < 11_000; i++) cycle(i);
-    const after = heapAfterGc(gc);
+      for (let i = 0; i < 1_000; i++) cycle(i); // warm up
+      expectNothingLeft(controller);
+      const before = heapAfterGc(gc);
+      for (let i = 1_000; i < 11_000; i++) cycle(i);
+      const after = heapAfterGc(gc);
 
-    expectNothingLeft(controller);
-    expect(requests).toBe(start);
-    expect(emissions).toBeGreaterThanOrEqual(11_000 * 3);
-    expect(vi.getTimerCount()).toBe(0);
-    // A leak of one stream (a BehaviorSubject, its state, a path index Set) per cycle is well over
-    // 200 bytes: 10,000 cycles would add more than 2 MB. Measured growth is ~0-200 KB.
-    expect(after - before).toBeLessThan(2_000_000);
-  });
+      expectNothingLeft(controller);
+      expect(requests).toBe(start);
+      expect(emissions).toBeGreaterThanOrEqual(11_000 * 3);
+      expect(vi.getTimerCount()).toBe(0);
+      // A leak of one stream (a BehaviorSubject, its state, a path index Set) per cycle is well over
+      // 200 bytes: 10,000 cycles would add more than 2 MB. Measured growth is ~0-200 KB.
+      expect(after - before).toBeLessThan(2_000_000);
+    },
+  );
 
-  it('1,000 cycles that start a request and leave before or after it answers leave nothing once settled', { timeout: 30_000 }, async () => {
-    // No heap bound here: msw/undici themselves keep ~9 KB per aborted fetch for a while (measured with
-    // plain fetch() and no rx-rest at all), which would drown the signal.
-    const controller = new Controller({ retry: false });
-    const start = requests;
-    for (let i = 0; i < 1_000; i++) {
-      const id = (i % 100) + 1;
-      controller.invalidate(TodoResource.get, { id });
-      let state: QueryState<Todo> | undefined;
-      const sent = requests;
-      const subscription = controller.observe(TodoResource.get, { id }).subscribe((s) => (state = s));
-      expect(state!.fetching).toBe(true);
-      if (i % 2 === 0) await until(() => requests > sent, 'the request to reach the server'); // leave while it is answered
-      else await until(() => state!.fetching === false, 'the response'); // leave after it is stored
-      subscription.unsubscribe();
-      expect(internals(controller).streams.size).toBe(0);
-    }
-    await until(() => pending === 0 && internals(controller).inFlight.size === 0, 'every request to settle');
-    expect(requests - start).toBe(1_000);
-    expectNothingLeft(controller);
-    expect(controller.getResponse(TodoResource.get, { id: 42 }).data!.title).toBe('todo 42');
-  });
+  it(
+    '1,000 cycles that start a request and leave before or after it answers leave nothing once settled',
+    { timeout: 30_000 },
+    async () => {
+      // No heap bound here: msw/undici themselves keep ~9 KB per aborted fetch for a while (measured with
+      // plain fetch() and no rx-rest at all), which would drown the signal.
+      const controller = new Controller({ retry: false });
+      const start = requests;
+      for (let i = 0; i < 1_000; i++) {
+        const id = (i % 100) + 1;
+        controller.invalidate(TodoResource.get, { id });
+        let state: QueryState<Todo> | undefined;
+        const sent = requests;
+        const subscription = controller.observe(TodoResource.get, { id }).subscribe((s) => (state = s));
+        expect(state!.fetching).toBe(true);
+        if (i % 2 === 0)
+          await until(() => requests > sent, 'the request to reach the server'); // leave while it is answered
+        else await until(() => state!.fetching === false, 'the response'); // leave after it is stored
+        subscription.unsubscribe();
+        expect(internals(controller).streams.size).toBe(0);
+      }
+      await until(() => pending === 0 && internals(controller).inFlight.size === 0, 'every request to settle');
+      expect(requests - start).toBe(1_000);
+      expectNothingLeft(controller);
+      expect(controller.getResponse(TodoResource.get, { id: 42 }).data!.title).toBe('todo 42');
+    },
+  );
 });
 
 describe('polling', () => {
-  it('1,000 polling intervals: one timer per key, every tick one request per key, nothing left after', { timeout: 30_000 }, async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const controller = new Controller({ retry: false });
-    const last = new Map<string, QueryState<unknown>>();
-    const subscribe = (name: string, source: { subscribe(fn: (s: QueryState<unknown>) => void): { unsubscribe(): void } }) =>
-      source.subscribe((state) => last.set(name, state));
-    const subscriptions = [
-      subscribe('one a', controller.observe(LiveResource.get, { id: 1 })),
-      subscribe('one b', controller.observe(LiveResource.get, { id: 1 })),
-      subscribe('one c', controller.observe(LiveResource.get, { id: 1 })),
-      subscribe('list a', controller.observe(LiveResource.getList, { userId: 1 })),
-      subscribe('list b', controller.observe(LiveResource.getList, { userId: 1 })),
-      // a non-polling reader of a polled key adds no timer
-      subscribe('one quiet', controller.watch(LiveResource.get, [{ id: 1 }], false)),
-    ];
-    const idle = () => pending === 0 && [...last.values()].every((state) => !state.fetching);
-    await until(idle, 'the first requests');
-    expect(vi.getTimerCount()).toBe(2);
-    const start = requests;
+  it(
+    '1,000 polling intervals: one timer per key, every tick one request per key, nothing left after',
+    { timeout: 30_000 },
+    async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      const controller = new Controller({ retry: false });
+      const last = new Map<string, QueryState<unknown>>();
+      const subscribe = (
+        name: string,
+        source: { subscribe(fn: (s: QueryState<unknown>) => void): { unsubscribe(): void } },
+      ) => source.subscribe((state) => last.set(name, state));
+      const subscriptions = [
+        subscribe('one a', controller.observe(LiveResource.get, { id: 1 })),
+        subscribe('one b', controller.observe(LiveResource.get, { id: 1 })),
+        subscribe('one c', controller.observe(LiveResource.get, { id: 1 })),
+        subscribe('list a', controller.observe(LiveResource.getList, { userId: 1 })),
+        subscribe('list b', controller.observe(LiveResource.getList, { userId: 1 })),
+        // a non-polling reader of a polled key adds no timer
+        subscribe('one quiet', controller.watch(LiveResource.get, [{ id: 1 }], false)),
+      ];
+      const idle = () => pending === 0 && [...last.values()].every((state) => !state.fetching);
+      await until(idle, 'the first requests');
+      expect(vi.getTimerCount()).toBe(2);
+      const start = requests;
 
-    for (let tick = 1; tick <= 1_000; tick++) {
-      if (tick % 100 === 0) {
-        todos.get(1)!.title = `tick ${tick}`;
-        // subscribers coming and going do not add timers
-        const extra = controller.observe(LiveResource.get, { id: 1 }).subscribe(() => {});
-        expect(vi.getTimerCount()).toBe(2);
-        extra.unsubscribe();
+      for (let tick = 1; tick <= 1_000; tick++) {
+        if (tick % 100 === 0) {
+          todos.get(1)!.title = `tick ${tick}`;
+          // subscribers coming and going do not add timers
+          const extra = controller.observe(LiveResource.get, { id: 1 }).subscribe(() => {});
+          expect(vi.getTimerCount()).toBe(2);
+          extra.unsubscribe();
+        }
+        await vi.advanceTimersByTimeAsync(1_000);
+        await until(idle, `the requests of tick ${tick}`);
+        if (tick % 100 === 0) expect((last.get('one quiet')!.data as Todo).title).toBe(`tick ${tick}`);
       }
-      await vi.advanceTimersByTimeAsync(1_000);
-      await until(idle, `the requests of tick ${tick}`);
-      if (tick % 100 === 0) expect((last.get('one quiet')!.data as Todo).title).toBe(`tick ${tick}`);
-    }
-    expect(requests - start).toBe(2 * 1_000);
-    expect(vi.getTimerCount()).toBe(2);
-    expect(internals(controller).streams.size).toBe(2);
+      expect(requests - start).toBe(2 * 1_000);
+      expect(vi.getTimerCount()).toBe(2);
+      expect(internals(controller).streams.size).toBe(2);
 
-    const streams = [...internals(controller).streams.values()];
-    for (const subscription of subscriptions) subscription.unsubscribe();
-    expect(vi.getTimerCount()).toBe(0);
-    for (const stream of streams) expect(streamParts(stream)).toEqual({ observers: 0, polling: false });
-    const count = requests;
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(requests).toBe(count);
-    expectNothingLeft(controller);
-    todos.get(1)!.title = 'todo 1';
-  });
+      const streams = [...internals(controller).streams.values()];
+      for (const subscription of subscriptions) subscription.unsubscribe();
+      expect(vi.getTimerCount()).toBe(0);
+      for (const stream of streams) expect(streamParts(stream)).toEqual({ observers: 0, polling: false });
+      const count = requests;
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(requests).toBe(count);
+      expectNothingLeft(controller);
+      todos.get(1)!.title = 'todo 1';
+    },
+  );
 });
 
 describe('what outlives a store', () => {
@@ -241,7 +267,11 @@ describe('what outlives a store', () => {
   /** Writes and reads a list in a controller of its own, and returns weak references to what it made. */
   function readAndDrop(): WeakRef<object>[] {
     const controller = new Controller();
-    controller.setResponse(NoteResource.getList, {}, [1, 2, 3].map((id) => ({ id, text: `kept ${id}` })));
+    controller.setResponse(
+      NoteResource.getList,
+      {},
+      [1, 2, 3].map((id) => ({ id, text: `kept ${id}` })),
+    );
     const read = controller.getResponse(NoteResource.getList, {}).data as Note[];
     expect(read.map((note) => note.text)).toEqual(['kept 1', 'kept 2', 'kept 3']);
     return [...read.map((note) => new WeakRef(note)), new WeakRef(controller.getState().entities[Note.key] as object)];

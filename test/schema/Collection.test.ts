@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { Entity, MemoCache, appendUnique, collectionArgsKey, denormalize, normalize, schema, type NormalizedTables } from '../../core/index.js';
+import {
+  Entity,
+  MemoCache,
+  appendUnique,
+  collectionArgsKey,
+  denormalize,
+  normalize,
+  schema,
+  type NormalizedTables,
+} from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 
 const todos = (...ids: number[]) => ids.map((id) => ({ id, userId: id % 2 ? 1 : 2, title: `t${id}` }));
@@ -34,7 +43,12 @@ describe('schema.Collection', () => {
   it('push adds the created entity to the end of every list whose arguments match the URL args and body', () => {
     const collection = new schema.Collection([Todo]);
     const state = loadLists(collection);
-    const created = normalize(collection.push, { id: 5, userId: 1, title: 'new' }, [{}, { userId: 1, title: 'new' }], state);
+    const created = normalize(
+      collection.push,
+      { id: 5, userId: 1, title: 'new' },
+      [{}, { userId: 1, title: 'new' }],
+      state,
+    );
     expect(created.result).toBe('5');
     expect(read(collection, created, {})).toEqual([1, 2, 3, 4, 5]);
     expect(read(collection, created, { userId: 1 })).toEqual([1, 3, 5]);
@@ -47,7 +61,12 @@ describe('schema.Collection', () => {
   it('matches on URL arguments too (POST /users/:userId/todos)', () => {
     const collection = new schema.Collection([Todo]);
     const state = loadLists(collection);
-    const created = normalize(collection.push, { id: 6, title: 'via url' }, [{ userId: 2 }, { title: 'via url' }], state);
+    const created = normalize(
+      collection.push,
+      { id: 6, title: 'via url' },
+      [{ userId: 2 }, { title: 'via url' }],
+      state,
+    );
     expect(read(collection, created, { userId: 2 })).toEqual([2, 4, 6]);
     expect(read(collection, created, { userId: 1 })).toEqual([1, 3]);
   });
@@ -108,7 +127,9 @@ describe('schema.Collection', () => {
         return `${this.id}`;
       }
       static override key = 'Owner';
-      static override schema = { todos: new schema.Collection([Todo], { nestKey: (parent) => ({ userId: parent.id }) }) };
+      static override schema = {
+        todos: new schema.Collection([Todo], { nestKey: (parent) => ({ userId: parent.id }) }),
+      };
     }
     const state = normalize(Owner, { id: 1, todos: todos(1, 3) });
     const owner = denormalize(Owner, state.result, state)!;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
 import BigNumber from 'bignumber.js';
-import { DeserializeError, Entity, MemoCache, SchemaDefinitionError, denormalize, normalize } from '../../core/index.js';
+import {
+  DeserializeError,
+  Entity,
+  MemoCache,
+  SchemaDefinitionError,
+  denormalize,
+  normalize,
+} from '../../core/index.js';
 import { Article, Invoice, Todo, User } from '../fixtures/entities.js';
 
 describe('Entity', () => {
@@ -157,7 +164,10 @@ describe('deserializers (static schema)', () => {
       static override key = 'Calendar';
       static override schema = { events: [Event] };
     }
-    const { result, entities } = normalize({ calendars: [Calendar] }, { calendars: [{ id: 1, events: [{ id: 9, at: '2020-01-01T00:00:00Z' }] }] });
+    const { result, entities } = normalize(
+      { calendars: [Calendar] },
+      { calendars: [{ id: 1, events: [{ id: 9, at: '2020-01-01T00:00:00Z' }] }] },
+    );
     const read = denormalize({ calendars: [Calendar] }, result, { entities })!;
     expect(read.calendars[0]!.events[0]!.at).toBeInstanceOf(Temporal.Instant);
     expect(read.calendars[0]!.events[0]!.at.toString()).toBe('2020-01-01T00:00:00Z');

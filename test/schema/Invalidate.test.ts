@@ -22,7 +22,20 @@ describe('schema.Invalidate', () => {
   });
 
   it('drops invalid entities from lists and optional members', () => {
-    const state = normalize([Article], [{ id: 1, author: { id: 'a' }, editor: { id: 'e' }, comments: [{ id: 10, author: { id: 'a' } }, { id: 11, author: { id: 'e' } }] }]);
+    const state = normalize(
+      [Article],
+      [
+        {
+          id: 1,
+          author: { id: 'a' },
+          editor: { id: 'e' },
+          comments: [
+            { id: 10, author: { id: 'a' } },
+            { id: 11, author: { id: 'e' } },
+          ],
+        },
+      ],
+    );
     const User = Article.schema.editor;
     const invalidated = normalize(new schema.Invalidate(User), 'e', [], state);
     const [article] = denormalize([Article], state.result, invalidated)!;

@@ -65,16 +65,26 @@ function own(target: unknown, key: string): unknown {
 
 /** Pre-filled, deep-frozen tables: Todos (one INVALID, one with pk `__proto__`), Articles, Users. */
 function seededState(): NormalizedTables {
-  let state: NormalizedTables = normalize([Todo], [
-    { id: 1, title: 'old' },
-    { id: 2, title: 'two' },
-    { id: 9, title: 'to delete' },
-    { id: '__proto__', title: 'proto pk' },
-  ]);
+  let state: NormalizedTables = normalize(
+    [Todo],
+    [
+      { id: 1, title: 'old' },
+      { id: 2, title: 'two' },
+      { id: 9, title: 'to delete' },
+      { id: '__proto__', title: 'proto pk' },
+    ],
+  );
   state = normalize(new schema.Invalidate(Todo), '9', [], state);
   state = normalize(
     [Article],
-    [{ id: 1, title: 'A', author: { id: 'ann', name: 'Ann' }, comments: [{ id: 10, body: 'hi', author: { id: 'bob', name: 'Bob' } }] }],
+    [
+      {
+        id: 1,
+        title: 'A',
+        author: { id: 'ann', name: 'Ann' },
+        comments: [{ id: 10, body: 'hi', author: { id: 'bob', name: 'Bob' } }],
+      },
+    ],
     [],
     state,
   );
@@ -83,7 +93,14 @@ function seededState(): NormalizedTables {
 
 // ---- Object.prototype is never touched -----------------------------------------------------------
 
-const untouched = [Object.prototype, Array.prototype, Function.prototype, Entity.prototype, Todo.prototype, User.prototype];
+const untouched = [
+  Object.prototype,
+  Array.prototype,
+  Function.prototype,
+  Entity.prototype,
+  Todo.prototype,
+  User.prototype,
+];
 const ownKeysBefore = untouched.map((proto) => Reflect.ownKeys(proto).map(String).sort());
 
 afterEach(() => {
@@ -269,7 +286,11 @@ describe('a primitive where an object is expected (and an object where a list is
   });
 
   it('rejects an object given for a Collection, naming the collection', () => {
-    expectNormalizeError(() => normalize(TodoList, { results: [] }), 'Collection[Todo]', /expected an array but got an object/);
+    expectNormalizeError(
+      () => normalize(TodoList, { results: [] }),
+      'Collection[Todo]',
+      /expected an array but got an object/,
+    );
   });
 
   it('rejects a primitive in a nested entity field and in a list of entities', () => {
@@ -314,7 +335,9 @@ describe('__proto__, constructor and prototype keys in a response', () => {
   });
 
   it('keeps constructor and prototype keys as data and the class of the instance', () => {
-    const input = JSON.parse('{"id":1,"title":"t","constructor":{"prototype":{"polluted":"yes"}},"prototype":{"polluted":"yes"}}');
+    const input = JSON.parse(
+      '{"id":1,"title":"t","constructor":{"prototype":{"polluted":"yes"}},"prototype":{"polluted":"yes"}}',
+    );
     const { result, entities } = normalize(Todo, input);
     const todo = denormalize(Todo, result, { entities })!;
     expect(todo).toBeInstanceOf(Todo);
@@ -399,7 +422,13 @@ describe('pks that name Object.prototype members', () => {
   const names = ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf', 'prototype'];
 
   it.each(names)('stores and reads the pk %s as plain data', (pk) => {
-    const { result, entities } = normalize([Todo], [{ id: pk, title: `title of ${pk}` }, { id: 1, title: 'one' }]);
+    const { result, entities } = normalize(
+      [Todo],
+      [
+        { id: pk, title: `title of ${pk}` },
+        { id: 1, title: 'one' },
+      ],
+    );
     expect(result).toEqual([pk, '1']);
     expect(Object.keys(entities.Todo!).sort()).toEqual([pk, '1'].sort());
     expect(own(entities.Todo, pk)).toEqual({ id: pk, title: `title of ${pk}` });
@@ -474,7 +503,12 @@ describe('state restored with JSON.parse(JSON.stringify(...))', () => {
         '[{"id":"__proto__","title":"p"},{"id":"constructor","title":"c"},{"id":1,"title":"one","__proto__":{"polluted":"yes"}}]',
       ),
     );
-    state = normalize(Person, { id: 'toString', name: 'T', bestFriend: { id: 'hasOwnProperty', name: 'H' } }, [], state);
+    state = normalize(
+      Person,
+      { id: 'toString', name: 'T', bestFriend: { id: 'hasOwnProperty', name: 'H' } },
+      [],
+      state,
+    );
     return JSON.parse(JSON.stringify(state)) as NormalizedTables & { result: unknown };
   };
 
@@ -500,7 +534,9 @@ describe('state restored with JSON.parse(JSON.stringify(...))', () => {
     const before = snapshot(restored);
     const next = normalize(
       [Todo],
-      JSON.parse('[{"id":"__proto__","title":"p2"},{"id":"hasOwnProperty","title":"h"},{"id":1,"title":"one2"},{"id":"valueOf"}]'),
+      JSON.parse(
+        '[{"id":"__proto__","title":"p2"},{"id":"hasOwnProperty","title":"h"},{"id":1,"title":"one2"},{"id":"valueOf"}]',
+      ),
       [],
       restored,
     );
@@ -510,7 +546,11 @@ describe('state restored with JSON.parse(JSON.stringify(...))', () => {
     expect(Object.getPrototypeOf(restored.entities.Todo)).toBe(Object.prototype);
     expect(restored.entities.Todo!.constructor).toEqual({ id: 'constructor', title: 'c' });
 
-    const todos = denormalize([Todo], ['__proto__', 'constructor', 'hasOwnProperty', '1', 'valueOf', 'toString'], withPerson)!;
+    const todos = denormalize(
+      [Todo],
+      ['__proto__', 'constructor', 'hasOwnProperty', '1', 'valueOf', 'toString'],
+      withPerson,
+    )!;
     expect(todos.map((todo) => todo.title)).toEqual(['p2', 'c', 'h', 'one2', '']);
     expect(own(todos[3], '__proto__')).toEqual({ polluted: 'yes' }); // kept by the merge
     for (const todo of todos) expect(Object.getPrototypeOf(todo)).toBe(Todo.prototype);
@@ -520,7 +560,11 @@ describe('state restored with JSON.parse(JSON.stringify(...))', () => {
   it('rejects bad input against the restored state without changing it', () => {
     const restored = deepFreeze(build());
     const before = snapshot(restored);
-    expectNormalizeError(() => normalize([Todo], [{ id: 'constructor', title: 'x' }, { title: 'no id' }], [], restored), 'Todo', /"undefined"/);
+    expectNormalizeError(
+      () => normalize([Todo], [{ id: 'constructor', title: 'x' }, { title: 'no id' }], [], restored),
+      'Todo',
+      /"undefined"/,
+    );
     expect(snapshot(restored)).toBe(before);
   });
 });
@@ -583,10 +627,20 @@ describe('cycles in the stored graph', () => {
 
   /** u1 wrote p1 and p2, u2 wrote p3: one response, no cycle in the input, a cycle in the tables. */
   const blog = () =>
-    normalize([Author], [
-      { id: 'u1', name: 'U1', posts: [{ id: 1, title: 'p1', author: { id: 'u1' } }, { id: 2, title: 'p2', author: { id: 'u1' } }] },
-      { id: 'u2', name: 'U2', posts: [{ id: 3, title: 'p3', author: { id: 'u2' } }] },
-    ]);
+    normalize(
+      [Author],
+      [
+        {
+          id: 'u1',
+          name: 'U1',
+          posts: [
+            { id: 1, title: 'p1', author: { id: 'u1' } },
+            { id: 2, title: 'p2', author: { id: 'u1' } },
+          ],
+        },
+        { id: 'u2', name: 'U2', posts: [{ id: 3, title: 'p3', author: { id: 'u2' } }] },
+      ],
+    );
 
   it('stores the cycle by pk, so the tables survive JSON.stringify', () => {
     const state = friends();
@@ -717,39 +771,57 @@ describe('NormalizeError', () => {
 describe('a throwing normalize never changes the tables passed in', () => {
   const cases: [string, unknown, unknown, string][] = [
     ['missing pk in a list', [Todo], [{ id: 1, title: 'new' }, { title: 'no id' }], 'Todo'],
-    ['missing nested pk', [Article], [{ id: 1, title: 'A2', author: { id: 'ann', name: 'Ann2' }, comments: [{ id: 10, author: {} }] }], 'User'],
+    [
+      'missing nested pk',
+      [Article],
+      [{ id: 1, title: 'A2', author: { id: 'ann', name: 'Ann2' }, comments: [{ id: 10, author: {} }] }],
+      'User',
+    ],
     ['array for an entity', Article, { id: 1, title: 'A2', author: [{ id: 'ann' }], comments: [] }, 'User'],
     ['string for an object schema', { results: [Todo] }, 'oops', '{results}'],
     ['object for a list', [Todo], { results: [{ id: 1, title: 'new' }] }, '[Todo]'],
     ['object for a collection', TodoList, { id: 1 }, 'Collection[Todo]'],
-    ['cycle after valid writes', [Person], (() => {
-      const a: Record<string, unknown> = { id: 'a' };
-      a.bestFriend = { id: 'b', bestFriend: a };
-      return [{ id: 'ok', name: 'written first' }, a];
-    })(), 'Person'],
+    [
+      'cycle after valid writes',
+      [Person],
+      (() => {
+        const a: Record<string, unknown> = { id: 'a' };
+        a.bestFriend = { id: 'b', bestFriend: a };
+        return [{ id: 'ok', name: 'written first' }, a];
+      })(),
+      'Person',
+    ],
     ['bad invalidate after valid ones', [new schema.Invalidate(Todo)], ['1', '2', { title: 'no id' }], 'Todo'],
     ['bad item in a push', TodoList.push, [{ id: 5 }, 'x'], 'Todo'],
   ];
 
-  it.each(cases)('%s: throws, leaves the tables as they were, and they stay usable', (_label, schemaDef, input, key) => {
-    const state = seededState(); // deep-frozen: any write into it throws a TypeError, not a NormalizeError
-    const before = snapshot(state);
-    const todoTable = state.entities.Todo;
-    const todo1 = state.entities.Todo!['1'];
+  it.each(cases)(
+    '%s: throws, leaves the tables as they were, and they stay usable',
+    (_label, schemaDef, input, key) => {
+      const state = seededState(); // deep-frozen: any write into it throws a TypeError, not a NormalizeError
+      const before = snapshot(state);
+      const todoTable = state.entities.Todo;
+      const todo1 = state.entities.Todo!['1'];
 
-    const error = thrownBy(() => normalize(schemaDef, input, [], state));
-    expect(error).toBeInstanceOf(NormalizeError);
-    expect((error as NormalizeError).schemaKey).toBe(key);
+      const error = thrownBy(() => normalize(schemaDef, input, [], state));
+      expect(error).toBeInstanceOf(NormalizeError);
+      expect((error as NormalizeError).schemaKey).toBe(key);
 
-    expect(snapshot(state)).toBe(before);
-    expect(state.entities.Todo).toBe(todoTable);
-    expect(state.entities.Todo!['1']).toBe(todo1);
+      expect(snapshot(state)).toBe(before);
+      expect(state.entities.Todo).toBe(todoTable);
+      expect(state.entities.Todo!['1']).toBe(todo1);
 
-    const next = normalize([Todo], [{ id: 1, title: 'new' }, { id: 3 }], [], state);
-    expect(denormalize([Todo], ['1', '2', '3', '9', '__proto__'], next)!.map((todo) => todo.title)).toEqual(['new', 'two', '', 'proto pk']);
-    expect(denormalize(Article, '1', next)!.author.name).toBe('Ann');
-    expect(snapshot(state)).toBe(before);
-  });
+      const next = normalize([Todo], [{ id: 1, title: 'new' }, { id: 3 }], [], state);
+      expect(denormalize([Todo], ['1', '2', '3', '9', '__proto__'], next)!.map((todo) => todo.title)).toEqual([
+        'new',
+        'two',
+        '',
+        'proto pk',
+      ]);
+      expect(denormalize(Article, '1', next)!.author.name).toBe('Ann');
+      expect(snapshot(state)).toBe(before);
+    },
+  );
 
   it('does not change the response it was given', () => {
     const response = deepFreeze([

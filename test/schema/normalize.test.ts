@@ -133,8 +133,15 @@ describe('normalize: ordering by request start time', () => {
 describe('denormalize: referential stability (MemoCache)', () => {
   const setup = () => {
     const memo = new MemoCache();
-    const state = normalize([Article], [article(1, 'ann', ['bob', 'cid']), article(2, 'bob', ['ann']), article(3, 'dan', ['dan'])]);
-    return { memo, state, read: (entities = state.entities) => memo.denormalize([Article], state.result, entities).data! };
+    const state = normalize(
+      [Article],
+      [article(1, 'ann', ['bob', 'cid']), article(2, 'bob', ['ann']), article(3, 'dan', ['dan'])],
+    );
+    return {
+      memo,
+      state,
+      read: (entities = state.entities) => memo.denormalize([Article], state.result, entities).data!,
+    };
   };
 
   it('returns the same objects when nothing changed', () => {
@@ -192,7 +199,11 @@ describe('denormalize: referential stability (MemoCache)', () => {
     const state = normalize(shape, { results: [{ id: 1 }], total: 1 });
     const first = memo.denormalize(shape, state.result, state.entities).data!;
     expect(memo.denormalize(shape, state.result, normalize(User, { id: 'x' }, [], state).entities).data).toBe(first);
-    const changed = memo.denormalize(shape, state.result, normalize(Todo, { id: 1, title: 'new' }, [], state).entities).data!;
+    const changed = memo.denormalize(
+      shape,
+      state.result,
+      normalize(Todo, { id: 1, title: 'new' }, [], state).entities,
+    ).data!;
     expect(changed).not.toBe(first);
     expect(changed.total).toBe(1);
   });
@@ -221,7 +232,12 @@ describe('MemoCache: dependency paths', () => {
     const list = [Article] as const;
     const state = normalize(list, [article(1, 'ann', ['bob'])]);
     const { paths } = memo.denormalize(list, state.result, state.entities);
-    expect([...paths].map((p) => p.replace('\u0000', ':')).sort()).toEqual(['Article:1', 'Comment:100', 'User:ann', 'User:bob']);
+    expect([...paths].map((p) => p.replace('\u0000', ':')).sort()).toEqual([
+      'Article:1',
+      'Comment:100',
+      'User:ann',
+      'User:bob',
+    ]);
     // a read of an entity that is not loaded depends on it, so writing it later can be noticed
     expect([...memo.denormalize(Todo, '42', state.entities).paths]).toEqual(['Todo\u000042']);
     // memoized reads (same schema object, same tables) return the same result in O(1)
@@ -245,15 +261,27 @@ describe('MemoCache: dependency paths', () => {
     expect(names(afterMove.paths)).toEqual(['Article:1', 'Comment:100', 'User:ann', 'User:carol']);
     // a comment more: the records read grow
     const grown = normalize(list, [article(1, 'ann', ['carol', 'dan'])], [], moved);
-    expect(names(memo.denormalize(list, grown.result, grown.entities).paths)).toEqual(
-      ['Article:1', 'Comment:100', 'Comment:101', 'User:ann', 'User:carol', 'User:dan'],
-    );
+    expect(names(memo.denormalize(list, grown.result, grown.entities).paths)).toEqual([
+      'Article:1',
+      'Comment:100',
+      'Comment:101',
+      'User:ann',
+      'User:carol',
+      'User:dan',
+    ]);
   });
 });
 
 describe('normalize: repeated records', () => {
   it('merges the occurrences of one entity within a response, the later fields winning', () => {
-    const { entities } = normalize([Todo], [{ id: 1, title: 'a', userId: 5 }, { id: 1, title: 'b' }, { id: 1, title: 'b' }]);
+    const { entities } = normalize(
+      [Todo],
+      [
+        { id: 1, title: 'a', userId: 5 },
+        { id: 1, title: 'b' },
+        { id: 1, title: 'b' },
+      ],
+    );
     expect(entities.Todo!['1']).toEqual({ id: 1, title: 'b', userId: 5 });
   });
 

@@ -48,7 +48,9 @@ describe('Denormalize<S>', () => {
 
   it('types denormalize() and MemoCache results from the schema', () => {
     expectTypeOf(denormalize([Todo], [], state)).toEqualTypeOf<Todo[] | undefined>();
-    expectTypeOf(denormalize({ results: [Todo], total: 0 }, {}, state)).toEqualTypeOf<{ results: Todo[]; total: number } | undefined>();
+    expectTypeOf(denormalize({ results: [Todo], total: 0 }, {}, state)).toEqualTypeOf<
+      { results: Todo[]; total: number } | undefined
+    >();
     expectTypeOf(new MemoCache().denormalize(Article, '1', state.entities).data).toEqualTypeOf<Article | undefined>();
     // @ts-expect-error a Todo list is not a User list
     const users: User[] | undefined = denormalize([Todo], [], state);

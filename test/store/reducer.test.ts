@@ -4,7 +4,16 @@ import { Store, initialState, reducer, restoreState, type State } from '../../co
 import { Todo } from '../fixtures/entities.js';
 
 const respond = (state: State, key: string, response: unknown, fetchedAt: number, s: unknown = [Todo]) =>
-  reducer(state, { type: 'response', key, schema: s, args: [], response, fetchedAt, date: fetchedAt + 5, expiresAt: fetchedAt + 60_000 });
+  reducer(state, {
+    type: 'response',
+    key,
+    schema: s,
+    args: [],
+    response,
+    fetchedAt,
+    date: fetchedAt + 5,
+    expiresAt: fetchedAt + 60_000,
+  });
 
 describe('reducer', () => {
   it('stores a response: entities, the normalized result and its meta, and says what changed', () => {
@@ -13,7 +22,10 @@ describe('reducer', () => {
     expect(state.entities.Todo).toEqual({ '1': { id: 1 }, '2': { id: 2 } });
     expect(state.meta['GET /todos']).toEqual({ date: 105, fetchedAt: 100, expiresAt: 60_100 });
     expect(changes.endpoints).toEqual(['GET /todos']);
-    expect(changes.entities).toEqual([['Todo', '1'], ['Todo', '2']]);
+    expect(changes.entities).toEqual([
+      ['Todo', '1'],
+      ['Todo', '2'],
+    ]);
   });
 
   it('is copy-on-write: unchanged parts keep their identity', () => {
@@ -26,7 +38,14 @@ describe('reducer', () => {
 
   it('keeps data on error and records the error; an older response does not replace a newer result', () => {
     const loaded = respond(initialState(), 'GET /todos', [{ id: 1 }], 100).state;
-    const failed = reducer(loaded, { type: 'error', key: 'GET /todos', error: new Error('boom'), fetchedAt: 200, date: 210, expiresAt: 1210 }).state;
+    const failed = reducer(loaded, {
+      type: 'error',
+      key: 'GET /todos',
+      error: new Error('boom'),
+      fetchedAt: 200,
+      date: 210,
+      expiresAt: 1210,
+    }).state;
     expect(failed.endpoints['GET /todos']).toEqual(['1']);
     expect(failed.meta['GET /todos']!.error!.message).toBe('boom');
     const newer = respond(failed, 'GET /todos', [{ id: 2 }], 300).state;
@@ -37,7 +56,12 @@ describe('reducer', () => {
   });
 
   it('invalidates and expires by key or by test', () => {
-    const loaded = respond(respond(initialState(), 'GET /todos', [{ id: 1 }], 100).state, 'GET /todos?userId=1', [{ id: 1 }], 100).state;
+    const loaded = respond(
+      respond(initialState(), 'GET /todos', [{ id: 1 }], 100).state,
+      'GET /todos?userId=1',
+      [{ id: 1 }],
+      100,
+    ).state;
     const invalid = reducer(loaded, { type: 'invalidate', keys: ['GET /todos'], date: 500 }).state;
     expect(invalid.meta['GET /todos']!.invalidated).toBe(true);
     expect(invalid.meta['GET /todos?userId=1']!.invalidated).toBeUndefined();
@@ -57,10 +81,25 @@ describe('reducer', () => {
   });
 
   it('adds optimistic layers and removes exactly the settled one', () => {
-    const layer = (id: number) => ({ id, key: `PATCH /todos/${id}`, schema: Todo, args: [], response: { id, completed: true }, fetchedAt: id });
+    const layer = (id: number) => ({
+      id,
+      key: `PATCH /todos/${id}`,
+      schema: Todo,
+      args: [],
+      response: { id, completed: true },
+      fetchedAt: id,
+    });
     let state = reducer(initialState(), { type: 'optimistic', layer: layer(1) }).state;
     state = reducer(state, { type: 'optimistic', layer: layer(2) }).state;
-    const failed = reducer(state, { type: 'error', key: 'PATCH /todos/1', error: new Error('no'), fetchedAt: 1, date: 3, expiresAt: 4, settles: 1 });
+    const failed = reducer(state, {
+      type: 'error',
+      key: 'PATCH /todos/1',
+      error: new Error('no'),
+      fetchedAt: 1,
+      date: 3,
+      expiresAt: 4,
+      settles: 1,
+    });
     expect(failed.state.optimistic.map((l) => l.id)).toEqual([2]);
     expect(failed.changes.optimistic).toBe(true);
   });
@@ -79,7 +118,16 @@ describe('Store and restoreState', () => {
     const transitions: unknown[] = [];
     store.state$.subscribe((s) => states.push(s));
     store.transitions$.subscribe((t) => transitions.push(t.changes.endpoints));
-    store.dispatch({ type: 'response', key: 'GET /todos', schema: [Todo], args: [], response: [{ id: 1 }], fetchedAt: 1, date: 1, expiresAt: 2 });
+    store.dispatch({
+      type: 'response',
+      key: 'GET /todos',
+      schema: [Todo],
+      args: [],
+      response: [{ id: 1 }],
+      fetchedAt: 1,
+      date: 1,
+      expiresAt: 2,
+    });
     store.dispatch({ type: 'expire', keys: ['GET /nothing'], date: 3 });
     expect(states).toHaveLength(2);
     expect(transitions).toEqual([['GET /todos']]);
@@ -88,7 +136,16 @@ describe('Store and restoreState', () => {
 
   it('restores a JSON round-tripped state with prototype-free tables', () => {
     const store = new Store(initialState());
-    store.dispatch({ type: 'response', key: 'GET /todos', schema: [Todo], args: [], response: JSON.parse('[{"id":1},{"id":2,"__proto__":{"polluted":true}}]'), fetchedAt: 1, date: 1, expiresAt: 2 });
+    store.dispatch({
+      type: 'response',
+      key: 'GET /todos',
+      schema: [Todo],
+      args: [],
+      response: JSON.parse('[{"id":1},{"id":2,"__proto__":{"polluted":true}}]'),
+      fetchedAt: 1,
+      date: 1,
+      expiresAt: 2,
+    });
     const restored = restoreState(JSON.parse(JSON.stringify(store.getState())));
     expect(restored.entities.Todo).toEqual(store.getState().entities.Todo);
     expect(Object.getPrototypeOf(restored.entities.Todo)).toBeNull();

@@ -7,7 +7,8 @@ import { shortError, timeAgo } from '../../format';
 /** Every todo, polled: per-user counts and the newest todos; shows a failed poll and keeps the data. */
 export function LivePanel(props: { state: QueryState<Todo[]>; users: User[]; now: Temporal.Instant }): JSX.Element {
   const todos = () => props.state.data ?? [];
-  const latest = () => [...todos()].sort((a, b) => b.createdAt.epochMilliseconds - a.createdAt.epochMilliseconds).slice(0, 6);
+  const latest = () =>
+    [...todos()].sort((a, b) => b.createdAt.epochMilliseconds - a.createdAt.epochMilliseconds).slice(0, 6);
   const countFor = (userId: number) => {
     const mine = todos().filter((todo) => todo.userId === userId);
     return `${mine.filter((todo) => todo.completed).length} of ${mine.length} done`;

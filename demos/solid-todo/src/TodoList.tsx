@@ -40,16 +40,33 @@ export function TodoList(props: { users: User[]; now: Temporal.Instant; report: 
       <div class="toolbar">
         <label for="user-filter">Show</label>
         {/* a list not loaded yet suspends (the fallback shows) until its first data */}
-        <select id="user-filter" data-testid="user-filter" value={filter()} onChange={(e) => setFilter(e.currentTarget.value)}>
+        <select
+          id="user-filter"
+          data-testid="user-filter"
+          value={filter()}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+        >
           <option value="">All users</option>
           <For each={props.users}>{(user) => <option value={`${user.id}`}>{user.name}</option>}</For>
         </select>
       </div>
 
       <form class="add-form" onSubmit={add}>
-        <input type="text" placeholder="What needs doing?" aria-label="New todo" data-testid="new-title" value={title()} onInput={(e) => setTitle(e.currentTarget.value)} />
+        <input
+          type="text"
+          placeholder="What needs doing?"
+          aria-label="New todo"
+          data-testid="new-title"
+          value={title()}
+          onInput={(e) => setTitle(e.currentTarget.value)}
+        />
         <Show when={userId() === undefined}>
-          <select aria-label="For" data-testid="new-owner" value={owner()} onChange={(e) => setOwner(e.currentTarget.value)}>
+          <select
+            aria-label="For"
+            data-testid="new-owner"
+            value={owner()}
+            onChange={(e) => setOwner(e.currentTarget.value)}
+          >
             <For each={props.users}>{(user) => <option value={`${user.id}`}>{user.name}</option>}</For>
           </select>
         </Show>
@@ -65,7 +82,13 @@ export function TodoList(props: { users: User[]; now: Temporal.Instant; report: 
           </p>
         )}
       >
-        <Suspense fallback={<p class="muted" data-testid="list-loading">Loading todos…</p>}>
+        <Suspense
+          fallback={
+            <p class="muted" data-testid="list-loading">
+              Loading todos…
+            </p>
+          }
+        >
           <Todos args={args()} users={props.users} now={props.now} report={props.report} />
         </Suspense>
       </ErrorBoundary>
@@ -89,7 +112,10 @@ function Todos(props: { args: ListArgs; users: User[]; now: Temporal.Instant; re
     setLoadingMore(true);
     try {
       // resolves the page's todos (an array), though its type says one Todo: hence `unknown` and the check
-      const page: unknown = await controller.fetch(TodoResource.getList.getPage, { ...props.args, _page: nextPage(count()) });
+      const page: unknown = await controller.fetch(TodoResource.getList.getPage, {
+        ...props.args,
+        _page: nextPage(count()),
+      });
       if (!Array.isArray(page) || page.length < PAGE_SIZE) setEndOfList({ key, length: count() });
     } catch (error) {
       props.report('Could not load more todos', error);
@@ -103,13 +129,29 @@ function Todos(props: { args: ListArgs; users: User[]; now: Temporal.Instant; re
       <Show when={count() > 0} fallback={<p class="empty">Nothing to do.</p>}>
         <ul class="todos" data-testid="todo-list">
           <For each={todos()}>
-            {(todo) => <TodoItem todo={todo} owner={props.args.userId === undefined ? userName(todo.userId) : undefined} now={props.now} report={props.report} />}
+            {(todo) => (
+              <TodoItem
+                todo={todo}
+                owner={props.args.userId === undefined ? userName(todo.userId) : undefined}
+                now={props.now}
+                report={props.report}
+              />
+            )}
           </For>
         </ul>
       </Show>
       <div class="footer-row">
-        <span class="muted" data-testid="list-count">{count()} shown</span>
-        <Show when={hasMore()} fallback={<span class="muted" data-testid="list-end">That's all</span>}>
+        <span class="muted" data-testid="list-count">
+          {count()} shown
+        </span>
+        <Show
+          when={hasMore()}
+          fallback={
+            <span class="muted" data-testid="list-end">
+              That's all
+            </span>
+          }
+        >
           <button data-testid="load-more" onClick={loadMore} disabled={loadingMore()}>
             {loadingMore() ? 'Loading…' : 'Load more'}
           </button>

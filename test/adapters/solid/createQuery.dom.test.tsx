@@ -2,7 +2,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { cleanup, render, screen } from '@solidjs/testing-library';
 import { createSignal, ErrorBoundary, For, Show, startTransition, Suspense, type JSX } from 'solid-js';
 import { Controller } from '../../../core/index.js';
-import { ControllerProvider, createQuery, createQueryState, useController, useLive, useSuspense } from '../../../adapters/solid/index.js';
+import {
+  ControllerProvider,
+  createQuery,
+  createQueryState,
+  useController,
+  useLive,
+  useSuspense,
+} from '../../../adapters/solid/index.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
 import { PollingTodoResource, TodoResource } from '../resources.js';
 
@@ -110,7 +117,7 @@ describe('createQuery (a suspending Resource)', () => {
     expect(fake.requests).toEqual(['GET /todos?userId=1', 'GET /todos?userId=2']);
   });
 
-  it('renders from a server controller\'s state without suspending or fetching', async () => {
+  it("renders from a server controller's state without suspending or fetching", async () => {
     const server = new Controller();
     await server.fetch(TodoResource.getList, { userId: 1 });
     fake.requests.length = 0;

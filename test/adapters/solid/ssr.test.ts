@@ -17,9 +17,20 @@ function renderList(controller: Controller, userId: number): string {
   const List = () => {
     const todos = createQuery(TodoResource.getList, () => ({ userId }));
     const state = createQueryState(TodoResource.getList, () => ({ userId }));
-    return `${todos()?.map((t) => t.title).join(', ') ?? ''} | loading: ${state().loading}`;
+    return `${
+      todos()
+        ?.map((t) => t.title)
+        .join(', ') ?? ''
+    } | loading: ${state().loading}`;
   };
-  return renderToString(() => createComponent(ControllerProvider, { controller, get children() { return createComponent(List, {}); } }));
+  return renderToString(() =>
+    createComponent(ControllerProvider, {
+      controller,
+      get children() {
+        return createComponent(List, {});
+      },
+    }),
+  );
 }
 
 describe('rx-rest/solid on the server', () => {

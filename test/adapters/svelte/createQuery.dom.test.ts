@@ -76,7 +76,7 @@ describe('createQuery in a runes component ($store, context)', () => {
     fake.setLatency(0);
   });
 
-  it('hydrates from a server controller\'s state: data at once, no loading, no request', async () => {
+  it("hydrates from a server controller's state: data at once, no loading, no request", async () => {
     const server = new Controller();
     await server.fetch(TodoResource.getList, { userId: 1 });
     fake.requests.length = 0;

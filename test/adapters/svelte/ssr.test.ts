@@ -23,7 +23,10 @@ describe('rx-rest/svelte on the server', () => {
     expect(body).toContain('todo 1');
     expect(body).toContain('todo 3');
     const client = new Controller({ initialState: JSON.parse(JSON.stringify(controller.getState())) });
-    expect(get(createQuery(TodoResource.getList, { userId: 1 }, client)).data?.map((t) => t.title)).toEqual(['todo 1', 'todo 3']);
+    expect(get(createQuery(TodoResource.getList, { userId: 1 }, client)).data?.map((t) => t.title)).toEqual([
+      'todo 1',
+      'todo 3',
+    ]);
     expect(fake.requests).toEqual([]);
   });
 

@@ -9,23 +9,67 @@ import { main, type ArticleView, type FanOut, type Peer } from '../harness.js';
 
 const USER_FIELDS = gql`
   fragment UserFields on User {
-    __typename id username name email bio avatarUrl location followers verified joinedAt
+    __typename
+    id
+    username
+    name
+    email
+    bio
+    avatarUrl
+    location
+    followers
+    verified
+    joinedAt
   }
 `;
 const ARTICLE_FIELDS = gql`
   fragment ArticleFields on Article {
-    __typename id title slug summary body status views likes published createdAt updatedAt
-    author { ...UserFields }
-    comments { __typename id articleId body likes flagged edited createdAt updatedAt author { ...UserFields } }
+    __typename
+    id
+    title
+    slug
+    summary
+    body
+    status
+    views
+    likes
+    published
+    createdAt
+    updatedAt
+    author {
+      ...UserFields
+    }
+    comments {
+      __typename
+      id
+      articleId
+      body
+      likes
+      flagged
+      edited
+      createdAt
+      updatedAt
+      author {
+        ...UserFields
+      }
+    }
   }
   ${USER_FIELDS}
 `;
 const ARTICLES = gql`
-  query Articles { articles { ...ArticleFields } }
+  query Articles {
+    articles {
+      ...ArticleFields
+    }
+  }
   ${ARTICLE_FIELDS}
 `;
 const ARTICLE = gql`
-  query Article($id: Int!) { article(id: $id) { ...ArticleFields } }
+  query Article($id: Int!) {
+    article(id: $id) {
+      ...ArticleFields
+    }
+  }
   ${ARTICLE_FIELDS}
 `;
 
@@ -46,7 +90,11 @@ function typed(articles: ArticleJson[]): ArticleJson[] {
 const readList = (cache: InMemoryCache) => cache.readQuery<{ articles: ArticleView[] }>({ query: ARTICLES })!.articles;
 
 function writeUser(cache: InMemoryCache, user: UserJson): void {
-  cache.writeFragment({ id: cache.identify({ __typename: 'User', id: user.id }), fragment: USER_FIELDS, data: { ...user, __typename: 'User' } });
+  cache.writeFragment({
+    id: cache.identify({ __typename: 'User', id: user.id }),
+    fragment: USER_FIELDS,
+    data: { ...user, __typename: 'User' },
+  });
 }
 
 const apollo: Peer<InMemoryCache> = {
@@ -68,7 +116,8 @@ const apollo: Peer<InMemoryCache> = {
     const cache = new InMemoryCache();
     typed(articles);
     cache.writeQuery({ query: ARTICLES, data: { articles } });
-    for (const article of articles) cache.writeQuery({ query: ARTICLE, variables: { id: article.id }, data: { article } });
+    for (const article of articles)
+      cache.writeQuery({ query: ARTICLE, variables: { id: article.id }, data: { article } });
     return {
       subscribe(id, emit) {
         let initial = true;

@@ -91,7 +91,8 @@ class Store {
   private readonly reducer = createReducer(this.controller);
 }
 
-const readList = (store: Store) => store.controller.getResponse(getArticles, store.state).data as unknown as readonly ArticleView[];
+const readList = (store: Store) =>
+  store.controller.getResponse(getArticles, store.state).data as unknown as readonly ArticleView[];
 
 const dataClient: Peer<Store> = {
   name: '@data-client/core 0.10',

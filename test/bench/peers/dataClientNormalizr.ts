@@ -19,13 +19,17 @@ function entity<T extends object>(key: string, create: () => T, pkField: string,
     createIfValid: (props: object) => Object.assign(create(), props),
     merge: (existing: object, incoming: object) => ({ ...existing, ...incoming }),
     mergeWithStore(existingMeta: Meta, incomingMeta: Meta, existing: object, incoming: object) {
-      return incomingMeta.fetchedAt >= existingMeta.fetchedAt ? { ...existing, ...incoming } : { ...incoming, ...existing };
+      return incomingMeta.fetchedAt >= existingMeta.fetchedAt
+        ? { ...existing, ...incoming }
+        : { ...incoming, ...existing };
     },
-    mergeMetaWithStore: (existingMeta: Meta, incomingMeta: Meta) => (incomingMeta.fetchedAt >= existingMeta.fetchedAt ? incomingMeta : existingMeta),
+    mergeMetaWithStore: (existingMeta: Meta, incomingMeta: Meta) =>
+      incomingMeta.fetchedAt >= existingMeta.fetchedAt ? incomingMeta : existingMeta,
     normalize(input: Record<string, unknown>, _parent: unknown, _key: unknown, delegate: INormalizeDelegate) {
       const processed: Record<string, unknown> = { ...input };
       for (const field of Object.keys(schema)) {
-        if (processed[field] !== undefined) processed[field] = delegate.visit(schema[field], processed[field], processed, field);
+        if (processed[field] !== undefined)
+          processed[field] = delegate.visit(schema[field], processed[field], processed, field);
       }
       const id = `${input[pkField]}`;
       delegate.mergeEntity(this, id, processed);
@@ -66,7 +70,8 @@ interface Tables {
   readonly memo: MemoCache;
 }
 
-const read = (tables: Tables) => tables.memo.denormalize(ArticleList, tables.result, tables.entities).data as unknown as readonly ArticleView[];
+const read = (tables: Tables) =>
+  tables.memo.denormalize(ArticleList, tables.result, tables.entities).data as unknown as readonly ArticleView[];
 const meta = (): Meta => {
   const now = Date.now();
   return { date: now, fetchedAt: now, expiresAt: now + 60_000 };
@@ -76,13 +81,25 @@ const dataClientNormalizr: Peer<Tables> = {
   name: '@data-client/normalizr 0.18',
   keepsIdentity: true,
   write(input) {
-    const { result, entities, entitiesMeta } = normalize(ArticleList, input as ArticleJson[], [], { entities: {}, indexes: {}, entitiesMeta: {} }, meta());
+    const { result, entities, entitiesMeta } = normalize(
+      ArticleList,
+      input as ArticleJson[],
+      [],
+      { entities: {}, indexes: {}, entitiesMeta: {} },
+      meta(),
+    );
     return { result, entities, entitiesMeta: entitiesMeta as Tables['entitiesMeta'], memo: new MemoCache() };
   },
   firstRead: read,
   read,
   writeUser(tables, user: UserJson) {
-    const { entities, entitiesMeta } = normalize(User, user, [], { entities: tables.entities, indexes: {}, entitiesMeta: tables.entitiesMeta }, meta());
+    const { entities, entitiesMeta } = normalize(
+      User,
+      user,
+      [],
+      { entities: tables.entities, indexes: {}, entitiesMeta: tables.entitiesMeta },
+      meta(),
+    );
     return { ...tables, entities, entitiesMeta: entitiesMeta as Tables['entitiesMeta'] };
   },
 };

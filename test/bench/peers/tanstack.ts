@@ -15,7 +15,8 @@ const queryFn = (): Promise<never> => {
   requests++;
   return Promise.reject(new Error('the benchmark must not fetch'));
 };
-const newClient = () => new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, gcTime: Infinity, queryFn } } });
+const newClient = () =>
+  new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, gcTime: Infinity, queryFn } } });
 
 /** The app's update: a new article (and comment) wherever the User appears, the same object elsewhere. */
 function withUser(article: ArticleJson, user: UserJson): ArticleJson {
@@ -23,7 +24,9 @@ function withUser(article: ArticleJson, user: UserJson): ArticleJson {
   return {
     ...article,
     author: article.author.id === user.id ? user : article.author,
-    comments: article.comments.map((comment) => (comment.author.id === user.id ? { ...comment, author: user } : comment)),
+    comments: article.comments.map((comment) =>
+      comment.author.id === user.id ? { ...comment, author: user } : comment,
+    ),
   };
 }
 
