@@ -494,13 +494,13 @@ export class Controller {
   }
 
   #entities(): EntityTables {
-    this.#effective = applyLayers(this.#store.getState(), this.#effective);
+    this.#effective = applyLayers(this.#store.current, this.#effective);
     return this.#effective.entities;
   }
 
   /** Reads a key from the current state; `tracked`: a stream's read, that needs the records it read (`paths`). */
   #read(endpoint: ControllerEndpoint, args: readonly unknown[], key: string, tracked = false): QueryRead {
-    const state = this.#store.getState();
+    const state = this.#store.current;
     const meta = state.meta[key];
     const stored = state.endpoints[key];
     const schema = endpoint.schema;

@@ -20,7 +20,7 @@ export type { NormalizeContext, DenormalizeContext, TableSchema } from './Schema
 export * as schema from './schemaNamespace.js';
 
 // ---- Normalize / denormalize ---------------------------------------------------------------------
-export { normalize, emptyTables } from './normalize.js';
+export { normalize, normalizeInto, emptyTables } from './normalize.js';
 export { denormalize, MemoCache } from './denormalize.js';
 export type { DenormalizeResult } from './denormalize.js';
 export { INVALID } from './special.js';
