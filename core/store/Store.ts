@@ -1,4 +1,4 @@
-import { BehaviorSubject, Subject, tap, type Observable } from 'rxjs';
+import { BehaviorSubject, Observable, Subject } from 'rxjs';
 import type { Action } from './actions.js';
 import { reducer, type Transition } from './reducer.js';
 import type { State } from './state.js';
@@ -35,7 +35,12 @@ export class Store {
 
   constructor(initial: State) {
     this.#subject = new BehaviorSubject(initial);
-    this.state$ = this.#subject.pipe(tap((state) => (this.#exposed = state)));
+    this.state$ = new Observable<State>((subscriber) =>
+      this.#subject.subscribe((state) => {
+        this.#exposed = state;
+        subscriber.next(state);
+      }),
+    );
     this.transitions$ = this.#transitionSubject.asObservable();
   }
 
