@@ -90,6 +90,17 @@ function readDetached(endpoint: ControllerEndpoint, args: readonly unknown[], re
   return new MemoCache().denormalize(endpoint.schema, normalized.result, normalized.entities, args).data;
 }
 
+/** The latest start time of any write a restored state holds. */
+function newestWrite(state: State): number {
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const key in state.meta) newest = Math.max(newest, state.meta[key]?.fetchedAt ?? newest);
+  for (const key in state.entitiesMeta) {
+    const table = state.entitiesMeta[key] ?? {};
+    for (const pk in table) newest = Math.max(newest, table[pk]?.fetchedAt ?? newest);
+  }
+  return newest;
+}
+
 /** @internal The controller's bookkeeping, for tests that check that nothing is left behind (not exported by the package). */
 export let controllerInternals: (controller: Controller) => {
   readonly streams: Map<string, QueryStream>;
@@ -128,6 +139,8 @@ export class Controller {
   readonly #scheduler: SchedulerLike;
   /** The start time of the last request (see `startTime`). */
   #lastStart = Number.NEGATIVE_INFINITY;
+  /** The latest start time of a response written so far (a response that started later wins over it). */
+  #newestWrite = Number.NEGATIVE_INFINITY;
   /** Aborted by `resetEntireStore`: retries of requests started before it stop. */
   #resetSignal = new AbortController();
 
@@ -147,6 +160,7 @@ export class Controller {
     this.#scheduler = options.scheduler ?? asyncScheduler;
     const start = options.initialState === undefined ? initialState() : restoreState(options.initialState);
     this.#store = new Store(start);
+    if (options.initialState !== undefined) this.#newestWrite = newestWrite(start);
     this.state$ = this.#store.state$;
     this.#store.transitions$.subscribe((transition) => this.#onTransition(transition));
     this.#host = {
@@ -271,6 +285,9 @@ export class Controller {
       settle();
       if (generation !== this.#generation) return readDetached(endpoint, args, response);
       const date = this.#clock();
+      // no response of a later request has been written: this one wins everywhere it writes, so what
+      // the store now holds for its key is exactly its own response (the object observers show)
+      const newest = startedAt >= this.#newestWrite;
       try {
         this.#write(endpoint, key, args, response, false, startedAt, layer, date);
       } catch (thrown) {
@@ -278,7 +295,8 @@ export class Controller {
         this.#write(endpoint, key, args, error, true, startedAt, layer, date);
         throw error;
       }
-      return this.#read(endpoint, args, key).data;
+      if (!entry.awaited) return undefined; // an observer's refetch: nobody reads the value
+      return newest ? this.#read(endpoint, args, key).data : this.#readOwn(endpoint, args, response, date);
     };
     entry.promise = run();
     if (!endpoint.sideEffect) {
@@ -438,6 +456,7 @@ export class Controller {
     date = this.#clock(),
   ): void {
     fetchedAt ??= date;
+    if (!isError && fetchedAt > this.#newestWrite) this.#newestWrite = fetchedAt;
     this.#store.dispatch(
       isError
         ? {
@@ -528,6 +547,19 @@ export class Controller {
       invalidated: meta?.invalidated === true,
       expiresAt: meta?.expiresAt ?? 0,
     };
+  }
+
+  /**
+   * The value of one response as its own request sees it, when a later request has written since it
+   * started: its own records over the store's (merged as a newer write would be), the records it only
+   * refers to as the store holds them. Read with a memo of its own, so the observers' reads stay as they are.
+   */
+  #readOwn(endpoint: ControllerEndpoint, args: readonly unknown[], response: unknown, date: number): unknown {
+    const schema = endpoint.schema;
+    if (schema === undefined) return response;
+    const state = this.#store.getState();
+    const own = normalize(schema, response, args, state, { fetchedAt: Number.MAX_VALUE, date, expiresAt: date });
+    return new MemoCache().denormalize(schema, own.result, own.entities, args).data;
   }
 
   /**
