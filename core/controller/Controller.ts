@@ -296,7 +296,10 @@ export class Controller {
         throw error;
       }
       if (!entry.awaited) return undefined; // an observer's refetch: nobody reads the value
-      return newest ? this.#read(endpoint, args, key).data : this.#readOwn(endpoint, args, response, date);
+      // other mutations' optimistic layers are not part of this response either
+      return newest && this.#store.getState().optimistic.length === 0
+        ? this.#read(endpoint, args, key).data
+        : this.#readOwn(endpoint, args, response, date);
     };
     entry.promise = run();
     if (!endpoint.sideEffect) {
