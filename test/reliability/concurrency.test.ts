@@ -100,7 +100,12 @@ const chaos = {
   optimistic: createResource({ ...chaosOptions, optimistic: true }),
 };
 const LONG = process.env.RX_REST_LONG === '1';
-const SEEDS = LONG ? Array.from({ length: 40 }, (_, i) => 1000 + i) : [1, 2, 3];
+/** `RX_REST_SEEDS=1028,1037` replays those seeds. */
+const SEEDS = process.env.RX_REST_SEEDS
+  ? process.env.RX_REST_SEEDS.split(',').map(Number)
+  : LONG
+    ? Array.from({ length: 40 }, (_, i) => 1000 + i)
+    : [1, 2, 3];
 const OPERATIONS = LONG ? 300 : 80;
 
 /** A small seeded generator (mulberry32): the same seed gives the same run. */
