@@ -29,12 +29,12 @@ export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = un
 }
 
 /** The arguments of an endpoint. */
-export type EndpointArgs<E> = E extends (...args: infer A) => any ? A : never;
+export type EndpointArgs<E> = E extends (...args: infer A) => unknown ? A : never;
 
 /** The value `controller.fetch(endpoint, ...)` resolves and `observe` emits: denormalized from the schema, or the endpoint's own result without one. */
 export type EndpointData<E> = E extends { readonly schema: infer S }
   ? [S] extends [undefined]
-    ? E extends (...args: any[]) => Promise<infer R>
+    ? E extends (...args: never[]) => Promise<infer R>
       ? R
       : unknown
     : Denormalize<S>
