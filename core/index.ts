@@ -57,12 +57,14 @@ export type {
 } from './endpoint/index.js';
 
 // ---- Controller and store ------------------------------------------------------------------------
-export { Controller } from './controller/index.js';
+export { Controller, IDLE } from './controller/index.js';
 export type {
   ControllerEndpoint,
   ControllerOptions,
   EndpointArgs,
   EndpointData,
+  ObserveOptions,
+  QueryArgs,
   QueryState,
   ResponseSnapshot,
   StoreSnapshot,

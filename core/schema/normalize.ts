@@ -6,6 +6,7 @@ import { normalizeMembers } from './Object.js';
 import { SchemaNode, type NormalizeContext } from './SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from './schemaKind.js';
 import { copyTable, emptyTable, hasCycle, hasOwn, isPlainObject, jsonEqual } from './safeObject.js';
+import { keepShape } from './shapeKeeper.js';
 import { INVALID } from './special.js';
 import type {
   EntityMeta,
@@ -335,12 +336,7 @@ export function tooDeep(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
-/**
- * One idle Normalizer, kept for the life of the module. V8 discards a class's object shape (hidden class)
- * once no instance of it is alive, and with it all optimized code that checks that shape: without a live
- * instance, every major garbage collection between two normalizes would throw the optimized normalize
- * code away (measured: half the time of writing a 500-article response went to running it unoptimized).
- */
+/** The idle Normalizer kept for V8's sake (see shapeKeeper.ts). */
 let shapeKeeper: Normalizer | undefined;
 
 /** The empty tables: a store with nothing in it. */
@@ -380,7 +376,7 @@ export function normalizeInto<R = unknown>(
   meta: Partial<EntityMeta> | undefined,
   owned: WeakSet<object> | undefined,
 ): NormalizeResult<R> {
-  shapeKeeper ??= new Normalizer(emptyTables(), [], { date: 0, fetchedAt: 0, expiresAt: 0 });
+  shapeKeeper ??= keepShape(new Normalizer(emptyTables(), [], { date: 0, fetchedAt: 0, expiresAt: 0 }));
   const now = Date.now();
   const date = meta?.date ?? now;
   const fullMeta: EntityMeta = { date, fetchedAt: meta?.fetchedAt ?? date, expiresAt: meta?.expiresAt ?? date };
