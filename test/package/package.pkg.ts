@@ -4,7 +4,7 @@
  * and `rx-rest/solid` must load in Node ESM and type-check under `moduleResolution` `bundler` and `node16`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,10 @@ function run(command: string, args: string[], cwd: string): Promise<string> {
     ),
   );
 }
+
+/** The version of a dependency in the repository's node_modules. */
+const installedVersion = (name: string): string =>
+  (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 let scratch: string;
 let files: string[];
@@ -39,9 +43,8 @@ beforeAll(async () => {
     [
       'install',
       `./${packed[0]!.filename}`,
-      'rxjs@^7.8.0',
-      'svelte@^5.0.0',
-      'solid-js@^1.9.0',
+      // the versions the repository is tested with (already in npm's cache after `npm ci`)
+      ...['rxjs', 'svelte', 'solid-js'].map((name) => `${name}@${installedVersion(name)}`),
       '--prefer-offline',
       '--no-audit',
       '--no-fund',
