@@ -13,10 +13,12 @@ export {
   ObjectSchema,
   Collection,
   CollectionAdder,
+  CollectionMover,
   Invalidate,
   INVALID,
   appendUnique,
   prependUnique,
+  removeItems,
   collectionArgsKey,
   normalize,
   denormalize,
@@ -79,5 +81,6 @@ export {
   NormalizeError,
   DeserializeError,
   SchemaDefinitionError,
+  EndpointDefinitionError,
 } from './errors.js';
 export type { RequestDescription } from './errors.js';

@@ -1,10 +1,26 @@
 /**
  * `RestEndpoint`: one HTTP request, described by a path, a method and a schema, and callable.
  */
-import { AbortError, NetworkError, ParseError, truncate, type RequestDescription } from '../errors.js';
+import {
+  AbortError,
+  EndpointDefinitionError,
+  NetworkError,
+  ParseError,
+  truncate,
+  type RequestDescription,
+} from '../errors.js';
 import type { Schema } from '../schema/index.js';
 import { abortErrorOf, linkAbort, type RequestAbort } from './abort.js';
-import { parsePath, pathWithSearch } from './path.js';
+import {
+  derivedEndpoint,
+  getMemberOptions,
+  paginatedEndpoint,
+  setMemberOptions,
+  type CollectionMember,
+  type Paginated,
+  type RemoveCursor,
+} from './derived.js';
+import { compilePath, parsePath, pathKeys, pathRegex, searchString } from './path.js';
 import type {
   DefaultBody,
   EndpointExtraOptions,
@@ -45,12 +61,23 @@ export interface RestEndpointOptions<
   readonly searchParams?: SP;
   /** A type carrier for the body: `{} as Partial<Todo>`. Giving it lets any method send a body. */
   readonly body?: B;
-  /** Whether the request changes data on the server. Default: `true` unless the method is GET, HEAD or OPTIONS. */
+  /**
+   * Whether the request changes data on the server. Default: `true` unless the method is GET, HEAD or
+   * OPTIONS (then `undefined`); an explicit value, `undefined` included, is kept as given.
+   */
   readonly sideEffect?: boolean | undefined;
   /** The name of the argument that selects a page (`'page'`, `'cursor'`), for list endpoints. */
   readonly paginationField?: string | undefined;
-  /** A name for messages and debugging, e.g. `'Todo.get'`. Default: `'<METHOD> <path>'`. */
+  /** A name for messages and debugging, e.g. `'Todo.get'`. Default: `urlPrefix + path`. */
   readonly name?: string | undefined;
+  /**
+   * How a 2xx body is read: `'json'`, `'text'` (a string), `'blob'` (a `Blob`), `'arrayBuffer'` or
+   * `'stream'` (the `ReadableStream`). Default: from the `Content-Type` (JSON types parse as JSON,
+   * text types read as a string, other types as a `Blob`). Only `'json'` goes with a schema.
+   */
+  readonly content?: ResponseContent | undefined;
+  /** The path of `move` (the path of one item, e.g. `'/todos/:id'`); default: this endpoint's path. */
+  readonly movePath?: string | undefined;
   /** Transforms the parsed response (synchronously); receives the URL arguments and the body after it. */
   process?(this: RestEndpoint<P, S, M, SP, B, unknown>, value: ResultOf<S>, ...args: ProcessParameters<P, SP, B>): R;
   /** Builds the `RequestInit` for a body (`undefined` when the call has none). */
@@ -60,6 +87,23 @@ export interface RestEndpointOptions<
   /** Sends the request; resolves a 2xx `Response`, rejects with a `NetworkError` otherwise. */
   fetchResponse?(this: RestEndpoint<P, S, M, SP, B, unknown>, input: string, init: RequestInit): Promise<Response>;
 }
+
+/** What `content` accepts: how a response body is read. */
+export type ResponseContent = 'json' | 'text' | 'blob' | 'arrayBuffer' | 'stream';
+
+/** What a body read with `content` resolves: `'blob'` a `Blob`, `'text'` a string, ... */
+export type ContentResult<C extends ResponseContent> = C extends 'blob'
+  ? Blob
+  : C extends 'text'
+    ? string
+    : C extends 'arrayBuffer'
+      ? ArrayBuffer
+      : C extends 'stream'
+        ? ReadableStream<Uint8Array> | null
+        : unknown;
+
+/** Content types read as text when no `content` is set (JSON types are recognized before these). */
+const TEXT_LIKE = /\btext\b|\bxml\b|\bhtml\b|\bjavascript\b|\bcss\b|\bcsv\b|\burlencoded\b/i;
 
 /**
  * Any endpoint, whatever its path, schema, method, arguments and result: the parameter type of code
@@ -75,6 +119,9 @@ const builtFrom = new WeakMap<
 
 /** Keys of options that are not copied onto the endpoint (a function's own, fixed members; `name` is set apart). */
 const NOT_COPIED = new Set(['name', 'length', 'prototype']);
+
+/** Methods that do not change data on the server: their endpoints have no `sideEffect` unless told. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Whether a call of this endpoint carries a body (a `body` option, or a method that sends one). */
 const takesBody = new WeakMap<object, boolean>();
@@ -137,7 +184,11 @@ export class RestEndpoint<
   declare readonly searchParams: SP;
   /** The `body` type carrier, as given. */
   declare readonly body: B;
-  /** Whether the request changes data on the server (not cached, never deduplicated). */
+  /**
+   * Whether the request changes data on the server (not cached, never deduplicated): `true`, or
+   * `undefined` (falsy) for GET, HEAD and OPTIONS unless the options said otherwise. (Typed `boolean` so
+   * that every endpoint fits the controller; read it as truthy or falsy.)
+   */
   declare readonly sideEffect: boolean;
   /** Refetch interval (ms) while observed, if any. */
   declare readonly pollFrequency: number | undefined;
@@ -149,7 +200,7 @@ export class RestEndpoint<
   declare readonly paginationField: string | undefined;
   /** Whether a mutation applies its expected result before the server answers. */
   declare readonly optimistic: boolean | undefined;
-  /** A name for messages: `'Todo.get'`, or `'<METHOD> <path>'`. */
+  /** A name for messages: `'Todo.get'`, or `urlPrefix + path` (`'https://api.example.com/todos/:id'`). */
   declare readonly name: string;
   /** Retries through the controller, if set (else the controller's default: 3 for GET, 0 for mutations). */
   declare readonly retry: number | false | undefined;
@@ -159,6 +210,10 @@ export class RestEndpoint<
   declare readonly timeout: number | undefined;
   /** Aborts this endpoint's requests, if set: they reject with an `AbortError`. */
   declare readonly signal: AbortSignal | undefined;
+  /** How a 2xx body is read, if fixed (else detected from the `Content-Type`). */
+  declare readonly content: ResponseContent | undefined;
+  /** The path `move` requests, if not this endpoint's own. */
+  declare readonly movePath: string | undefined;
 
   constructor(options: RestEndpointOptions<P, S, M, SP, B, R>) {
     const endpoint = ((...args: EndpointParameters<P, SP, B>) => endpoint.fetch(...args)) as unknown as RestEndpoint<
@@ -172,11 +227,18 @@ export class RestEndpoint<
     Object.setPrototypeOf(endpoint, new.target.prototype);
 
     const method = (options.method ?? 'GET') as M;
+    if (options.content !== undefined && options.content !== 'json' && options.schema !== undefined) {
+      throw new EndpointDefinitionError(
+        `${options.name ?? `${options.urlPrefix ?? ''}${options.path}`}: content '${options.content}' cannot be normalized, ` +
+          `so it cannot go with a schema. Set schema: undefined (or content: 'json').`,
+      );
+    }
     const members: Record<string, unknown> = {
       ...options,
       urlPrefix: options.urlPrefix ?? '',
       method,
-      sideEffect: options.sideEffect ?? !(method === 'GET' || method === 'HEAD' || method === 'OPTIONS'),
+      // an explicit `sideEffect` (even `undefined`) is kept; else `true` for the methods that change data
+      sideEffect: 'sideEffect' in options ? options.sideEffect : SAFE_METHODS.has(method) ? undefined : true,
       dataExpiryLength: options.dataExpiryLength ?? 60_000,
       errorExpiryLength: options.errorExpiryLength ?? 1_000,
     };
@@ -185,7 +247,10 @@ export class RestEndpoint<
       if (value !== undefined && !NOT_COPIED.has(key))
         Object.defineProperty(endpoint, key, { value, enumerable: true, writable: true, configurable: true });
     }
-    Object.defineProperty(endpoint, 'name', { value: options.name ?? `${method} ${options.path}`, configurable: true });
+    Object.defineProperty(endpoint, 'name', {
+      value: options.name ?? `${options.urlPrefix ?? ''}${options.path}`,
+      configurable: true,
+    });
     builtFrom.set(
       endpoint,
       options as RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>,
@@ -230,10 +295,47 @@ export class RestEndpoint<
 
   /** The full URL for these arguments: `urlPrefix` + the filled path + the query string. */
   url(...[args]: UrlParameters<P, SP>): string {
-    const path = pathWithSearch(this.path, args as Record<string, unknown> | undefined);
+    const all = (args ?? {}) as Readonly<Record<string, unknown>>;
+    const compiled = compilePath(this.path, all);
+    let search: Record<string, unknown> | undefined;
+    const inPath = parsePath(this.path).length === 0 ? undefined : new Set(pathKeys(this.path));
+    for (const key of Object.keys(all)) {
+      if (inPath?.has(key)) continue;
+      (search ??= {})[key] = all[key];
+    }
+    const query = search === undefined ? '' : this.searchToString(search);
+    const path = query === '' ? compiled : `${compiled}${compiled.includes('?') ? '&' : '?'}${query}`;
     // 'https://api.example.com/' + '/todos' would give a double slash.
     const prefix = this.urlPrefix.endsWith('/') && path.startsWith('/') ? this.urlPrefix.slice(0, -1) : this.urlPrefix;
     return prefix + path;
+  }
+
+  /**
+   * The query string (without `?`) of the URL arguments that are not path parameters: keys sorted,
+   * `undefined` and `null` left out, an array as a repeated key, values through `encodeURIComponent`.
+   * Override to encode otherwise (e.g. with `qs`).
+   *
+   * @example
+   * list.searchToString({ userId: 1, tag: ['a', 'b'] }); // 'tag=a&tag=b&userId=1'
+   */
+  searchToString(searchParams: Readonly<Record<string, unknown>>): string {
+    return searchString(this.path, searchParams);
+  }
+
+  /**
+   * Whether a request key (`endpoint.key(...)`, a key of `state.endpoints`) is one of this endpoint's:
+   * same method, same `urlPrefix`, and a path this endpoint's path matches (any query string).
+   *
+   * @example
+   * TodoResource.get.testKey('GET https://api.example.com/todos/5'); // true
+   */
+  testKey(key: string): boolean {
+    const prefix = `${this.method} ${this.urlPrefix}`;
+    if (!key.startsWith(prefix)) return false;
+    const question = key.indexOf('?', prefix.length);
+    let path = key.slice(prefix.length, question === -1 ? undefined : question);
+    if (this.urlPrefix.endsWith('/') && this.path.startsWith('/')) path = `/${path}`;
+    return pathRegex(this.path).test(path);
   }
 
   /** A stable string identifying the request in the cache: `'<METHOD> <url>'` (the body is not part of it). */
@@ -296,21 +398,34 @@ export class RestEndpoint<
   }
 
   /**
-   * Reads the value of a 2xx response: `null` for 204 or an empty body, else the parsed JSON. A body
-   * that is not JSON rejects with a `ParseError` when the endpoint has a schema or the response says
-   * it is JSON; otherwise it resolves as text. Override to read headers too (e.g. `link`).
+   * Reads the value of a 2xx response: as `content` says when it is set; otherwise `null` for 204 or
+   * an empty body, JSON for a JSON content type (or none), a string for a text type, a `Blob` for any
+   * other (binary) type. A body that is not JSON rejects with a `ParseError` when the endpoint has a
+   * schema or the response says it is JSON; so does a binary body for an endpoint with a schema.
+   * Override to read headers too (e.g. `link`).
    */
   async parseResponse(response: Response): Promise<unknown> {
     if (response.status === 204 || response.status === 205) return null;
+    const content = this.content;
+    if (content === 'stream') return response.body;
+    if (content === 'blob') return response.blob();
+    if (content === 'arrayBuffer') return response.arrayBuffer();
+    if (content === 'text') return response.text();
+    const contentType = response.headers.get('content-type') ?? '';
+    const saysJson = /json/i.test(contentType);
+    if (content === undefined && !saysJson && contentType !== '' && !TEXT_LIKE.test(contentType)) {
+      if (this.schema === undefined) return response.blob();
+      const request = this.describe(response.url || this.urlPrefix + this.path, { method: this.method });
+      const cause = new Error(`binary content cannot be normalized: set schema: undefined, or content: 'blob'`);
+      throw new ParseError(request, response.status, contentType, '', cause);
+    }
     const text = await response.text();
     if (text.trim() === '') return null;
-    const contentType = response.headers.get('content-type') ?? '';
-    const saysJson = /[/+]json\b/i.test(contentType);
-    if (!saysJson && contentType !== '' && this.schema === undefined) return text;
+    if (content === undefined && !saysJson && contentType !== '' && this.schema === undefined) return text;
     try {
       return JSON.parse(text) as unknown;
     } catch (cause) {
-      if (!saysJson && this.schema === undefined) return text;
+      if (content === undefined && !saysJson && this.schema === undefined) return text;
       const request = this.describe(response.url || this.urlPrefix + this.path, { method: this.method });
       throw new ParseError(request, response.status, contentType, text, cause);
     }
@@ -342,11 +457,87 @@ export class RestEndpoint<
     const Endpoint = this.constructor as new (
       options: RestEndpointOptions<P2, S2, M2, SP2, B2, R2>,
     ) => RestEndpoint<P2, S2, M2, SP2, B2, R2>;
-    const base = builtFrom.get(this) ?? { path: this.path };
-    return new Endpoint({ ...base, ...options } as RestEndpointOptions<P2, S2, M2, SP2, B2, R2>);
+    let base: Partial<RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>> =
+      builtFrom.get(this) ?? { path: this.path };
+    if ('method' in options && !('sideEffect' in options) && 'sideEffect' in base) {
+      // a new method without a new `sideEffect` takes that method's default
+      const { sideEffect: _old, ...rest } = base;
+      base = rest;
+    }
+    const extended = new Endpoint({ ...base, ...options } as RestEndpointOptions<P2, S2, M2, SP2, B2, R2>);
+    setMemberOptions(extended, getMemberOptions(this));
+    return extended;
   }
 
-  /** The request as error messages name it: method, URL and the endpoint's name (`'Todo.get'`, or `'GET /todos/:id'`). */
+  /**
+   * POSTs a new item to this list endpoint's URL; the created item is added to the end of every
+   * stored list of its Collection whose arguments match (`Collection.push`). Needs a schema that is or
+   * holds a Collection.
+   *
+   * @example
+   * await controller.fetch(getTodos.push, { userId: 1 }, { title: 'Buy milk' });
+   */
+  get push(): CollectionMember<P, S, SP, 'push'> {
+    return derivedEndpoint(this, 'push') as CollectionMember<P, S, SP, 'push'>;
+  }
+
+  /** Like `push`, adding the created item at the start of the matching lists (`Collection.unshift`). */
+  get unshift(): CollectionMember<P, S, SP, 'unshift'> {
+    return derivedEndpoint(this, 'unshift') as CollectionMember<P, S, SP, 'unshift'>;
+  }
+
+  /**
+   * PATCHes this list endpoint's URL with an item; the item is updated from the response and removed
+   * from every stored list whose arguments match the URL arguments and body (`Collection.remove`).
+   *
+   * @example
+   * await controller.fetch(getUsers.remove, { group: 'five' }, { id: 2, group: 'six' });
+   */
+  get remove(): CollectionMember<P, S, SP, 'remove'> {
+    return derivedEndpoint(this, 'remove') as CollectionMember<P, S, SP, 'remove'>;
+  }
+
+  /**
+   * PATCHes one item (at `movePath`, for a resource the item's path) and moves it between the stored
+   * lists: out of those its old values matched, into those its new values (body and response) match
+   * (`Collection.move`).
+   *
+   * @example
+   * await controller.fetch(TodoResource.getList.move, { id: 5 }, { userId: 2 });
+   */
+  get move(): CollectionMember<P, S, SP, 'move'> {
+    return derivedEndpoint(this, 'move') as CollectionMember<P, S, SP, 'move'>;
+  }
+
+  /**
+   * `paginated(paginationField)`: GETs one more page and appends its items to the list of the same
+   * arguments. (Typed `unknown` on a plain endpoint, whose pagination field the types do not know: use
+   * `paginated('page')` there; a resource's `getList.getPage` is typed.)
+   */
+  get getPage(): unknown {
+    return derivedEndpoint(this, 'getPage');
+  }
+
+  /**
+   * An endpoint for one more page of this list: its arguments gain `field` (sent in the query string),
+   * and the items of its response are appended, without duplicates, to the stored list whose arguments
+   * are the page's without `field`. The function form maps a page's arguments to the list's.
+   *
+   * @example
+   * const nextPage = getTodos.paginated('cursor');
+   * await controller.fetch(nextPage, { userId: 1, cursor: 'abc' });
+   */
+  paginated<F extends string>(field: F): Paginated<P, S, SP, F>;
+  paginated<A extends object>(
+    removeCursor: (args: A) => readonly unknown[],
+  ): Paginated<P, S, SP, string> extends RestEndpoint<P, infer S2, 'GET', any, any, any>
+    ? RestEndpoint<P, S2, 'GET', A>
+    : never;
+  paginated(removeCursor: RemoveCursor): unknown {
+    return paginatedEndpoint(this, removeCursor);
+  }
+
+  /** The request as error messages name it: method, URL and the endpoint's name (`'Todo.get'`, or `urlPrefix + path`). */
   protected describe(url: string, init: RequestInit): RequestDescription {
     return { method: init.method ?? this.method, url, endpoint: this.name };
   }

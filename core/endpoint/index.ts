@@ -24,6 +24,16 @@ export type {
   UrlParameters,
 } from './types.js';
 
+export type {
+  CollectionIn,
+  CollectionMember,
+  MemberSchema,
+  PageParams,
+  PagedSchema,
+  Paginated,
+  RemoveCursor,
+} from './derived.js';
+
 // ---- Resources -----------------------------------------------------------------------------------
 export { createResource } from './createResource.js';
 export type {
@@ -34,7 +44,6 @@ export type {
   ExtendOptions,
   Extended,
   ListEndpoint,
-  PageParams,
   Resource,
   ResourceBody,
   ResourceExtend,
