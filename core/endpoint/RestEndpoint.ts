@@ -500,13 +500,14 @@ export class RestEndpoint<
   /**
    * PATCHes one item (at `movePath`, for a resource the item's path) and moves it between the stored
    * lists: out of those its old values matched, into those its new values (body and response) match
-   * (`Collection.move`).
+   * (`Collection.move`). Typed on a resource's `getList`; on a plain endpoint (whose `movePath` the
+   * types do not know) it is `unknown`: narrow it with `as RestEndpoint<'/todos/:id', ...>`.
    *
    * @example
    * await controller.fetch(TodoResource.getList.move, { id: 5 }, { userId: 2 });
    */
-  get move(): CollectionMember<P, S, SP, 'move'> {
-    return derivedEndpoint(this, 'move') as CollectionMember<P, S, SP, 'move'>;
+  get move(): unknown {
+    return derivedEndpoint(this, 'move');
   }
 
   /**

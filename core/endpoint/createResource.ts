@@ -185,11 +185,22 @@ type ListMembers<E, P extends string, S, SP> = [CollectionIn<S>] extends [never]
 export interface ResourceExtend<M extends object> {
   /** Adds (or replaces) members built from the base ones: `extend(base => ({ search: base.getList.extend({...}) }))`. */
   <E extends object>(build: (base: Resource<M>) => E): Resource<Omit<M, keyof E> & E>;
-  /** Adds a member built from `get` with some options replaced: `extend('search', { path: '/todos/search/:q' })`. */
+  /**
+   * Extends the member `name` with some options replaced (`extend('getList', { searchParams: ... })`),
+   * or, for a new name, adds a member built from `get`: `extend('search', { path: '/todos/search/:q' })`.
+   */
   <N extends string, const O extends ExtendOptions>(
     name: N,
     options: O,
-  ): Resource<Omit<M, N> & { readonly [K in N]: M extends { readonly get: infer G } ? Extended<G, O> : never }>;
+  ): Resource<
+    Omit<M, N> & {
+      readonly [K in N]: K extends keyof M
+        ? Extended<M[K], O>
+        : M extends { readonly get: infer G }
+          ? Extended<G, O>
+          : never;
+    }
+  >;
   /** Overrides options of existing members: `extend({ getList: { schema: ... }, update: { method: 'PATCH' } })`. */
   <const O extends { readonly [K in keyof M]?: ExtendOptions }>(
     overrides: O,

@@ -187,18 +187,15 @@ export type PagedSchema<S> =
 type PagedMembers<O> = { [K in keyof O]: O[K] extends Collection<any> ? ReturnType<O[K]['addWith']> : O[K] };
 
 /**
- * `endpoint.push` / `unshift` / `remove` / `move` of an endpoint with path `P`, schema `S` and search
- * params `SP`: `never` when `S` holds no Collection. The body is any subset of the item's JSON fields;
- * `move` requests the endpoint's `movePath` (typed as the list's path here: `createResource` types its
- * list members with the resource's item path and body).
+ * `endpoint.push` / `unshift` / `remove` of an endpoint with path `P`, schema `S` and search params
+ * `SP`: `never` when `S` holds no Collection. The body is any subset of the item's JSON fields
+ * (`createResource` types its list members with the resource's body).
  */
-export type CollectionMember<P extends string, S, SP, K extends 'push' | 'unshift' | 'remove' | 'move'> = [
+export type CollectionMember<P extends string, S, SP, K extends 'push' | 'unshift' | 'remove'> = [
   CollectionIn<S>,
 ] extends [never]
   ? never
-  : K extends 'move'
-    ? RestEndpoint<P, MemberSchema<S, 'move'>, 'PATCH', undefined, CollectionBody<S>>
-    : RestEndpoint<P, MemberSchema<S, K>, K extends 'remove' ? 'PATCH' : 'POST', SP, CollectionBody<S>>;
+  : RestEndpoint<P, MemberSchema<S, K>, K extends 'remove' ? 'PATCH' : 'POST', SP, CollectionBody<S>>;
 
 /** The default body of the members derived from a list: any subset of the JSON fields of its items. */
 export type CollectionBody<S> =

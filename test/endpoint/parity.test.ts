@@ -8,7 +8,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { Controller } from '../../core/controller/index.js';
 import { createResource } from '../../core/endpoint/createResource.js';
-import { RestEndpoint } from '../../core/endpoint/RestEndpoint.js';
+import { RestEndpoint, type AnyRestEndpoint } from '../../core/endpoint/RestEndpoint.js';
 import { EndpointDefinitionError, NetworkError, NormalizeError, ParseError } from '../../core/errors.js';
 import { Collection, Entity, prependUnique } from '../../core/schema/index.js';
 
@@ -150,13 +150,15 @@ describe('resources', () => {
     const polling = TodoResource.getList.extend({ pollFrequency: 2000 });
     expect(polling.push.pollFrequency).toBe(2000);
     expect(polling.unshift.method).toBe('POST');
-    expect(polling.getPage.name).toBe('Todo.getList.getPage');
+    // after endpoint.extend, getPage keeps working (typed only on the resource's own getList)
+    expect((polling.getPage as AnyRestEndpoint).name).toBe('Todo.getList.getPage');
     expect(polling.push).toBe(polling.push);
 
     const Authed = TodoResource.extend({
       getList: {
-        getRequestInit(this: RestEndpoint, body: unknown) {
-          return { ...RestEndpoint.prototype.getRequestInit.call(this, body), headers: { 'X-Token': 'secret' } };
+        async getRequestInit(body: unknown): Promise<RequestInit> {
+          const init = await RestEndpoint.prototype.getRequestInit.call(this as never, body as never);
+          return { ...init, headers: { ...(init.headers as Record<string, string>), 'X-Token': 'secret' } };
         },
       },
     });
@@ -167,7 +169,7 @@ describe('resources', () => {
     expect(seen[0]!.headers.get('X-Token')).toBe('secret');
     await Functional.feed.push({}, { title: 'b' });
     expect(seen[1]).toMatchObject({ method: 'POST', url: `${API}/feed`, body: '{"title":"b"}' });
-    await Functional.feed.getPage({ page: 2 });
+    await (Functional.feed.getPage as AnyRestEndpoint)({ page: 2 });
     expect(seen[2]).toMatchObject({ method: 'GET', url: `${API}/feed?page=2` });
   });
 
