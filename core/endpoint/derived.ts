@@ -110,8 +110,11 @@ function build(endpoint: ListLike, member: DerivedMember): unknown {
   const collection = requireCollection(endpoint, member);
   const extra = memberOptions.get(endpoint) ?? {};
   if (member === 'move') {
+    const optimistic = extra.optimistic === true || (endpoint as { optimistic?: unknown }).optimistic === true;
     return endpoint.extend({
       ...extra,
+      // the expected item: its pk from the URL arguments, its new values from the body
+      ...(optimistic ? { getOptimisticResponse: moveExpected } : {}),
       method: 'PATCH',
       path: endpoint.movePath ?? endpoint.path,
       searchParams: undefined,
@@ -125,6 +128,10 @@ function build(endpoint: ListLike, member: DerivedMember): unknown {
     schema: collection[member],
     name: `${endpoint.name}.${member}`,
   });
+}
+
+function moveExpected(_snapshot: unknown, params: unknown, body: unknown): unknown {
+  return { ...(params as object | undefined), ...(body as object | undefined) };
 }
 
 function paginate(endpoint: ListLike, removeCursor: RemoveCursor): unknown {

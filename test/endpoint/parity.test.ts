@@ -397,6 +397,39 @@ describe('move and remove between collections', () => {
     expect(ids(controller.getResponse(TodoResource.getList).data)).toEqual([1, 2, 3]);
   });
 
+  test('an optimistic move shows at once, before the server answers', async () => {
+    const Optimistic = TodoResource.extend({});
+    const OptimisticResource = createResource({
+      urlPrefix: API,
+      path: '/todos/:id',
+      schema: Todo,
+      searchParams: {} as { userId?: number } | undefined,
+      optimistic: true,
+    });
+    expect(Optimistic.getList.move.optimistic).toBeUndefined();
+    todoServer([
+      { id: 1, userId: 1, title: 'a' },
+      { id: 2, userId: 2, title: 'b' },
+    ]);
+    const controller = new Controller();
+    await controller.fetch(OptimisticResource.getList, { userId: 1 });
+    await controller.fetch(OptimisticResource.getList, { userId: 2 });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.patch(`${API}/todos/:id`, async () => {
+        await released;
+        return HttpResponse.json({ id: 1, userId: 2, title: 'a' });
+      }),
+    );
+    const moving = controller.fetch(OptimisticResource.getList.move, { id: 1 }, { userId: 2 });
+    expect(ids(controller.getResponse(OptimisticResource.getList, { userId: 1 }).data)).toEqual([]);
+    expect(ids(controller.getResponse(OptimisticResource.getList, { userId: 2 }).data)).toEqual([2, 1]);
+    release();
+    await moving;
+    expect(ids(controller.getResponse(OptimisticResource.getList, { userId: 2 }).data)).toEqual([2, 1]);
+  });
+
   test('Collection.moveWith builds a move that places items with another merge', async () => {
     const { controller } = await loaded();
     const toFront = TodoResource.getList.move.extend({ schema: TodoResource.getList.schema.moveWith(prependUnique) });
