@@ -1,6 +1,6 @@
 /**
- * `createResource`: the endpoints of one REST resource (`get`, `getList` with `push`/`unshift`/`getPage`,
- * `update`, `partialUpdate`, `delete`) sharing one schema, and `extend` to derive new resources.
+ * `createResource`: the endpoints of one REST resource (`get`, `getList` with `push`/`unshift`/`getPage`/
+ * `move`/`remove`, `update`, `partialUpdate`, `delete`) sharing one schema, and `extend` to derive new resources.
  */
 import { EndpointDefinitionError } from '../errors.js';
 import { Collection, Invalidate } from '../schema/index.js';
@@ -11,7 +11,7 @@ import { RestEndpoint, type AnyRestEndpoint, type RestEndpointOptions } from './
 import type { CollectionIn, MemberSchema, PageParams, Paginated } from './derived.js';
 import type { EndpointExtraOptions, HttpMethod, JsonOf, ResultOf } from './types.js';
 
-/** Options of `createResource` (SPEC 2.2). */
+/** Options of `createResource`. */
 export interface ResourceOptions<
   P extends string,
   S extends EntityClass,
@@ -213,7 +213,7 @@ export interface ResourceExtend<M extends object> {
 export type Resource<M extends object> = M & { readonly extend: ResourceExtend<M> };
 
 /**
- * Builds the endpoints of one REST resource, all sharing `schema` (SPEC section 4):
+ * Builds the endpoints of one REST resource, all sharing `schema`:
  *
  * | member | request | schema |
  * |---|---|---|
@@ -221,11 +221,16 @@ export type Resource<M extends object> = M & { readonly extend: ResourceExtend<M
  * | `getList(args?)` | `GET removeLastArg(path)?searchParams` | `new Collection([schema])` |
  * | `getList.push(args, body)` / `unshift` | `POST removeLastArg(path)?searchParams` | `getList.schema.push` / `unshift` |
  * | `getList.getPage(args)` (with `paginationField`) | `GET removeLastArg(path)?searchParams&page=` | `getList.schema.addWith(appendUnique, ...)` |
+ * | `getList.remove(args, body)` | `PATCH removeLastArg(path)?searchParams` | `getList.schema.remove` |
+ * | `getList.move(args, body)` | `PATCH path` | `getList.schema.move` |
  * | `update(args, body)` / `partialUpdate(args, body)` | `PUT` / `PATCH path` | `schema` |
  * | `delete(args)` | `DELETE path` | `new Invalidate(schema)` |
  *
  * Extra options (`pollFrequency`, `dataExpiryLength`, ...) go to every member; `optimistic: true`
  * makes the mutations optimistic. Member names are `<schema.key>.<member>` (e.g. `'Todo.getList.push'`).
+ * The list members derive from `getList` (they are `RestEndpoint`'s `push`, `unshift`, `getPage`, `move`
+ * and `remove`), so `getList.extend(...)` and `extend({ getList })` keep them, with the new options.
+ * A path without a parameter throws an `EndpointDefinitionError`: a resource's path names one item.
  *
  * @example
  * const TodoResource = createResource({
