@@ -301,7 +301,8 @@ export class RestEndpoint<
     const inPath = parsePath(this.path).length === 0 ? undefined : new Set(pathKeys(this.path));
     for (const key of Object.keys(all)) {
       if (inPath?.has(key)) continue;
-      (search ??= {})[key] = all[key];
+      // a table without a prototype: an argument named `__proto__` stays an argument
+      (search ??= Object.create(null) as Record<string, unknown>)[key] = all[key];
     }
     const query = search === undefined ? '' : this.searchToString(search);
     const path = query === '' ? compiled : `${compiled}${compiled.includes('?') ? '&' : '?'}${query}`;
