@@ -46,6 +46,8 @@ export type {
 export { RestEndpoint, createResource, removeLastArg } from './endpoint/index.js';
 export type {
   AnyRestEndpoint,
+  ContentResult,
+  ResponseContent,
   EndpointExtraOptions,
   EndpointParameters,
   FetchOptions,

@@ -3,12 +3,12 @@
  */
 
 // ---- Paths ---------------------------------------------------------------------------------------
-export { compilePath, parsePath, pathKeys, pathWithSearch, removeLastArg, searchString } from './path.js';
+export { compilePath, parsePath, pathKeys, pathRegex, pathWithSearch, removeLastArg, searchString } from './path.js';
 export type { HasPathParams, ParamlessPath, PathArgs, PathKeys, PathParam, PathValue, RemoveLastArg } from './path.js';
 
 // ---- Endpoints -----------------------------------------------------------------------------------
 export { RestEndpoint } from './RestEndpoint.js';
-export type { AnyRestEndpoint, RestEndpointOptions } from './RestEndpoint.js';
+export type { AnyRestEndpoint, ContentResult, ResponseContent, RestEndpointOptions } from './RestEndpoint.js';
 export type {
   BodyMethod,
   DefaultBody,
