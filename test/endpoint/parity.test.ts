@@ -456,6 +456,45 @@ describe('move and remove between collections', () => {
   });
 });
 
+describe('move on a plain endpoint', () => {
+  test('with movePath and a Collection nested in the response, the item moves between the groups', async () => {
+    class Article extends Entity {
+      id = 0;
+      group = '';
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Article';
+    }
+    const getArticles = new RestEndpoint({
+      urlPrefix: API,
+      path: '/articles',
+      movePath: '/articles/:id',
+      searchParams: {} as { group: string },
+      schema: { next: '', data: { results: new Collection([Article]) } },
+    });
+    const controller = new Controller();
+    const page = (...articles: { id: number; group: string }[]) => ({ next: '', data: { results: articles } });
+    controller.setResponse(getArticles, { group: 'a' }, page({ id: 1, group: 'a' }, { id: 2, group: 'a' }));
+    controller.setResponse(getArticles, { group: 'b' }, page({ id: 3, group: 'b' }));
+    const seen = answer((_request, body) => HttpResponse.json({ id: 2, ...(JSON.parse(body) as object) }));
+    const move = getArticles.move as RestEndpoint<
+      '/articles/:id',
+      Collection<[typeof Article]>['move'],
+      'PATCH',
+      undefined,
+      object
+    >;
+    const moved = await controller.fetch(move, { id: 2 }, { group: 'b' });
+    expect(moved).toBeInstanceOf(Article);
+    expect(seen[0]).toMatchObject({ method: 'PATCH', url: `${API}/articles/2` });
+    const results = (group: string) =>
+      controller.getResponse(getArticles, { group }).data?.data.results.map((article) => article.id);
+    expect(results('a')).toEqual([1]);
+    expect(results('b')).toEqual([3, 2]);
+  });
+});
+
 describe('the createCollectionFilter option', () => {
   test('decides which stored lists receive a pushed item', async () => {
     const TodoList = new Collection([Todo], {
