@@ -1,16 +1,10 @@
 /**
  * `RestEndpoint`: one HTTP request, described by a path, a method and a schema, and callable.
  */
-import {
-  AbortError,
-  EndpointDefinitionError,
-  NetworkError,
-  ParseError,
-  truncate,
-  type RequestDescription,
-} from '../errors.js';
+import { AbortError, EndpointDefinitionError, NetworkError, truncate, type RequestDescription } from '../errors.js';
 import type { Schema } from '../schema/index.js';
 import { abortErrorOf, linkAbort, type RequestAbort } from './abort.js';
+import { readResponse, type ResponseContent } from './content.js';
 import {
   derivedEndpoint,
   getMemberOptions,
@@ -19,7 +13,7 @@ import {
   type CollectionMember,
   type Paginated,
   type RemoveCursor,
-} from './derived.js';
+} from './listMembers.js';
 import { compilePath, parsePath, pathKeys, pathRegex, searchString } from './path.js';
 import type {
   DefaultBody,
@@ -87,23 +81,6 @@ export interface RestEndpointOptions<
   /** Sends the request; resolves a 2xx `Response`, rejects with a `NetworkError` otherwise. */
   fetchResponse?(this: RestEndpoint<P, S, M, SP, B, unknown>, input: string, init: RequestInit): Promise<Response>;
 }
-
-/** What `content` accepts: how a response body is read. */
-export type ResponseContent = 'json' | 'text' | 'blob' | 'arrayBuffer' | 'stream';
-
-/** What a body read with `content` resolves: `'blob'` a `Blob`, `'text'` a string, ... */
-export type ContentResult<C extends ResponseContent> = C extends 'blob'
-  ? Blob
-  : C extends 'text'
-    ? string
-    : C extends 'arrayBuffer'
-      ? ArrayBuffer
-      : C extends 'stream'
-        ? ReadableStream<Uint8Array> | null
-        : unknown;
-
-/** Content types read as text when no `content` is set (JSON types are recognized before these). */
-const TEXT_LIKE = /\btext\b|\bxml\b|\bhtml\b|\bjavascript\b|\bcss\b|\bcsv\b|\burlencoded\b/i;
 
 /**
  * Any endpoint, whatever its path, schema, method, arguments and result: the parameter type of code
@@ -406,30 +383,9 @@ export class RestEndpoint<
    * Override to read headers too (e.g. `link`).
    */
   async parseResponse(response: Response): Promise<unknown> {
-    if (response.status === 204 || response.status === 205) return null;
-    const content = this.content;
-    if (content === 'stream') return response.body;
-    if (content === 'blob') return response.blob();
-    if (content === 'arrayBuffer') return response.arrayBuffer();
-    if (content === 'text') return response.text();
-    const contentType = response.headers.get('content-type') ?? '';
-    const saysJson = /json/i.test(contentType);
-    if (content === undefined && !saysJson && contentType !== '' && !TEXT_LIKE.test(contentType)) {
-      if (this.schema === undefined) return response.blob();
-      const request = this.describe(response.url || this.urlPrefix + this.path, { method: this.method });
-      const cause = new Error(`binary content cannot be normalized: set schema: undefined, or content: 'blob'`);
-      throw new ParseError(request, response.status, contentType, '', cause);
-    }
-    const text = await response.text();
-    if (text.trim() === '') return null;
-    if (content === undefined && !saysJson && contentType !== '' && this.schema === undefined) return text;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (cause) {
-      if (content === undefined && !saysJson && this.schema === undefined) return text;
-      const request = this.describe(response.url || this.urlPrefix + this.path, { method: this.method });
-      throw new ParseError(request, response.status, contentType, text, cause);
-    }
+    return readResponse(response, this.content, this.schema !== undefined, () =>
+      this.describe(response.url || this.urlPrefix + this.path, { method: this.method }),
+    );
   }
 
   /**

@@ -5,10 +5,10 @@
 import { EndpointDefinitionError } from '../errors.js';
 import { Collection, Invalidate } from '../schema/index.js';
 import type { CollectionOptions, Denormalize, EntityClass, Schema } from '../schema/index.js';
-import { setMemberOptions } from './derived.js';
+import { setMemberOptions } from './listMembers.js';
 import { parsePath, removeLastArg, type PathArgs, type RemoveLastArg } from './path.js';
 import { RestEndpoint, type AnyRestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
-import type { CollectionIn, MemberSchema, PageParams, Paginated } from './derived.js';
+import type { CollectionIn, MemberSchema, PageParams, Paginated } from './listMembers.js';
 import type { EndpointExtraOptions, HttpMethod, JsonOf, ResultOf } from './types.js';
 
 /** Options of `createResource`. */

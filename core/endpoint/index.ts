@@ -8,7 +8,8 @@ export type { HasPathParams, ParamlessPath, PathArgs, PathKeys, PathParam, PathV
 
 // ---- Endpoints -----------------------------------------------------------------------------------
 export { RestEndpoint } from './RestEndpoint.js';
-export type { AnyRestEndpoint, ContentResult, ResponseContent, RestEndpointOptions } from './RestEndpoint.js';
+export type { AnyRestEndpoint, RestEndpointOptions } from './RestEndpoint.js';
+export type { ContentResult, ResponseContent } from './content.js';
 export type {
   BodyMethod,
   DefaultBody,
@@ -32,7 +33,7 @@ export type {
   PagedSchema,
   Paginated,
   RemoveCursor,
-} from './derived.js';
+} from './listMembers.js';
 
 // ---- Resources -----------------------------------------------------------------------------------
 export { createResource } from './createResource.js';
