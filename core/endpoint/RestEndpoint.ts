@@ -4,7 +4,7 @@
 import { AbortError, EndpointDefinitionError, NetworkError, truncate, type RequestDescription } from '../errors.js';
 import type { Schema } from '../schema/index.js';
 import { abortErrorOf, linkAbort, type RequestAbort } from './abort.js';
-import { readResponse, type ResponseContent } from './content.js';
+import { readResponse, type ContentResult, type ResponseContent } from './content.js';
 import {
   derivedEndpoint,
   getMemberOptions,
@@ -398,7 +398,8 @@ export class RestEndpoint<
 
   /**
    * A new endpoint of the same class with some options replaced; its types follow the new options.
-   * A changed schema changes the result type unless a `process` is given too.
+   * A changed schema changes the result type unless a `process` is given too; so does `content`
+   * (`extend({ content: 'blob' })` resolves a `Blob`).
    *
    * @example
    * const getTodoWithUser = getTodo.extend({ path: '/users/:userId/todos/:id' });
@@ -409,8 +410,17 @@ export class RestEndpoint<
     M2 extends HttpMethod = M,
     SP2 = SP,
     B2 = [M2] extends [M] ? B : DefaultBody<M2>,
-    R2 = [S2] extends [S] ? ([S] extends [S2] ? R : ResultOf<S2>) : ResultOf<S2>,
-  >(options: Partial<RestEndpointOptions<P2, S2, M2, SP2, B2, R2>>): RestEndpoint<P2, S2, M2, SP2, B2, R2> {
+    C extends ResponseContent | undefined = undefined,
+    R2 = [C] extends [ResponseContent]
+      ? ContentResult<C>
+      : [S2] extends [S]
+        ? [S] extends [S2]
+          ? R
+          : ResultOf<S2>
+        : ResultOf<S2>,
+  >(
+    options: Partial<RestEndpointOptions<P2, S2, M2, SP2, B2, R2>> & { readonly content?: C },
+  ): RestEndpoint<P2, S2, M2, SP2, B2, R2> {
     const Endpoint = this.constructor as new (
       options: RestEndpointOptions<P2, S2, M2, SP2, B2, R2>,
     ) => RestEndpoint<P2, S2, M2, SP2, B2, R2>;

@@ -8,6 +8,7 @@ import type { CollectionOptions, Denormalize, EntityClass, Schema } from '../sch
 import { setMemberOptions } from './listMembers.js';
 import { parsePath, removeLastArg, type PathArgs, type RemoveLastArg } from './path.js';
 import { RestEndpoint, type AnyRestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
+import type { ContentResult, ResponseContent } from './content.js';
 import type { CollectionIn, MemberSchema, PageParams, Paginated } from './listMembers.js';
 import type { EndpointExtraOptions, HttpMethod, JsonOf, ResultOf } from './types.js';
 
@@ -135,9 +136,11 @@ export type Extended<E, O> =
         O extends { readonly body: infer B2 } ? B2 : B,
         O extends { process(...args: never[]): infer R2 }
           ? R2
-          : O extends { readonly schema: infer S2 }
-            ? ResultOf<WidenSchema<S2>>
-            : R
+          : O extends { readonly content: infer C extends ResponseContent }
+            ? ContentResult<C>
+            : O extends { readonly schema: infer S2 }
+              ? ResultOf<WidenSchema<S2>>
+              : R
       >
     : never;
 

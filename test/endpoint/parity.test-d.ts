@@ -108,6 +108,23 @@ describe('endpoint members', () => {
     new RestEndpoint({ path: '/x', method: 'POST', sideEffect: undefined });
   });
 
+  test('extend({ content }) types the result', () => {
+    const file = new RestEndpoint({ path: '/files/:id' });
+    expectTypeOf(file.extend({ content: 'blob' })({ id: 1 })).toEqualTypeOf<Promise<Blob>>();
+    expectTypeOf(file.extend({ content: 'text' })({ id: 1 })).toEqualTypeOf<Promise<string>>();
+    expectTypeOf(file.extend({ content: 'arrayBuffer' })({ id: 1 })).toEqualTypeOf<Promise<ArrayBuffer>>();
+    expectTypeOf(file.extend({ content: 'stream' })({ id: 1 })).toEqualTypeOf<
+      Promise<ReadableStream<Uint8Array> | null>
+    >();
+    expectTypeOf(file.extend({ dataExpiryLength: 0 })({ id: 1 })).toEqualTypeOf<Promise<unknown>>();
+    const Files = createResource({ path: '/files/:id', schema: Todo }).extend('download', {
+      path: '/files/:id/download',
+      schema: undefined,
+      content: 'blob',
+    });
+    expectTypeOf(Files.download({ id: 1 })).toEqualTypeOf<Promise<Blob>>();
+  });
+
   test('NetworkError.toJSON', () => {
     expectTypeOf<ReturnType<NetworkError['toJSON']>>().toEqualTypeOf<{
       name: 'NetworkError';

@@ -219,6 +219,20 @@ describe('content', () => {
     await expect(endpoint.extend({ content: 'json' })()).rejects.toThrow(ParseError);
   });
 
+  test('a resource member for a download: schema undefined and content blob', async () => {
+    answer(() => new HttpResponse(new Uint8Array([1, 2, 3]), { headers: { 'Content-Type': 'application/zip' } }));
+    const Files = createResource({ urlPrefix: API, path: '/files/:id', schema: Todo }).extend('download', {
+      path: '/files/:id/download',
+      schema: undefined,
+      content: 'blob',
+      dataExpiryLength: 0,
+    });
+    const blob = await Files.download({ id: 1 });
+    expect(blob).toBeInstanceOf(Blob);
+    expect(blob.size).toBe(3);
+    expect(() => Files.download.extend({ schema: Todo })).toThrow(EndpointDefinitionError);
+  });
+
   test('content other than json with a schema is a named error at definition', () => {
     expect(() => new RestEndpoint({ path: '/file/:id', schema: Todo, content: 'blob' })).toThrow(
       EndpointDefinitionError,
