@@ -13,10 +13,12 @@ export {
   ObjectSchema,
   Collection,
   CollectionAdder,
+  CollectionMover,
   Invalidate,
   INVALID,
   appendUnique,
   prependUnique,
+  removeItems,
   collectionArgsKey,
   normalize,
   denormalize,
@@ -44,6 +46,8 @@ export type {
 export { RestEndpoint, createResource, removeLastArg } from './endpoint/index.js';
 export type {
   AnyRestEndpoint,
+  ContentResult,
+  ResponseContent,
   EndpointExtraOptions,
   EndpointParameters,
   FetchOptions,
@@ -81,5 +85,6 @@ export {
   NormalizeError,
   DeserializeError,
   SchemaDefinitionError,
+  EndpointDefinitionError,
 } from './errors.js';
 export type { RequestDescription } from './errors.js';

@@ -11,7 +11,14 @@ export { ArraySchema } from './Array.js';
 export { ObjectSchema } from './Object.js';
 export { Collection } from './Collection.js';
 export { Invalidate } from './Invalidate.js';
-export { CollectionAdder, appendUnique, prependUnique, collectionArgsKey } from './Collection.js';
+export {
+  CollectionAdder,
+  CollectionMover,
+  appendUnique,
+  prependUnique,
+  removeItems,
+  collectionArgsKey,
+} from './Collection.js';
 export type { CollectionMerge, CollectionOptions, CreateCollectionFilter } from './Collection.js';
 export { SchemaNode } from './SchemaNode.js';
 export type { NormalizeContext, DenormalizeContext, TableSchema } from './SchemaNode.js';
