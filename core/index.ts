@@ -58,6 +58,8 @@ export type {
 
 // ---- Controller and store ------------------------------------------------------------------------
 export { Controller } from './controller/index.js';
+export { observeInfinite } from './controller/index.js';
+export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './controller/index.js';
 export type {
   ControllerEndpoint,
   ControllerOptions,

@@ -9,3 +9,5 @@ export type {
   ResponseSnapshot,
   StoreSnapshot,
 } from './types.js';
+export { observeInfinite } from './infinite.js';
+export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './infinite.js';
