@@ -60,6 +60,8 @@ export type {
 export { Controller } from './controller/index.js';
 export { observeInfinite } from './controller/index.js';
 export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './controller/index.js';
+export { observeMutation } from './controller/index.js';
+export type { Mutation, MutationState } from './controller/index.js';
 export type {
   ControllerEndpoint,
   ControllerOptions,

@@ -11,3 +11,5 @@ export type {
 } from './types.js';
 export { observeInfinite } from './infinite.js';
 export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './infinite.js';
+export { observeMutation } from './mutation.js';
+export type { Mutation, MutationState } from './mutation.js';
