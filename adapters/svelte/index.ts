@@ -7,17 +7,16 @@
  */
 import { getContext, setContext } from 'svelte';
 import { fromStore, readable, toStore, type Readable } from 'svelte/store';
-import type { Controller, ControllerEndpoint, EndpointArgs, EndpointData, QueryState } from '../../core/index.js';
-import { observeInfinite, observeMutation, type InfiniteOptions, type InfiniteState } from '../../core/index.js';
-import type { Mutation, MutationState } from '../../core/index.js';
+import type { Controller, ControllerEndpoint, EndpointArgs, EndpointData, QueryResult } from '../../core/index.js';
+import { keepPrevious, observeInfinite, observeMutation, type InfiniteOptions } from '../../core/index.js';
+import type { InfiniteState, Mutation, MutationState } from '../../core/index.js';
 
 const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type QueryArgs<E> = EndpointArgs<E> extends readonly [] ? undefined : EndpointArgs<E>[0];
 
-/** A query's state in the adapter: `placeholder` is true while the previous args' data stands in (`keepPreviousData`). */
-export type QueryResult<T> = QueryState<T> & { readonly placeholder: boolean };
+export type { QueryResult } from '../../core/index.js';
 
 /** `createQuery`'s options (a `Controller` alone is accepted too). */
 export interface QueryOptions {
@@ -219,7 +218,7 @@ function query<E extends ControllerEndpoint>(
 ): Readable<QueryResult<EndpointData<E>>> {
   type Result = QueryResult<EndpointData<E>>;
   const controller = controllerOf(options);
-  const keep = !!options && 'keepPreviousData' in options && !!options.keepPreviousData;
+  const view = keepPrevious<EndpointData<E>>(!!options && 'keepPreviousData' in options && !!options.keepPreviousData);
   const args$ = toReadable<QueryArgs<E>>(args);
   const list = (a: QueryArgs<E> | null) => (a === null ? [null] : argList(a)) as EndpointArgs<E>;
   // On the server a store is read once (subscribe, unsubscribe): read the snapshot, start nothing.
@@ -228,16 +227,10 @@ function query<E extends ControllerEndpoint>(
       subscribe: (run) => args$.subscribe((a) => run({ ...controller.peek(endpoint, ...list(a)), placeholder: false })),
     };
   }
-  let shown: EndpointData<E> | undefined; // the data on screen, which keepPreviousData holds while new args load
   return switching<QueryArgs<E>, Result>(
     args$,
     (a) => ({
-      subscribe: (set) =>
-        controller.watch(endpoint, list(a), poll).subscribe((state) => {
-          const hold = keep && state.data === undefined && state.loading && shown !== undefined;
-          if (!hold) shown = state.data;
-          set(hold ? { ...state, data: shown, loading: false, placeholder: true } : { ...state, placeholder: false });
-        }),
+      subscribe: (set) => controller.watch(endpoint, list(a), poll).subscribe((state) => set(view(state))),
     }),
     (a) => (a === null ? null : endpoint.key(...list(a))),
     { ...controller.peek(endpoint, null), placeholder: false },
