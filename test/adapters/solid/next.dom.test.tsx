@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@solidjs/testing-library';
-import { createRoot, createSignal, For, Show, startTransition, Suspense, type JSX } from 'solid-js';
+import { createRoot, createSignal, For, from, Show, startTransition, Suspense, type JSX } from 'solid-js';
+import { distinctUntilChanged, map } from 'rxjs';
 import { Controller } from '../../../core/index.js';
 import { ControllerProvider, createInfiniteQuery, createMutation, createQuery } from '../../../adapters/solid/index.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
@@ -292,5 +293,22 @@ describe('createInfiniteQuery', () => {
     expect((await screen.findByRole('alert')).textContent).toMatch(/GET .*\/posts\?page=2&userId=1.*500/);
     setUserId(2);
     await vi.waitFor(() => expect(items('pages')).toEqual(['post 2', 'post 4', 'post 6']));
+  });
+});
+
+describe('derived data (select) as an RxJS pipe over observe', () => {
+  it('renders the piped value through from() and follows changes', async () => {
+    function Done() {
+      const done$ = controller.observe(TodoResource.getList, { userId: 1 }).pipe(
+        map((state) => state.data?.filter((todo) => todo.completed).length),
+        distinctUntilChanged(),
+      );
+      const done = from(done$);
+      return <p role="status">{done() ?? '…'} done</p>;
+    }
+    render(() => <Done />);
+    await vi.waitFor(() => expect(screen.getByRole('status').textContent).toBe('0 done'));
+    await controller.fetch(TodoResource.partialUpdate, { id: 3 }, { completed: true });
+    await vi.waitFor(() => expect(screen.getByRole('status').textContent).toBe('1 done'));
   });
 });

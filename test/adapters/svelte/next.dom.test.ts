@@ -9,6 +9,7 @@ import { TodoResource } from '../resources.js';
 import Feed from './Feed.svelte';
 import PreviousData from './PreviousData.svelte';
 import Rename from './Rename.svelte';
+import Select from './Select.svelte';
 
 const fake = createTodoServer();
 const feed = feedHandlers();
@@ -200,5 +201,14 @@ describe('createInfiniteQuery', () => {
     await posts.loadNext();
     expect(get(posts)).toMatchObject({ hasNext: false, fetchingNext: false });
     expect(feed.requests.filter((r) => r.includes('page='))).toEqual([]);
+  });
+});
+
+describe('derived data (select) as an RxJS pipe over observe', () => {
+  it('renders the piped value with $store and follows changes', async () => {
+    render(Select, { controller });
+    await vi.waitFor(() => expect(screen.getByRole('status').textContent).toBe('0 done'));
+    await controller.fetch(TodoResource.partialUpdate, { id: 3 }, { completed: true });
+    await vi.waitFor(() => expect(screen.getByRole('status').textContent).toBe('1 done'));
   });
 });
