@@ -7,6 +7,7 @@
  */
 import { getContext, setContext } from 'svelte';
 import { fromStore, readable, toStore, type Readable } from 'svelte/store';
+import { map } from 'rxjs';
 import type { Controller, ControllerEndpoint, EndpointArgs, EndpointData, QueryResult } from '../../core/index.js';
 import { keepPrevious, observeInfinite, observeMutation, type InfiniteOptions } from '../../core/index.js';
 import type { InfiniteState, Mutation, MutationState } from '../../core/index.js';
@@ -149,11 +150,11 @@ export function createInfiniteQuery<E extends ControllerEndpoint>(
 ): InfiniteQueryStore<EndpointData<E>> {
   const controller = controllerOf(options);
   let current: { loadNext(): Promise<void> } | undefined;
-  const store = switching<QueryArgs<E>, InfiniteState<EndpointData<E>>>(
-    toReadable(args),
-    (a) => (current = observeInfinite(controller, endpoint, a, options)).state$,
-    (a) => (a === null ? null : endpoint.key(...(argList(a) as EndpointArgs<E>))),
-    { ...controller.peek(endpoint, null), hasNext: false, fetchingNext: false },
+  const store = follow(
+    endpoint,
+    args,
+    (list) => ({ ...controller.peek(endpoint, ...list), hasNext: false, fetchingNext: false }),
+    (list) => (current = observeInfinite(controller, endpoint, list[0] as EndpointArgs<E>[0] | null, options)).state$,
   );
   return { subscribe: store.subscribe, loadNext: () => current?.loadNext() ?? Promise.resolve() };
 }
@@ -184,24 +185,28 @@ function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): 
   return store ? (args as Readable<A | null>) : readable(args as A | null);
 }
 
-const argList = (args: unknown): unknown[] => (args === undefined ? [] : [args]);
-
-/** A store that follows `open(args)` and switches to a new one when the args' request key changes. */
-function switching<A, S>(
-  args$: Readable<A | null>,
-  open: (args: A | null) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
-  keyOf: (args: A | null) => string | null,
-  initial: S,
+/**
+ * A store that follows `open(args)` and switches when the args' request key changes. On the server a
+ * store is read once (subscribe, unsubscribe): it reads `peek(args)` and starts nothing.
+ */
+function follow<E extends ControllerEndpoint, S>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  peek: (list: EndpointArgs<E>) => S,
+  open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
 ): Readable<S> {
-  return readable<S>(initial, (set) => {
+  const args$ = toReadable<QueryArgs<E>>(args);
+  const list = (a: QueryArgs<E> | null) => (a === null ? [null] : a === undefined ? [] : [a]) as EndpointArgs<E>;
+  if (typeof window === 'undefined') return { subscribe: (run) => args$.subscribe((a) => run(peek(list(a)))) };
+  return readable<S>(peek([null] as EndpointArgs<E>), (set) => {
     let key: string | null | undefined;
     let current: { unsubscribe(): void } | undefined;
     const stopArgs = args$.subscribe((a) => {
-      const next = keyOf(a);
+      const next = a === null ? null : endpoint.key(...list(a));
       if (current && next === key) return; // same request: keep the subscription (and its data)
       current?.unsubscribe();
       key = next;
-      current = open(a).subscribe(set);
+      current = open(list(a)).subscribe(set);
     });
     return () => {
       stopArgs();
@@ -216,23 +221,8 @@ function query<E extends ControllerEndpoint>(
   options: Controller | QueryOptions | undefined,
   poll: boolean,
 ): Readable<QueryResult<EndpointData<E>>> {
-  type Result = QueryResult<EndpointData<E>>;
   const controller = controllerOf(options);
   const view = keepPrevious<EndpointData<E>>(!!options && 'keepPreviousData' in options && !!options.keepPreviousData);
-  const args$ = toReadable<QueryArgs<E>>(args);
-  const list = (a: QueryArgs<E> | null) => (a === null ? [null] : argList(a)) as EndpointArgs<E>;
-  // On the server a store is read once (subscribe, unsubscribe): read the snapshot, start nothing.
-  if (typeof window === 'undefined') {
-    return {
-      subscribe: (run) => args$.subscribe((a) => run({ ...controller.peek(endpoint, ...list(a)), placeholder: false })),
-    };
-  }
-  return switching<QueryArgs<E>, Result>(
-    args$,
-    (a) => ({
-      subscribe: (set) => controller.watch(endpoint, list(a), poll).subscribe((state) => set(view(state))),
-    }),
-    (a) => (a === null ? null : endpoint.key(...list(a))),
-    { ...controller.peek(endpoint, null), placeholder: false },
-  );
+  const peek = (list: EndpointArgs<E>) => view(controller.peek(endpoint, ...list));
+  return follow(endpoint, args, peek, (list) => controller.watch(endpoint, list, poll).pipe(map(view)));
 }
