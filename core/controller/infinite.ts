@@ -49,8 +49,8 @@ export interface InfiniteQuery<T> {
 
 /** Where paging of one list stands; shared by every reader of that list on one controller. */
 interface Cursor {
-  /** The list's `expiresAt` when its first page was stored: a refetch of the list starts paging over. */
-  readonly expiresAt: number;
+  /** When the list's first page was requested: a newer response for the list starts paging over. */
+  readonly fetchedAt: number | undefined;
   param: unknown;
   next: unknown;
 }
@@ -142,8 +142,8 @@ function pagingOf(endpoint: ControllerEndpoint, options: InfiniteOptions): Pagin
  * An infinite list: `args` are the list's arguments (`null`: idle); the first page is
  * `observe(endpoint, args)`, `loadNext()` fetches the following page with the page endpoint, which
  * appends to the same normalized list (so items created with `getList.push` join it too). `hasNext`
- * comes from `options.next`. A refetch of the list (stale, invalidated) starts paging over from its
- * new first page.
+ * comes from `options.next`. A new response for the list (a refetch, `setResponse`) starts paging
+ * over from its new first page; a failed refetch keeps the pages.
  *
  * @example
  * const feed = observeInfinite(controller, TodoResource.getList, { userId: 1 }, { pageSize: 20 });
@@ -173,8 +173,10 @@ export function observeInfinite<E extends ControllerEndpoint>(
     const snapshot = controller.getResponse(endpoint, ...list);
     if (snapshot.data === undefined) return undefined;
     let current = lists.get(key);
-    if (current?.expiresAt !== snapshot.expiresAt) {
-      current = { expiresAt: snapshot.expiresAt, param: undefined, next: paging.next(snapshot.data, undefined) };
+    // a newer response for the list (refetch, setResponse) replaced its pages; a failed refetch keeps them
+    const meta = controller.getState().meta[key];
+    if (!current || (current.fetchedAt !== meta?.fetchedAt && !meta?.error)) {
+      current = { fetchedAt: meta?.fetchedAt, param: undefined, next: paging.next(snapshot.data, undefined) };
       lists.set(key, current);
     }
     return current;

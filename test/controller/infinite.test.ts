@@ -93,22 +93,34 @@ describe('observeInfinite by page number', () => {
     expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('a refetched list starts paging over from its new first page', async () => {
-    let now = 1_000;
-    controller = new Controller({ retry: false, now: () => now });
+  it('a refetched list starts paging over from its new first page (also within one clock tick)', async () => {
+    controller = new Controller({ retry: false, now: () => 1_000 });
     const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
     const view = follow(posts);
     await view.until((s) => s.data !== undefined);
     await posts.loadNext();
     await posts.loadNext();
     expect(view.last.hasNext).toBe(false);
-    now += 10;
     controller.invalidate(PostResource.getList);
     await view.until((s) => !s.fetching && s.data !== undefined);
     expect(ids(view.last.data)).toEqual([1, 2, 3]);
     expect(view.last.hasNext).toBe(true);
     await posts.loadNext();
     expect(feed.requests.at(-1)).toBe('GET /posts?page=2');
+  });
+
+  it('a failed refetch keeps the pages and where paging stands', async () => {
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    await posts.loadNext();
+    feed.failNext();
+    controller.expireAll(PostResource.getList);
+    await view.until((s) => !s.fetching && s.error !== undefined);
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 5, 6]);
+    feed.requests.length = 0;
+    await posts.loadNext();
+    expect(feed.requests).toEqual(['GET /posts?page=3']);
   });
 
   it('a second reader of the same list resumes where paging stands', async () => {
