@@ -26,7 +26,7 @@ import { isServer } from 'solid-js/web';
 import { map } from 'rxjs';
 import type { Controller, ControllerEndpoint, EndpointArgs, EndpointData, QueryResult } from '../../core/index.js';
 import { keepPrevious, observeInfinite, observeMutation, type InfiniteOptions } from '../../core/index.js';
-import type { InfiniteState, Mutation, MutationState } from '../../core/index.js';
+import type { InfiniteState, Mutation, MutationState, QueryState } from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();
 
@@ -148,14 +148,15 @@ export function createMutation<E extends ControllerEndpoint>(
 }
 
 /** `createInfiniteQuery`'s result: an accessor of the list's state with `hasNext` and `fetchingNext`, and `loadNext`. */
-export type InfiniteAccessor<T> = Accessor<InfiniteState<T>> & {
+export type InfiniteAccessor<T> = Accessor<InfiniteState<T> & Pick<QueryResult<T>, 'placeholder'>> & {
   /** Fetches the next page into the list; never rejects (a failure shows as `error`). */
   loadNext(): Promise<void>;
 };
 
 /**
  * An infinite list (pages by number, or by a cursor read from `{ results, next }` responses) as one
- * normalized list, without suspense. A changed accessor value starts a new list.
+ * normalized list, without suspense. A changed accessor value starts a new list (`keepPreviousData`:
+ * the old list stays, `placeholder` true, until the new first page arrives).
  *
  * @example
  * const feed = createInfiniteQuery(TodoResource.getList, () => ({ userId: userId() }), { pageSize: 20 });
@@ -165,16 +166,15 @@ export type InfiniteAccessor<T> = Accessor<InfiniteState<T>> & {
 export function createInfiniteQuery<E extends ControllerEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options: InfiniteOptions & Pick<QueryOptions, 'controller'> = {},
+  options: InfiniteOptions & QueryOptions = {},
 ): InfiniteAccessor<EndpointData<E>> {
   const controller = controllerOf(options);
+  const view = keepPrevious<InfiniteState<EndpointData<E>>>(!!options.keepPreviousData);
   let current: { loadNext(): Promise<void> } | undefined;
-  const state = follow(
-    endpoint,
-    args,
-    (list) => ({ ...controller.peek(endpoint, ...list), hasNext: false, fetchingNext: false }),
-    (list) => (current = observeInfinite(controller, endpoint, list[0] as EndpointArgs<E>[0] | null, options)).state$,
-  );
+  const open = (list: EndpointArgs<E>) => (current = observeInfinite(controller, endpoint, list[0], options)).state$;
+  const idle = { hasNext: false, fetchingNext: false };
+  const peek = (list: EndpointArgs<E>) => view({ ...controller.peek(endpoint, ...list), ...idle });
+  const state = follow(endpoint, args, peek, (list) => open(list).pipe(map(view)));
   return Object.assign(state, { loadNext: () => current?.loadNext() ?? Promise.resolve() });
 }
 
@@ -221,7 +221,9 @@ function observeIn<E extends ControllerEndpoint>(
   poll: boolean,
 ): Accessor<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
-  const view = keepPrevious<EndpointData<E>>(!!options && 'keepPreviousData' in options && !!options.keepPreviousData);
+  const view = keepPrevious<QueryState<EndpointData<E>>>(
+    !!options && 'keepPreviousData' in options && !!options.keepPreviousData,
+  );
   const peek = (list: EndpointArgs<E>) => view(controller.peek(endpoint, ...list));
   return follow(endpoint, args, peek, (list) => controller.watch(endpoint, list, poll).pipe(map(view)));
 }

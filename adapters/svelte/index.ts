@@ -10,7 +10,7 @@ import { fromStore, readable, toStore, type Readable } from 'svelte/store';
 import { map } from 'rxjs';
 import type { Controller, ControllerEndpoint, EndpointArgs, EndpointData, QueryResult } from '../../core/index.js';
 import { keepPrevious, observeInfinite, observeMutation, type InfiniteOptions } from '../../core/index.js';
-import type { InfiniteState, Mutation, MutationState } from '../../core/index.js';
+import type { InfiniteState, Mutation, MutationState, QueryState } from '../../core/index.js';
 
 const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
 
@@ -129,14 +129,15 @@ export function createMutation<E extends ControllerEndpoint>(
 }
 
 /** `createInfiniteQuery`'s result: a store of the list's state with `hasNext` and `fetchingNext`, and `loadNext`. */
-export interface InfiniteQueryStore<T> extends Readable<InfiniteState<T>> {
+export interface InfiniteQueryStore<T> extends Readable<InfiniteState<T> & Pick<QueryResult<T>, 'placeholder'>> {
   /** Fetches the next page into the list; never rejects (a failure shows as `error`). */
   loadNext(): Promise<void>;
 }
 
 /**
  * An infinite list (pages by number, or by a cursor read from `{ results, next }` responses) as one
- * normalized list. Args work as in `createQuery`; a change of args starts a new list.
+ * normalized list. Args work as in `createQuery`; a change of args starts a new list (`keepPreviousData`:
+ * the old list stays, `placeholder` true, until the new first page arrives).
  *
  * @example
  * const feed = createInfiniteQuery(TodoResource.getList, () => ({ userId }), { pageSize: 20 });
@@ -146,16 +147,15 @@ export interface InfiniteQueryStore<T> extends Readable<InfiniteState<T>> {
 export function createInfiniteQuery<E extends ControllerEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options: InfiniteOptions & Pick<QueryOptions, 'controller'> = {},
+  options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
   const controller = controllerOf(options);
+  const view = keepPrevious<InfiniteState<EndpointData<E>>>(!!options.keepPreviousData);
   let current: { loadNext(): Promise<void> } | undefined;
-  const store = follow(
-    endpoint,
-    args,
-    (list) => ({ ...controller.peek(endpoint, ...list), hasNext: false, fetchingNext: false }),
-    (list) => (current = observeInfinite(controller, endpoint, list[0] as EndpointArgs<E>[0] | null, options)).state$,
-  );
+  const open = (list: EndpointArgs<E>) => (current = observeInfinite(controller, endpoint, list[0], options)).state$;
+  const idle = { hasNext: false, fetchingNext: false };
+  const peek = (list: EndpointArgs<E>) => view({ ...controller.peek(endpoint, ...list), ...idle });
+  const store = follow(endpoint, args, peek, (list) => open(list).pipe(map(view)));
   return { subscribe: store.subscribe, loadNext: () => current?.loadNext() ?? Promise.resolve() };
 }
 
@@ -222,7 +222,9 @@ function query<E extends ControllerEndpoint>(
   poll: boolean,
 ): Readable<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
-  const view = keepPrevious<EndpointData<E>>(!!options && 'keepPreviousData' in options && !!options.keepPreviousData);
+  const view = keepPrevious<QueryState<EndpointData<E>>>(
+    !!options && 'keepPreviousData' in options && !!options.keepPreviousData,
+  );
   const peek = (list: EndpointArgs<E>) => view(controller.peek(endpoint, ...list));
   return follow(endpoint, args, peek, (list) => controller.watch(endpoint, list, poll).pipe(map(view)));
 }

@@ -10,14 +10,16 @@ export interface QueryResult<T> extends QueryState<T> {
 /**
  * A mapper over the states of one query across argument changes: with `keep`, a loading state with no
  * data shows the last data instead (`loading: false`, `placeholder: true`; `fetching` stays true). An
- * error, or idle arguments, end the stand-in.
+ * error, or idle arguments, end the stand-in. Other fields of the state (`hasNext`, ...) pass through.
  *
  * @example
- * const view = keepPrevious<Todo[]>(true);
+ * const view = keepPrevious<QueryState<Todo[]>>(true);
  * controller.observe(TodoResource.getList, { userId }).subscribe((state) => render(view(state)));
  */
-export function keepPrevious<T>(keep: boolean): (state: QueryState<T>) => QueryResult<T> {
-  let shown: T | undefined;
+export function keepPrevious<S extends QueryState<unknown>>(
+  keep: boolean,
+): (state: S) => S & { readonly placeholder: boolean } {
+  let shown: S['data'] | undefined;
   return (state) => {
     const hold = keep && state.data === undefined && state.loading && shown !== undefined;
     if (!hold) shown = state.data;

@@ -67,7 +67,7 @@ describe('keepPrevious', () => {
   });
 
   it('stands the last data in for a loading state, until data or an error arrives', () => {
-    const view = keepPrevious<number[]>(true);
+    const view = keepPrevious<QueryState<number[]>>(true);
     expect(view(state(undefined, true))).toMatchObject({ data: undefined, loading: true, placeholder: false });
     const first = [1];
     expect(view(state(first))).toMatchObject({ data: first, placeholder: false });
@@ -79,7 +79,7 @@ describe('keepPrevious', () => {
   });
 
   it('without keep, passes the state through with placeholder false', () => {
-    const view = keepPrevious<number[]>(false);
+    const view = keepPrevious<QueryState<number[]>>(false);
     view(state([1]));
     expect(view(state(undefined, true))).toEqual({ ...state(undefined, true), placeholder: false });
   });

@@ -296,6 +296,26 @@ describe('createInfiniteQuery', () => {
   });
 });
 
+describe('createInfiniteQuery with keepPreviousData', () => {
+  it('keeps the old list (placeholder) while the new first page loads', async () => {
+    await createRoot(async (dispose) => {
+      const [userId, setUserId] = createSignal(1);
+      const options = { controller, pageSize: FEED_PAGE, keepPreviousData: true };
+      const posts = createInfiniteQuery(PostResource.getList, () => ({ userId: userId() }), options);
+      const view = () => ({ ids: posts().data?.map((p) => p.id), placeholder: posts().placeholder });
+      await vi.waitFor(() => expect(view()).toEqual({ ids: [1, 3, 5], placeholder: false }));
+      await posts.loadNext();
+      feed.setLatency(20);
+      setUserId(2);
+      expect(view()).toEqual({ ids: [1, 3, 5, 7], placeholder: true });
+      expect(posts().hasNext).toBe(false);
+      await vi.waitFor(() => expect(view()).toEqual({ ids: [2, 4, 6], placeholder: false }));
+      expect(posts().hasNext).toBe(true);
+      dispose();
+    });
+  });
+});
+
 describe('derived data (select) as an RxJS pipe over observe', () => {
   it('renders the piped value through from() and follows changes', async () => {
     function Done() {

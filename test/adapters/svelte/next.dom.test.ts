@@ -4,7 +4,7 @@ import { get, writable } from 'svelte/store';
 import { Controller } from '../../../core/index.js';
 import { createInfiniteQuery, createMutation, createQuery } from '../../../adapters/svelte/index.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
-import { feedHandlers, PostResource } from '../../fixtures/feedServer.js';
+import { FEED_PAGE, feedHandlers, PostResource } from '../../fixtures/feedServer.js';
 import { TodoResource } from '../resources.js';
 import Feed from './Feed.svelte';
 import PreviousData from './PreviousData.svelte';
@@ -194,6 +194,24 @@ describe('createInfiniteQuery', () => {
     await rerender({ userId: 2 });
     await screen.findByText('post 6');
     expect(items('pages')).toEqual(['post 2', 'post 4', 'post 6']);
+  });
+
+  it('keepPreviousData keeps the old list (placeholder) while the new first page loads', async () => {
+    const args = writable({ userId: 1 });
+    const options = { controller, pageSize: FEED_PAGE, keepPreviousData: true };
+    const posts = createInfiniteQuery(PostResource.getList, args, options);
+    const seen: { ids?: number[]; placeholder: boolean; hasNext: boolean }[] = [];
+    const stop = posts.subscribe((s) =>
+      seen.push({ ids: s.data?.map((p) => p.id), placeholder: s.placeholder, hasNext: s.hasNext }),
+    );
+    await vi.waitFor(() => expect(seen.at(-1)?.ids).toEqual([1, 3, 5]));
+    await posts.loadNext();
+    expect(seen.at(-1)).toEqual({ ids: [1, 3, 5, 7], placeholder: false, hasNext: false });
+    feed.setLatency(20);
+    args.set({ userId: 2 });
+    expect(seen.at(-1)).toEqual({ ids: [1, 3, 5, 7], placeholder: true, hasNext: false });
+    await vi.waitFor(() => expect(seen.at(-1)).toEqual({ ids: [2, 4, 6], placeholder: false, hasNext: true }));
+    stop();
   });
 
   it('is a real store: loadNext before any subscriber does nothing', async () => {
