@@ -2,6 +2,7 @@ import { NormalizeError, describeKind } from '../errors.js';
 import { INVALID } from './special.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
+import { isPlainObject } from './safeObject.js';
 
 /**
  * Normalizes a list with `itemSchema`; anything but an array is a NormalizeError naming `listSchema`
@@ -10,21 +11,29 @@ import { schemaLabel } from './schemaKind.js';
 export function normalizeList(
   itemSchema: unknown,
   input: unknown,
+  parent: unknown,
   key: string | undefined,
   ctx: NormalizeContext,
   listSchema: unknown,
 ): unknown[] {
-  if (!Array.isArray(input)) {
-    throw new NormalizeError(schemaLabel(listSchema), `expected an array but got ${describeKind(input)}.`, input);
+  // an object stands for the list of its values (data-client's `getValues`)
+  const items = Array.isArray(input) ? input : isPlainObject(input) ? Object.values(input) : undefined;
+  if (items === undefined) {
+    throw new NormalizeError(
+      schemaLabel(listSchema),
+      `expected an array (or an object of items) but got ${describeKind(input)}.`,
+      input,
+    );
   }
-  const out = new Array<unknown>(input.length);
-  for (let i = 0; i < input.length; i++) out[i] = ctx.visit(itemSchema, input[i], input, key);
+  const out = new Array<unknown>(items.length);
+  // the items see the object holding the list as their parent, not the list itself
+  for (let i = 0; i < items.length; i++) out[i] = ctx.visit(itemSchema, items[i], parent, key);
   return out;
 }
 
 /**
- * Reads a normalized list back. Items that are invalid, missing, `null` or `undefined` are dropped (a
- * list never becomes unusable because of one item). The same array comes back while no item changed.
+ * Reads a normalized list back. Items that are invalid, missing or `undefined` are dropped (a list never
+ * becomes unusable because of one item); `null` items stay. The same array comes back while no item changed.
  */
 export function denormalizeList(itemSchema: unknown, input: unknown, ctx: DenormalizeContext): unknown {
   if (!Array.isArray(input)) return input;
@@ -32,7 +41,7 @@ export function denormalizeList(itemSchema: unknown, input: unknown, ctx: Denorm
   for (let i = 0; i < input.length; i++) parts[i] = ctx.unvisit(itemSchema, input[i]);
   return ctx.stable(input, '[]', parts, () => {
     const out: unknown[] = [];
-    for (const part of parts) if (part !== INVALID && part !== null && part !== undefined) out.push(part);
+    for (const part of parts) if (part !== INVALID && part !== undefined) out.push(part);
     return out;
   });
 }
@@ -57,8 +66,8 @@ export class ArraySchema<S = unknown> extends SchemaNode {
     return `[${schemaLabel(this.schema)}]`;
   }
 
-  normalize(input: unknown, _parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown[] {
-    return normalizeList(this.schema, input, key, ctx, this);
+  normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown[] {
+    return normalizeList(this.schema, input, parent, key, ctx, this);
   }
 
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {

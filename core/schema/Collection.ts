@@ -1,4 +1,4 @@
-import { SchemaDefinitionError } from '../errors.js';
+import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
 import { ArraySchema, denormalizeList, normalizeList } from './Array.js';
 import { isEntityClass, entityKey } from './Entity.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
@@ -188,7 +188,10 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
   }
 
   normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): string {
-    const pks = normalizeList(this.itemSchema, input, key, ctx, this); // throws for anything but an array
+    if (!Array.isArray(input)) {
+      throw new NormalizeError(this.label, `expected an array but got ${describeKind(input)}.`, input);
+    }
+    const pks = normalizeList(this.itemSchema, input, parent, key, ctx, this);
     const pk = this.pk(parent, key, ctx, ctx.currentEntity());
     ctx.write(this.key, pk, pks);
     return pk;

@@ -25,6 +25,12 @@ export abstract class Entity {
    */
   declare static schema: { readonly [field: string]: unknown } | undefined;
 
+  /**
+   * How many levels of nested entities a read resolves (default 64); deeper levels read as their pks.
+   * Raise it for deep chains that must be read whole, lower it to cut wide bidirectional graphs early.
+   */
+  declare static maxEntityDepth: number | undefined;
+
   /** The primary key of this entity as a string (or `undefined` when it cannot be computed). */
   abstract pk(parent?: unknown, key?: string, args?: readonly unknown[]): string | number | undefined;
 

@@ -1,4 +1,4 @@
-import { NormalizeError, describeKind } from '../errors.js';
+import { NormalizeError, describeKind, preview } from '../errors.js';
 import { Entity, plainPk, usablePk } from './Entity.js';
 import { assertPkFields, planOf, type EntityPlan } from './entityPlan.js';
 import { normalizeList } from './Array.js';
@@ -133,7 +133,7 @@ class Normalizer implements NormalizeContext {
     const plan = planOf(schema);
     if (plan) return this.#visitEntity(schema as typeof Entity, plan, value, parent, key);
     if (schema instanceof SchemaNode) return schema.normalize(value, parent, key, this);
-    if (Array.isArray(schema)) return normalizeList(arrayItemSchema(schema), value, key, this, schema);
+    if (Array.isArray(schema)) return normalizeList(arrayItemSchema(schema), value, parent, key, this, schema);
     if (isPlainObject(schema)) return normalizeMembers(schema, value, this, schemaLabel(schema));
     return value;
   }
@@ -207,10 +207,16 @@ class Normalizer implements NormalizeContext {
     input: unknown,
     parent: unknown,
     fieldKey: string | undefined,
-  ): string {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      const hint = Array.isArray(input) ? ` Use [${plan.key}] (or new schema.Array(${plan.key})) for a list.` : '';
-      throw new NormalizeError(plan.key, `expected an object but got ${describeKind(input)}.${hint}`, input);
+  ): unknown {
+    if (typeof input !== 'object' || input === null) return referenceTo(plan, input);
+    const customProcess = Cls.process !== Entity.process;
+    if (Array.isArray(input) && !customProcess) {
+      throw new NormalizeError(
+        plan.key,
+        `expected an object but got ${describeKind(input)}. Use [${plan.key}] (or new schema.Array(${plan.key})) ` +
+          `for a list, or a static process() that turns it into an object.`,
+        input,
+      );
     }
     const tracked = this.#depth >= DEEP;
     if (tracked) {
@@ -226,10 +232,14 @@ class Normalizer implements NormalizeContext {
     const args = this.args;
     // With the default process (a shallow copy), pk and equality can be read off the input itself:
     // a leaf entity that the store already holds unchanged costs no copy at all.
-    let processed = (Cls.process === Entity.process ? input : Cls.process(input, parent, fieldKey, args)) as Record<
-      string,
-      unknown
-    >;
+    let processed = (customProcess ? Cls.process(input, parent, fieldKey, args) : input) as Record<string, unknown>;
+    if (customProcess && (typeof processed !== 'object' || processed === null || Array.isArray(processed))) {
+      throw new NormalizeError(
+        plan.key,
+        `process() must return an object, but it returned ${describeKind(processed)} for ${preview(input)}.`,
+        input,
+      );
+    }
     const rawPk =
       Cls.pk === Entity.pk
         ? plan.pkMethod.call(processed, parent, fieldKey, args)
@@ -278,6 +288,22 @@ class Normalizer implements NormalizeContext {
     );
     return pk;
   }
+}
+
+/**
+ * A nested entity given as its pk (`author: 23`, `todos: ['5', '6']`) is kept as that reference; `false`
+ * and `''` stand for "no entity" and pass through. Anything else cannot name an entity.
+ */
+function referenceTo(plan: EntityPlan, input: unknown): unknown {
+  if (input === false || input === '') return input;
+  if ((typeof input === 'string' && plainPk(input)) || (typeof input === 'number' && Number.isFinite(input))) {
+    return String(input);
+  }
+  throw new NormalizeError(
+    plan.key,
+    `expected an object or a pk (a string or a finite number) but got ${describeKind(input)}.`,
+    input,
+  );
 }
 
 /** Plain (non-schema) values must be trees too: the store has to survive JSON.stringify. */
