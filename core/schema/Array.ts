@@ -3,6 +3,8 @@ import { INVALID } from './special.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import { isPlainObject } from './safeObject.js';
+import { Union } from './Union.js';
+import type { SchemaAttribute } from './Polymorphic.js';
 
 /**
  * Normalizes a list with `itemSchema`; anything but an array is a NormalizeError naming `listSchema`
@@ -47,30 +49,40 @@ export function denormalizeList(itemSchema: unknown, input: unknown, ctx: Denorm
 }
 
 /**
- * A list of values of one schema: `new schema.Array(Todo)` is the same as `[Todo]`.
+ * A list of values of one schema: `new schema.Array(Todo)` is the same as `[Todo]`. With a map of
+ * entities and an attribute (`new schema.Array({ link: Link, post: Post }, 'type')`) each item is the
+ * member its attribute names, as with a `schema.Union`.
  *
  * @example
  * const TodoList = new schema.Array(Todo);
+ * const Feed = new schema.Array({ link: Link, post: Post }, (item) => item.type);
  */
-export class ArraySchema<S = unknown> extends SchemaNode {
+export class ArraySchema<S = unknown, A extends SchemaAttribute | undefined = undefined> extends SchemaNode {
   declare readonly kind: 'Array';
-  /** The schema of every item. */
+  /** The schema of every item (or the map of item schemas, with a `schemaAttribute`). */
   declare readonly schema: S;
+  /** Picks the member of the map for each item; `undefined` for a single item schema. */
+  declare readonly schemaAttribute: A;
+  /** What each item is visited with: the item schema, or a Union of the map. */
+  declare readonly itemSchema: unknown;
 
-  constructor(schema: S) {
+  constructor(schema: S, schemaAttribute?: A) {
     super();
     this.schema = schema;
+    this.schemaAttribute = schemaAttribute as A;
+    this.itemSchema =
+      schemaAttribute === undefined ? schema : new Union(schema as Record<string, unknown>, schemaAttribute);
   }
 
   get label(): string {
-    return `[${schemaLabel(this.schema)}]`;
+    return `[${schemaLabel(this.itemSchema)}]`;
   }
 
   normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown[] {
-    return normalizeList(this.schema, input, parent, key, ctx, this);
+    return normalizeList(this.itemSchema, input, parent, key, ctx, this);
   }
 
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {
-    return denormalizeList(this.schema, input, ctx);
+    return denormalizeList(this.itemSchema, input, ctx);
   }
 }

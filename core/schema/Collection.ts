@@ -3,6 +3,7 @@ import { ArraySchema, denormalizeList, normalizeList } from './Array.js';
 import { isEntityClass, entityKey } from './Entity.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
+import { Union } from './Union.js';
 import type { Denormalize } from './types.js';
 import { emptyTable, hasOwn } from './safeObject.js';
 
@@ -32,17 +33,30 @@ export interface CollectionOptions {
   ) => Record<string, unknown>;
 }
 
+/** The identity of a list item: its pk, or `schema\u0000id` for a member of a Union. */
+function itemKey(item: unknown): unknown {
+  return typeof item === 'object' && item !== null
+    ? `${(item as { schema?: unknown }).schema}\u0000${(item as { id?: unknown }).id}`
+    : item;
+}
+
+function addedItems(existing: readonly unknown[], incoming: readonly unknown[]): unknown[] {
+  const seen = new Set(existing.map(itemKey));
+  return incoming.filter((item) => {
+    const key = itemKey(item);
+    return !seen.has(key) && (seen.add(key), true);
+  });
+}
+
 /** Appends the incoming pks that are not already in the list. */
 export const appendUnique: CollectionMerge = (existing, incoming) => {
-  const seen = new Set(existing);
-  const added = incoming.filter((pk) => !seen.has(pk) && (seen.add(pk), true));
+  const added = addedItems(existing, incoming) as string[];
   return added.length ? [...existing, ...added] : (existing as string[]);
 };
 
 /** Prepends the incoming pks that are not already in the list. */
 export const prependUnique: CollectionMerge = (existing, incoming) => {
-  const seen = new Set(existing);
-  const added = incoming.filter((pk) => !seen.has(pk) && (seen.add(pk), true));
+  const added = addedItems(existing, incoming) as string[];
   return added.length ? [...added, ...existing] : (existing as string[]);
 };
 
@@ -86,7 +100,15 @@ function parseArgsKey(pk: string): Record<string, string> | undefined {
   }
 }
 
-type ItemOf<S> = S extends readonly [infer I] ? I : S extends ArraySchema<infer I> ? I : never;
+type ItemOf<S> = S extends readonly [infer I]
+  ? I
+  : S extends ArraySchema<infer I, infer A>
+    ? A extends undefined
+      ? I
+      : Union<I & Record<string, unknown>>
+    : S extends Union<any>
+      ? S
+      : never;
 
 /**
  * A list stored under the arguments that produced it (`getList({ userId: 1 })` and `getList({})` are two
@@ -96,7 +118,7 @@ type ItemOf<S> = S extends readonly [infer I] ? I : S extends ArraySchema<infer 
  * @example
  * const TodoList = new schema.Collection([Todo], { nonFilterArgumentKeys: ['orderBy'] });
  */
-export class Collection<S extends readonly [unknown] | ArraySchema<any> = readonly [unknown]>
+export class Collection<S extends readonly [unknown] | ArraySchema<any, any> | Union<any> = readonly [unknown]>
   extends SchemaNode
   implements TableSchema
 {
@@ -117,13 +139,15 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
     super();
     const item =
       schema instanceof ArraySchema
-        ? schema.schema
-        : Array.isArray(schema) && schema.length === 1
-          ? schema[0]
-          : undefined;
+        ? schema.itemSchema
+        : schema instanceof Union
+          ? schema
+          : Array.isArray(schema) && schema.length === 1
+            ? schema[0]
+            : undefined;
     if (item === undefined) {
       throw new SchemaDefinitionError(
-        'new schema.Collection(...) takes a list schema: [Entity] or new schema.Array(Entity).',
+        'new schema.Collection(...) takes a list schema: [Entity], new schema.Array(Entity) or a schema.Union.',
       );
     }
     this.schema = schema;
@@ -135,7 +159,7 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
   }
 
   get label(): string {
-    return `Collection${schemaLabel(this.schema)}`;
+    return this.schema instanceof Union ? `Collection[${this.schema.label}]` : `Collection${schemaLabel(this.schema)}`;
   }
 
   /** Whether an argument does not filter the list (and so is ignored when matching lists for additions). */
@@ -254,7 +278,7 @@ export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode
   normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown {
     const list = Array.isArray(input);
     const pks = (list ? input : [input]).map((item) => ctx.visit(this.collection.itemSchema, item, parent, key));
-    const usable = pks.filter((pk): pk is string => typeof pk === 'string');
+    const usable = pks.filter((pk): pk is string => pk !== undefined && pk !== null && pk !== false && pk !== '');
     const filter = (this.#createFilter ?? this.collection.createCollectionFilter.bind(this.collection))(...ctx.args);
     this.collection.addToLists(usable, this.merge, filter, ctx);
     return list ? pks : pks[0];

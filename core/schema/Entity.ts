@@ -31,6 +31,12 @@ export abstract class Entity {
    */
   declare static maxEntityDepth: number | undefined;
 
+  /**
+   * Fields that identify an entity as well as its pk (`['username']`): `controller.get(User, { username })`
+   * finds it by them.
+   */
+  declare static indexes: readonly string[] | undefined;
+
   /** The primary key of this entity as a string (or `undefined` when it cannot be computed). */
   abstract pk(parent?: unknown, key?: string, args?: readonly unknown[]): string | number | undefined;
 
@@ -54,6 +60,37 @@ export abstract class Entity {
   /** Combines a stored record with a newer one for the same pk. Default: shallow spread, incoming wins. */
   static merge(existing: any, incoming: any): any {
     return { ...existing, ...incoming };
+  }
+
+  /**
+   * Checks a processed value: a message rejects it (normalizing throws a NormalizeError with it; a stored
+   * record that fails reads as unusable). Default: accepts everything.
+   */
+  static validate(_processed: Readonly<Record<string, unknown>>): string | undefined {
+    return undefined;
+  }
+
+  /** Whether an incoming value is written over a stored one at all (`false` keeps the stored one). Default: `true`. */
+  static shouldUpdate(
+    _existingMeta: { readonly date: number; readonly fetchedAt: number },
+    _incomingMeta: { readonly date: number; readonly fetchedAt: number },
+    _existing: Readonly<Record<string, unknown>>,
+    _incoming: Readonly<Record<string, unknown>>,
+  ): boolean {
+    return true;
+  }
+
+  /**
+   * Whether the stored value counts as the newer one: then `merge(incoming, existing)` runs and the stored
+   * timing is kept. Default: when the incoming request started before the stored one.
+   */
+  static shouldReorder(
+    existingMeta: { readonly date: number; readonly fetchedAt: number },
+    incomingMeta: { readonly date: number; readonly fetchedAt: number },
+    _existing: Readonly<Record<string, unknown>>,
+    _incoming: Readonly<Record<string, unknown>>,
+  ): boolean {
+    return incomingMeta.fetchedAt < existingMeta.fetchedAt;
   }
 
   /**
@@ -114,8 +151,16 @@ export function entityKey(Cls: Function & { key?: string }): string {
 
 /** Whether `value` is an Entity class (a schema), as opposed to a deserializer function. */
 export function isEntityClass(value: unknown): value is EntityCtor {
-  return typeof value === 'function' && value.prototype instanceof Entity;
+  if (typeof value !== 'function') return false;
+  if (value.prototype instanceof Entity) return true;
+  for (let cls: unknown = value; typeof cls === 'function'; cls = Object.getPrototypeOf(cls)) {
+    if (entityMixins.has(cls)) return true;
+  }
+  return false;
 }
+
+/** Classes made entities by `EntityMixin` (their prototypes do not descend from Entity's). */
+export const entityMixins = new WeakSet<Function>();
 
 /** A pk string usable as is (see `usablePk` for the ones that are not). */
 export function plainPk(pk: string): boolean {

@@ -27,6 +27,11 @@ export interface DenormalizeContext {
   readonly args: readonly unknown[];
   /** Denormalizes a nested value with its schema (may return INVALID). */
   unvisit(schema: unknown, input: unknown): unknown;
+  /**
+   * The pks of table `key` (the same array while the table is unchanged), `undefined` when there is no
+   * such table. For reads of whole tables (`schema.All`): they depend on every write to the table.
+   */
+  tablePks(key: string): readonly string[] | undefined;
   /** Reads and builds the record `key`/`pk` through the memo (INVALID when missing or invalidated). */
   unvisitRecord(schema: TableSchema | Function, key: string, pk: string): unknown;
   /**

@@ -43,6 +43,10 @@ export interface EntityPlan {
   readonly keeper: object;
   /** How many levels of nested entities a read resolves below this one (`static maxEntityDepth`, default 64). */
   readonly maxEntityDepth: number;
+  /** `static validate`, when the class overrides it. */
+  readonly validate: ((processed: Readonly<Record<string, unknown>>) => string | undefined) | undefined;
+  /** The class, when it overrides `shouldUpdate` or `shouldReorder` (writes then ask it). */
+  readonly writePolicy: typeof Entity | undefined;
   /** The class's `pk` method (what the default static `pk` calls). */
   readonly pkMethod: (this: object, parent?: unknown, key?: string, args?: readonly unknown[]) => unknown;
 }
@@ -172,6 +176,9 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     make,
     pkMethod: Cls.prototype.pk,
     maxEntityDepth: Cls.maxEntityDepth ?? MAX_ENTITY_DEPTH,
+    validate: Cls.validate === Entity.validate ? undefined : (processed) => Cls.validate(processed),
+    writePolicy:
+      Cls.shouldUpdate === Entity.shouldUpdate && Cls.shouldReorder === Entity.shouldReorder ? undefined : Cls,
     keeper: Object.assign(new make(), defaults),
   };
   plans.set(Cls, plan);

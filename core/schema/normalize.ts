@@ -180,6 +180,21 @@ class Normalizer implements NormalizeContext {
     this.writer.set(state, pk, existing, next, newer || existingMeta === undefined ? this.meta : existingMeta);
   }
 
+  /** Writes an entity whose class decides with `shouldUpdate` and `shouldReorder` how it meets the stored one. */
+  #writeWithPolicy(Cls: typeof Entity, state: TableState, pk: string, incoming: Record<string, unknown>): void {
+    const existing = ownValue(state.table, pk);
+    const existingMeta = ownValue(state.meta, pk);
+    if (existing === undefined || existing === INVALID || existingMeta === undefined) {
+      this.#writeIn(state, pk, incoming, undefined);
+      return;
+    }
+    const stored = existing as Record<string, unknown>;
+    if (!Cls.shouldUpdate(existingMeta, this.meta, stored, incoming)) return;
+    const reorder = Cls.shouldReorder(existingMeta, this.meta, stored, incoming);
+    const next = shareUnchanged(reorder ? Cls.merge(incoming, stored) : Cls.merge(stored, incoming), existing);
+    this.writer.set(state, pk, existing, next, reorder ? existingMeta : this.meta);
+  }
+
   /**
    * With the default (spread) merge, a record whose every incoming field equals the stored one merges
    * into the same record: skip the merge, unless this request is newer and its time must be recorded.
@@ -246,7 +261,11 @@ class Normalizer implements NormalizeContext {
         : Cls.pk(processed, parent, fieldKey, args);
     const pk = typeof rawPk === 'string' && plainPk(rawPk) ? rawPk : usablePk(plan.key, rawPk ?? undefined, input);
     assertPkFields(Cls, plan, processed, input, args);
-    const defaultMerge = Cls.merge === Entity.merge;
+    if (plan.validate) {
+      const message = plan.validate(processed);
+      if (message) throw new NormalizeError(plan.key, `validate() rejected ${preview(input)}: ${message}`, input);
+    }
+    const defaultMerge = Cls.merge === Entity.merge && plan.writePolicy === undefined;
     const state = this.writer.state(plan.key);
     const schemaFields = plan.schemaFields;
     if (schemaFields.length === 0) {
@@ -280,6 +299,10 @@ class Normalizer implements NormalizeContext {
       }
     }
     if (tracked) this.#path.delete(input);
+    if (plan.writePolicy) {
+      this.#writeWithPolicy(plan.writePolicy, state, pk, processed);
+      return pk;
+    }
     this.#writeIn(
       state,
       pk,

@@ -6,6 +6,10 @@ import type { ArraySchema } from './Array.js';
 import type { ObjectSchema } from './Object.js';
 import type { Collection, CollectionAdder } from './Collection.js';
 import type { Invalidate } from './Invalidate.js';
+import type { Union } from './Union.js';
+import type { Values } from './Values.js';
+import type { All } from './All.js';
+import type { Query } from './Query.js';
 
 /** An Entity class (not an instance): what `schema: Todo` refers to. */
 export type EntityClass<T extends Entity = Entity> = (abstract new (...args: any[]) => T) & {
@@ -19,8 +23,12 @@ export type EntityClass<T extends Entity = Entity> = (abstract new (...args: any
 /** Any schema rx-rest understands: an Entity class, a schema instance, `[Schema]`, or a plain object of schemas. */
 export type Schema =
   | EntityClass
-  | ArraySchema<any>
+  | ArraySchema<any, any>
   | ObjectSchema<any>
+  | Union<any>
+  | Values<any, any>
+  | All<any, any>
+  | Query<any, any, any>
   | Collection<any>
   | CollectionAdder<any, any>
   | Invalidate<any>
@@ -35,21 +43,34 @@ export type Denormalize<S> =
       ? InstanceType<E> | undefined
       : S extends CollectionAdder<any, infer R>
         ? R
-        : S extends Collection<infer C>
-          ? Denormalize<C>
-          : S extends ArraySchema<infer I>
-            ? Denormalize<I>[]
-            : S extends ObjectSchema<infer O>
-              ? DenormalizeObject<O>
-              : S extends readonly [infer I]
-                ? Denormalize<I>[]
-                : S extends readonly (infer I)[]
-                  ? Denormalize<I>[]
-                  : S extends (...args: any[]) => any
-                    ? unknown
-                    : S extends object
-                      ? DenormalizeObject<S>
-                      : S;
+        : S extends Query<any, infer R, any>
+          ? R
+          : S extends Union<infer M>
+            ? DenormalizeMember<M>
+            : S extends Collection<infer C>
+              ? C extends Union<any>
+                ? Denormalize<C>[]
+                : Denormalize<C>
+              : S extends ArraySchema<infer I, infer A>
+                ? (A extends undefined ? Denormalize<I> : DenormalizeMember<I>)[]
+                : S extends Values<infer I, infer A>
+                  ? Record<string, A extends undefined ? Denormalize<I> : DenormalizeMember<I>>
+                  : S extends All<infer I, infer A>
+                    ? (A extends undefined ? Denormalize<I> : DenormalizeMember<I>)[]
+                    : S extends ObjectSchema<infer O>
+                      ? DenormalizeObject<O>
+                      : S extends readonly [infer I]
+                        ? Denormalize<I>[]
+                        : S extends readonly (infer I)[]
+                          ? Denormalize<I>[]
+                          : S extends (...args: any[]) => any
+                            ? unknown
+                            : S extends object
+                              ? DenormalizeObject<S>
+                              : S;
+
+/** The instance of any member of a map of schemas (a Union's `{ link: Link, post: Post }` reads as `Link | Post`). */
+export type DenormalizeMember<M> = { [K in keyof M]: Denormalize<M[K]> }[keyof M];
 
 /** `Denormalize` applied member by member to a plain object schema. */
 export type DenormalizeObject<O> = { -readonly [K in keyof O]: Denormalize<O[K]> };

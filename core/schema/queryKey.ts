@@ -1,0 +1,110 @@
+import { All, ALL_INPUT } from './All.js';
+import { ArraySchema } from './Array.js';
+import { Collection, collectionArgsKey } from './Collection.js';
+import type { Entity } from './Entity.js';
+import { planOf, type EntityPlan } from './entityPlan.js';
+import { ownValue } from './normalize.js';
+import { ObjectSchema } from './Object.js';
+import { Query } from './Query.js';
+import { hasOwn, isPlainObject } from './safeObject.js';
+import { schemaKeysOf } from './schemaKind.js';
+import type { EntityTable, EntityTables } from './types.js';
+import { Union } from './Union.js';
+
+/** Index of each table (copy-on-write, so never changed) by field: stringified value -> pk. */
+const indexCache = new WeakMap<EntityTable, Map<string, Map<string, string>>>();
+
+/**
+ * The pk of the entity of table `key` whose field `field` (one of its `static indexes`) equals `value`,
+ * from the current tables. The index of a table is built once per table version.
+ *
+ * @example
+ * lookupIndex(state.entities, 'User', 'username', 'ann'); // '7'
+ */
+export function lookupIndex(entities: EntityTables, key: string, field: string, value: unknown): string | undefined {
+  const table = ownValue(entities, key);
+  if (table === undefined || value === undefined || value === null) return undefined;
+  let byField = indexCache.get(table);
+  if (!byField) indexCache.set(table, (byField = new Map()));
+  let index = byField.get(field);
+  if (!index) {
+    index = new Map();
+    for (const pk of Object.keys(table)) {
+      const record = table[pk];
+      if (typeof record !== 'object' || record === null || !hasOwn.call(record, field)) continue;
+      const indexed = (record as Record<string, unknown>)[field];
+      if (indexed !== undefined && indexed !== null) index.set(String(indexed), pk);
+    }
+    byField.set(field, index);
+  }
+  return index.get(String(value));
+}
+
+function entityQueryKey(Cls: typeof Entity, plan: EntityPlan, args: readonly unknown[], entities: EntityTables) {
+  const first = args[0];
+  const exists = (pk: string) => {
+    const record = ownValue(ownValue(entities, plan.key), pk);
+    return record !== undefined ? pk : undefined;
+  };
+  if (typeof first === 'string' || typeof first === 'number') return exists(String(first));
+  if (typeof first !== 'object' || first === null) return undefined;
+  let pk: unknown;
+  try {
+    pk = Cls.pk(first, undefined, '', args);
+  } catch {
+    pk = undefined;
+  }
+  if ((typeof pk === 'string' && pk !== '' && pk !== 'undefined') || (typeof pk === 'number' && Number.isFinite(pk))) {
+    const found = exists(String(pk));
+    if (found !== undefined) return found;
+  }
+  for (const field of Cls.indexes ?? []) {
+    if (hasOwn.call(first, field))
+      return lookupIndex(entities, plan.key, field, (first as Record<string, unknown>)[field]);
+  }
+  return undefined;
+}
+
+/**
+ * What reading `schema` with `args` straight from the tables starts from (data-client's `queryKey`): the
+ * pk of an Entity (from a pk argument, the pk fields of an object argument, or one of its `indexes`),
+ * the stored list of a Collection, every entity for `schema.All`, an object of those for an object
+ * schema. `undefined` when the store cannot answer (an entity not there; lists and Values, which only a
+ * response can fill).
+ *
+ * @example
+ * const input = queryKey(User, [{ username: 'ann' }], state.entities); // '7'
+ * const user = memo.denormalize(User, input, state.entities).data;
+ */
+export function queryKey(schema: unknown, args: readonly unknown[], entities: EntityTables): unknown {
+  const plan = planOf(schema);
+  if (plan) return entityQueryKey(schema as typeof Entity, plan, args, entities);
+  if (schema instanceof All) return ALL_INPUT;
+  if (schema instanceof Query) return queryKey(schema.schema, args, entities);
+  if (schema instanceof Union) {
+    const first = args[0];
+    if (typeof first !== 'object' || first === null) return undefined;
+    const attr = schema.attributeOf(first as Record<string, unknown>, undefined, '');
+    const named = schema.member(attr);
+    if (named !== undefined) {
+      const id = queryKey(named, args, entities);
+      return id === undefined ? undefined : { id, schema: attr };
+    }
+    for (const name of Object.keys(schema.schema)) {
+      const id = queryKey(schema.schema[name], args, entities);
+      if (id !== undefined) return { id, schema: name };
+    }
+    return undefined;
+  }
+  if (schema instanceof Collection) {
+    const pk = collectionArgsKey(args[0]);
+    return ownValue(ownValue(entities, schema.key), pk) !== undefined ? pk : undefined;
+  }
+  if (schema instanceof ObjectSchema || (isPlainObject(schema) && !(schema instanceof ArraySchema))) {
+    const definition = (schema instanceof ObjectSchema ? schema.schema : schema) as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const key of schemaKeysOf(definition)) out[key] = queryKey(definition[key], args, entities);
+    return out;
+  }
+  return undefined;
+}
