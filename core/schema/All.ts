@@ -23,7 +23,7 @@ export class All<S = unknown, A extends SchemaAttribute | undefined = undefined>
   declare readonly schemaAttribute: A;
   #item: PolymorphicItem | undefined;
 
-  constructor(schema: S, schemaAttribute?: A) {
+  constructor(schema: S, schemaAttribute?: A | SchemaAttribute) {
     super(schema, schemaAttribute);
     assertEntityMembers('schema.All', this);
   }

@@ -66,7 +66,7 @@ export class ArraySchema<S = unknown, A extends SchemaAttribute | undefined = un
   /** What each item is visited with: the item schema, or a Union of the map. */
   declare readonly itemSchema: unknown;
 
-  constructor(schema: S, schemaAttribute?: A) {
+  constructor(schema: S, schemaAttribute?: A | SchemaAttribute) {
     super();
     this.schema = schema;
     this.schemaAttribute = schemaAttribute as A;

@@ -24,7 +24,7 @@ export class Values<S = unknown, A extends SchemaAttribute | undefined = undefin
   /** What each value is visited with: the value schema, or a Union of the map. */
   declare readonly itemSchema: unknown;
 
-  constructor(schema: S, schemaAttribute?: A) {
+  constructor(schema: S, schemaAttribute?: A | SchemaAttribute) {
     super();
     this.schema = schema;
     this.schemaAttribute = schemaAttribute as A;

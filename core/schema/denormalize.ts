@@ -431,15 +431,6 @@ class ReadPass implements DenormalizeContext {
   }
 
   #resolve(schema: TableSchema | typeof Entity, record: object, plan: EntityPlan | undefined): unknown {
-    this.#depth++;
-    try {
-      return this.#resolveAtDepth(schema, record, plan);
-    } finally {
-      this.#depth--;
-    }
-  }
-
-  #resolveAtDepth(schema: TableSchema | typeof Entity, record: object, plan: EntityPlan | undefined): unknown {
     let node = this.#memo.nodes.get(record);
     if (node && node.schema === schema) {
       if (node.pass === this.#id) {
@@ -463,6 +454,7 @@ class ReadPass implements DenormalizeContext {
     const start = this.#recorded.length;
     this.#starts.push(start);
     this.#building.push(built);
+    this.#depth++;
     try {
       built.value = plan
         ? buildEntity(plan, record as Record<string, unknown>, this, this.#register)
@@ -472,6 +464,7 @@ class ReadPass implements DenormalizeContext {
       built.pass = 0;
       throw error;
     } finally {
+      this.#depth--;
       this.#starts.pop();
       this.#building.pop();
     }
@@ -486,6 +479,7 @@ class ReadPass implements DenormalizeContext {
   #stillValid(node: RecordNode, deps: Dependencies): boolean {
     node.status = VALIDATING;
     this.#starts.push(-1);
+    this.#depth++;
     try {
       for (let i = 0; i < deps.length; i += STRIDE) {
         const schema = deps[i];
@@ -497,6 +491,7 @@ class ReadPass implements DenormalizeContext {
       }
       return true;
     } finally {
+      this.#depth--;
       this.#starts.pop();
     }
   }

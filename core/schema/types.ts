@@ -52,11 +52,11 @@ export type Denormalize<S> =
                 ? Denormalize<C>[]
                 : Denormalize<C>
               : S extends ArraySchema<infer I, infer A>
-                ? (A extends undefined ? Denormalize<I> : DenormalizeMember<I>)[]
+                ? DenormalizeItem<I, A>[]
                 : S extends Values<infer I, infer A>
-                  ? Record<string, A extends undefined ? Denormalize<I> : DenormalizeMember<I>>
+                  ? Record<string, DenormalizeItem<I, A>>
                   : S extends All<infer I, infer A>
-                    ? (A extends undefined ? Denormalize<I> : DenormalizeMember<I>)[]
+                    ? DenormalizeItem<I, A>[]
                     : S extends ObjectSchema<infer O>
                       ? DenormalizeObject<O>
                       : S extends readonly [infer I]
@@ -71,6 +71,20 @@ export type Denormalize<S> =
 
 /** The instance of any member of a map of schemas (a Union's `{ link: Link, post: Post }` reads as `Link | Post`). */
 export type DenormalizeMember<M> = { [K in keyof M]: Denormalize<M[K]> }[keyof M];
+
+/** A map of Entity classes by attribute value, as given to a Union or a polymorphic Array, Values or All. */
+export type EntityMap = { readonly [attribute: string]: EntityClass };
+
+/**
+ * What one item of an Array, Values or All reads as: the instance of its schema, or of any member of a
+ * map of entities (polymorphic: an attribute was given, or the map holds only Entity classes; a
+ * function attribute cannot be told apart at the type level, so the map decides).
+ */
+export type DenormalizeItem<I, A> = [A] extends [undefined]
+  ? I extends EntityMap
+    ? DenormalizeMember<I>
+    : Denormalize<I>
+  : DenormalizeMember<I>;
 
 /** `Denormalize` applied member by member to a plain object schema. */
 export type DenormalizeObject<O> = { -readonly [K in keyof O]: Denormalize<O[K]> };
