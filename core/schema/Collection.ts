@@ -4,6 +4,7 @@ import { isEntityClass, entityKey } from './Entity.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import { Union } from './Union.js';
+import type { SchemaAttribute } from './Polymorphic.js';
 import type { Denormalize } from './types.js';
 import { emptyTable, hasOwn } from './safeObject.js';
 
@@ -110,6 +111,9 @@ type ItemOf<S> = S extends readonly [infer I]
       ? S
       : never;
 
+/** The list schemas a Collection takes: `[Entity]`, `new schema.Array(...)` or a `schema.Union`. */
+export type CollectionListSchema = readonly [unknown] | ArraySchema<unknown, SchemaAttribute | undefined> | Union;
+
 /**
  * A list stored under the arguments that produced it (`getList({ userId: 1 })` and `getList({})` are two
  * lists). `push`/`unshift` add created entities to every cached list whose arguments match the request's
@@ -118,10 +122,7 @@ type ItemOf<S> = S extends readonly [infer I]
  * @example
  * const TodoList = new schema.Collection([Todo], { nonFilterArgumentKeys: ['orderBy'] });
  */
-export class Collection<S extends readonly [unknown] | ArraySchema<any, any> | Union<any> = readonly [unknown]>
-  extends SchemaNode
-  implements TableSchema
-{
+export class Collection<S extends CollectionListSchema = readonly [unknown]> extends SchemaNode implements TableSchema {
   declare readonly kind: 'Collection';
   /** The list schema (`[Todo]`). */
   declare readonly schema: S;
@@ -254,12 +255,16 @@ export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode
   /** Type only: what a response of this schema reads back as (one item for push/unshift, a list for addWith). */
   declare readonly result: R;
   /** The collection whose lists receive the items. */
-  declare readonly collection: Collection<any>;
+  declare readonly collection: Collection<CollectionListSchema>;
   /** How new pks are combined with a stored list. */
   declare readonly merge: CollectionMerge;
   readonly #createFilter: CreateCollectionFilter | undefined;
 
-  constructor(collection: Collection<any>, merge: CollectionMerge, createCollectionFilter?: CreateCollectionFilter) {
+  constructor(
+    collection: Collection<CollectionListSchema>,
+    merge: CollectionMerge,
+    createCollectionFilter?: CreateCollectionFilter,
+  ) {
     super();
     this.collection = collection;
     this.merge = merge;

@@ -53,12 +53,17 @@ export abstract class Entity {
   }
 
   /** Prepares a response value before it is normalized. Default: a shallow copy. Must not mutate `input`. */
-  static process(input: any, _parent: unknown, _key: string | undefined, _args: readonly unknown[]): any {
-    return { ...input };
+  static process(
+    input: unknown,
+    _parent: unknown,
+    _key: string | undefined,
+    _args: readonly unknown[],
+  ): Record<string, unknown> {
+    return { ...(input as Record<string, unknown>) };
   }
 
   /** Combines a stored record with a newer one for the same pk. Default: shallow spread, incoming wins. */
-  static merge(existing: any, incoming: any): any {
+  static merge(existing: Record<string, unknown>, incoming: Record<string, unknown>): Record<string, unknown> {
     return { ...existing, ...incoming };
   }
 

@@ -18,7 +18,7 @@ export interface NormalizeContext {
    * Writes a record, unless the stored one was written by a newer request: then `keepNewer(incoming,
    * existing)` decides (default: keep the existing record). Identical data keeps the stored object.
    */
-  write(key: string, pk: string, incoming: unknown, merge?: (existing: any, incoming: any) => any): void;
+  write(key: string, pk: string, incoming: unknown, merge?: (existing: unknown, incoming: unknown) => unknown): void;
 }
 
 /** What a schema sees while denormalizing: recursion and memoized table reads. */

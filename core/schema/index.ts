@@ -20,7 +20,7 @@ export { Query } from './Query.js';
 export { PolymorphicSchema } from './Polymorphic.js';
 export type { PolymorphicRef, SchemaAttribute } from './Polymorphic.js';
 export { CollectionAdder, appendUnique, prependUnique, collectionArgsKey } from './Collection.js';
-export type { CollectionMerge, CollectionOptions, CreateCollectionFilter } from './Collection.js';
+export type { CollectionListSchema, CollectionMerge, CollectionOptions, CreateCollectionFilter } from './Collection.js';
 export { SchemaNode } from './SchemaNode.js';
 export type { NormalizeContext, DenormalizeContext, TableSchema } from './SchemaNode.js';
 
@@ -43,8 +43,11 @@ export type {
   Denormalize,
   DenormalizeNullable,
   DenormalizeObject,
+  DenormalizeItem,
+  DenormalizeMember,
   Deserializer,
   EntityClass,
+  EntityMap,
   EntityMeta,
   EntityMetaTables,
   EntityTable,

@@ -17,7 +17,8 @@ import type {
 } from './types.js';
 
 /** The default merge as one function (no closure per written record). */
-const defaultMergeOf = (existing: unknown, incoming: unknown): unknown => Entity.merge(existing, incoming);
+const defaultMergeOf = (existing: unknown, incoming: unknown): unknown =>
+  Entity.merge(existing as Record<string, unknown>, incoming as Record<string, unknown>);
 
 /** Entity nesting depth from which cycles in the input are tracked (see `Normalizer.path`). */
 const DEEP = 32;
@@ -151,7 +152,7 @@ class Normalizer implements NormalizeContext {
     return this.writer.pks(key);
   }
 
-  write(key: string, pk: string, incoming: unknown, merge?: (existing: any, incoming: any) => any): void {
+  write(key: string, pk: string, incoming: unknown, merge?: (existing: unknown, incoming: unknown) => unknown): void {
     this.#writeIn(this.writer.state(key), pk, incoming, merge);
   }
 
@@ -159,7 +160,7 @@ class Normalizer implements NormalizeContext {
     state: TableState,
     pk: string,
     incoming: unknown,
-    merge: ((existing: any, incoming: any) => any) | undefined,
+    merge: ((existing: unknown, incoming: unknown) => unknown) | undefined,
   ): void {
     const existing = ownValue(state.table, pk);
     const existingMeta = ownValue(state.meta, pk);
@@ -307,7 +308,9 @@ class Normalizer implements NormalizeContext {
       state,
       pk,
       processed,
-      defaultMerge ? defaultMergeOf : (existing, incoming) => Cls.merge(existing, incoming),
+      defaultMerge
+        ? defaultMergeOf
+        : (existing, incoming) => Cls.merge(existing as Record<string, unknown>, incoming as Record<string, unknown>),
     );
     return pk;
   }

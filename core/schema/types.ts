@@ -12,12 +12,12 @@ import type { All } from './All.js';
 import type { Query } from './Query.js';
 
 /** An Entity class (not an instance): what `schema: Todo` refers to. */
-export type EntityClass<T extends Entity = Entity> = (abstract new (...args: any[]) => T) & {
+export type EntityClass<T extends Entity = Entity> = (abstract new (...args: never[]) => T) & {
   key: string;
   schema?: Record<string, unknown>;
-  pk(value: any, parent?: unknown, key?: string, args?: readonly unknown[]): string | undefined;
-  process(input: any, parent: unknown, key: string | undefined, args: readonly unknown[]): any;
-  merge(existing: any, incoming: any): any;
+  pk(value: object, parent?: unknown, key?: string, args?: readonly unknown[]): string | undefined;
+  process(input: unknown, parent: unknown, key: string | undefined, args: readonly unknown[]): Record<string, unknown>;
+  merge(existing: Record<string, unknown>, incoming: Record<string, unknown>): Record<string, unknown>;
 };
 
 /** Any schema rx-rest understands: an Entity class, a schema instance, `[Schema]`, or a plain object of schemas. */
@@ -93,7 +93,7 @@ export type DenormalizeObject<O> = { -readonly [K in keyof O]: Denormalize<O[K]>
 export type DenormalizeNullable<S> = Denormalize<S> | undefined;
 
 /** The raw JSON shape a field deserializer accepts: a function or constructor applied to the stored value. */
-export type Deserializer = ((value: any) => unknown) | (new (value: any) => unknown);
+export type Deserializer = ((value: never) => unknown) | (new (value: never) => unknown);
 
 /** Metadata written with every entity: when its request started (`fetchedAt`), arrived (`date`) and expires. */
 export interface EntityMeta {

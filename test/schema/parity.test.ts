@@ -119,7 +119,7 @@ describe('Entity.process on input that is not an object', () => {
       }
       static override key = 'Broken';
       static override process(input: unknown) {
-        return input;
+        return input as Record<string, unknown>; // wrong on purpose: an array gets through
       }
     }
     expect(() => normalize(Broken, [1])).toThrow(/Broken: process\(\) must return an object/);
