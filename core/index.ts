@@ -27,6 +27,7 @@ export {
   All,
   Query,
   queryKey,
+  queryTables,
   lookupIndex,
 } from './schema/index.js';
 export type {

@@ -30,7 +30,7 @@ export * as schema from './schemaNamespace.js';
 // ---- Normalize / denormalize ---------------------------------------------------------------------
 export { normalize, emptyTables } from './normalize.js';
 export { denormalize, MemoCache } from './denormalize.js';
-export { queryKey, lookupIndex } from './queryKey.js';
+export { queryKey, queryTables, lookupIndex } from './queryKey.js';
 export { MAX_ENTITY_DEPTH } from './entityPlan.js';
 export type { DenormalizeResult } from './denormalize.js';
 export { INVALID } from './special.js';

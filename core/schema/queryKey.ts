@@ -108,3 +108,27 @@ export function queryKey(schema: unknown, args: readonly unknown[], entities: En
   }
   return undefined;
 }
+
+/**
+ * The tables whose every write may change a store read of `schema` (`MemoCache.query`): an entity that
+ * appears under a queried pk or index, a new row for `schema.All`, a list stored under the arguments.
+ * A record-level dependency list cannot say "any new row", so a live query re-reads when a write touches
+ * one of these tables, besides the records its result read.
+ *
+ * @example
+ * queryTables(new schema.Query(new schema.All(Todo), countDone)); // ['Todo']
+ */
+export function queryTables(schema: unknown): string[] {
+  const keys = new Set<string>();
+  const visit = (node: unknown): void => {
+    const plan = planOf(node);
+    if (plan) keys.add(plan.key);
+    else if (node instanceof All || node instanceof Union) for (const member of node.members()) visit(member);
+    else if (node instanceof Query) visit(node.schema);
+    else if (node instanceof Collection) keys.add(node.key);
+    else if (node instanceof ObjectSchema) visit(node.schema);
+    else if (isPlainObject(node)) for (const key of schemaKeysOf(node)) visit(node[key]);
+  };
+  visit(schema);
+  return [...keys];
+}

@@ -15,6 +15,7 @@ import {
   lookupIndex,
   normalize,
   queryKey,
+  queryTables,
   schema,
 } from '../../core/index.js';
 import { SchemaDefinitionError } from '../../core/errors.js';
@@ -275,6 +276,12 @@ describe('reading an Entity without a stored result (what controller.get does)',
     expect(lookupIndex(renamed.entities, 'User', 'username', 'anna')).toBe('1');
     expect(lookupIndex(renamed.entities, 'User', 'username', 'ann')).toBeUndefined();
     expect(lookupIndex(first.entities, 'User', 'username', 'ann')).toBe('1');
+  });
+
+  it('queryTables lists the tables whose writes may change a store read', () => {
+    const counts = new schema.Query(new schema.All({ link: Link, post: Post }, 'type'), (items) => items.length);
+    expect(queryTables(counts).sort()).toEqual(['Link', 'Post']);
+    expect(queryTables({ me: User, feed: new schema.Collection([Post]) }).sort()).toEqual(['User', '[Post]']);
   });
 
   it('reads a Collection stored under the arguments', () => {
