@@ -26,6 +26,7 @@ export {
   Values,
   All,
   Query,
+  query,
   queryKey,
   queryTables,
   lookupIndex,

@@ -1,9 +1,8 @@
-import { NormalizeError, describeKind } from '../errors.js';
+import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
 import { INVALID } from './special.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import { isPlainObject } from './safeObject.js';
-import { Union } from './Union.js';
 import type { SchemaAttribute } from './Polymorphic.js';
 
 /**
@@ -70,8 +69,16 @@ export class ArraySchema<S = unknown, A extends SchemaAttribute | undefined = un
     super();
     this.schema = schema;
     this.schemaAttribute = schemaAttribute as A;
-    this.itemSchema =
-      schemaAttribute === undefined ? schema : new Union(schema as Record<string, unknown>, schemaAttribute);
+    this.itemSchema = schemaAttribute === undefined ? schema : this.unionOf(schema, schemaAttribute);
+  }
+
+  /**
+   * The Union an item of a polymorphic list is visited with. The class users get (`schema.Array`,
+   * `ArraySchema`) makes one; this base, which collections refer to, does not hold the polymorphic code,
+   * so that a bundle without polymorphic lists leaves it out.
+   */
+  protected unionOf(_schema: unknown, _schemaAttribute: SchemaAttribute): unknown {
+    throw new SchemaDefinitionError('A polymorphic list needs schema.Array from rx-rest (it makes a schema.Union).');
   }
 
   get label(): string {

@@ -3,7 +3,7 @@ import { ArraySchema, denormalizeList, normalizeList } from './Array.js';
 import { isEntityClass, entityKey } from './Entity.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
-import { Union } from './Union.js';
+import type { Union } from './Union.js';
 import type { SchemaAttribute } from './Polymorphic.js';
 import type { Denormalize } from './types.js';
 import { emptyTable, hasOwn } from './safeObject.js';
@@ -47,6 +47,11 @@ function addedItems(existing: readonly unknown[], incoming: readonly unknown[]):
     const key = itemKey(item);
     return !seen.has(key) && (seen.add(key), true);
   });
+}
+
+/** A schema.Union, known without importing it (collections of one entity leave the polymorphic code out). */
+function isUnion(schema: unknown): schema is Union {
+  return schema instanceof SchemaNode && (schema as { isUnion?: unknown }).isUnion === true;
 }
 
 /** Appends the incoming pks that are not already in the list. */
@@ -141,7 +146,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     const item =
       schema instanceof ArraySchema
         ? schema.itemSchema
-        : schema instanceof Union
+        : isUnion(schema)
           ? schema
           : Array.isArray(schema) && schema.length === 1
             ? schema[0]
@@ -160,7 +165,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
   }
 
   get label(): string {
-    return this.schema instanceof Union ? `Collection[${this.schema.label}]` : `Collection${schemaLabel(this.schema)}`;
+    return isUnion(this.schema) ? `Collection[${this.schema.label}]` : `Collection${schemaLabel(this.schema)}`;
   }
 
   /** Whether an argument does not filter the list (and so is ignored when matching lists for additions). */

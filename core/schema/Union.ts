@@ -1,6 +1,7 @@
 import { SchemaDefinitionError } from '../errors.js';
 import { PolymorphicSchema, assertEntityMembers, type SchemaAttribute } from './Polymorphic.js';
 import type { DenormalizeContext, NormalizeContext } from './SchemaNode.js';
+import { ArraySchema } from './Array.js';
 
 /**
  * One value that may be any of several entities, told apart by an attribute: the name of a field
@@ -39,5 +40,23 @@ export class Union<M extends Record<string, unknown> = Record<string, unknown>> 
 
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {
     return this.denormalizeValue(input, ctx);
+  }
+}
+
+/**
+ * A list of values of one schema: `new schema.Array(Todo)` is the same as `[Todo]`. With a map of
+ * entities and an attribute (`new schema.Array({ link: Link, post: Post }, 'type')`) each item is the
+ * member its attribute names, as with a `schema.Union`.
+ *
+ * @example
+ * const TodoList = new schema.Array(Todo);
+ * const Feed = new schema.Array({ link: Link, post: Post }, (item) => String(item.type));
+ */
+export class PolymorphicArraySchema<S = unknown, A extends SchemaAttribute | undefined = undefined> extends ArraySchema<
+  S,
+  A
+> {
+  protected override unionOf(schema: unknown, schemaAttribute: SchemaAttribute): unknown {
+    return new Union(schema as Record<string, unknown>, schemaAttribute);
   }
 }

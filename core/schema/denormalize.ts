@@ -6,10 +6,7 @@ import { denormalizeMembers } from './Object.js';
 import { ownValue, tooDeep } from './normalize.js';
 import { SchemaNode, type DenormalizeContext, type TableSchema } from './SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from './schemaKind.js';
-import { assignField, emptyTable, isPlainObject, jsonEqual } from './safeObject.js';
-import { ALL_INPUT } from './All.js';
-import { Query } from './Query.js';
-import { queryKey } from './queryKey.js';
+import { assignField, emptyTable, isPlainObject } from './safeObject.js';
 import { INVALID } from './special.js';
 import type { Denormalize, EntityTables } from './types.js';
 
@@ -128,7 +125,6 @@ export class MemoCache {
   readonly #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
   readonly #pkResults = new WeakMap<object, Map<string, ResultEntry>>();
   #passes = 0;
-  readonly #queryInputs = new WeakMap<object, Map<string, unknown>>();
 
   /** Reads `input` (a normalized result of `schema`) from `entities`. */
   denormalize<S>(
@@ -162,41 +158,6 @@ export class MemoCache {
     const result = new ReadResult(value, paths, this, roots, entities);
     this.#storeResult(schema, input, { entities, result, roots });
     return result as DenormalizeResult<Denormalize<S>>;
-  }
-
-  /**
-   * Reads `schema` with `args` straight from the tables, without a stored result (data-client's
-   * `controller.get`): an Entity by pk or by one of its `indexes`, `schema.All`, `schema.Query`, a
-   * Collection stored under `args`, or an object of those. `data` is `undefined` when the store cannot
-   * answer; the same objects come back while what was read is unchanged.
-   *
-   * @example
-   * const memo = new MemoCache();
-   * memo.query(User, [{ username: 'ann' }], state.entities).data; // User | undefined
-   * memo.query(new schema.Query(new schema.All(Todo), (todos) => todos.length), [], state.entities).data;
-   */
-  query<S>(schema: S, args: readonly unknown[], entities: EntityTables): DenormalizeResult<Denormalize<S>> {
-    let input = queryKey(schema, args, entities);
-    if (typeof input === 'object' && input !== null && input !== ALL_INPUT) {
-      // the same answer keeps the same input object, so that the read keeps its objects too
-      let byArgs = this.#queryInputs.get(schema as object);
-      if (!byArgs) this.#queryInputs.set(schema as object, (byArgs = new Map()));
-      const argsKey = JSON.stringify(args);
-      const previous = byArgs.get(argsKey);
-      if (previous !== undefined && jsonEqual(previous, input)) input = previous;
-      else byArgs.set(argsKey, input);
-    }
-    if (input === undefined) return NOT_FOUND as DenormalizeResult<Denormalize<S>>;
-    if (!(schema instanceof Query)) return this.denormalize(schema, input, entities, args);
-    const read = this.denormalize(schema.schema, input, entities, args);
-    if (read.invalid || read.data === undefined) return read as DenormalizeResult<Denormalize<S>>;
-    return {
-      data: schema.apply(read.data, args) as Denormalize<S>,
-      invalid: false,
-      get paths() {
-        return read.paths;
-      },
-    };
   }
 
   /** @internal The transitive records read from `roots`, following the memo's nodes. */
@@ -247,13 +208,6 @@ export class MemoCache {
     }
   }
 }
-
-/** What a query the store cannot answer reads as. */
-const NOT_FOUND: DenormalizeResult<undefined> = Object.freeze({
-  data: undefined,
-  invalid: false,
-  paths: new Set<string>() as ReadonlySet<string>,
-});
 
 /**
  * One idle instance of each class a read creates, kept for the life of the module (see `shapeKeeper` in

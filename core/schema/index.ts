@@ -9,7 +9,7 @@ export { EntityMixin } from './EntityMixin.js';
 export type { EntityMixinOptions } from './EntityMixin.js';
 
 // ---- Schema classes ------------------------------------------------------------------------------
-export { ArraySchema } from './Array.js';
+export { PolymorphicArraySchema as ArraySchema } from './Union.js';
 export { ObjectSchema } from './Object.js';
 export { Collection } from './Collection.js';
 export { Invalidate } from './Invalidate.js';
@@ -30,7 +30,7 @@ export * as schema from './schemaNamespace.js';
 // ---- Normalize / denormalize ---------------------------------------------------------------------
 export { normalize, emptyTables } from './normalize.js';
 export { denormalize, MemoCache } from './denormalize.js';
-export { queryKey, queryTables, lookupIndex } from './queryKey.js';
+export { query, queryKey, queryTables, lookupIndex } from './queryKey.js';
 export { MAX_ENTITY_DEPTH } from './entityPlan.js';
 export type { DenormalizeResult } from './denormalize.js';
 export { INVALID } from './special.js';

@@ -6,9 +6,10 @@ import { planOf, type EntityPlan } from './entityPlan.js';
 import { ownValue } from './normalize.js';
 import { ObjectSchema } from './Object.js';
 import { Query } from './Query.js';
-import { hasOwn, isPlainObject } from './safeObject.js';
+import { hasOwn, isPlainObject, jsonEqual } from './safeObject.js';
+import { MemoCache, type DenormalizeResult } from './denormalize.js';
 import { schemaKeysOf } from './schemaKind.js';
-import type { EntityTable, EntityTables } from './types.js';
+import type { Denormalize, EntityTable, EntityTables } from './types.js';
 import { Union } from './Union.js';
 
 /** Index of each table (copy-on-write, so never changed) by field: stringified value -> pk. */
@@ -110,7 +111,7 @@ export function queryKey(schema: unknown, args: readonly unknown[], entities: En
 }
 
 /**
- * The tables whose every write may change a store read of `schema` (`MemoCache.query`): an entity that
+ * The tables whose every write may change a store read of `schema` (`query`): an entity that
  * appears under a queried pk or index, a new row for `schema.All`, a list stored under the arguments.
  * A record-level dependency list cannot say "any new row", so a live query re-reads when a write touches
  * one of these tables, besides the records its result read.
@@ -131,4 +132,55 @@ export function queryTables(schema: unknown): string[] {
   };
   visit(schema);
   return [...keys];
+}
+
+/** What a query the store cannot answer reads as. */
+const NOT_FOUND: DenormalizeResult<undefined> = Object.freeze({
+  data: undefined,
+  invalid: false,
+  paths: new Set<string>() as ReadonlySet<string>,
+});
+
+/** The last query input per memo, schema and arguments: the same answer keeps the same input object. */
+const queryInputs = new WeakMap<MemoCache, WeakMap<object, Map<string, unknown>>>();
+
+/**
+ * Reads `schema` with `args` straight from the tables, without a stored result (what
+ * `controller.get(queryable, ...args)` returns): an Entity by pk or by one of its `indexes`, `schema.All`,
+ * `schema.Query`, a Collection stored under `args`, or an object of those. `data` is `undefined` when the
+ * store cannot answer. With the same `memo`, the same objects come back while what was read is unchanged.
+ *
+ * @example
+ * const memo = new MemoCache();
+ * query(User, [{ username: 'ann' }], state.entities, memo).data; // User | undefined
+ * query(new schema.Query(new schema.All(Todo), (todos) => todos.length), [], state.entities, memo).data;
+ */
+export function query<S>(
+  schema: S,
+  args: readonly unknown[],
+  entities: EntityTables,
+  memo: MemoCache = new MemoCache(),
+): DenormalizeResult<Denormalize<S>> {
+  let input = queryKey(schema, args, entities);
+  if (typeof input === 'object' && input !== null && input !== ALL_INPUT) {
+    let bySchema = queryInputs.get(memo);
+    if (!bySchema) queryInputs.set(memo, (bySchema = new WeakMap()));
+    let byArgs = bySchema.get(schema as object);
+    if (!byArgs) bySchema.set(schema as object, (byArgs = new Map()));
+    const argsKey = JSON.stringify(args);
+    const previous = byArgs.get(argsKey);
+    if (previous !== undefined && jsonEqual(previous, input)) input = previous;
+    else byArgs.set(argsKey, input);
+  }
+  if (input === undefined) return NOT_FOUND as DenormalizeResult<Denormalize<S>>;
+  if (!(schema instanceof Query)) return memo.denormalize(schema, input, entities, args);
+  const read = memo.denormalize(schema.schema, input, entities, args);
+  if (read.invalid || read.data === undefined) return read as DenormalizeResult<Denormalize<S>>;
+  return {
+    data: schema.apply(read.data, args) as Denormalize<S>,
+    invalid: false,
+    get paths() {
+      return read.paths;
+    },
+  };
 }

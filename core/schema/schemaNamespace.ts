@@ -7,7 +7,7 @@
  * const TodoList = new schema.Collection([Todo]);
  * const deleteTodo = new schema.Invalidate(Todo);
  */
-export { ArraySchema as Array } from './Array.js';
+export { PolymorphicArraySchema as Array } from './Union.js';
 export { ObjectSchema as Object } from './Object.js';
 export { Collection } from './Collection.js';
 export { Invalidate } from './Invalidate.js';

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { Entity, EntityMixin, MemoCache, schema, type Denormalize, type EntityTables } from '../../core/index.js';
+import { Entity, EntityMixin, query, schema, type Denormalize, type EntityTables } from '../../core/index.js';
 import { Todo, User } from '../fixtures/entities.js';
 
 class Link extends Entity {
@@ -59,14 +59,14 @@ describe('types of the schema families', () => {
       return { total: mine.length, done: mine.filter((todo) => todo.completed).length };
     });
     expectTypeOf<Denormalize<typeof counts>>().toEqualTypeOf<{ total: number; done: number }>();
-    const read = new MemoCache().query(counts, [{ userId: 1 }], entities);
+    const read = query(counts, [{ userId: 1 }], entities);
     expectTypeOf(read.data).toEqualTypeOf<{ total: number; done: number } | undefined>();
     // @ts-expect-error the function's first parameter is what the schema reads
     new schema.Query(new schema.All(Todo), (todos: User[]) => todos.length);
   });
 
-  it('MemoCache.query of an Entity reads as its instance', () => {
-    expectTypeOf(new MemoCache().query(User, [{ id: '1' }], entities).data).toEqualTypeOf<User | undefined>();
+  it('query of an Entity reads as its instance', () => {
+    expectTypeOf(query(User, [{ id: '1' }], entities).data).toEqualTypeOf<User | undefined>();
   });
 
   it('EntityMixin keeps the base instance type and adds the Entity statics', () => {

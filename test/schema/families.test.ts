@@ -14,6 +14,7 @@ import {
   denormalize,
   lookupIndex,
   normalize,
+  query,
   queryKey,
   queryTables,
   schema,
@@ -189,21 +190,21 @@ describe('schema.All', () => {
   it('reads every entity of the table, dropping deleted ones, and is unusable while there is no table', () => {
     const all = new schema.All(User);
     const memo = new MemoCache();
-    expect(memo.query(all, [], {}).invalid).toBe(true);
+    expect(query(all, [], {}, memo).invalid).toBe(true);
     const state = users();
-    const first = memo.query(all, [], state.entities);
+    const first = query(all, [], state.entities, memo);
     expect(first.data!.map((user) => user.username)).toEqual(['ann', 'bob']);
-    expect(memo.query(all, [], state.entities).data).toBe(first.data);
+    expect(query(all, [], state.entities, memo).data).toBe(first.data);
     const deleted = normalize(new schema.Invalidate(User), '1', [], state);
-    expect(memo.query(all, [], deleted.entities).data!.map((user) => user.id)).toEqual([2]);
+    expect(query(all, [], deleted.entities, memo).data!.map((user) => user.id)).toEqual([2]);
     const added = normalize(User, { id: 3, username: 'cy' }, [], state);
-    expect(memo.query(all, [], added.entities).data).toHaveLength(3);
+    expect(query(all, [], added.entities, memo).data).toHaveLength(3);
   });
 
   it('with a map, reads every entity of each member table', () => {
     const state = normalize([FeedItem], feed);
     const all = new schema.All({ link: Link, post: Post }, 'type');
-    expect(new MemoCache().query(all, [], state.entities).data!.map((item) => item.constructor)).toEqual([Link, Post]);
+    expect(query(all, [], state.entities).data!.map((item) => item.constructor)).toEqual([Link, Post]);
   });
 });
 
@@ -222,24 +223,24 @@ describe('schema.Query', () => {
       return all.filter((user) => user.age > age).map((user) => user.username);
     });
     const memo = new MemoCache();
-    const first = memo.query(olderThan, [{ age: 25 }], state.entities).data;
+    const first = query(olderThan, [{ age: 25 }], state.entities, memo).data;
     expect(first).toEqual(['ann']);
-    expect(memo.query(olderThan, [{ age: 25 }], state.entities).data).toBe(first);
-    expect(memo.query(olderThan, [{ age: 10 }], state.entities).data).toEqual(['ann', 'bob']);
+    expect(query(olderThan, [{ age: 25 }], state.entities, memo).data).toBe(first);
+    expect(query(olderThan, [{ age: 10 }], state.entities, memo).data).toEqual(['ann', 'bob']);
     const unrelated = normalize(Post, { id: 1 }, [], state);
-    expect(memo.query(olderThan, [{ age: 25 }], unrelated.entities).data).toBe(first);
+    expect(query(olderThan, [{ age: 25 }], unrelated.entities, memo).data).toBe(first);
     expect(runs).toBe(2);
     const older = normalize(User, { id: 2, age: 40 }, [], state);
-    expect(memo.query(olderThan, [{ age: 25 }], older.entities).data).toEqual(['ann', 'bob']);
+    expect(query(olderThan, [{ age: 25 }], older.entities, memo).data).toEqual(['ann', 'bob']);
   });
 
   it('is unusable when what it reads is, and reads an entity by its args', () => {
     const count = new schema.Query(new schema.All(User), (all) => all.length);
-    expect(new MemoCache().query(count, [], {})).toMatchObject({ data: undefined, invalid: true });
+    expect(query(count, [], {})).toMatchObject({ data: undefined, invalid: true });
     const nameOf = new schema.Query(User, (user) => user.username.toUpperCase());
     const state = normalize(User, { id: 7, username: 'ann' });
-    expect(new MemoCache().query(nameOf, [{ id: 7 }], state.entities).data).toBe('ANN');
-    expect(new MemoCache().query(nameOf, [{ id: 8 }], state.entities).data).toBeUndefined();
+    expect(query(nameOf, [{ id: 7 }], state.entities).data).toBe('ANN');
+    expect(query(nameOf, [{ id: 8 }], state.entities).data).toBeUndefined();
   });
 });
 
@@ -256,13 +257,13 @@ describe('reading an Entity without a stored result (what controller.get does)',
   it('finds it by pk, by an object holding the pk, or by one of its indexes', () => {
     const { entities } = state();
     const memo = new MemoCache();
-    expect(memo.query(User, ['2'], entities).data!.username).toBe('bob');
-    expect(memo.query(User, [2], entities).data!.username).toBe('bob');
-    expect(memo.query(User, [{ id: 1 }], entities).data!.username).toBe('ann');
-    expect(memo.query(User, [{ username: 'bob' }], entities).data!.id).toBe(2);
-    expect(memo.query(User, [{ username: 'nobody' }], entities).data).toBeUndefined();
-    expect(memo.query(User, [{ id: 9 }], entities)).toMatchObject({ data: undefined, invalid: false });
-    expect(memo.query(User, [{ username: 'bob' }], entities).data).toBe(memo.query(User, ['2'], entities).data);
+    expect(query(User, ['2'], entities, memo).data!.username).toBe('bob');
+    expect(query(User, [2], entities, memo).data!.username).toBe('bob');
+    expect(query(User, [{ id: 1 }], entities, memo).data!.username).toBe('ann');
+    expect(query(User, [{ username: 'bob' }], entities, memo).data!.id).toBe(2);
+    expect(query(User, [{ username: 'nobody' }], entities, memo).data).toBeUndefined();
+    expect(query(User, [{ id: 9 }], entities, memo)).toMatchObject({ data: undefined, invalid: false });
+    expect(query(User, [{ username: 'bob' }], entities, memo).data).toBe(query(User, ['2'], entities, memo).data);
   });
 
   it('queryKey gives the input a read starts from; lookupIndex follows writes', () => {
@@ -287,8 +288,8 @@ describe('reading an Entity without a stored result (what controller.get does)',
   it('reads a Collection stored under the arguments', () => {
     const Users = new schema.Collection([User]);
     const stored = normalize(Users, [{ id: 1 }], [{ team: 'a' }]);
-    expect(new MemoCache().query(Users, [{ team: 'a' }], stored.entities).data!.map((user) => user.id)).toEqual([1]);
-    expect(new MemoCache().query(Users, [{ team: 'b' }], stored.entities).data).toBeUndefined();
+    expect(query(Users, [{ team: 'a' }], stored.entities).data!.map((user) => user.id)).toEqual([1]);
+    expect(query(Users, [{ team: 'b' }], stored.entities).data).toBeUndefined();
   });
 });
 
