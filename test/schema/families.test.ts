@@ -420,3 +420,28 @@ describe('Entity.validate, shouldUpdate and shouldReorder', () => {
     expect(late.entities.Stamped!['1']).not.toBe(INVALID);
   });
 });
+
+describe('bad input to the new families leaves the tables as they were', () => {
+  it.each([
+    ['a Union member with an unknown attribute after valid ones', [FeedItem], [...feed, { id: 2, type: 'video' }]],
+    ['a Union value that is not an object', [FeedItem], [feed[0], 7]],
+    ['a Values value without a pk', new schema.Values(User), { a: { id: 1 }, b: { username: 'no id' } }],
+    ['a polymorphic Array item without a pk', new schema.Array({ link: Link, post: Post }, 'type'), [{ type: 'post' }]],
+    [
+      'a mixin entity without its pk',
+      EntityMixin(
+        class Plain {
+          slug = '';
+        },
+        { pk: 'slug', key: 'Plain' },
+      ),
+      {},
+    ],
+  ])('%s: a NormalizeError, nothing written', (_label, schemaDef, input) => {
+    const state = normalize([FeedItem], [{ id: 5, type: 'post', title: 'kept' }]);
+    const before = JSON.stringify(state.entities);
+    expect(() => normalize(schemaDef, input, [], state)).toThrow(NormalizeError);
+    expect(JSON.stringify(state.entities)).toBe(before);
+    expect(Object.prototype).not.toHaveProperty('id');
+  });
+});
