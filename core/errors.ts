@@ -98,13 +98,22 @@ export class SchemaDefinitionError extends Error {
   override readonly name = 'SchemaDefinitionError';
 }
 
+/**
+ * Thrown when an endpoint or a resource is defined or derived wrongly: a resource path without a
+ * parameter, `getList.push` on an endpoint whose schema holds no Collection, ... The message names the
+ * endpoint and what to change.
+ */
+export class EndpointDefinitionError extends Error {
+  override readonly name = 'EndpointDefinitionError';
+}
+
 /** What the request errors (`NetworkError`, `ParseError`, `TimeoutError`, `AbortError`) need to know about the request that failed. */
 export interface RequestDescription {
   /** The HTTP method, e.g. `'GET'`. */
   readonly method: string;
   /** The full URL that was requested. */
   readonly url: string;
-  /** The endpoint's name (e.g. `'Todo.get'`, or `'GET /todos/:id'` for an unnamed one). */
+  /** The endpoint's name (e.g. `'Todo.get'`, or `urlPrefix + path` for an unnamed one). */
   readonly endpoint?: string | undefined;
 }
 
@@ -138,7 +147,7 @@ export abstract class RequestError extends Error {
   declare readonly method: string;
   /** The full URL of the request. */
   declare readonly url: string;
-  /** The name of the endpoint that sent it (`'Todo.get'`, or `'GET /todos/:id'`), when known. */
+  /** The name of the endpoint that sent it (`'Todo.get'`, or `urlPrefix + path`), when known. */
   declare readonly endpoint: string | undefined;
 
   constructor(request: RequestDescription, message: string, options?: { cause: unknown }) {
@@ -180,6 +189,14 @@ export class NetworkError extends RequestError {
     super(request, `${describeRequest(request)} ${what}. ${statusHint(status)}`, response ? undefined : { cause });
     this.status = status;
     this.response = response;
+  }
+
+  /**
+   * The error as plain data for logs and `JSON.stringify` (an Error's own members are not enumerable,
+   * so it would otherwise give `{}`): `{ name, status, message, url }`.
+   */
+  toJSON(): { name: 'NetworkError'; status: number; message: string; url: string } {
+    return { name: this.name, status: this.status, message: this.message, url: this.url };
   }
 }
 

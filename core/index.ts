@@ -13,10 +13,12 @@ export {
   ObjectSchema,
   Collection,
   CollectionAdder,
+  CollectionMover,
   Invalidate,
   INVALID,
   appendUnique,
   prependUnique,
+  removeItems,
   collectionArgsKey,
   normalize,
   denormalize,
@@ -56,6 +58,8 @@ export type {
 export { RestEndpoint, createResource, removeLastArg } from './endpoint/index.js';
 export type {
   AnyRestEndpoint,
+  ContentResult,
+  ResponseContent,
   EndpointExtraOptions,
   EndpointParameters,
   FetchOptions,
@@ -69,12 +73,14 @@ export type {
 } from './endpoint/index.js';
 
 // ---- Controller and store ------------------------------------------------------------------------
-export { Controller } from './controller/index.js';
+export { Controller, IDLE } from './controller/index.js';
 export type {
   ControllerEndpoint,
   ControllerOptions,
   EndpointArgs,
   EndpointData,
+  ObserveOptions,
+  QueryArgs,
   QueryState,
   ResponseSnapshot,
   StoreSnapshot,
@@ -91,5 +97,6 @@ export {
   NormalizeError,
   DeserializeError,
   SchemaDefinitionError,
+  EndpointDefinitionError,
 } from './errors.js';
 export type { RequestDescription } from './errors.js';

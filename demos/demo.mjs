@@ -3,7 +3,8 @@
  * `npm run demo`: the REST server on a scratch copy of the seed, and the Svelte and Solid apps (vite
  * dev servers; `--preview` builds them and serves the build instead). Prints every URL. Type `s` and
  * Enter to stop or restart the REST server (the apps show an error, keep their data and recover),
- * `q` and Enter or Ctrl-C to quit.
+ * `q` and Enter or Ctrl-C to quit. SIGTERM, SIGINT or SIGHUP (to this process or to the `npm run demo`
+ * that started it) stops every server it started.
  */
 import { createInterface } from 'node:readline';
 import { buildDemos, startDemo } from './server/demoServers.mjs';
@@ -33,6 +34,11 @@ async function quit() {
 }
 process.on('SIGINT', quit);
 process.on('SIGTERM', quit);
+process.on('SIGHUP', quit);
+// `npm run demo` starts this script through `sh -c`, and a signal to npm ends only that shell: when the
+// process that started us is gone (our parent changes), stop everything rather than hold the ports
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && quit(), 250).unref();
 
 if (process.stdin.isTTY || process.env.RX_REST_DEMO_STDIN) {
   const input = createInterface({ input: process.stdin });

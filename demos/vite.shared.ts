@@ -3,6 +3,7 @@
  * resolves to the library's source, and `/api` is proxied to the REST server, so the apps make
  * same-origin requests (no CORS) in `vite` (dev) and `vite preview` (built) alike.
  */
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PluginOption, ProxyOptions, UserConfig } from 'vite';
 
@@ -17,8 +18,12 @@ export function demoConfig(appUrl: string, plugins: PluginOption[], port: number
   const proxy: Record<string, ProxyOptions> = {
     '/api': { target: api, changeOrigin: true, rewrite: (path) => path.replace(/^\/api/, '') },
   };
+  const root = fileURLToPath(new URL('.', appUrl));
   return {
-    root: fileURLToPath(new URL('.', appUrl)),
+    root,
+    // each app pre-bundles its own dependencies: with one shared cache, one app's optimizer run makes
+    // the other's bundles outdated and its page stays blank (504 "Outdated Optimize Dep")
+    cacheDir: source(`node_modules/.vite/demo-${basename(root)}`),
     plugins,
     resolve: {
       alias: [

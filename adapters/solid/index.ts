@@ -19,19 +19,20 @@ import {
   type Resource,
 } from 'solid-js';
 import { isServer } from 'solid-js/web';
-import type { Controller, ControllerEndpoint, EndpointArgs, EndpointData, QueryState } from '../../core/index.js';
+import {
+  IDLE,
+  type Controller,
+  type ControllerEndpoint,
+  type EndpointArgs,
+  type EndpointData,
+  type QueryArgs,
+  type QueryState,
+} from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();
-const IDLE: QueryState<never> = Object.freeze({
-  data: undefined,
-  error: undefined,
-  loading: false,
-  fetching: false,
-  stale: false,
-});
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
-export type QueryArgs<E> = EndpointArgs<E> extends readonly [] ? undefined : EndpointArgs<E>[0];
+export type { QueryArgs };
 
 /** What `createQuery` takes as args: an accessor (reactive), or a plain value; `null` keeps it idle. */
 export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | null>;
@@ -150,7 +151,9 @@ function observeIn<E extends ControllerEndpoint>(
   const [state, setState] = createSignal<QueryState<EndpointData<E>>>(IDLE);
   createComputed(() => {
     const current = request();
-    const subscription = controller.watch(endpoint, current ? current.list : [null], poll).subscribe(setState);
+    const subscription = controller
+      .watch(endpoint, current ? (current.list as EndpointArgs<E>) : [null], { poll })
+      .subscribe(setState);
     onCleanup(() => subscription.unsubscribe());
   });
   return state;

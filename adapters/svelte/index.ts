@@ -7,19 +7,20 @@
  */
 import { getContext, setContext } from 'svelte';
 import { fromStore, readable, toStore, type Readable } from 'svelte/store';
-import type { Controller, ControllerEndpoint, EndpointArgs, EndpointData, QueryState } from '../../core/index.js';
+import {
+  IDLE,
+  type Controller,
+  type ControllerEndpoint,
+  type EndpointArgs,
+  type EndpointData,
+  type QueryArgs,
+  type QueryState,
+} from '../../core/index.js';
 
 const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
-const IDLE: QueryState<never> = Object.freeze({
-  data: undefined,
-  error: undefined,
-  loading: false,
-  fetching: false,
-  stale: false,
-});
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
-export type QueryArgs<E> = EndpointArgs<E> extends readonly [] ? undefined : EndpointArgs<E>[0];
+export type { QueryArgs };
 
 /** What `createQuery` takes as args: a value, `null` (idle), a store of them, or a getter read in runes code. */
 export type QueryArgsInput<E> = QueryArgs<E> | null | Readable<QueryArgs<E> | null> | (() => QueryArgs<E> | null);
@@ -161,7 +162,7 @@ function query<E extends ControllerEndpoint>(
       if (current && next === key) return; // same request: keep the subscription (and its data)
       current?.unsubscribe();
       key = next;
-      current = controller.watch(endpoint, list, poll).subscribe(set);
+      current = controller.watch(endpoint, list as EndpointArgs<E>, { poll }).subscribe(set);
     });
     return () => {
       stopArgs();

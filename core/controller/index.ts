@@ -1,8 +1,11 @@
 /** The controller layer: fetch, observe, invalidation, polling and optimistic updates over the store. */
 export { Controller } from './Controller.js';
 export type { ControllerOptions } from './Controller.js';
+export { IDLE } from './types.js';
+export type { ObserveOptions } from './QueryStream.js';
 export type {
   ControllerEndpoint,
+  QueryArgs,
   EndpointArgs,
   EndpointData,
   QueryState,

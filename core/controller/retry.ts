@@ -10,8 +10,12 @@ export function defaultRetryDelay(attempt: number): number {
   return Math.min(1000 * 2 ** attempt, 30_000);
 }
 
-/** Network failures (status 0, a `TimeoutError` too) and 5xx are retried; 4xx, parse and normalize errors and aborts never are. */
-export function isRetryable(error: unknown): boolean {
+/**
+ * A transient failure: a network failure (status 0, a `TimeoutError` too) or a 5xx (500-599). It is
+ * retried, and the data on screen stays beside it; 4xx, parse and normalize errors and aborts are not
+ * transient.
+ */
+export function isTransient(error: unknown): boolean {
   if (!(error instanceof Error) || error.name === 'AbortError') return false;
   const status = (error as { status?: unknown }).status;
   return typeof status === 'number' && (status === 0 || (status >= 500 && status < 600));
@@ -52,7 +56,7 @@ export async function withRetries<T>(
     try {
       return await attempt(index);
     } catch (error) {
-      if (index >= policy.retries || !isRetryable(error) || abort.aborted || stop.aborted) throw error;
+      if (index >= policy.retries || !isTransient(error) || abort.aborted || stop.aborted) throw error;
       await wait(waitFor(policy, index, error as Error), policy.scheduler, abort, stop);
       if (abort.aborted) throw abort.reason;
       if (stop.aborted) throw error;

@@ -23,22 +23,25 @@ export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = un
   readonly signal?: AbortSignal | undefined;
   /** Optional: the request with a per-call abort signal (`RestEndpoint.fetchWith`); without it the controller calls the endpoint and only stops waiting on abort. */
   fetchWith?(options: { readonly signal?: AbortSignal | undefined }, ...args: A): Promise<R>;
-  process?(value: any, ...args: A): unknown;
+  process?(value: unknown, ...args: A): unknown;
   /** Optional: the expected response of an optimistic mutation, given a snapshot of the store. */
   getOptimisticResponse?(snapshot: StoreSnapshot, ...args: A): unknown;
 }
 
 /** The arguments of an endpoint. */
-export type EndpointArgs<E> = E extends (...args: infer A) => any ? A : never;
+export type EndpointArgs<E> = E extends (...args: infer A) => unknown ? A : never;
 
 /** The value `controller.fetch(endpoint, ...)` resolves and `observe` emits: denormalized from the schema, or the endpoint's own result without one. */
 export type EndpointData<E> = E extends { readonly schema: infer S }
   ? [S] extends [undefined]
-    ? E extends (...args: any[]) => Promise<infer R>
+    ? E extends (...args: never[]) => Promise<infer R>
       ? R
       : unknown
     : Denormalize<S>
   : unknown;
+
+/** The argument object of a query as the adapters take it (`undefined` for an endpoint without arguments). */
+export type QueryArgs<E> = EndpointArgs<E> extends readonly [] ? undefined : EndpointArgs<E>[0];
 
 /** A read-only view of the store given to `getOptimisticResponse`. */
 export interface StoreSnapshot {
@@ -69,3 +72,12 @@ export interface ResponseSnapshot<T> {
   readonly stale: boolean;
   readonly invalid: boolean;
 }
+
+/** The state of a query that does not run (its arguments are `null`). */
+export const IDLE: QueryState<never> = Object.freeze({
+  data: undefined,
+  error: undefined,
+  loading: false,
+  fetching: false,
+  stale: false,
+});

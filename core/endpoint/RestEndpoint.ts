@@ -1,10 +1,20 @@
 /**
  * `RestEndpoint`: one HTTP request, described by a path, a method and a schema, and callable.
  */
-import { AbortError, NetworkError, ParseError, truncate, type RequestDescription } from '../errors.js';
+import { AbortError, EndpointDefinitionError, NetworkError, truncate, type RequestDescription } from '../errors.js';
 import type { Schema } from '../schema/index.js';
 import { abortErrorOf, linkAbort, type RequestAbort } from './abort.js';
-import { parsePath, pathWithSearch } from './path.js';
+import { readResponse, type ContentResult, type ResponseContent } from './content.js';
+import {
+  derivedEndpoint,
+  getMemberOptions,
+  paginatedEndpoint,
+  setMemberOptions,
+  type CollectionMember,
+  type Paginated,
+  type RemoveCursor,
+} from './listMembers.js';
+import { compilePath, parsePath, pathKeys, pathRegex, searchString } from './path.js';
 import type {
   DefaultBody,
   EndpointExtraOptions,
@@ -45,12 +55,23 @@ export interface RestEndpointOptions<
   readonly searchParams?: SP;
   /** A type carrier for the body: `{} as Partial<Todo>`. Giving it lets any method send a body. */
   readonly body?: B;
-  /** Whether the request changes data on the server. Default: `true` unless the method is GET, HEAD or OPTIONS. */
+  /**
+   * Whether the request changes data on the server. Default: `true` unless the method is GET, HEAD or
+   * OPTIONS (then `undefined`); an explicit value, `undefined` included, is kept as given.
+   */
   readonly sideEffect?: boolean | undefined;
   /** The name of the argument that selects a page (`'page'`, `'cursor'`), for list endpoints. */
   readonly paginationField?: string | undefined;
-  /** A name for messages and debugging, e.g. `'Todo.get'`. Default: `'<METHOD> <path>'`. */
+  /** A name for messages and debugging, e.g. `'Todo.get'`. Default: `urlPrefix + path`. */
   readonly name?: string | undefined;
+  /**
+   * How a 2xx body is read: `'json'`, `'text'` (a string), `'blob'` (a `Blob`), `'arrayBuffer'` or
+   * `'stream'` (the `ReadableStream`). Default: from the `Content-Type` (JSON types parse as JSON,
+   * text types read as a string, other types as a `Blob`). Only `'json'` goes with a schema.
+   */
+  readonly content?: ResponseContent | undefined;
+  /** The path of `move` (the path of one item, e.g. `'/todos/:id'`); default: this endpoint's path. */
+  readonly movePath?: string | undefined;
   /** Transforms the parsed response (synchronously); receives the URL arguments and the body after it. */
   process?(this: RestEndpoint<P, S, M, SP, B, unknown>, value: ResultOf<S>, ...args: ProcessParameters<P, SP, B>): R;
   /** Builds the `RequestInit` for a body (`undefined` when the call has none). */
@@ -75,6 +96,9 @@ const builtFrom = new WeakMap<
 
 /** Keys of options that are not copied onto the endpoint (a function's own, fixed members; `name` is set apart). */
 const NOT_COPIED = new Set(['name', 'length', 'prototype']);
+
+/** Methods that do not change data on the server: their endpoints have no `sideEffect` unless told. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Whether a call of this endpoint carries a body (a `body` option, or a method that sends one). */
 const takesBody = new WeakMap<object, boolean>();
@@ -137,7 +161,11 @@ export class RestEndpoint<
   declare readonly searchParams: SP;
   /** The `body` type carrier, as given. */
   declare readonly body: B;
-  /** Whether the request changes data on the server (not cached, never deduplicated). */
+  /**
+   * Whether the request changes data on the server (not cached, never deduplicated): `true`, or
+   * `undefined` (falsy) for GET, HEAD and OPTIONS unless the options said otherwise. (Typed `boolean` so
+   * that every endpoint fits the controller; read it as truthy or falsy.)
+   */
   declare readonly sideEffect: boolean;
   /** Refetch interval (ms) while observed, if any. */
   declare readonly pollFrequency: number | undefined;
@@ -149,7 +177,7 @@ export class RestEndpoint<
   declare readonly paginationField: string | undefined;
   /** Whether a mutation applies its expected result before the server answers. */
   declare readonly optimistic: boolean | undefined;
-  /** A name for messages: `'Todo.get'`, or `'<METHOD> <path>'`. */
+  /** A name for messages: `'Todo.get'`, or `urlPrefix + path` (`'https://api.example.com/todos/:id'`). */
   declare readonly name: string;
   /** Retries through the controller, if set (else the controller's default: 3 for GET, 0 for mutations). */
   declare readonly retry: number | false | undefined;
@@ -159,6 +187,10 @@ export class RestEndpoint<
   declare readonly timeout: number | undefined;
   /** Aborts this endpoint's requests, if set: they reject with an `AbortError`. */
   declare readonly signal: AbortSignal | undefined;
+  /** How a 2xx body is read, if fixed (else detected from the `Content-Type`). */
+  declare readonly content: ResponseContent | undefined;
+  /** The path `move` requests, if not this endpoint's own. */
+  declare readonly movePath: string | undefined;
 
   constructor(options: RestEndpointOptions<P, S, M, SP, B, R>) {
     const endpoint = ((...args: EndpointParameters<P, SP, B>) => endpoint.fetch(...args)) as unknown as RestEndpoint<
@@ -172,11 +204,18 @@ export class RestEndpoint<
     Object.setPrototypeOf(endpoint, new.target.prototype);
 
     const method = (options.method ?? 'GET') as M;
+    if (options.content !== undefined && options.content !== 'json' && options.schema !== undefined) {
+      throw new EndpointDefinitionError(
+        `${options.name ?? `${options.urlPrefix ?? ''}${options.path}`}: content '${options.content}' cannot be normalized, ` +
+          `so it cannot go with a schema. Set schema: undefined (or content: 'json').`,
+      );
+    }
     const members: Record<string, unknown> = {
       ...options,
       urlPrefix: options.urlPrefix ?? '',
       method,
-      sideEffect: options.sideEffect ?? !(method === 'GET' || method === 'HEAD' || method === 'OPTIONS'),
+      // an explicit `sideEffect` (even `undefined`) is kept; else `true` for the methods that change data
+      sideEffect: 'sideEffect' in options ? options.sideEffect : SAFE_METHODS.has(method) ? undefined : true,
       dataExpiryLength: options.dataExpiryLength ?? 60_000,
       errorExpiryLength: options.errorExpiryLength ?? 1_000,
     };
@@ -185,7 +224,10 @@ export class RestEndpoint<
       if (value !== undefined && !NOT_COPIED.has(key))
         Object.defineProperty(endpoint, key, { value, enumerable: true, writable: true, configurable: true });
     }
-    Object.defineProperty(endpoint, 'name', { value: options.name ?? `${method} ${options.path}`, configurable: true });
+    Object.defineProperty(endpoint, 'name', {
+      value: options.name ?? `${options.urlPrefix ?? ''}${options.path}`,
+      configurable: true,
+    });
     builtFrom.set(
       endpoint,
       options as RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>,
@@ -230,10 +272,48 @@ export class RestEndpoint<
 
   /** The full URL for these arguments: `urlPrefix` + the filled path + the query string. */
   url(...[args]: UrlParameters<P, SP>): string {
-    const path = pathWithSearch(this.path, args as Record<string, unknown> | undefined);
+    const all = (args ?? {}) as Readonly<Record<string, unknown>>;
+    const compiled = compilePath(this.path, all);
+    let search: Record<string, unknown> | undefined;
+    const inPath = parsePath(this.path).length === 0 ? undefined : new Set(pathKeys(this.path));
+    for (const key of Object.keys(all)) {
+      if (inPath?.has(key)) continue;
+      // a table without a prototype: an argument named `__proto__` stays an argument
+      (search ??= Object.create(null) as Record<string, unknown>)[key] = all[key];
+    }
+    const query = search === undefined ? '' : this.searchToString(search);
+    const path = query === '' ? compiled : `${compiled}${compiled.includes('?') ? '&' : '?'}${query}`;
     // 'https://api.example.com/' + '/todos' would give a double slash.
     const prefix = this.urlPrefix.endsWith('/') && path.startsWith('/') ? this.urlPrefix.slice(0, -1) : this.urlPrefix;
     return prefix + path;
+  }
+
+  /**
+   * The query string (without `?`) of the URL arguments that are not path parameters: keys sorted,
+   * `undefined` and `null` left out, an array as a repeated key, values through `encodeURIComponent`.
+   * Override to encode otherwise (e.g. with `qs`).
+   *
+   * @example
+   * list.searchToString({ userId: 1, tag: ['a', 'b'] }); // 'tag=a&tag=b&userId=1'
+   */
+  searchToString(searchParams: Readonly<Record<string, unknown>>): string {
+    return searchString(this.path, searchParams);
+  }
+
+  /**
+   * Whether a request key (`endpoint.key(...)`, a key of `state.endpoints`) is one of this endpoint's:
+   * same method, same `urlPrefix`, and a path this endpoint's path matches (any query string).
+   *
+   * @example
+   * TodoResource.get.testKey('GET https://api.example.com/todos/5'); // true
+   */
+  testKey(key: string): boolean {
+    const prefix = `${this.method} ${this.urlPrefix}`;
+    if (!key.startsWith(prefix)) return false;
+    const question = key.indexOf('?', prefix.length);
+    let path = key.slice(prefix.length, question === -1 ? undefined : question);
+    if (this.urlPrefix.endsWith('/') && this.path.startsWith('/')) path = `/${path}`;
+    return pathRegex(this.path).test(path);
   }
 
   /** A stable string identifying the request in the cache: `'<METHOD> <url>'` (the body is not part of it). */
@@ -296,24 +376,16 @@ export class RestEndpoint<
   }
 
   /**
-   * Reads the value of a 2xx response: `null` for 204 or an empty body, else the parsed JSON. A body
-   * that is not JSON rejects with a `ParseError` when the endpoint has a schema or the response says
-   * it is JSON; otherwise it resolves as text. Override to read headers too (e.g. `link`).
+   * Reads the value of a 2xx response: as `content` says when it is set; otherwise `null` for 204 or
+   * an empty body, JSON for a JSON content type (or none), a string for a text type, a `Blob` for any
+   * other (binary) type. A body that is not JSON rejects with a `ParseError` when the endpoint has a
+   * schema or the response says it is JSON; so does a binary body for an endpoint with a schema.
+   * Override to read headers too (e.g. `link`).
    */
   async parseResponse(response: Response): Promise<unknown> {
-    if (response.status === 204 || response.status === 205) return null;
-    const text = await response.text();
-    if (text.trim() === '') return null;
-    const contentType = response.headers.get('content-type') ?? '';
-    const saysJson = /[/+]json\b/i.test(contentType);
-    if (!saysJson && contentType !== '' && this.schema === undefined) return text;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (cause) {
-      if (!saysJson && this.schema === undefined) return text;
-      const request = this.describe(response.url || this.urlPrefix + this.path, { method: this.method });
-      throw new ParseError(request, response.status, contentType, text, cause);
-    }
+    return readResponse(response, this.content, this.schema !== undefined, () =>
+      this.describe(response.url || this.urlPrefix + this.path, { method: this.method }),
+    );
   }
 
   /**
@@ -326,7 +398,8 @@ export class RestEndpoint<
 
   /**
    * A new endpoint of the same class with some options replaced; its types follow the new options.
-   * A changed schema changes the result type unless a `process` is given too.
+   * A changed schema changes the result type unless a `process` is given too; so does `content`
+   * (`extend({ content: 'blob' })` resolves a `Blob`).
    *
    * @example
    * const getTodoWithUser = getTodo.extend({ path: '/users/:userId/todos/:id' });
@@ -337,16 +410,102 @@ export class RestEndpoint<
     M2 extends HttpMethod = M,
     SP2 = SP,
     B2 = [M2] extends [M] ? B : DefaultBody<M2>,
-    R2 = [S2] extends [S] ? ([S] extends [S2] ? R : ResultOf<S2>) : ResultOf<S2>,
-  >(options: Partial<RestEndpointOptions<P2, S2, M2, SP2, B2, R2>>): RestEndpoint<P2, S2, M2, SP2, B2, R2> {
+    C extends ResponseContent | undefined = undefined,
+    R2 = [C] extends [ResponseContent]
+      ? ContentResult<C>
+      : [S2] extends [S]
+        ? [S] extends [S2]
+          ? R
+          : ResultOf<S2>
+        : ResultOf<S2>,
+  >(
+    options: Partial<RestEndpointOptions<P2, S2, M2, SP2, B2, R2>> & { readonly content?: C },
+  ): RestEndpoint<P2, S2, M2, SP2, B2, R2> {
     const Endpoint = this.constructor as new (
       options: RestEndpointOptions<P2, S2, M2, SP2, B2, R2>,
     ) => RestEndpoint<P2, S2, M2, SP2, B2, R2>;
-    const base = builtFrom.get(this) ?? { path: this.path };
-    return new Endpoint({ ...base, ...options } as RestEndpointOptions<P2, S2, M2, SP2, B2, R2>);
+    let base: Partial<RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>> =
+      builtFrom.get(this) ?? { path: this.path };
+    if ('method' in options && !('sideEffect' in options) && 'sideEffect' in base) {
+      // a new method without a new `sideEffect` takes that method's default
+      const { sideEffect: _old, ...rest } = base;
+      base = rest;
+    }
+    const extended = new Endpoint({ ...base, ...options } as RestEndpointOptions<P2, S2, M2, SP2, B2, R2>);
+    setMemberOptions(extended, getMemberOptions(this));
+    return extended;
   }
 
-  /** The request as error messages name it: method, URL and the endpoint's name (`'Todo.get'`, or `'GET /todos/:id'`). */
+  /**
+   * POSTs a new item to this list endpoint's URL; the created item is added to the end of every
+   * stored list of its Collection whose arguments match (`Collection.push`). Needs a schema that is or
+   * holds a Collection.
+   *
+   * @example
+   * await controller.fetch(getTodos.push, { userId: 1 }, { title: 'Buy milk' });
+   */
+  get push(): CollectionMember<P, S, SP, 'push'> {
+    return derivedEndpoint(this, 'push') as CollectionMember<P, S, SP, 'push'>;
+  }
+
+  /** Like `push`, adding the created item at the start of the matching lists (`Collection.unshift`). */
+  get unshift(): CollectionMember<P, S, SP, 'unshift'> {
+    return derivedEndpoint(this, 'unshift') as CollectionMember<P, S, SP, 'unshift'>;
+  }
+
+  /**
+   * PATCHes this list endpoint's URL with an item; the item is updated from the response and removed
+   * from every stored list whose arguments match the URL arguments and body (`Collection.remove`).
+   *
+   * @example
+   * await controller.fetch(getUsers.remove, { group: 'five' }, { id: 2, group: 'six' });
+   */
+  get remove(): CollectionMember<P, S, SP, 'remove'> {
+    return derivedEndpoint(this, 'remove') as CollectionMember<P, S, SP, 'remove'>;
+  }
+
+  /**
+   * PATCHes one item (at `movePath`, for a resource the item's path) and moves it between the stored
+   * lists: out of those its old values matched, into those its new values (body and response) match
+   * (`Collection.move`). Typed on a resource's `getList`; on a plain endpoint (whose `movePath` the
+   * types do not know) it is `unknown`: narrow it with `as RestEndpoint<'/todos/:id', ...>`.
+   *
+   * @example
+   * await controller.fetch(TodoResource.getList.move, { id: 5 }, { userId: 2 });
+   */
+  get move(): unknown {
+    return derivedEndpoint(this, 'move');
+  }
+
+  /**
+   * `paginated(paginationField)`: GETs one more page and appends its items to the list of the same
+   * arguments. (Typed `unknown` on a plain endpoint, whose pagination field the types do not know: use
+   * `paginated('page')` there; a resource's `getList.getPage` is typed.)
+   */
+  get getPage(): unknown {
+    return derivedEndpoint(this, 'getPage');
+  }
+
+  /**
+   * An endpoint for one more page of this list: its arguments gain `field` (sent in the query string),
+   * and the items of its response are appended, without duplicates, to the stored list whose arguments
+   * are the page's without `field`. The function form maps a page's arguments to the list's.
+   *
+   * @example
+   * const nextPage = getTodos.paginated('cursor');
+   * await controller.fetch(nextPage, { userId: 1, cursor: 'abc' });
+   */
+  paginated<F extends string>(field: F): Paginated<P, S, SP, F>;
+  paginated<A extends object>(
+    removeCursor: (args: A) => readonly unknown[],
+  ): Paginated<P, S, SP, string> extends RestEndpoint<P, infer S2, 'GET', any, any, any>
+    ? RestEndpoint<P, S2, 'GET', A>
+    : never;
+  paginated(removeCursor: RemoveCursor): unknown {
+    return paginatedEndpoint(this, removeCursor);
+  }
+
+  /** The request as error messages name it: method, URL and the endpoint's name (`'Todo.get'`, or `urlPrefix + path`). */
   protected describe(url: string, init: RequestInit): RequestDescription {
     return { method: init.method ?? this.method, url, endpoint: this.name };
   }

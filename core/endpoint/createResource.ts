@@ -1,14 +1,18 @@
 /**
- * `createResource`: the endpoints of one REST resource (`get`, `getList` with `push`/`unshift`/`getPage`,
- * `update`, `partialUpdate`, `delete`) sharing one schema, and `extend` to derive new resources.
+ * `createResource`: the endpoints of one REST resource (`get`, `getList` with `push`/`unshift`/`getPage`/
+ * `move`/`remove`, `update`, `partialUpdate`, `delete`) sharing one schema, and `extend` to derive new resources.
  */
-import { Collection, Invalidate, appendUnique, collectionArgsKey } from '../schema/index.js';
-import type { CollectionOptions, CreateCollectionFilter, Denormalize, EntityClass, Schema } from '../schema/index.js';
-import { removeLastArg, type PathArgs, type PathValue, type RemoveLastArg } from './path.js';
+import { EndpointDefinitionError } from '../errors.js';
+import { Collection, Invalidate } from '../schema/index.js';
+import type { CollectionOptions, Denormalize, EntityClass, Schema } from '../schema/index.js';
+import { setMemberOptions } from './listMembers.js';
+import { parsePath, removeLastArg, type PathArgs, type RemoveLastArg } from './path.js';
 import { RestEndpoint, type AnyRestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
+import type { ContentResult, ResponseContent } from './content.js';
+import type { CollectionIn, MemberSchema, PageParams, Paginated } from './listMembers.js';
 import type { EndpointExtraOptions, HttpMethod, JsonOf, ResultOf } from './types.js';
 
-/** Options of `createResource` (SPEC 2.2). */
+/** Options of `createResource`. */
 export interface ResourceOptions<
   P extends string,
   S extends EntityClass,
@@ -37,40 +41,34 @@ export interface ResourceOptions<
 /** The default body of a resource: any subset of the entity's JSON fields. */
 export type ResourceBody<S> = Partial<JsonOf<Denormalize<S>>>;
 
-/** The search params of `getPage`: the list's search params plus the pagination field. */
-export type PageParams<SP, PF extends string> = ([SP] extends [undefined] ? unknown : NonNullable<SP>) & {
-  [F in PF]: PathValue;
-} extends infer A
-  ? { [K in keyof A]: A[K] }
-  : never;
-
 /** What `delete` resolves: the response when it held something, otherwise the URL arguments. */
 export type DeleteResult<P extends string, S> = Partial<JsonOf<Denormalize<S>>> | PathArgs<P> | string;
 
-/** `getList`: the list endpoint, with the endpoints that add to its lists. */
-export type ListEndpoint<P extends string, S extends EntityClass, SP, B, PF extends string | undefined> = RestEndpoint<
-  RemoveLastArg<P>,
-  Collection<[S]>,
-  'GET',
-  SP
-> & {
+/**
+ * `getList`: the list endpoint, with the endpoints derived from it typed with the resource's body,
+ * pagination field and item path.
+ */
+export type ListEndpoint<P extends string, S extends EntityClass, SP, B, PF extends string | undefined> = {
   /** POST a new item; it is added to the end of every matching cached list. */
   readonly push: RestEndpoint<RemoveLastArg<P>, Collection<[S]>['push'], 'POST', SP, B>;
   /** POST a new item; it is added to the start of every matching cached list. */
   readonly unshift: RestEndpoint<RemoveLastArg<P>, Collection<[S]>['unshift'], 'POST', SP, B>;
+  /** PATCH an item at the list's URL; it is removed from every matching cached list. */
+  readonly remove: RestEndpoint<RemoveLastArg<P>, Collection<[S]>['remove'], 'PATCH', SP, B>;
+  /** PATCH one item (at the item's path); it leaves the cached lists it no longer matches and joins those it now matches. */
+  readonly move: RestEndpoint<P, Collection<[S]>['move'], 'PATCH', undefined, B>;
 } & (PF extends string
-    ? {
-        /** GET one more page; its items are appended (without duplicates) to the list of the same arguments. */
-        readonly getPage: RestEndpoint<
-          RemoveLastArg<P>,
-          ReturnType<Collection<[S]>['addWith']>,
-          'GET',
-          PageParams<SP, PF>,
-          undefined,
-          JsonOf<Denormalize<S>>[]
-        >;
-      }
-    : unknown);
+  ? {
+      /** GET one more page; its items are appended (without duplicates) to the list of the same arguments. */
+      readonly getPage: RestEndpoint<
+        RemoveLastArg<P>,
+        ReturnType<Collection<[S]>['addWith']>,
+        'GET',
+        PageParams<SP, PF>
+      >;
+    }
+  : unknown) &
+  RestEndpoint<RemoveLastArg<P>, Collection<[S]>, 'GET', SP>;
 
 /** The members `createResource` builds. */
 export type ResourceMembers<P extends string, S extends EntityClass, SP, B, PF extends string | undefined> = {
@@ -129,7 +127,8 @@ export type WidenSchema<S> = S extends string
 /** The type of `endpoint.extend(options)` for options of type `O` (members added to the endpoint, like `push`, are kept). */
 export type Extended<E, O> =
   E extends RestEndpoint<infer P, infer S, infer M, infer SP, infer B, infer R>
-    ? RestEndpoint<
+    ? ExtendedEndpoint<
+        E,
         O extends { readonly path: infer P2 extends string } ? P2 : P,
         O extends { readonly schema: infer S2 extends Schema | undefined } ? WidenSchema<S2> : S,
         O extends { readonly method: infer M2 extends HttpMethod } ? M2 : M,
@@ -137,17 +136,49 @@ export type Extended<E, O> =
         O extends { readonly body: infer B2 } ? B2 : B,
         O extends { process(...args: never[]): infer R2 }
           ? R2
-          : O extends { readonly schema: infer S2 }
-            ? ResultOf<WidenSchema<S2>>
-            : R
-      > &
-        ExtraMembers<E>
+          : O extends { readonly content: infer C extends ResponseContent }
+            ? ContentResult<C>
+            : O extends { readonly schema: infer S2 }
+              ? ResultOf<WidenSchema<S2>>
+              : R
+      >
     : never;
 
-/** The members an endpoint carries beyond `RestEndpoint`'s (`getList.push`, ...), or `unknown` when none. */
+type ExtendedEndpoint<E, P extends string, S extends Schema | undefined, M extends HttpMethod, SP, B, R> = RestEndpoint<
+  P,
+  S,
+  M,
+  SP,
+  B,
+  R
+> &
+  ExtraMembers<E> &
+  ListMembers<E, P, S, SP>;
+
+/** The members an endpoint carries beyond `RestEndpoint`'s, or `unknown` when none. */
 type ExtraMembers<E> = [Exclude<keyof E, keyof AnyRestEndpoint>] extends [never]
   ? unknown
   : { readonly [K in Exclude<keyof E, keyof AnyRestEndpoint>]: E[K] };
+
+/**
+ * A resource list's derived members after `extend`: typed again from the new path, schema and search
+ * params, keeping the resource's body, item path and pagination field (`unknown` for other endpoints).
+ */
+type ListMembers<E, P extends string, S, SP> = [CollectionIn<S>] extends [never]
+  ? unknown
+  : E extends {
+        readonly push: RestEndpoint<any, any, any, any, infer B, any>;
+        readonly move: RestEndpoint<infer ItemPath, any, any, any, any, any>;
+      }
+    ? {
+        readonly push: RestEndpoint<P, MemberSchema<S, 'push'>, 'POST', SP, B>;
+        readonly unshift: RestEndpoint<P, MemberSchema<S, 'unshift'>, 'POST', SP, B>;
+        readonly remove: RestEndpoint<P, MemberSchema<S, 'remove'>, 'PATCH', SP, B>;
+        readonly move: RestEndpoint<ItemPath, MemberSchema<S, 'move'>, 'PATCH', undefined, B>;
+      } & (E extends { readonly getPage: RestEndpoint<any, any, 'GET', infer PageSP, any, any> }
+        ? { readonly getPage: Paginated<P, S, SP, Exclude<keyof PageSP, keyof NonNullable<SP>> & string> }
+        : unknown)
+    : unknown;
 
 /**
  * `resource.extend`: three forms, each returning a new resource (the old one is unchanged).
@@ -157,11 +188,22 @@ type ExtraMembers<E> = [Exclude<keyof E, keyof AnyRestEndpoint>] extends [never]
 export interface ResourceExtend<M extends object> {
   /** Adds (or replaces) members built from the base ones: `extend(base => ({ search: base.getList.extend({...}) }))`. */
   <E extends object>(build: (base: Resource<M>) => E): Resource<Omit<M, keyof E> & E>;
-  /** Adds a member built from `get` with some options replaced: `extend('search', { path: '/todos/search/:q' })`. */
+  /**
+   * Extends the member `name` with some options replaced (`extend('getList', { searchParams: ... })`),
+   * or, for a new name, adds a member built from `get`: `extend('search', { path: '/todos/search/:q' })`.
+   */
   <N extends string, const O extends ExtendOptions>(
     name: N,
     options: O,
-  ): Resource<Omit<M, N> & { readonly [K in N]: M extends { readonly get: infer G } ? Extended<G, O> : never }>;
+  ): Resource<
+    Omit<M, N> & {
+      readonly [K in N]: K extends keyof M
+        ? Extended<M[K], O>
+        : M extends { readonly get: infer G }
+          ? Extended<G, O>
+          : never;
+    }
+  >;
   /** Overrides options of existing members: `extend({ getList: { schema: ... }, update: { method: 'PATCH' } })`. */
   <const O extends { readonly [K in keyof M]?: ExtendOptions }>(
     overrides: O,
@@ -174,7 +216,7 @@ export interface ResourceExtend<M extends object> {
 export type Resource<M extends object> = M & { readonly extend: ResourceExtend<M> };
 
 /**
- * Builds the endpoints of one REST resource, all sharing `schema` (SPEC section 4):
+ * Builds the endpoints of one REST resource, all sharing `schema`:
  *
  * | member | request | schema |
  * |---|---|---|
@@ -182,11 +224,16 @@ export type Resource<M extends object> = M & { readonly extend: ResourceExtend<M
  * | `getList(args?)` | `GET removeLastArg(path)?searchParams` | `new Collection([schema])` |
  * | `getList.push(args, body)` / `unshift` | `POST removeLastArg(path)?searchParams` | `getList.schema.push` / `unshift` |
  * | `getList.getPage(args)` (with `paginationField`) | `GET removeLastArg(path)?searchParams&page=` | `getList.schema.addWith(appendUnique, ...)` |
+ * | `getList.remove(args, body)` | `PATCH removeLastArg(path)?searchParams` | `getList.schema.remove` |
+ * | `getList.move(args, body)` | `PATCH path` | `getList.schema.move` |
  * | `update(args, body)` / `partialUpdate(args, body)` | `PUT` / `PATCH path` | `schema` |
  * | `delete(args)` | `DELETE path` | `new Invalidate(schema)` |
  *
  * Extra options (`pollFrequency`, `dataExpiryLength`, ...) go to every member; `optimistic: true`
  * makes the mutations optimistic. Member names are `<schema.key>.<member>` (e.g. `'Todo.getList.push'`).
+ * The list members derive from `getList` (they are `RestEndpoint`'s `push`, `unshift`, `getPage`, `move`
+ * and `remove`), so `getList.extend(...)` and `extend({ getList })` keep them, with the new options.
+ * A path without a parameter throws an `EndpointDefinitionError`: a resource's path names one item.
  *
  * @example
  * const TodoResource = createResource({
@@ -214,6 +261,12 @@ export function createResource<
     Collection: ListCollection = Collection,
     ...shared
   } = options;
+  if (parsePath(path).length === 0) {
+    throw new EndpointDefinitionError(
+      `createResource({ path: '${path}' }): the path of a resource names one item, so it needs a parameter ` +
+        `(e.g. '${path.replace(/\/$/, '')}/:id'). For a single endpoint without one, use new RestEndpoint({ path }).`,
+    );
+  }
   const listPath = removeLastArg(path);
   const name = (member: string) => `${schema.key}.${member}`;
   const mutation = optimistic ? { optimistic: true } : {};
@@ -227,28 +280,16 @@ export function createResource<
       unknown
     >);
 
-  const listSchema = new ListCollection([schema]) as Collection<[S]>;
-  const listUrl = { path: listPath, searchParams, paginationField };
-  const getList = build({ ...listUrl, schema: listSchema, name: name('getList') });
-  const listMembers: Record<string, AnyRestEndpoint> = {};
-  for (const adder of ['push', 'unshift'] as const) {
-    listMembers[adder] = build({
-      ...listUrl,
-      ...mutation,
-      method: 'POST',
-      body,
-      schema: listSchema[adder],
-      name: name(`getList.${adder}`),
-    });
-  }
-  if (paginationField !== undefined) {
-    listMembers.getPage = build({
-      ...listUrl,
-      schema: listSchema.addWith(appendUnique, pageFilter(paginationField)),
-      name: name('getList.getPage'),
-    });
-  }
-  attach(getList, listMembers);
+  const getList = build({
+    path: listPath,
+    searchParams,
+    paginationField,
+    movePath: path,
+    schema: new ListCollection([schema]),
+    name: name('getList'),
+  });
+  // push, unshift, remove, move and getPage derive from getList (and from any extension of it)
+  setMemberOptions(getList, { body, ...mutation });
 
   const members = {
     get: build({ path, schema, name: name('get') }),
@@ -277,25 +318,6 @@ function deleteProcess(value: unknown, params: unknown): unknown {
   return params;
 }
 
-/** `getPage`'s collection filter: lists whose arguments equal the request's, without the pagination field. */
-function pageFilter(paginationField: string): CreateCollectionFilter {
-  return (urlArgs?: unknown) => {
-    const { [paginationField]: _page, ...listArgs } = (urlArgs ?? {}) as Record<string, unknown>;
-    const wanted = collectionArgsKey(listArgs);
-    return (collectionArgs) => collectionArgsKey(collectionArgs) === wanted;
-  };
-}
-
-/** Defines extra members (`push`, `unshift`, `getPage`) on an endpoint function. */
-function attach(endpoint: AnyRestEndpoint, extra: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(extra)) {
-    Object.defineProperty(endpoint, key, { value, enumerable: true, configurable: true });
-  }
-}
-
-/** Options that say where a list lives; an override of them on `getList` applies to its `push`/`unshift`/`getPage` too. */
-const LIST_URL_OPTIONS = ['urlPrefix', 'path', 'searchParams'] as const;
-
 function toResource(members: Record<string, AnyRestEndpoint>, name: (member: string) => string): unknown {
   const extend = (...args: unknown[]): unknown => {
     const [first, second] = args;
@@ -304,34 +326,30 @@ function toResource(members: Record<string, AnyRestEndpoint>, name: (member: str
       return toResource({ ...members, ...added }, name);
     }
     if (typeof first === 'string') {
+      const existing = hasOwn.call(members, first) ? members[first] : undefined;
+      if (existing !== undefined) return toResource({ ...members, [first]: existing.extend(second as object) }, name);
       const get = members.get;
       if (get === undefined)
-        throw new Error(`resource.extend('${first}', options) builds on "get", which this resource lacks.`);
+        throw new EndpointDefinitionError(
+          `resource.extend('${first}', options) builds on "get", which this resource lacks.`,
+        );
       return toResource({ ...members, [first]: get.extend({ name: name(first), ...(second as object) }) }, name);
     }
     const overrides = (first ?? {}) as Record<string, Record<string, unknown>>;
     const next = { ...members };
     for (const [member, memberOptions] of Object.entries(overrides)) {
-      const endpoint = members[member];
+      const endpoint = hasOwn.call(members, member) ? members[member] : undefined;
       if (endpoint === undefined) {
-        throw new Error(
+        throw new EndpointDefinitionError(
           `resource.extend({ ${member}: ... }): no member "${member}" (only ${Object.keys(members).join(', ')}); add one with resource.extend('${member}', options).`,
         );
       }
-      const extended = endpoint.extend(memberOptions);
-      const listUrl: Record<string, unknown> = {};
-      for (const key of LIST_URL_OPTIONS) if (key in memberOptions) listUrl[key] = memberOptions[key];
-      // the members it carries beyond a plain endpoint (`getList.push`, ...) are kept, at the new list URL
-      const extra: Record<string, unknown> = {};
-      for (const key of ['push', 'unshift', 'getPage']) {
-        const child = (endpoint as unknown as Record<string, unknown>)[key];
-        if (child instanceof RestEndpoint) extra[key] = child.extend(listUrl);
-      }
-      attach(extended, extra);
-      next[member] = extended;
+      next[member] = endpoint.extend(memberOptions);
     }
     return toResource(next, name);
   };
   const resource = { ...members, extend };
   return resource;
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;

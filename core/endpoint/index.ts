@@ -3,12 +3,13 @@
  */
 
 // ---- Paths ---------------------------------------------------------------------------------------
-export { compilePath, parsePath, pathKeys, pathWithSearch, removeLastArg, searchString } from './path.js';
+export { compilePath, parsePath, pathKeys, pathRegex, pathWithSearch, removeLastArg, searchString } from './path.js';
 export type { HasPathParams, ParamlessPath, PathArgs, PathKeys, PathParam, PathValue, RemoveLastArg } from './path.js';
 
 // ---- Endpoints -----------------------------------------------------------------------------------
 export { RestEndpoint } from './RestEndpoint.js';
 export type { AnyRestEndpoint, RestEndpointOptions } from './RestEndpoint.js';
+export type { ContentResult, ResponseContent } from './content.js';
 export type {
   BodyMethod,
   DefaultBody,
@@ -24,6 +25,16 @@ export type {
   UrlParameters,
 } from './types.js';
 
+export type {
+  CollectionIn,
+  CollectionMember,
+  MemberSchema,
+  PageParams,
+  PagedSchema,
+  Paginated,
+  RemoveCursor,
+} from './listMembers.js';
+
 // ---- Resources -----------------------------------------------------------------------------------
 export { createResource } from './createResource.js';
 export type {
@@ -34,7 +45,6 @@ export type {
   ExtendOptions,
   Extended,
   ListEndpoint,
-  PageParams,
   Resource,
   ResourceBody,
   ResourceExtend,

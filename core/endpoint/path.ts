@@ -156,6 +156,33 @@ export function searchString(path: string, args: Readonly<Record<string, unknown
   return pairs.join('&');
 }
 
+const regexes = new Map<string, RegExp>();
+
+/**
+ * A RegExp matching the filled forms of `path` (without query string): a parameter matches one
+ * non-empty segment, an optional `/:name?` may be absent. `pathRegex('/todos/:id').test('/todos/5')`.
+ */
+export function pathRegex(path: string): RegExp {
+  let regex = regexes.get(path);
+  if (regex === undefined) {
+    let source = '';
+    let at = 0;
+    for (const param of parsePath(path)) {
+      const literal = path.slice(at, param.start);
+      if (param.optional && literal.endsWith('/')) source += `${escapeRegExp(literal.slice(0, -1))}(?:/[^/?#]+)?`;
+      else source += `${escapeRegExp(literal)}${param.optional ? '(?:[^/?#]+)?' : '[^/?#]+'}`;
+      at = param.end;
+    }
+    regex = new RegExp(`^${source}${escapeRegExp(path.slice(at))}$`);
+    regexes.set(path, regex);
+  }
+  return regex;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** The path filled from `args` plus its query string: `'/todos/5?sort=asc'`. */
 export function pathWithSearch(path: string, args: Readonly<Record<string, unknown>> = {}): string {
   const compiled = compilePath(path, args);

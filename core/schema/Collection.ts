@@ -25,6 +25,15 @@ export interface CollectionOptions {
    * collections for `push`/`unshift`. A predicate, a RegExp or a list of names. Default: names starting with `order`.
    */
   readonly nonFilterArgumentKeys?: ((key: string) => boolean) | RegExp | readonly string[];
+  /**
+   * Decides which stored lists receive (or, for `move`, lose) items, replacing the default filter
+   * (and so `nonFilterArgumentKeys`): given the request's arguments, a test of a list's arguments.
+   * `this` is the collection.
+   */
+  readonly createCollectionFilter?: (
+    this: Collection<any>,
+    ...args: readonly any[]
+  ) => (collectionArgs: Readonly<Record<string, string>>) => boolean;
   /** The arguments a collection nested in an entity is stored under. Default: `{ [parentKey]: parentPk, field }`. */
   readonly nestKey?: (
     parent: Readonly<Record<string, unknown>>,
@@ -64,6 +73,13 @@ export const appendUnique: CollectionMerge = (existing, incoming) => {
 export const prependUnique: CollectionMerge = (existing, incoming) => {
   const added = addedItems(existing, incoming) as string[];
   return added.length ? [...added, ...existing] : (existing as string[]);
+};
+
+/** Removes the incoming pks from the list (the same list when none of them was in it). */
+export const removeItems: CollectionMerge = (existing, incoming) => {
+  const gone = new Set(incoming);
+  const kept = existing.filter((pk) => !gone.has(pk));
+  return kept.length === existing.length ? (existing as string[]) : kept;
 };
 
 /** An argument of a request as data: never read through the prototype (`__proto__`, `constructor`). */
@@ -139,6 +155,13 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
   declare readonly push: CollectionAdder<ItemOf<S>>;
   /** Schema adding created items to the start of every matching list. */
   declare readonly unshift: CollectionAdder<ItemOf<S>>;
+  /** Schema removing the item(s) of a response from every matching list (and updating the entity). */
+  declare readonly remove: CollectionAdder<ItemOf<S>>;
+  /**
+   * Schema moving an updated item between lists: out of the lists its stored values match and its new
+   * values (the response, the body) do not, into the lists its new values match (at the end).
+   */
+  declare readonly move: CollectionMover<ItemOf<S>>;
   readonly #options: CollectionOptions;
 
   constructor(schema: S, options: CollectionOptions = {}) {
@@ -162,6 +185,8 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     this.key = options.key ?? `[${isEntityClass(item) ? entityKey(item) : schemaLabel(item)}]`;
     this.push = new CollectionAdder(this, appendUnique);
     this.unshift = new CollectionAdder(this, prependUnique);
+    this.remove = new CollectionAdder(this, removeItems);
+    this.move = new CollectionMover(this, appendUnique);
   }
 
   get label(): string {
@@ -182,6 +207,8 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
    * arguments equals the request's URL argument of that name or, failing that, the body's.
    */
   createCollectionFilter(...args: readonly any[]): (collectionArgs: Readonly<Record<string, string>>) => boolean {
+    const option = this.#options.createCollectionFilter;
+    if (option) return option.apply(this, args as any[]);
     const [urlArgs, body] = args as [Record<string, unknown> | undefined, Record<string, unknown> | undefined];
     return (collectionArgs) =>
       Object.keys(collectionArgs).every((key) => {
@@ -201,6 +228,14 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     createCollectionFilter?: CreateCollectionFilter,
   ): CollectionAdder<ItemOf<S>, Denormalize<ItemOf<S>>[]> {
     return new CollectionAdder(this, merge, createCollectionFilter);
+  }
+
+  /**
+   * Builds a `move` schema whose additions use `merge` (e.g. `prependUnique` to move items to the
+   * start of their new lists).
+   */
+  moveWith(merge: CollectionMerge): CollectionMover<ItemOf<S>> {
+    return new CollectionMover(this, merge);
   }
 
   /** The pk of the list: its arguments (top level), or its parent entity and field (nested). */
@@ -298,4 +333,68 @@ export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode
     if (Array.isArray(input)) return denormalizeList(this.collection.itemSchema, input, ctx);
     return ctx.unvisit(this.collection.itemSchema, input);
   }
+}
+
+/**
+ * The schema of an endpoint that changes an item so that it belongs to other lists (`getList.move`):
+ * normalizes the item, then takes it out of the stored lists that its stored values matched and its
+ * new values do not, and adds it (with `merge`) to those its new values match and its stored values
+ * did not. New values are the request's body and the response item; the URL arguments fill in the rest.
+ */
+export class CollectionMover<I = unknown> extends CollectionAdder<I> {
+  override normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown {
+    const collection = this.collection;
+    const item = collection.itemSchema;
+    const list = Array.isArray(input);
+    const items: unknown[] = list ? (input as unknown[]) : [input];
+    const before = items.map((value) => storedRecord(item, value, parent, key, ctx));
+    const pks = items.map((value) => ctx.visit(item, value, parent, key));
+    const urlArgs = asRecord(ctx.args[0]);
+    const body = asRecord(ctx.args.length > 1 ? ctx.args[ctx.args.length - 1] : undefined);
+    const listPks = ctx.pks(collection.key);
+    pks.forEach((pk, i) => {
+      if (typeof pk !== 'string') return;
+      const stored = before[i];
+      const next = { ...body, ...asRecord(items[i]) };
+      const removeFilter = stored && collection.createCollectionFilter({ ...urlArgs, ...stored }, stored);
+      const addFilter = collection.createCollectionFilter({ ...urlArgs, ...next }, { ...stored, ...next });
+      for (const listPk of listPks) {
+        const existing = ctx.get(collection.key, listPk);
+        const listArgs = Array.isArray(existing) ? parseArgsKey(listPk) : undefined;
+        if (!listArgs) continue;
+        const remove = removeFilter ? removeFilter(listArgs) : false;
+        const add = addFilter(listArgs);
+        if (remove && !add) ctx.write(collection.key, listPk, removeItems(existing as string[], [pk]));
+        else if (add && !remove) ctx.write(collection.key, listPk, this.merge(existing as string[], [pk]));
+      }
+    });
+    return list ? pks : pks[0];
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The stored record of the entity `value` stands for, before this normalize changes it (if any). */
+function storedRecord(
+  item: unknown,
+  value: unknown,
+  parent: unknown,
+  key: string | undefined,
+  ctx: NormalizeContext,
+): Record<string, unknown> | undefined {
+  if (!isEntityClass(item)) return undefined;
+  let pk: unknown;
+  try {
+    if (typeof value === 'object' && value !== null) {
+      const processed: unknown = item.process(value, parent, key, ctx.args);
+      pk = item.pk(processed as object, parent, key, ctx.args);
+    } else pk = value;
+  } catch {
+    return undefined; // normalizing the value reports the problem
+  }
+  if (typeof pk !== 'string' && typeof pk !== 'number') return undefined;
+  const record = ctx.get(entityKey(item), String(pk));
+  return typeof record === 'object' && record !== null ? (record as Record<string, unknown>) : undefined;
 }

@@ -16,8 +16,18 @@ import { assignField } from './safeObject.js';
  * }
  */
 export abstract class Entity {
-  /** Name of the entity table (e.g. `'Todo'`). Defaults to the class name, which minifiers may change: set it. */
-  declare static key: string;
+  /**
+   * Name of the entity table, and the start of derived names (`'Todo.get'`). Defaults to the class
+   * name, which minifiers may change: for shipped code, set it (`static override key = 'Todo'`).
+   */
+  static get key(): string {
+    return this.name;
+  }
+
+  static set key(value: string) {
+    // an assignment (`Todo.key = 'Todo'`) names that class only, not the base or its siblings
+    Object.defineProperty(this, 'key', { value, writable: true, enumerable: true, configurable: true });
+  }
 
   /**
    * Field -> nested schema (`User`, `[Comment]`, a Collection, a plain object of schemas) or deserializer

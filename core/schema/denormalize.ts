@@ -7,6 +7,7 @@ import { ownValue, tooDeep } from './normalize.js';
 import { SchemaNode, type DenormalizeContext, type TableSchema } from './SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from './schemaKind.js';
 import { assignField, emptyTable, isPlainObject } from './safeObject.js';
+import { keepShape } from './shapeKeeper.js';
 import { INVALID } from './special.js';
 import type { Denormalize, EntityTables } from './types.js';
 
@@ -209,21 +210,15 @@ export class MemoCache {
   }
 }
 
-/**
- * One idle instance of each class a read creates, kept for the life of the module (see `shapeKeeper` in
- * normalize.ts: V8 drops a class's object shape, and the optimized code that checks it, once no instance
- * of it is alive).
- */
-let shapeKeepers: readonly object[] | undefined;
+/** Whether an idle instance of each class a read creates is kept for V8's sake (see shapeKeeper.ts). */
+let shapesKept = false;
 
 function keepShapes(): void {
-  if (shapeKeepers) return;
-  const memo = new MemoCache();
-  shapeKeepers = [
-    memo,
-    new ReadPass(memo, 0, emptyTable(), []),
-    new ReadResult(undefined, undefined, memo, [], emptyTable()),
-  ];
+  if (shapesKept) return;
+  shapesKept = true;
+  const memo = keepShape(new MemoCache());
+  keepShape(new ReadPass(memo, 0, emptyTable(), []));
+  keepShape(new ReadResult(undefined, undefined, memo, [], emptyTable()));
 }
 
 /**

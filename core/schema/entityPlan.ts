@@ -37,8 +37,7 @@ export interface EntityPlan {
   readonly make: new () => Record<string, unknown>;
   /**
    * An instance holding only the class defaults, kept so that V8 keeps the object shape of the instances
-   * a read builds (see `shapeKeeper` in normalize.ts): otherwise each major garbage collection throws
-   * away the optimized read code. It holds no data of the store.
+   * a read builds (see shapeKeeper.ts). It holds no data of the store.
    */
   readonly keeper: object;
   /** How many levels of nested entities a read resolves below this one (`static maxEntityDepth`, default 64). */

@@ -19,7 +19,14 @@ export { All } from './All.js';
 export { Query } from './Query.js';
 export { PolymorphicSchema } from './Polymorphic.js';
 export type { PolymorphicRef, SchemaAttribute } from './Polymorphic.js';
-export { CollectionAdder, appendUnique, prependUnique, collectionArgsKey } from './Collection.js';
+export {
+  CollectionAdder,
+  CollectionMover,
+  appendUnique,
+  prependUnique,
+  removeItems,
+  collectionArgsKey,
+} from './Collection.js';
 export type { CollectionListSchema, CollectionMerge, CollectionOptions, CreateCollectionFilter } from './Collection.js';
 export { SchemaNode } from './SchemaNode.js';
 export type { NormalizeContext, DenormalizeContext, TableSchema } from './SchemaNode.js';
@@ -28,7 +35,7 @@ export type { NormalizeContext, DenormalizeContext, TableSchema } from './Schema
 export * as schema from './schemaNamespace.js';
 
 // ---- Normalize / denormalize ---------------------------------------------------------------------
-export { normalize, emptyTables } from './normalize.js';
+export { normalize, normalizeInto, emptyTables } from './normalize.js';
 export { denormalize, MemoCache } from './denormalize.js';
 export { query, queryKey, queryTables, lookupIndex } from './queryKey.js';
 export { MAX_ENTITY_DEPTH } from './entityPlan.js';

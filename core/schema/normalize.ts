@@ -6,6 +6,7 @@ import { normalizeMembers } from './Object.js';
 import { SchemaNode, type NormalizeContext } from './SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from './schemaKind.js';
 import { copyTable, emptyTable, hasCycle, hasOwn, isPlainObject, jsonEqual } from './safeObject.js';
+import { keepShape } from './shapeKeeper.js';
 import { INVALID } from './special.js';
 import type {
   EntityMeta,
@@ -44,20 +45,33 @@ interface TableState {
 
 /**
  * Copy-on-write writer over the entity tables: the first write to a table copies that table (and the
- * root once); everything else keeps its identity.
+ * root once); everything else keeps its identity. A table in `owned` is seen by no one but the store
+ * (no snapshot was handed out since it was made), so it is written in place: a single-record write then
+ * costs the same in a table of ten records as in one of ten thousand. Copies are added to `owned`.
  */
 class TableWriter {
   declare entities: EntityTables;
   declare entitiesMeta: EntityMetaTables;
   readonly changed: [key: string, pk: string][] = [];
   readonly #tables = new Map<string, TableState>();
+  readonly #owned: WeakSet<object> | undefined;
   #last: TableState | undefined;
   #rootCopied = false;
   #metaRootCopied = false;
 
-  constructor(state: NormalizedTables) {
+  constructor(state: NormalizedTables, owned: WeakSet<object> | undefined) {
     this.entities = state.entities;
     this.entitiesMeta = state.entitiesMeta;
+    this.#owned = owned;
+  }
+
+  /** `table` itself when the store owns it, else a copy (owned from now on). */
+  #writable<T extends { readonly [key: string]: unknown }>(table: T | undefined): T {
+    const owned = this.#owned;
+    if (table !== undefined && owned?.has(table)) return table;
+    const copy = copyTable(table) as T;
+    owned?.add(copy);
+    return copy;
   }
 
   /** The state of table `key` (cached: consecutive writes mostly hit the same table). */
@@ -86,24 +100,25 @@ class TableWriter {
   /** Stores `value` (not the current record) under `pk` in `state`'s table, with `meta`. */
   set(state: TableState, pk: string, current: unknown, value: unknown, meta: EntityMeta): void {
     if (value !== current) {
+      // reported on the first write (when the record is still the base table's), not on later ones; a
+      // table written in place is its own base, so a record written twice there is listed twice
+      if (current === undefined || current === ownValue(state.base, pk)) this.changed.push([state.key, pk]);
       if (!state.copied) {
         if (!this.#rootCopied) {
           this.entities = copyTable(this.entities);
           this.#rootCopied = true;
         }
-        state.table = this.entities[state.key] = copyTable(state.table);
+        state.table = this.entities[state.key] = this.#writable(state.table);
         state.copied = true;
       }
       (state.table as EntityTable)[pk] = value;
-      // reported on the first write (when the record is still the base table's), not on later ones
-      if (current === undefined || current === ownValue(state.base, pk)) this.changed.push([state.key, pk]);
     }
     if (!state.metaCopied) {
       if (!this.#metaRootCopied) {
         this.entitiesMeta = copyTable(this.entitiesMeta);
         this.#metaRootCopied = true;
       }
-      state.meta = this.entitiesMeta[state.key] = copyTable(state.meta);
+      state.meta = this.entitiesMeta[state.key] = this.#writable(state.meta);
       state.metaCopied = true;
     }
     (state.meta as Record<string, EntityMeta>)[pk] = meta;
@@ -123,8 +138,8 @@ class Normalizer implements NormalizeContext {
   readonly #entityKeys: string[] = [];
   readonly #entityPks: string[] = [];
 
-  constructor(state: NormalizedTables, args: readonly unknown[], meta: EntityMeta) {
-    this.writer = new TableWriter(state);
+  constructor(state: NormalizedTables, args: readonly unknown[], meta: EntityMeta, owned?: WeakSet<object>) {
+    this.writer = new TableWriter(state, owned);
     this.args = args;
     this.meta = meta;
   }
@@ -373,12 +388,7 @@ export function tooDeep(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
-/**
- * One idle Normalizer, kept for the life of the module. V8 discards a class's object shape (hidden class)
- * once no instance of it is alive, and with it all optimized code that checks that shape: without a live
- * instance, every major garbage collection between two normalizes would throw the optimized normalize
- * code away (measured: half the time of writing a 500-article response went to running it unoptimized).
- */
+/** The idle Normalizer kept for V8's sake (see shapeKeeper.ts). */
 let shapeKeeper: Normalizer | undefined;
 
 /** The empty tables: a store with nothing in it. */
@@ -403,11 +413,26 @@ export function normalize<R = unknown>(
   state: NormalizedTables = emptyTables(),
   meta?: Partial<EntityMeta>,
 ): NormalizeResult<R> {
-  shapeKeeper ??= new Normalizer(emptyTables(), [], { date: 0, fetchedAt: 0, expiresAt: 0 });
+  return normalizeInto<R>(schema, input, args, state, meta, undefined);
+}
+
+/**
+ * @internal `normalize` for the store: tables in `owned` are written in place (see `TableWriter`), the
+ * roots are always new objects.
+ */
+export function normalizeInto<R = unknown>(
+  schema: unknown,
+  input: unknown,
+  args: readonly unknown[],
+  state: NormalizedTables,
+  meta: Partial<EntityMeta> | undefined,
+  owned: WeakSet<object> | undefined,
+): NormalizeResult<R> {
+  shapeKeeper ??= keepShape(new Normalizer(emptyTables(), [], { date: 0, fetchedAt: 0, expiresAt: 0 }));
   const now = Date.now();
   const date = meta?.date ?? now;
   const fullMeta: EntityMeta = { date, fetchedAt: meta?.fetchedAt ?? date, expiresAt: meta?.expiresAt ?? date };
-  const normalizer = new Normalizer(state, args, fullMeta);
+  const normalizer = new Normalizer(state, args, fullMeta, owned);
   let result: R;
   try {
     result = normalizer.visit(schema, input, undefined, undefined) as R;

@@ -1,4 +1,4 @@
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, Observable, Subject } from 'rxjs';
 import type { Action } from './actions.js';
 import { reducer, type Transition } from './reducer.js';
 import type { State } from './state.js';
@@ -12,11 +12,19 @@ export let storeInternals: (store: Store) => {
 /**
  * The one store: a `BehaviorSubject<State>` changed only by dispatching actions through `reducer`.
  * `transitions$` tells, for each change, what changed (query streams recompute only what it touches).
+ *
+ * States handed out (`getState()`, `state$`) never change. Between two such hand-outs the tables the
+ * reducer made are the store's alone (`#owned`), so later writes change them in place instead of
+ * copying a whole table per write; handing a state out ends that ownership (a new, empty set).
  */
 export class Store {
   readonly #subject: BehaviorSubject<State>;
   readonly #transitionSubject = new Subject<Transition>();
-  /** The state, now and on every change. */
+  /** Tables that no state handed out holds: the reducer may write them in place. */
+  #owned = new WeakSet<object>();
+  /** The last state handed out (its tables must stay as they are). */
+  #exposed: State | undefined;
+  /** The state, now and on every change (every state it emits is handed out). */
   declare readonly state$: Observable<State>;
   /** Every change with what it touched. */
   declare readonly transitions$: Observable<Transition>;
@@ -27,18 +35,36 @@ export class Store {
 
   constructor(initial: State) {
     this.#subject = new BehaviorSubject(initial);
-    this.state$ = this.#subject.asObservable();
+    this.state$ = new Observable<State>((subscriber) =>
+      this.#subject.subscribe((state) => {
+        this.#exposed = state;
+        subscriber.next(state);
+      }),
+    );
     this.transitions$ = this.#transitionSubject.asObservable();
   }
 
-  /** The current state. */
+  /** The current state, handed out: it never changes (later writes copy what they change). */
   getState(): State {
+    return (this.#exposed = this.#subject.getValue());
+  }
+
+  /**
+   * The current state for the store's own readers (the controller's reads), which hold nothing of it
+   * past the next write: its tables may change in place afterwards.
+   */
+  get current(): State {
     return this.#subject.getValue();
   }
 
   /** Applies an action; emits the new state and the transition when anything changed. */
   dispatch(action: Action): Transition {
-    const transition = reducer(this.#subject.getValue(), action);
+    const current = this.#subject.getValue();
+    if (this.#exposed === current) {
+      this.#owned = new WeakSet();
+      this.#exposed = undefined;
+    }
+    const transition = reducer(current, action, this.#owned);
     if (transition.state !== this.#subject.getValue()) {
       this.#subject.next(transition.state);
       this.#transitionSubject.next(transition);

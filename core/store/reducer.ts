@@ -1,4 +1,4 @@
-import { copyTable, jsonEqual, normalize } from '../schema/index.js';
+import { copyTable, jsonEqual, normalizeInto } from '../schema/index.js';
 import type { Action } from './actions.js';
 import { initialState, type RequestMeta, type State } from './state.js';
 
@@ -33,44 +33,61 @@ function withLayers(state: State, optimistic: State['optimistic']): Transition {
     : { state: { ...state, optimistic }, changes: { ...NONE, optimistic: true } };
 }
 
-function withMeta(state: State, key: string, meta: RequestMeta): State['meta'] {
+/**
+ * `table` itself when it is in `owned` (no snapshot holding it was handed out: see `Store`), else a
+ * copy, owned from now on. Without `owned` (a plain reducer call) always a copy.
+ */
+function writable<T extends { readonly [key: string]: unknown }>(table: T, owned: WeakSet<object> | undefined): T {
+  if (owned?.has(table)) return table;
   // a key loop copies a prototype-free (dictionary) table about 3× faster than Object.assign
-  const next = copyTable(state.meta);
+  const copy = copyTable(table) as T;
+  owned?.add(copy);
+  return copy;
+}
+
+function withMeta(state: State, key: string, meta: RequestMeta, owned: WeakSet<object> | undefined): State['meta'] {
+  const next = writable(state.meta as { [key: string]: RequestMeta | undefined }, owned);
   next[key] = meta;
   return next;
 }
 
 /**
- * The one pure function that changes the state. Copy-on-write: unchanged parts keep their identity.
- * Writes of requests started before the last reset are ignored.
+ * The one function that changes the state. Copy-on-write: unchanged parts keep their identity, and
+ * `state` is never changed, except the tables in `owned`, which the store hands out to no one (they
+ * are written in place; every state it returns is still a new object). Writes of requests started
+ * before the last reset are ignored.
  */
-export function reducer(state: State, action: Action): Transition {
+export function reducer(state: State, action: Action, owned?: WeakSet<object>): Transition {
   switch (action.type) {
     case 'response': {
       const optimistic = withoutLayer(state.optimistic, action.settles);
       if (action.fetchedAt < state.lastReset) return withLayers(state, optimistic);
       const previous = state.meta[action.key];
       const older = previous !== undefined && previous.fetchedAt > action.fetchedAt;
-      const normalized = normalize(action.schema, action.response, action.args, state, {
-        fetchedAt: action.fetchedAt,
-        date: action.date,
-        expiresAt: action.expiresAt,
-      });
+      const normalized = normalizeInto(
+        action.schema,
+        action.response,
+        action.args,
+        state,
+        { fetchedAt: action.fetchedAt, date: action.date, expiresAt: action.expiresAt },
+        owned,
+      );
       let endpoints = state.endpoints;
       let meta = state.meta;
       if (!older) {
         // an unchanged result (the same pk, a list of the same pks) keeps its object and the table
         const current = state.endpoints[action.key];
         if (current === undefined || !jsonEqual(current, normalized.result)) {
-          const copy = copyTable(state.endpoints);
+          const copy = writable(state.endpoints as { [key: string]: unknown }, owned);
           copy[action.key] = normalized.result;
           endpoints = copy;
         }
-        meta = withMeta(state, action.key, {
-          date: action.date,
-          fetchedAt: action.fetchedAt,
-          expiresAt: action.expiresAt,
-        });
+        meta = withMeta(
+          state,
+          action.key,
+          { date: action.date, fetchedAt: action.fetchedAt, expiresAt: action.expiresAt },
+          owned,
+        );
       }
       return {
         state: {
@@ -95,14 +112,19 @@ export function reducer(state: State, action: Action): Transition {
         action.fetchedAt < state.lastReset || (previous !== undefined && previous.fetchedAt > action.fetchedAt);
       const meta = ignored
         ? state.meta
-        : withMeta(state, action.key, {
-            date: action.date,
-            fetchedAt: action.fetchedAt,
-            expiresAt: action.expiresAt,
-            error: action.error,
-            // an error keeps the data, but not an invalidation: the data is what it was
-            invalidated: previous?.invalidated,
-          });
+        : withMeta(
+            state,
+            action.key,
+            {
+              date: action.date,
+              fetchedAt: action.fetchedAt,
+              expiresAt: action.expiresAt,
+              error: action.error,
+              // an error keeps the data, but not an invalidation: the data is what it was
+              invalidated: previous?.invalidated,
+            },
+            owned,
+          );
       return {
         state: { ...state, meta, optimistic },
         changes: { entities: [], endpoints: ignored ? [] : [action.key], optimistic: optimistic !== state.optimistic },
@@ -115,7 +137,7 @@ export function reducer(state: State, action: Action): Transition {
     case 'invalidate':
     case 'expire': {
       const keys = typeof action.keys === 'function' ? Object.keys(state.meta).filter(action.keys) : action.keys;
-      const meta = copyTable(state.meta);
+      const meta = writable(state.meta as { [key: string]: RequestMeta | undefined }, owned);
       const changed: string[] = [];
       for (const key of keys) {
         const current = meta[key];

@@ -122,3 +122,21 @@ export function generate(n: number, seed = 42): BenchData {
   });
   return { users, articles, text: JSON.stringify(articles) };
 }
+
+/** n users with ids `user-0` ... (case G: one table of n entities). */
+export function manyUsers(n: number, seed = 7): UserJson[] {
+  const random = prng(seed);
+  const int = (max: number) => Math.floor(random() * max);
+  return Array.from({ length: n }, (_, i) => ({
+    id: `user-${i}`,
+    username: `user${i}`,
+    name: `${WORDS[int(WORDS.length)]} ${WORDS[int(WORDS.length)]}`,
+    email: `user${i}@example.com`,
+    bio: WORDS.slice(0, 8).join(' '),
+    avatarUrl: `https://cdn.example.com/avatars/${i}.png`,
+    location: WORDS[int(WORDS.length)]!,
+    followers: int(10_000),
+    verified: random() < 0.3,
+    joinedAt: new Date(Date.UTC(2024, 0, 1) + int(365 * 24 * 3600) * 1000).toISOString(),
+  }));
+}

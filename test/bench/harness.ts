@@ -3,7 +3,7 @@
  * cases of issue 7. Each peer runs in its own child process (see `run.mjs`); this file runs inside it and
  * prints one `@@result <json>` line for the parent.
  */
-import { generate, type ArticleJson, type UserJson } from './data.js';
+import { generate, manyUsers, type ArticleJson, type UserJson } from './data.js';
 
 /** What a read of the list must look like, whatever the library returns (instances, frozen objects...). */
 export interface ArticleView {
@@ -43,6 +43,11 @@ export interface Peer<S = unknown> {
   writeUser(store: S, user: UserJson): S;
   /** E: 1,000 live single-article subscriptions over a store that holds `articles`. */
   fanOut?(articles: ArticleJson[]): FanOut;
+  /**
+   * G: a new store holding `users` (one table of n entities), and the library's public write of one
+   * changed User (a single-entity write, as a real-time push makes it).
+   */
+  singleWrites?(users: readonly UserJson[]): (user: UserJson) => void;
 }
 
 export interface Timing {
@@ -84,7 +89,8 @@ export interface MemoryResult {
 export type Job =
   | { readonly kind: 'size'; readonly n: number; readonly batches: number }
   | { readonly kind: 'fanout'; readonly n: number; readonly batches: number }
-  | { readonly kind: 'memory'; readonly n: number };
+  | { readonly kind: 'memory'; readonly n: number }
+  | { readonly kind: 'writes'; readonly n: number; readonly batches: number };
 
 const now = () => performance.now();
 
@@ -356,12 +362,46 @@ export function runMemory<S>(peer: Peer<S>, n: number): MemoryResult {
   return { n, bytes: median(samples) };
 }
 
+/** Single-entity writes per batch in case G. */
+export const WRITES = 1_000;
+
+/** A batch of case G stops after this long even before `WRITES` writes (a library whose writes copy the table). */
+const WRITE_BATCH_MS = 1_000;
+
+/**
+ * G: up to `WRITES` single-entity writes into a store that holds n users, per write (median of the
+ * batches; a new store per batch, built untimed; one batch first to warm up).
+ */
+export function runWrites(peer: Peer, n: number, batches: number): Timing {
+  if (!peer.singleWrites) throw new Error(`${peer.name}: no single-write case`);
+  const users = manyUsers(n);
+  const samples: number[] = [];
+  let sink: unknown;
+  for (let b = -1; b < batches; b++) {
+    const write = peer.singleWrites(users);
+    const changed = Array.from({ length: WRITES }, (_, i) =>
+      changedUser(users[(i * 7919 + (b + 1) * 13) % n]!, (b + 1) * WRITES + i),
+    );
+    collect();
+    const start = now();
+    let count = 0;
+    while (count < WRITES) {
+      sink = write(changed[count++]!);
+      if ((count & 15) === 0 && now() - start > WRITE_BATCH_MS) break;
+    }
+    if (b >= 0) samples.push((now() - start) / count);
+  }
+  keep(sink);
+  return { ms: median(samples), batches, iterations: WRITES };
+}
+
 /** Reads the job from argv, runs it, prints `@@result <json>`. */
 export async function main(peer: Peer): Promise<void> {
   const job = JSON.parse(process.argv[2] ?? '{}') as Job;
   let result: unknown;
   if (job.kind === 'size') result = runSize(peer, job.n, job.batches);
   else if (job.kind === 'fanout') result = peer.fanOut ? await runFanOut(peer, job.n, job.batches) : { skipped: true };
+  else if (job.kind === 'writes') result = peer.singleWrites ? runWrites(peer, job.n, job.batches) : { skipped: true };
   else result = runMemory(peer, job.n);
   report(peer.name, job, result);
 }

@@ -4,7 +4,8 @@
  * node_modules/.cache/rx-rest-bench, runs each peer in its own `node --expose-gc` child per size and
  * case (so one library's heap does not tax another's), and prints the tables of issue 7.
  *
- * Options: --quick (n = 100 and 500 only, fewer batches), --only=<peer file>,... , --json=<file>.
+ * Options: --quick (n = 100 and 500 only, fewer batches), --only=<peer file>,... , --cases=<kind>,... (size: A-D,
+ * fanout: E, memory, writes: G), --json=<file>.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,10 @@ const only = argv
   .find((a) => a.startsWith('--only='))
   ?.slice(7)
   .split(',');
+const cases = argv
+  .find((a) => a.startsWith('--cases='))
+  ?.slice(8)
+  .split(',');
 const jsonOut = argv.find((a) => a.startsWith('--json='))?.slice(7);
 
 /** Peer files in table order (floors first), with the short label used in the tables. */
@@ -42,6 +47,8 @@ const SIZES = quick ? [100, 500] : [100, 500, 5000];
 const batchesFor = (n) => (quick ? 5 : n >= 5000 ? 5 : n >= 500 ? 11 : 15);
 const FANOUT_N = 1000;
 const MEMORY_N = 5000;
+/** Case G: the table sizes single-entity writes go into. */
+const WRITE_SIZES = [1000, 10000];
 
 async function compile() {
   rmSync(outDir, { recursive: true, force: true });
@@ -135,24 +142,27 @@ function render(results) {
   const cell = (timing, base, error) =>
     error ? 'error' : timing ? `${fmtMs(timing.ms)}${base ? ` (${fmtRatio(timing.ms / base)})` : ''}` : '–';
 
-  out.push(
-    table(
-      'F: floors (JSON.parse of the response text; one walk over every field of the parsed value)',
-      ['', ...SIZES.map((n) => `n = ${n}`)],
-      [
-        ['response text', ...SIZES.map((n) => `${(floors(n)?.bytes / 1024).toFixed(0)} KiB`)],
-        ['JSON.parse', ...SIZES.map((n) => fmtMs(floors(n)?.parse?.ms))],
+  const has = (kind) => results.some((r) => r.kind === kind);
+  if (has('size'))
+    out.push(
+      table(
+        'F: floors (JSON.parse of the response text; one walk over every field of the parsed value)',
+        ['', ...SIZES.map((n) => `n = ${n}`)],
         [
-          'walk every field',
-          ...SIZES.map(
-            (n) => `${fmtMs(floors(n)?.walk?.ms)} (${fmtRatio(floors(n)?.walk?.ms / floors(n)?.parse?.ms)})`,
-          ),
+          ['response text', ...SIZES.map((n) => `${(floors(n)?.bytes / 1024).toFixed(0)} KiB`)],
+          ['JSON.parse', ...SIZES.map((n) => fmtMs(floors(n)?.parse?.ms))],
+          [
+            'walk every field',
+            ...SIZES.map(
+              (n) => `${fmtMs(floors(n)?.walk?.ms)} (${fmtRatio(floors(n)?.walk?.ms / floors(n)?.parse?.ms)})`,
+            ),
+          ],
         ],
-      ],
-    ),
-  );
+      ),
+    );
 
   const caseTable = (key, title, baseFor, extra) => {
+    if (!has('size')) return;
     const rows = libs.map((file) => [
       label(file),
       ...SIZES.map((n) => {
@@ -189,13 +199,14 @@ function render(results) {
         `${r.emissions} (${r.strayEmissions} stray)`,
       ];
     });
-  out.push(
-    table(
-      `E: ${FANOUT_N} live single-article subscriptions, one User written: time to the last affected emission (× data-client)`,
-      ['', 'time', 'subscribers', 'affected', 'emissions'],
-      fanRows,
-    ),
-  );
+  if (has('fanout'))
+    out.push(
+      table(
+        `E: ${FANOUT_N} live single-article subscriptions, one User written: time to the last affected emission (× data-client)`,
+        ['', 'time', 'subscribers', 'affected', 'emissions'],
+        fanRows,
+      ),
+    );
 
   const jsonBytes = get('floors', 'memory', MEMORY_N)?.bytes;
   const memRows = [['parsed JSON (floor)', jsonBytes ? `${fmtMiB(jsonBytes)} (1.00×)` : '–']];
@@ -203,13 +214,39 @@ function render(results) {
     const r = get(file, 'memory', MEMORY_N);
     if (r) memRows.push([label(file), r.error ? 'error' : `${fmtMiB(r.bytes)} (${fmtRatio(r.bytes / jsonBytes)})`]);
   }
-  out.push(
-    table(
-      `Memory: retained heap of the store with ${MEMORY_N} articles plus one kept read (× the parsed JSON)`,
-      ['', 'retained'],
-      memRows,
-    ),
-  );
+  if (has('memory'))
+    out.push(
+      table(
+        `Memory: retained heap of the store with ${MEMORY_N} articles plus one kept read (× the parsed JSON)`,
+        ['', 'retained'],
+        memRows,
+      ),
+    );
+
+  const [small, large] = WRITE_SIZES;
+  const apolloLarge = get('apollo', 'writes', large)?.ms;
+  const writeRows = libs
+    .filter((file) => get(file, 'writes', small) || get(file, 'writes', large))
+    .map((file) => {
+      const a = get(file, 'writes', small);
+      const b = get(file, 'writes', large);
+      if (a?.error || b?.error) return [label(file), 'error', (a?.error ?? b?.error).slice(0, 120), '', ''];
+      return [
+        label(file),
+        fmtMs(a?.ms),
+        fmtMs(b?.ms),
+        fmtRatio(b?.ms / a?.ms),
+        apolloLarge ? fmtRatio(b?.ms / apolloLarge) : '',
+      ];
+    });
+  if (has('writes'))
+    out.push(
+      table(
+        `G: one changed User written into a store holding a table of n users, per write, through the public write path (TanStack: the user's entry and the list entry that embeds it)`,
+        ['', `n = ${small}`, `n = ${large}`, `growth ${small} → ${large}`, `× Apollo at ${large}`],
+        writeRows,
+      ),
+    );
 
   const errors = results.filter((r) => r.result?.error);
   if (errors.length)
@@ -230,7 +267,10 @@ for (const n of SIZES) for (const [file] of PEERS) jobs.push([file, { kind: 'siz
 for (const [file] of PEERS)
   if (file !== 'floors') jobs.push([file, { kind: 'fanout', n: FANOUT_N, batches: quick ? 5 : 15 }]);
 if (!quick) for (const [file] of PEERS) jobs.push([file, { kind: 'memory', n: MEMORY_N }]);
+for (const n of WRITE_SIZES)
+  for (const [file] of PEERS) if (file !== 'floors') jobs.push([file, { kind: 'writes', n, batches: quick ? 3 : 7 }]);
 for (const [file, job] of jobs) {
+  if (cases && !cases.includes(job.kind)) continue;
   const t = Date.now();
   const result = await runJob(file, job);
   if (result.skipped) continue;

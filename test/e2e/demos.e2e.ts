@@ -1,6 +1,7 @@
 /**
  * The demos, end to end: both apps (built, served by `vite preview`) in Debian's Chromium against the
  * real json-server. Every action is checked on the page and in the server's data over HTTP.
+ * (devmode.e2e.ts starts them with `npm run demo` in dev mode.)
  */
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page, Route } from 'playwright-core';
@@ -255,20 +256,60 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
     await expect.poll(() => isDone(page, 1), SOON).toBe(false);
     expect(await page.getByTestId('notice').textContent()).toMatch(/Could not update.*502/);
     await page.screenshot({ path: `${SCREENSHOTS}${app}-offline.png` });
-    // a list that was never loaded shows the error, with Retry
+    // a list that was never loaded shows the error (and a button to retry at once)
     await page.getByTestId('user-filter').selectOption('3');
     await expect
       .poll(() => page.getByTestId('list-error').textContent(), SOON)
-      .toMatch(/Could not load todos \(502 Bad Gateway\)/);
+      .toMatch(/Could not load todos \(502 Bad Gateway\); trying again every 3 s/);
+    expect(await page.getByTestId('list-error').getByRole('button', { name: 'Retry now' }).count()).toBe(1);
 
+    // the server comes back: everything recovers by itself, without a click
     await demo.rest.start();
     await expect.poll(() => page.getByTestId('connection').textContent(), SOON).toMatch(/Live/);
     expect(await page.getByTestId('live-error').count()).toBe(0);
-    await page.getByTestId('list-error').getByRole('button', { name: 'Retry' }).click();
     const alan = (await server<SeedTodo[]>('/todos?userId=3&_limit=5')).body;
     await expect.poll(() => titles(page), SOON).toEqual(alan.map((todo) => todo.title));
+    expect(await page.getByTestId('list-error').count()).toBe(0);
     await row(page, 3).getByTestId('todo-toggle').click(); // and changes work again
     await expect.poll(async () => (await serverTodo(3)).completed, SOON).toBe(false);
+  });
+
+  it('loaded while the server is down: every panel shows its error, not "Loading…", then recovers by itself', async () => {
+    await demo.rest.stop();
+    const page = await context.newPage();
+    pages.push(page);
+    page.on('pageerror', (error) => pageErrors.push(`${app}: ${error.message}`));
+    let listRequests = 0;
+    page.on('request', (request) => new URL(request.url()).pathname === '/api/todos' && listRequests++);
+    await page.goto(demo.apps[app]);
+
+    await expect.poll(() => page.getByTestId('list-error').textContent(), SOON).toMatch(/Could not load todos \(502/);
+    await expect
+      .poll(() => page.getByTestId('live-error').textContent(), SOON)
+      .toMatch(/Could not load the todos \(502/);
+    await expect
+      .poll(() => page.getByTestId('users-error').textContent(), SOON)
+      .toMatch(/Could not load the users \(502/);
+    expect(await page.getByTestId('connection').textContent()).toMatch(/Server unreachable/);
+    // the apps keep trying; between the attempts the errors stay (no panel goes back to "Loading…")
+    const seen = listRequests;
+    await expect.poll(() => listRequests, SOON).toBeGreaterThan(seen);
+    await page.getByTestId('list-error').waitFor();
+    expect(await page.getByTestId('live-error').count()).toBe(1);
+    expect(await page.getByTestId('users-error').count()).toBe(1);
+    expect(await page.getByTestId('list-loading').count()).toBe(0);
+    expect(await page.getByTestId('live-loading').count()).toBe(0);
+    await page.screenshot({ path: `${SCREENSHOTS}${app}-server-down.png` });
+
+    await demo.rest.start();
+    await page.getByTestId('todo-list').waitFor({ timeout: SOON.timeout });
+    await page.getByTestId('live-list').waitFor({ timeout: SOON.timeout });
+    const all = (await server<SeedTodo[]>('/todos?_limit=5')).body;
+    expect(await titles(page)).toEqual(all.map((todo) => todo.title));
+    await expect.poll(() => page.locator('#user-filter option').count(), SOON).toBe(4);
+    await expect.poll(() => page.getByTestId('connection').textContent(), SOON).toMatch(/Live/);
+    expect(await page.getByTestId('users-error').count()).toBe(0);
+    expect(await page.getByTestId('list-error').count()).toBe(0);
   });
 
   it('takes a screenshot', async () => {

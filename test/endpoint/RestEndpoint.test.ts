@@ -204,7 +204,7 @@ describe('responses', () => {
     expect(error.response).toBeUndefined();
     expect(error.cause).toBeInstanceOf(Error);
     expect(error.message).toContain(
-      `GET ${API}/todos/1 (endpoint GET /todos/:id) failed before any response (status 0)`,
+      `GET ${API}/todos/1 (endpoint ${API}/todos/:id) failed before any response (status 0)`,
     );
     expect(error.message).toContain('check that the server runs');
   });
@@ -451,11 +451,11 @@ describe('members, extend and subclasses', () => {
       method: 'GET',
       schema: Todo,
       pollFrequency: 5000,
-      sideEffect: false,
+      sideEffect: undefined,
       dataExpiryLength: 60_000,
       errorExpiryLength: 1_000,
       paginationField: undefined,
-      name: 'GET /todos/:id',
+      name: `${API}/todos/:id`,
     });
     expect(typeof get).toBe('function');
     expect(get).toBeInstanceOf(RestEndpoint);
@@ -481,7 +481,7 @@ describe('members, extend and subclasses', () => {
       urlPrefix: API,
       path: '/users/:userId/todos',
       dataExpiryLength: 5,
-      name: 'GET /users/:userId/todos',
+      name: `${API}/users/:userId/todos`,
     });
     expect(get.path).toBe('/todos/:id');
     await byUser({ userId: 3 });

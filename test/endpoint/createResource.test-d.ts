@@ -71,8 +71,8 @@ describe('members', () => {
 
   test('getPage only with a paginationField', () => {
     const Plain = createResource({ path: '/posts/:id', schema: Post });
-    // @ts-expect-error no paginationField, no getPage
-    Plain.getList.getPage;
+    // @ts-expect-error no paginationField, no usable getPage (every endpoint has the member; untyped without a field)
+    Plain.getList.getPage({ page: 2 });
     Plain.getList();
   });
 

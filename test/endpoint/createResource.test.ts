@@ -100,9 +100,9 @@ describe('members (SPEC 4.1)', () => {
     expect(PostResource.getList.push.optimistic).toBeUndefined();
   });
 
-  test('getPage exists only with a paginationField', () => {
+  test('getPage is usable only with a paginationField', () => {
     const Plain = createResource({ path: '/posts/:id', schema: Post });
-    expect('getPage' in Plain.getList).toBe(false);
+    expect(() => Plain.getList.getPage).toThrow(/Post\.getList\.getPage: the endpoint has no paginationField/);
     expect(Plain.getList.path).toBe('/posts');
   });
 

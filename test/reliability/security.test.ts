@@ -363,7 +363,7 @@ describe('path arguments cannot inject segments, queries or fragments', () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, 30_000); // many real requests through msw: slow on a loaded machine
 
   it('an id with a lone surrogate (which no URL can carry) is rejected with a TypeError naming the parameter', async () => {
     await expect(TodoResource.get({ id: 'a\uD800b' })).rejects.toThrow(TypeError);

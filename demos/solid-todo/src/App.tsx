@@ -1,9 +1,10 @@
 import { Controller } from 'rx-rest';
-import { ControllerProvider, createQueryState } from 'rx-rest/solid';
-import { createSignal, For, onCleanup, type JSX } from 'solid-js';
+import { ControllerProvider, createQueryState, useController } from 'rx-rest/solid';
+import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
 import { Temporal } from 'temporal-polyfill';
 import { CONTROLLER_OPTIONS, LiveTodos, UserResource } from '../../api';
 import { shortError } from '../../format';
+import { RETRY_MS, recovery } from '../../recovery';
 import { LivePanel } from './LivePanel';
 import { TodoList } from './TodoList';
 
@@ -23,6 +24,15 @@ function Page(): JSX.Element {
   // createQueryState: the whole QueryState (loading, background errors), without suspending
   const users = createQueryState(UserResource.getList, undefined);
   const live = createQueryState(LiveTodos, {});
+  // a failed load shows its error (not "Loading…") and is retried until the server answers again
+  const controller = useController();
+  const [usersFailure, setUsersFailure] = createSignal<Error>();
+  const [liveFailure, setLiveFailure] = createSignal<Error>();
+  const watching = [
+    recovery(controller, UserResource.getList).subscribe((failure) => setUsersFailure(() => failure)),
+    recovery(controller, LiveTodos, {}).subscribe((failure) => setLiveFailure(() => failure)),
+  ];
+  onCleanup(() => watching.forEach((subscription) => subscription.unsubscribe()));
   const [now, setNow] = createSignal(Temporal.Now.instant());
   const timer = setInterval(() => setNow(Temporal.Now.instant()), 15_000);
   onCleanup(() => clearInterval(timer));
@@ -34,7 +44,7 @@ function Page(): JSX.Element {
     setNotices((list) => [...list, { id: ++noticeIds, text: `${what}: ${shortError(error)}`, detail }]);
   };
   const dismiss = (id: number) => setNotices((list) => list.filter((notice) => notice.id !== id));
-  const connection = () => (live().loading ? 'connecting' : live().error ? 'offline' : 'live');
+  const connection = () => (liveFailure() || live().error ? 'offline' : live().loading ? 'connecting' : 'live');
 
   return (
     <div class="app">
@@ -58,9 +68,17 @@ function Page(): JSX.Element {
         )}
       </For>
 
+      <Show when={!users().data && usersFailure()}>
+        {(failure) => (
+          <p class="error" role="status" data-testid="users-error" title={failure().message}>
+            Could not load the users ({shortError(failure())}); trying again every {RETRY_MS / 1000} s.
+          </p>
+        )}
+      </Show>
+
       <div class="layout">
         <TodoList users={users().data ?? []} now={now()} report={report} />
-        <LivePanel state={live()} users={users().data ?? []} now={now()} />
+        <LivePanel state={live()} failure={liveFailure()} users={users().data ?? []} now={now()} />
       </div>
     </div>
   );

@@ -1,11 +1,18 @@
 import type { QueryState } from 'rx-rest';
-import { For, Show, type JSX } from 'solid-js';
+import { For, Match, Show, Switch, type JSX } from 'solid-js';
 import type { Temporal } from 'temporal-polyfill';
 import { POLL_MS, type Todo, type User } from '../../api';
 import { shortError, timeAgo } from '../../format';
+import { RETRY_MS } from '../../recovery';
 
 /** Every todo, polled: per-user counts and the newest todos; shows a failed poll and keeps the data. */
-export function LivePanel(props: { state: QueryState<Todo[]>; users: User[]; now: Temporal.Instant }): JSX.Element {
+export function LivePanel(props: {
+  state: QueryState<Todo[]>;
+  /** The failure being retried (see recovery.ts): shown instead of "Loading…" until the server answers. */
+  failure: Error | undefined;
+  users: User[];
+  now: Temporal.Instant;
+}): JSX.Element {
   const todos = () => props.state.data ?? [];
   const latest = () =>
     [...todos()].sort((a, b) => b.createdAt.epochMilliseconds - a.createdAt.epochMilliseconds).slice(0, 6);
@@ -20,16 +27,27 @@ export function LivePanel(props: { state: QueryState<Todo[]>; users: User[]; now
         <span>Live</span>
         <span class="hint">polls every {POLL_MS / 1000} s</span>
       </h2>
-      <Show when={props.state.loading}>
-        <p class="muted">Loading…</p>
-      </Show>
-      <Show when={!props.state.loading && props.state.error}>
-        {(error) => (
-          <p class="error" role="status" data-testid="live-error" title={error().message}>
-            Could not refresh ({shortError(error())}){props.state.data ? '; showing the last data' : ''}.
+      <Switch>
+        <Match when={!props.state.data && props.failure}>
+          {(failure) => (
+            <p class="error" role="status" data-testid="live-error" title={failure().message}>
+              Could not load the todos ({shortError(failure())}); trying again every {RETRY_MS / 1000} s.
+            </p>
+          )}
+        </Match>
+        <Match when={props.state.loading}>
+          <p class="muted" data-testid="live-loading">
+            Loading…
           </p>
-        )}
-      </Show>
+        </Match>
+        <Match when={props.state.error}>
+          {(error) => (
+            <p class="error" role="status" data-testid="live-error" title={error().message}>
+              Could not refresh ({shortError(error())}); showing the last data.
+            </p>
+          )}
+        </Match>
+      </Switch>
       <Show when={props.state.data}>
         <dl class="stats">
           <For each={props.users}>

@@ -1,8 +1,9 @@
 import { createQuery, useController } from 'rx-rest/solid';
-import { createSignal, ErrorBoundary, For, Show, Suspense, type JSX } from 'solid-js';
+import { createSignal, ErrorBoundary, For, onCleanup, onMount, Show, Suspense, type JSX } from 'solid-js';
 import type { Temporal } from 'temporal-polyfill';
 import { PAGE_SIZE, TodoResource, listArgs, newTodo, nextPage, type User } from '../../api';
 import { shortError } from '../../format';
+import { RETRY_MS, recovery } from '../../recovery';
 import type { Report } from './App';
 import { TodoItem } from './TodoItem';
 
@@ -60,7 +61,7 @@ export function TodoList(props: { users: User[]; now: Temporal.Instant; report: 
           value={title()}
           onInput={(e) => setTitle(e.currentTarget.value)}
         />
-        <Show when={userId() === undefined}>
+        <Show when={userId() === undefined && props.users.length > 0}>
           <select
             aria-label="For"
             data-testid="new-owner"
@@ -78,7 +79,9 @@ export function TodoList(props: { users: User[]; now: Temporal.Instant; report: 
       <ErrorBoundary
         fallback={(error: Error, reset) => (
           <p class="error" role="alert" data-testid="list-error" title={error.message}>
-            Could not load todos ({shortError(error)}). <button onClick={reset}>Retry</button>
+            Could not load todos ({shortError(error)}); trying again every {RETRY_MS / 1000} s.{' '}
+            <button onClick={reset}>Retry now</button>
+            <ResetWhenLoaded args={args()} reset={reset} />
           </p>
         )}
       >
@@ -94,6 +97,23 @@ export function TodoList(props: { users: User[]; now: Temporal.Instant; report: 
       </ErrorBoundary>
     </section>
   );
+}
+
+/**
+ * Inside the error fallback: retries the failed list (see recovery.ts) and, once the server answered,
+ * resets the boundary so that the list shows again, without a click.
+ */
+function ResetWhenLoaded(props: { args: ListArgs; reset: () => void }): JSX.Element {
+  const controller = useController();
+  onMount(() => {
+    let failed = false;
+    const subscription = recovery(controller, TodoResource.getList, props.args).subscribe((failure) => {
+      if (failure) failed = true;
+      else if (failed) props.reset();
+    });
+    onCleanup(() => subscription.unsubscribe());
+  });
+  return null;
 }
 
 /** The list itself: suspends until its first data (createQuery), then updates in place. */

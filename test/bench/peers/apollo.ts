@@ -112,6 +112,11 @@ const apollo: Peer<InMemoryCache> = {
     writeUser(cache, user);
     return cache;
   },
+  singleWrites(users) {
+    const cache = new InMemoryCache();
+    for (const user of users) writeUser(cache, user);
+    return (user) => writeUser(cache, user);
+  },
   fanOut(articles: ArticleJson[]): FanOut {
     const cache = new InMemoryCache();
     typed(articles);

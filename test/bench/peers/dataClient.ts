@@ -75,6 +75,7 @@ const offline = {
 const getArticles = new RestEndpoint({ ...offline, path: '/articles', schema: [Article] });
 const getArticle = new RestEndpoint({ ...offline, path: '/articles/:id', schema: Article });
 const getUser = new RestEndpoint({ ...offline, path: '/users/:id', schema: User });
+const getUsers = new RestEndpoint({ ...offline, path: '/users', schema: [User] });
 
 /** The data-client store without React: reducer + synchronous dispatch + listeners. */
 class Store {
@@ -107,6 +108,11 @@ const dataClient: Peer<Store> = {
   writeUser(store, user: UserJson) {
     void store.controller.setResponse(getUser, { id: user.id }, user);
     return store;
+  },
+  singleWrites(users) {
+    const store = new Store();
+    void store.controller.setResponse(getUsers, users);
+    return (user) => void store.controller.setResponse(getUser, { id: user.id }, user);
   },
   fanOut(articles: ArticleJson[]): FanOut {
     const store = new Store();

@@ -13,6 +13,14 @@ interface Tables {
   readonly entities: Record<string, Record<string, unknown> | undefined>;
 }
 
+/** What a Redux-style store around normalizr does: normalize the response, merge its tables copy-on-write. */
+function mergeInto(tables: Tables, changed: UserJson): Tables {
+  const { entities } = normalize(changed, user);
+  const merged = { ...tables.entities };
+  for (const key of Object.keys(entities)) merged[key] = { ...merged[key], ...entities[key] };
+  return { result: tables.result, entities: merged };
+}
+
 const read = (tables: Tables) => denormalize(tables.result, articleList, tables.entities) as readonly ArticleView[];
 
 const normalizrPeer: Peer<Tables> = {
@@ -24,12 +32,10 @@ const normalizrPeer: Peer<Tables> = {
   },
   firstRead: read,
   read,
-  writeUser(tables, changed: UserJson) {
-    // what a store around normalizr does: normalize the response, merge its tables copy-on-write
-    const { entities } = normalize(changed, user);
-    const merged = { ...tables.entities };
-    for (const key of Object.keys(entities)) merged[key] = { ...merged[key], ...entities[key] };
-    return { result: tables.result, entities: merged };
+  writeUser: mergeInto,
+  singleWrites(users) {
+    let tables: Tables = normalize(users, [user]);
+    return (changed) => (tables = mergeInto(tables, changed));
   },
 };
 

@@ -16,6 +16,7 @@ const offline = {
 const getArticles = new RestEndpoint({ ...offline, path: '/articles', schema: ArticleList });
 const getArticle = new RestEndpoint({ ...offline, path: '/articles/:id', schema: BenchArticle });
 const getUser = new RestEndpoint({ ...offline, path: '/users/:id', schema: BenchUser });
+const getUsers = new RestEndpoint({ ...offline, path: '/users', schema: [BenchUser] });
 
 const rxRestController: Peer<Controller> = {
   name: 'rx-rest Controller',
@@ -30,6 +31,11 @@ const rxRestController: Peer<Controller> = {
   writeUser(controller, user: UserJson) {
     controller.setResponse(getUser, { id: user.id }, user);
     return controller;
+  },
+  singleWrites(users) {
+    const controller = new Controller();
+    controller.setResponse(getUsers, {}, users);
+    return (user) => controller.setResponse(getUser, { id: user.id }, user);
   },
   fanOut(articles: ArticleJson[]) {
     const controller = new Controller();

@@ -46,6 +46,16 @@ const tanstack: Peer<QueryClient> = {
     client.setQueryData<ArticleJson[]>(['articles'], (list) => list?.map((article) => withUser(article, user)));
     return client;
   },
+  singleWrites(users) {
+    // not normalized: the app writes the user's own entry and the list entry that embeds it
+    const client = newClient();
+    client.setQueryData(['users'], users);
+    for (const user of users) client.setQueryData(['user', user.id], user);
+    return (user) => {
+      client.setQueryData(['user', user.id], user);
+      client.setQueryData<UserJson[]>(['users'], (list) => list?.map((u) => (u.id === user.id ? user : u)));
+    };
+  },
   fanOut(articles: ArticleJson[]): FanOut {
     const client = newClient();
     client.setQueryData(['articles'], articles);

@@ -1,0 +1,229 @@
+/**
+ * One request key's whole data path, from the store to a subscriber:
+ *
+ * 1. read: `QueryCache.read` looks up the key's normalized result and meta in the current state (with
+ *    optimistic layers applied) and denormalizes it through the memo, which also tells which entity
+ *    records the data depends on (`paths`);
+ * 2. dependency check: the cache indexes the stream under those records, and on each store transition
+ *    recomputes only the streams that read something that changed (a stream reached only through
+ *    changed records re-reads just its data, its result and meta being unchanged);
+ * 3. fetch decision: `needsFetch` (data missing, stale or invalid, an expired error);
+ * 4. `QueryState`: `queryState` turns the read into what a subscriber sees (a transient failure keeps
+ *    the data, another error replaces it);
+ * 5. emission: only when a field changed, to every subscriber of the key at once.
+ */
+import { BehaviorSubject, Observable, interval, type Subscription } from 'rxjs';
+import { isTransient } from './retry.js';
+import type { QueryCache } from './queryCache.js';
+import type { ControllerEndpoint, QueryState } from './types.js';
+
+/** One read of a key from the store. */
+export interface QueryRead {
+  /** The normalized result read (or the pk the arguments name), `undefined` when there was none. */
+  readonly input: unknown;
+  readonly data: unknown;
+  /** A required entity is missing or INVALID. */
+  readonly invalid: boolean;
+  readonly paths: ReadonlySet<string>;
+  readonly error: Error | undefined;
+  /** The key's own result has never been stored. */
+  readonly missing: boolean;
+  readonly invalidated: boolean;
+  readonly expiresAt: number;
+}
+
+/** The paths of a read that depends on no record. */
+export const NO_PATHS: ReadonlySet<string> = new Set();
+
+/** How `QueryStream.update` re-reads. */
+export interface UpdateOptions {
+  /** The first subscriber arrived: a failed request is retried without waiting for its error to expire. */
+  readonly mounting?: boolean;
+  /** Only entity records changed since the last read, not this key's result or meta. */
+  readonly entitiesOnly?: boolean;
+}
+
+/** How one subscriber observes a stream. */
+export interface ObserveOptions {
+  /** The subscriber keeps the polling timer running (`pollFrequency`); the adapters' `useSuspense` does not. */
+  readonly poll: boolean;
+}
+
+const MOUNTING: UpdateOptions = { mounting: true };
+/** A stream's read before its first one. */
+const NOT_READ: QueryRead = {
+  input: undefined,
+  data: undefined,
+  invalid: false,
+  paths: NO_PATHS,
+  error: undefined,
+  missing: true,
+  invalidated: false,
+  expiresAt: 0,
+};
+
+function sameState(a: QueryState<unknown>, b: QueryState<unknown>): boolean {
+  return (
+    a.data === b.data &&
+    a.error === b.error &&
+    a.loading === b.loading &&
+    a.fetching === b.fetching &&
+    a.stale === b.stale
+  );
+}
+
+/**
+ * Whether a subscriber should start a request: data missing, stale or invalid. After an error the
+ * stream backs off until the error expires (`errorExpiryLength`), except for a first subscriber
+ * (`mounting`: a component mounting, a Retry that resubscribes), which tries again at once.
+ */
+export function needsFetch(read: QueryRead, fetching: boolean, now: number, mounting = false): boolean {
+  if (fetching) return false;
+  if (read.error) return mounting || now >= read.expiresAt;
+  return read.missing || read.invalidated || read.invalid || now >= read.expiresAt;
+}
+
+/** The QueryState of a read: transient errors (5xx, network) keep the data, 4xx and status-less errors replace it. */
+export function queryState(read: QueryRead, fetching: boolean, now: number): QueryState<unknown> {
+  const usable = !read.invalid && !read.invalidated && !(read.error && !isTransient(read.error));
+  const data = usable ? read.data : undefined;
+  return {
+    data,
+    error: read.error,
+    loading: data === undefined && fetching,
+    fetching,
+    stale: read.missing ? data !== undefined : read.invalidated || now >= read.expiresAt,
+  };
+}
+
+/** @internal A stream's subject and polling subscription, for tests that check what is left (not exported by the package). */
+export let streamInternals: (stream: QueryStream) => {
+  readonly subject: BehaviorSubject<QueryState<unknown>>;
+  readonly poll: Subscription | undefined;
+};
+
+/**
+ * The shared stream of one request key: one per key however many subscribers, one request at a time,
+ * one polling timer. Recomputed by its cache only when something it read changed.
+ */
+export class QueryStream {
+  readonly #subject: BehaviorSubject<QueryState<unknown>>;
+  readonly #cache: QueryCache;
+  #subscribers = 0;
+  #pollers = 0;
+  #poll: Subscription | undefined;
+  #updating = false;
+  #dirty = false;
+  /** The last transition that listed this stream for an update (see `listFor`). */
+  #mark = 0;
+  /** The last read (an `entitiesOnly` update reads its key's result and meta from it). */
+  #last: QueryRead = NOT_READ;
+
+  static {
+    streamInternals = (stream) => ({ subject: stream.#subject, poll: stream.#poll });
+  }
+
+  declare readonly endpoint: ControllerEndpoint;
+  declare readonly args: readonly unknown[];
+  declare readonly key: string;
+
+  constructor(cache: QueryCache, endpoint: ControllerEndpoint, args: readonly unknown[], key: string) {
+    this.endpoint = endpoint;
+    this.args = args;
+    this.key = key;
+    this.#cache = cache;
+    const read = (this.#last = cache.read(this, undefined));
+    cache.index(this, NO_PATHS, read.paths);
+    this.#subject = new BehaviorSubject(queryState(read, cache.isFetching(key), cache.now()));
+  }
+
+  /** The records the current data depends on. */
+  get paths(): ReadonlySet<string> {
+    return this.#last.paths;
+  }
+
+  /** The stream for one subscriber. */
+  observe(options: ObserveOptions): Observable<QueryState<unknown>> {
+    const poll = options.poll;
+    return new Observable<QueryState<unknown>>((subscriber) => {
+      const mounting = this.#subscribers++ === 0;
+      if (poll) this.#pollers++;
+      this.update(mounting ? MOUNTING : undefined);
+      this.#syncPolling();
+      const subscription = this.#subject.subscribe(subscriber);
+      return () => {
+        subscription.unsubscribe();
+        if (poll) this.#pollers--;
+        this.#subscribers--;
+        this.#syncPolling();
+        if (this.#subscribers === 0) this.#cache.release(this);
+      };
+    });
+  }
+
+  /** Whether anyone is subscribed. */
+  get active(): boolean {
+    return this.#subscribers > 0;
+  }
+
+  /** Re-reads the store, fetches if the data is missing, stale or invalid, and emits if a field changed. */
+  update(options?: UpdateOptions): void {
+    if (this.#updating) {
+      this.#dirty = true;
+      return;
+    }
+    this.#updating = true;
+    const cache = this.#cache;
+    let previous = options?.entitiesOnly ? this.#last : undefined;
+    const mounting = options?.mounting === true;
+    try {
+      do {
+        this.#dirty = false;
+        const before = this.#last.paths;
+        const read = cache.read(this, previous);
+        previous = undefined;
+        this.#last = read;
+        if (read.paths !== before) cache.index(this, before, read.paths);
+        const now = cache.now();
+        let fetching = cache.isFetching(this.key);
+        if (this.active && needsFetch(read, fetching, now, mounting)) {
+          cache.refetch(this);
+          fetching = cache.isFetching(this.key);
+        }
+        if (this.#dirty) continue;
+        const next = queryState(read, fetching, now);
+        if (!sameState(next, this.#subject.getValue())) this.#subject.next(next);
+      } while (this.#dirty);
+    } finally {
+      this.#updating = false;
+    }
+  }
+
+  /**
+   * Lists the stream for transition number `mark`: false when it is listed already (cheaper than a Set
+   * of the streams a transition reaches).
+   */
+  listFor(mark: number): boolean {
+    if (this.#mark === mark) return false;
+    this.#mark = mark;
+    return true;
+  }
+
+  /** The stream is dropped by its cache: it depends on nothing any more and stops polling. */
+  close(): void {
+    this.#poll?.unsubscribe();
+    this.#poll = undefined;
+    this.#last = { ...this.#last, paths: NO_PATHS };
+  }
+
+  #syncPolling(): void {
+    const frequency = this.endpoint.pollFrequency;
+    const shouldPoll = this.#pollers > 0 && typeof frequency === 'number' && frequency > 0 && !this.endpoint.sideEffect;
+    if (shouldPoll && !this.#poll) {
+      this.#poll = interval(frequency, this.#cache.scheduler).subscribe(() => this.#cache.refetch(this));
+    } else if (!shouldPoll && this.#poll) {
+      this.#poll.unsubscribe();
+      this.#poll = undefined;
+    }
+  }
+}

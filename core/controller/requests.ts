@@ -1,0 +1,296 @@
+/**
+ * Running requests: identical GETs in flight share one request, failures are retried, an abandoned
+ * or aborted request stores nothing, writes are ordered by the start time of their request, and a
+ * store reset starts a new generation whose writes the older requests can no longer make. Every
+ * `fetch` resolves with its own response.
+ */
+import type { RetryDelay } from '../endpoint/index.js';
+import { AbortError, NormalizeError, type RequestDescription } from '../errors.js';
+import { MemoCache, normalize } from '../schema/index.js';
+import type { State, Store } from '../store/index.js';
+import { NO_LAYER, expectedResponse } from './optimistic.js';
+import type { QueryCache } from './queryCache.js';
+import type { QueryStream } from './QueryStream.js';
+import { retryCount, withRetries } from './retry.js';
+import type { ControllerEndpoint } from './types.js';
+
+/** How failed requests retry when their endpoint does not say. */
+export interface RequestPolicy {
+  /** Retries of a failed GET (mutations: none unless the endpoint sets `retry`). */
+  readonly retry: number | false;
+  /** The wait before each retry. */
+  readonly retryDelay: RetryDelay;
+}
+
+/** How a value is written for a key. */
+export interface WriteOptions {
+  /** The value is an error (else a response to normalize). */
+  readonly isError: boolean;
+  /** When its request started (ordering); default: `date`. */
+  readonly fetchedAt?: number | undefined;
+  /** The optimistic layer it replaces. */
+  readonly settles?: number | undefined;
+  /** When it arrived; default: now. */
+  readonly date?: number | undefined;
+}
+
+/** A request in flight for one key (GETs only: mutations are never shared). */
+interface InFlight {
+  promise: Promise<unknown>;
+  /** Aborts it (its retries too). */
+  readonly abort: AbortController;
+  /** A `fetch` caller awaits it: it runs to the end even when its last observer leaves. */
+  awaited: boolean;
+}
+
+/** How much later than the previous one a request started in the same millisecond counts (exact in binary). */
+const START_STEP = 1 / 1024;
+
+/** An `Error` as it is, anything else thrown wrapped in one. */
+export function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** The request of a key, as error messages name it. */
+export function describe(endpoint: ControllerEndpoint, key: string): RequestDescription {
+  const url = key.startsWith(`${endpoint.method} `) ? key.slice(endpoint.method.length + 1) : key;
+  return { method: endpoint.method, url, endpoint: endpoint.name };
+}
+
+/**
+ * One attempt: `fetchWith` with the request's abort signal when the endpoint has it (it rejects at once
+ * on an abort); any other endpoint is raced against the signal here.
+ */
+function tryOnce(endpoint: ControllerEndpoint, args: readonly unknown[], signal: AbortSignal): Promise<unknown> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  if (typeof endpoint.fetchWith === 'function') return endpoint.fetchWith({ signal }, ...args);
+  const call = endpoint(...args);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    call.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * The value of one response read on its own, over `state` when given: its own records over the
+ * stored ones (merged as a newer write would be), the records it only refers to as stored. A memo of
+ * its own, so that the observers' reads stay as they are.
+ */
+function readOwn(endpoint: ControllerEndpoint, args: readonly unknown[], response: unknown, state?: State): unknown {
+  const schema = endpoint.schema;
+  if (schema === undefined) return response;
+  const own = normalize(schema, response, args, state, { fetchedAt: Number.MAX_VALUE });
+  return new MemoCache().denormalize(schema, own.result, own.entities, args).data;
+}
+
+/** The latest start time of any write a restored state holds. */
+function newestWriteIn(state: State): number {
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const key in state.meta) newest = Math.max(newest, state.meta[key]?.fetchedAt ?? newest);
+  for (const key in state.entitiesMeta) {
+    const table = state.entitiesMeta[key] ?? {};
+    for (const pk in table) newest = Math.max(newest, table[pk]?.fetchedAt ?? newest);
+  }
+  return newest;
+}
+
+/** The requests of one controller. */
+export class Requests {
+  /** @internal GETs in flight by key. */
+  readonly inFlight = new Map<string, InFlight>();
+  readonly #store: Store;
+  readonly #cache: QueryCache;
+  readonly #policy: RequestPolicy;
+  #generation = 0;
+  #layerIds = 0;
+  /** The start time of the last request (see `#startTime`). */
+  #lastStart = Number.NEGATIVE_INFINITY;
+  /** The latest start time of a response written so far (a response that started later wins over it). */
+  #newestWrite: number;
+  /** Aborted by `reset`: retries of requests started before it stop. */
+  #resetSignal = new AbortController();
+
+  constructor(store: Store, cache: QueryCache, policy: RequestPolicy) {
+    this.#store = store;
+    this.#cache = cache;
+    this.#policy = policy;
+    this.#newestWrite = newestWriteIn(store.current);
+  }
+
+  /** Whether a request for this key is in flight. */
+  isFetching(key: string): boolean {
+    return this.inFlight.has(key);
+  }
+
+  /**
+   * Runs a request for `key` and resolves its own response, denormalized (see `fetch`). `awaited`: a
+   * caller waits for the value (an observer's refetch does not, and resolves `undefined`).
+   */
+  request(endpoint: ControllerEndpoint, args: readonly unknown[], key: string, awaited: boolean): Promise<unknown> {
+    if (!endpoint.sideEffect) {
+      const running = this.inFlight.get(key);
+      if (running) {
+        running.awaited ||= awaited;
+        return running.promise;
+      }
+    }
+    const fetchedAt = this.#startTime();
+    const generation = this.#generation;
+    const layer = this.#addLayer(endpoint, args, key, fetchedAt);
+    const abort = new AbortController();
+    const entry = { abort, awaited } as InFlight;
+    const stop = this.#resetSignal.signal;
+    // the request is over: it is no longer in flight (unless a reset or an abort already replaced it)
+    const settle = () => this.inFlight.get(key) === entry && this.inFlight.delete(key);
+    const run = async (): Promise<unknown> => {
+      await undefined; // the request is registered in flight before anything can settle it
+      let startedAt = fetchedAt;
+      let response: unknown;
+      try {
+        response = await withRetries(
+          (attempt) => {
+            if (attempt > 0) startedAt = this.#startTime(); // a retry's response is as new as the retry
+            return tryOnce(endpoint, args, abort.signal);
+          },
+          // the endpoint's retry options, else the controller's (mutations: none)
+          {
+            retries: retryCount(
+              endpoint.retry !== undefined ? endpoint.retry : endpoint.sideEffect ? 0 : this.#policy.retry,
+            ),
+            retryDelay: endpoint.retryDelay ?? this.#policy.retryDelay,
+            scheduler: this.#cache.scheduler,
+          },
+          abort.signal,
+          stop,
+        );
+      } catch (error) {
+        settle();
+        if (error instanceof Error && error.name === 'AbortError') {
+          // an aborted request stores nothing: only its optimistic layer goes, and its observers stop showing it as fetching
+          if (layer !== undefined) this.#store.dispatch({ type: 'dropLayer', layer });
+          this.#cache.streamOf(key)?.update();
+        } else if (generation === this.#generation) {
+          this.write(endpoint, key, args, toError(error), { isError: true, fetchedAt: startedAt, settles: layer });
+        }
+        throw error;
+      }
+      settle();
+      if (generation !== this.#generation) return readOwn(endpoint, args, response);
+      const date = this.#cache.now();
+      // no response of a later request has been written: this one wins every record it writes, so the
+      // store's records are exactly its own (and the data read is the object observers show)
+      const newest = startedAt >= this.#newestWrite;
+      try {
+        this.write(endpoint, key, args, response, { isError: false, fetchedAt: startedAt, settles: layer, date });
+      } catch (thrown) {
+        const error = thrown instanceof NormalizeError ? thrown.inResponseTo(describe(endpoint, key)) : toError(thrown);
+        this.write(endpoint, key, args, error, { isError: true, fetchedAt: startedAt, settles: layer, date });
+        throw error;
+      }
+      if (!entry.awaited) return undefined; // an observer's refetch: nobody reads the value
+      // the key's result is this response's only if its meta is (an invalidation or the error of a later
+      // request may have claimed the key first); other mutations' optimistic layers are not part of it either
+      const state = this.#store.current;
+      return newest && state.meta[key]?.fetchedAt === startedAt && state.optimistic.length === 0
+        ? this.#cache.readKey(endpoint, args, key).data
+        : readOwn(endpoint, args, response, state);
+    };
+    entry.promise = run();
+    if (!endpoint.sideEffect) {
+      this.inFlight.set(key, entry);
+      this.#cache.streamOf(key)?.update();
+    }
+    return entry.promise;
+  }
+
+  /** The optimistic layer of a mutation that has an expected response, if any. */
+  #addLayer(
+    endpoint: ControllerEndpoint,
+    args: readonly unknown[],
+    key: string,
+    fetchedAt: number,
+  ): number | undefined {
+    let expected: unknown;
+    try {
+      const entities = this.#cache.entities();
+      expected = expectedResponse(endpoint, args, {
+        now: this.#cache.now(),
+        getEntity: (key, pk) => entities[key]?.[pk],
+      });
+    } catch {
+      return undefined;
+    }
+    if (expected === NO_LAYER || endpoint.schema === undefined || endpoint.signal?.aborted) return undefined;
+    const layer = ++this.#layerIds;
+    this.#store.dispatch({
+      type: 'optimistic',
+      layer: { id: layer, key, schema: endpoint.schema, args, response: expected, fetchedAt },
+    });
+    return layer;
+  }
+
+  /**
+   * The start time of a request: the clock, but always later than the previous start, so that of two
+   * requests started within one millisecond the later one still wins (writes are ordered by it).
+   */
+  #startTime(): number {
+    const now = this.#cache.now();
+    this.#lastStart = now > this.#lastStart ? now : this.#lastStart + START_STEP;
+    return this.#lastStart;
+  }
+
+  /** The last observer of a GET left: abort its request unless a `fetch` caller awaits it. */
+  abandon(stream: QueryStream): void {
+    const running = this.inFlight.get(stream.key);
+    if (!running || running.awaited) return;
+    this.inFlight.delete(stream.key);
+    running.abort.abort(
+      new AbortError(describe(stream.endpoint, stream.key), 'its last observer unsubscribed and no fetch awaits it'),
+    );
+  }
+
+  /** A new generation: requests in flight settle without writing and stop retrying. */
+  reset(): void {
+    this.#generation++;
+    this.inFlight.clear();
+    this.#resetSignal.abort();
+    this.#resetSignal = new AbortController();
+  }
+
+  /** Stores a response (normalized; throws what normalize throws) or an error for `key`. */
+  write(
+    endpoint: ControllerEndpoint,
+    key: string,
+    args: readonly unknown[],
+    value: unknown,
+    options: WriteOptions,
+  ): void {
+    const date = options.date ?? this.#cache.now();
+    const fetchedAt = options.fetchedAt ?? date;
+    if (!options.isError && fetchedAt > this.#newestWrite) this.#newestWrite = fetchedAt;
+    this.#store.dispatch(
+      options.isError
+        ? {
+            type: 'error',
+            key,
+            error: value as Error,
+            fetchedAt,
+            date,
+            expiresAt: date + endpoint.errorExpiryLength,
+            settles: options.settles,
+          }
+        : {
+            type: 'response',
+            key,
+            schema: endpoint.schema,
+            args,
+            response: value,
+            fetchedAt,
+            date,
+            expiresAt: date + endpoint.dataExpiryLength,
+            settles: options.settles,
+          },
+    );
+  }
+}

@@ -1,0 +1,100 @@
+/** Types of every Controller verb: what compiles, what is inferred, and what must not compile. */
+import type { Observable } from 'rxjs';
+import { describe, expectTypeOf, it } from 'vitest';
+import { Controller, createResource, type QueryState, type ResponseSnapshot, type State } from '../../core/index.js';
+import { Todo } from '../fixtures/entities.js';
+
+const R = createResource({
+  path: '/todos/:id',
+  schema: Todo,
+  searchParams: {} as { userId?: number } | undefined,
+});
+const c = new Controller();
+
+describe('Controller verbs are typed from the endpoint', () => {
+  it('fetch and fetchIfStale', () => {
+    expectTypeOf(c.fetch(R.get, { id: 1 })).toEqualTypeOf<Promise<Todo>>();
+    expectTypeOf(c.fetch(R.getList)).toEqualTypeOf<Promise<Todo[]>>();
+    expectTypeOf(c.fetch(R.getList, { userId: 1 })).toEqualTypeOf<Promise<Todo[]>>();
+    expectTypeOf(c.fetch(R.getList.push, {}, { title: 'a' })).toEqualTypeOf<Promise<Todo>>();
+    expectTypeOf(c.fetch(R.partialUpdate, { id: 1 }, { title: 'a' })).toEqualTypeOf<Promise<Todo>>();
+    expectTypeOf(c.fetchIfStale(R.get, { id: '1' })).toEqualTypeOf<Promise<Todo>>();
+    // @ts-expect-error a wrong argument name
+    void c.fetch(R.get, { idd: 1 });
+    // @ts-expect-error a missing path argument
+    void c.fetch(R.get, {});
+    // @ts-expect-error no arguments at all for an endpoint that needs them
+    void c.fetch(R.get);
+    // @ts-expect-error a body field the entity does not have
+    void c.fetch(R.partialUpdate, { id: 1 }, { titel: 'a' });
+    // @ts-expect-error a body field of the wrong type
+    void c.fetch(R.partialUpdate, { id: 1 }, { completed: 'yes' });
+    // @ts-expect-error an unknown search parameter
+    void c.fetch(R.getList, { user: 1 });
+    // @ts-expect-error fetchIfStale checks its arguments as fetch does
+    void c.fetchIfStale(R.get, { idd: 1 });
+  });
+
+  it('observe, watch and peek', () => {
+    expectTypeOf(c.observe(R.get, { id: 1 })).toEqualTypeOf<Observable<QueryState<Todo>>>();
+    expectTypeOf(c.observe(R.getList, { userId: 2 })).toEqualTypeOf<Observable<QueryState<Todo[]>>>();
+    expectTypeOf(c.observe(R.get, null)).toEqualTypeOf<Observable<QueryState<Todo>>>();
+    expectTypeOf(c.watch(R.get, [{ id: 1 }], { poll: false })).toEqualTypeOf<Observable<QueryState<Todo>>>();
+    expectTypeOf(c.watch(R.get, [null], { poll: true })).toEqualTypeOf<Observable<QueryState<Todo>>>();
+    expectTypeOf(c.peek(R.get, { id: 1 })).toEqualTypeOf<QueryState<Todo>>();
+    expectTypeOf(c.peek(R.getList, null)).toEqualTypeOf<QueryState<Todo[]>>();
+    // @ts-expect-error a wrong argument name
+    void c.observe(R.get, { idd: 1 });
+    // @ts-expect-error a missing argument
+    void c.observe(R.get);
+    // @ts-expect-error watch checks its argument list as observe does
+    void c.watch(R.get, [{ idd: 1 }], { poll: false });
+    // @ts-expect-error watch takes an options object, not a positional boolean
+    void c.watch(R.get, [{ id: 1 }], false);
+    // @ts-expect-error watch needs its options
+    void c.watch(R.get, [{ id: 1 }]);
+    // @ts-expect-error peek checks its arguments
+    void c.peek(R.get, { idd: 1 });
+  });
+
+  it('invalidate, invalidateAll and expireAll', () => {
+    expectTypeOf(c.invalidate(R.get, { id: 1 })).toEqualTypeOf<void>();
+    expectTypeOf(c.invalidateAll(R.getList)).toEqualTypeOf<void>();
+    expectTypeOf(c.expireAll(R.get)).toEqualTypeOf<void>();
+    // @ts-expect-error a wrong argument name
+    c.invalidate(R.get, { idd: 1 });
+    // @ts-expect-error a missing argument
+    c.invalidate(R.get);
+    // @ts-expect-error invalidateAll takes the endpoint only
+    c.invalidateAll(R.get, { id: 1 });
+    // @ts-expect-error not an endpoint
+    c.expireAll('GET /todos');
+  });
+
+  it('setResponse, setError and getResponse', () => {
+    expectTypeOf(c.setResponse(R.get, { id: 1 }, { id: 1, title: 'a' })).toEqualTypeOf<void>();
+    expectTypeOf(c.setError(R.get, { id: 1 }, new Error('gone'))).toEqualTypeOf<void>();
+    expectTypeOf(c.getResponse(R.get, { id: 1 })).toEqualTypeOf<ResponseSnapshot<Todo>>();
+    expectTypeOf(c.getResponse(R.getList).data).toEqualTypeOf<Todo[] | undefined>();
+    // @ts-expect-error setError needs an Error, not a message
+    c.setError(R.get, { id: 1 }, 'gone');
+    // @ts-expect-error setError needs an Error, not a plain object
+    c.setError(R.get, { id: 1 }, { message: 'gone' });
+    // @ts-expect-error setResponse checks the arguments before the response
+    c.setResponse(R.get, { idd: 1 }, { id: 1 });
+    // @ts-expect-error setResponse needs the response
+    c.setResponse(R.get, { id: 1 });
+    // @ts-expect-error getResponse checks its arguments
+    c.getResponse(R.get, { idd: 1 });
+  });
+
+  it('state, reset and the options', () => {
+    expectTypeOf(c.getState()).toEqualTypeOf<State>();
+    expectTypeOf(c.state$).toEqualTypeOf<Observable<State>>();
+    expectTypeOf(c.resetEntireStore()).toEqualTypeOf<void>();
+    // @ts-expect-error retry is a count or false
+    void new Controller({ retry: 'twice' });
+    // @ts-expect-error now is a clock function
+    void new Controller({ now: 5 });
+  });
+});

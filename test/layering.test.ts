@@ -1,0 +1,77 @@
+/**
+ * Imports point one way: errors <- schema <- endpoint <- store <- controller <- core/index.ts <- adapters.
+ * Nothing imports upward, and a file imports another layer only through that layer's index.ts.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** A layer of a repository path (relative, with `/`), and its rank: a file may import ranks up to its own. */
+function layerOf(file: string): { readonly name: string; readonly rank: number } | undefined {
+  if (file === 'core/errors.ts') return { name: 'core/errors.ts', rank: 0 };
+  if (file === 'core/index.ts') return { name: 'core/index.ts', rank: 5 };
+  const [top, dir] = file.split('/');
+  const ranks: Record<string, number> = { schema: 1, endpoint: 2, store: 3, controller: 4 };
+  if (top === 'core' && dir !== undefined && dir in ranks) return { name: `core/${dir}`, rank: ranks[dir]! };
+  if (top === 'adapters' && dir !== undefined) return { name: `adapters/${dir}`, rank: 6 };
+  return undefined;
+}
+
+/** What is wrong with `from` importing `specifier` (a relative import; packages are not layers), if anything. */
+export function importProblem(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier)).replace(/\.js$/, '.ts');
+  const source = layerOf(from);
+  const layer = layerOf(target);
+  if (!source || !layer) return `${from} imports ${specifier}, outside the layers`;
+  if (layer.rank > source.rank) return `${from} imports ${specifier}: upward (${source.name} -> ${layer.name})`;
+  if (layer.name === source.name) return undefined;
+  const entry = layer.name.endsWith('.ts') ? layer.name : `${layer.name}/index.ts`;
+  if (target !== entry) return `${from} imports ${specifier}: past ${entry} into ${layer.name}'s internals`;
+  return undefined;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.(ts|tsx|svelte)$/.test(entry.name))
+    .map((entry) => path.posix.join(path.relative(root, entry.parentPath).split(path.sep).join('/'), entry.name));
+}
+
+/** The module specifiers a file imports or re-exports (static and dynamic). */
+function specifiersOf(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]/g))
+    found.push(match[1]!);
+  for (const match of text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) found.push(match[1]!);
+  for (const match of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(match[1]!);
+  return found;
+}
+
+describe('layering', () => {
+  it('no file of core/ or adapters/ imports upward or past another layer’s index.ts', () => {
+    const files = [...sourceFiles('core'), ...sourceFiles('adapters')];
+    expect(files.length).toBeGreaterThan(30);
+    const problems = files.flatMap((file) =>
+      specifiersOf(readFileSync(path.join(root, file), 'utf8'))
+        .map((specifier) => importProblem(file, specifier))
+        .filter((problem) => problem !== undefined),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('the check itself finds upward imports and imports of internals', () => {
+    expect(importProblem('core/schema/Entity.ts', '../controller/index.js')).toMatch(/upward/);
+    expect(importProblem('core/store/reducer.ts', '../index.js')).toMatch(/upward/);
+    expect(importProblem('core/controller/Controller.ts', '../schema/normalize.js')).toMatch(/internals/);
+    expect(importProblem('adapters/svelte/index.ts', '../../core/controller/Controller.js')).toMatch(/internals/);
+    expect(importProblem('core/controller/Controller.ts', '../store/index.js')).toBeUndefined();
+    expect(importProblem('core/controller/Controller.ts', './requests.js')).toBeUndefined();
+    expect(importProblem('adapters/solid/index.ts', '../../core/index.js')).toBeUndefined();
+    expect(specifiersOf("import type { A } from './a.js';\nexport { b } from '../b/index.js';")).toEqual([
+      './a.js',
+      '../b/index.js',
+    ]);
+  });
+});

@@ -1,0 +1,322 @@
+/**
+ * Concurrency: requests started without waiting for each other, answered out of order. Every
+ * `controller.fetch` resolves with its own response (not with what the store holds for its request key
+ * when it settles); identical GETs in flight still share one request and one result.
+ */
+import { HttpResponse, delay, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { Controller, createResource, type QueryState } from '../../core/index.js';
+import { Todo } from '../fixtures/entities.js';
+import {
+  TodoResource,
+  answerNext,
+  record,
+  serverTodos,
+  settled,
+  useTodoServer,
+  type TodoJson,
+} from './faultHarness.js';
+
+const fake = useTodoServer();
+
+/** A POST answer that stores the todo when the request arrives and confirms it `ms` later. */
+const createThenWait = (ms: number) => async (request: Request) => {
+  const body = (await request.json()) as Partial<TodoJson>;
+  const id = Math.max(0, ...fake.todos.keys()) + 1;
+  const todo: TodoJson = { id, userId: 1, title: '', completed: false, createdAt: '2024-02-01T00:00:00Z', ...body };
+  fake.todos.set(id, todo);
+  await delay(ms);
+  return HttpResponse.json(todo, { status: 201 });
+};
+
+describe('each fetch resolves with its own response', () => {
+  it('two creates in flight (they share a request key): each resolves the todo the server created for it', async () => {
+    const controller = new Controller({ retry: 0 });
+    answerNext(fake, 'post', '/todos', createThenWait(30), createThenWait(0));
+    const [first, second] = await Promise.all([
+      controller.fetch(TodoResource.getList.push, {}, { title: 'first' }),
+      controller.fetch(TodoResource.getList.push, {}, { title: 'second' }),
+    ]);
+    expect({ id: first.id, title: first.title }).toEqual({ id: 5, title: 'first' });
+    expect({ id: second.id, title: second.title }).toEqual({ id: 6, title: 'second' });
+    expect(first).toBeInstanceOf(TodoResource.get.schema);
+  });
+
+  it('a create whose later sibling was deleted meanwhile still resolves its own todo', async () => {
+    const controller = new Controller({ retry: 0 });
+    answerNext(fake, 'post', '/todos', createThenWait(30), createThenWait(0));
+    const first = controller.fetch(TodoResource.getList.push, {}, { title: 'first' });
+    const second = await controller.fetch(TodoResource.getList.push, {}, { title: 'second' });
+    await controller.fetch(TodoResource.delete, { id: second.id });
+    expect((await first).title).toBe('first');
+  });
+
+  it('an update answered after a newer GET resolves what the server answered to it; the store keeps the newer read', async () => {
+    const controller = new Controller({ retry: 0 });
+    await controller.fetch(TodoResource.get, { id: 1 });
+    answerNext(fake, 'patch', '/todos/1', async (request) => {
+      const body = (await request.json()) as Partial<TodoJson>;
+      await delay(20);
+      const next = { ...fake.todos.get(1)!, ...body };
+      fake.todos.set(1, next);
+      return HttpResponse.json(next);
+    });
+    fake.todos.get(1)!.title = 'old';
+    const patched = controller.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'new' });
+    await delay(1);
+    const read = controller.fetch(TodoResource.get, { id: 1 });
+    expect((await read).title).toBe('old');
+    expect((await patched).title).toBe('new');
+    // the GET started later, so the store shows its answer until the next refetch (the start-time rule)
+    expect(controller.getResponse(TodoResource.get, { id: 1 }).data?.title).toBe('old');
+  });
+
+  it('identical GETs in flight share one request and resolve the same object, which observers show', async () => {
+    const controller = new Controller({ retry: 0 });
+    const stream = record(controller.observe(TodoResource.get, { id: 2 }));
+    const [a, b] = await Promise.all([
+      controller.fetch(TodoResource.get, { id: 2 }),
+      controller.fetch(TodoResource.get, { id: 2 }),
+    ]);
+    expect(a).toBe(b);
+    expect(fake.requests.filter((r) => r === 'GET /todos/2')).toHaveLength(1);
+    await settled(() => expect(stream.last().data).toBe(a));
+    stream.unsubscribe();
+    expect(serverTodos(fake)).toHaveLength(4);
+  });
+});
+
+// ---- the model under concurrency ----------------------------------------------------------------------
+
+const CHAOS = 'http://chaos.test';
+const chaosOptions = {
+  urlPrefix: CHAOS,
+  path: '/todos/:id',
+  schema: Todo,
+  searchParams: {} as { userId?: number } | undefined,
+} as const;
+const chaos = {
+  plain: createResource(chaosOptions),
+  optimistic: createResource({ ...chaosOptions, optimistic: true }),
+};
+const LONG = process.env.RX_REST_LONG === '1';
+/** `RX_REST_SEEDS=1028,1037` replays those seeds. */
+const SEEDS = process.env.RX_REST_SEEDS
+  ? process.env.RX_REST_SEEDS.split(',').map(Number)
+  : LONG
+    ? Array.from({ length: 40 }, (_, i) => 1000 + i)
+    : [1, 2, 3];
+const OPERATIONS = LONG ? 300 : 80;
+
+/** A small seeded generator (mulberry32): the same seed gives the same run. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
+  };
+}
+
+type Chaos = ReturnType<typeof random>;
+
+/**
+ * The server: answers normally, or (while `faulty`) with 500, 503 or a refused connection, each after
+ * 0-12 ms so that answers overtake each other. A mutation that fails changes nothing; one that
+ * succeeds is stored when the request arrives and `answered` keeps what it answered, by the title its
+ * body carries (each mutation's title is unique).
+ */
+function chaosServer(rng: Chaos) {
+  const todos = new Map<number, TodoJson>();
+  for (let id = 1; id <= 6; id++) {
+    todos.set(id, {
+      id,
+      userId: (id % 2) + 1,
+      title: `todo ${id}`,
+      completed: false,
+      createdAt: '2024-01-01T00:00:00Z',
+    });
+  }
+  const answered = new Map<string, TodoJson>();
+  const deleted = new Set<number>();
+  const state = { faulty: true, pending: 0, nextId: 7 };
+  const handler = http.all(`${CHAOS}/todos*`, async ({ request }) => {
+    state.pending++;
+    try {
+      const wait = rng.int(13);
+      const roll = state.faulty ? rng.next() : 1;
+      if (roll < 0.06) return HttpResponse.error();
+      if (roll < 0.12) {
+        await delay(wait);
+        return HttpResponse.json({ message: 'injected' }, { status: roll < 0.09 ? 500 : 503 });
+      }
+      const url = new URL(request.url);
+      const id = Number(url.pathname.split('/')[2]);
+      let answer: Response;
+      if (url.pathname === '/todos') {
+        if (request.method === 'GET') {
+          const userId = url.searchParams.get('userId');
+          answer = HttpResponse.json([...todos.values()].filter((t) => userId === null || `${t.userId}` === userId));
+        } else {
+          const body = (await request.json()) as Partial<TodoJson>;
+          const todo: TodoJson = {
+            id: state.nextId++,
+            userId: 1,
+            title: '',
+            completed: false,
+            createdAt: '2024-02-01T00:00:00Z',
+            ...body,
+          };
+          todos.set(todo.id, todo);
+          answered.set(todo.title, { ...todo });
+          answer = HttpResponse.json(todo, { status: 201 });
+        }
+      } else {
+        const current = todos.get(id);
+        if (!current) {
+          answer = HttpResponse.json({ message: 'not found' }, { status: 404 });
+        } else if (request.method === 'GET') {
+          answer = HttpResponse.json(current);
+        } else if (request.method === 'DELETE') {
+          todos.delete(id);
+          deleted.add(id);
+          answer = HttpResponse.json({});
+        } else {
+          const body = (await request.json()) as Partial<TodoJson>;
+          const next =
+            request.method === 'PUT' ? { ...current, completed: false, ...body, id } : { ...current, ...body, id };
+          todos.set(id, next);
+          answered.set(next.title, { ...next });
+          answer = HttpResponse.json(next);
+        }
+      }
+      await delay(wait);
+      return answer;
+    } finally {
+      state.pending--;
+    }
+  });
+  return { todos, answered, deleted, state, handler };
+}
+
+const plainTodo = (todo: Todo | undefined) =>
+  todo && { id: todo.id, userId: todo.userId, title: todo.title, completed: todo.completed };
+const plainJson = (todo: TodoJson | undefined) =>
+  todo && { id: todo.id, userId: todo.userId, title: todo.title, completed: todo.completed };
+
+async function quiet(check: () => boolean): Promise<void> {
+  let calm = 0;
+  for (let rounds = 0; calm < 3; rounds++) {
+    if (rounds > 4_000) throw new Error('the system did not settle');
+    await delay(2);
+    calm = check() ? calm + 1 : 0;
+  }
+}
+
+describe('concurrency under faults (model-based, seeded)', () => {
+  it.each(SEEDS)(
+    'seed %i: mutations resolve their own answers, failures leave no trace, observers converge to the server',
+    { timeout: LONG ? 120_000 : 30_000 },
+    async (seed) => {
+      const rng = random(seed);
+      const server = chaosServer(rng);
+      fake.server.use(server.handler);
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      const controller = new Controller({ retry: 1, retryDelay: 1 });
+      const resources = [chaos.plain, chaos.optimistic] as const;
+      const lists = [{}, { userId: 1 }, { userId: 2 }] as const;
+      const live = new Map<string, QueryState<unknown>>();
+      const subscriptions = [
+        ...lists.map((args, i) =>
+          controller.observe(chaos.plain.getList, args).subscribe((s) => live.set(`list ${i}`, s)),
+        ),
+        ...[1, 2, 3, 4, 5, 6, 7, 8].map((id) =>
+          controller.observe(chaos.plain.get, { id }).subscribe((s) => live.set(`todo ${id}`, s)),
+        ),
+      ];
+      const resolved: { title: string; value: Todo }[] = [];
+      const rejected: string[] = [];
+      const running: Promise<unknown>[] = [];
+      const ids = () => [...server.todos.keys(), ...server.deleted, 99];
+      try {
+        for (let op = 0; op < OPERATIONS; op++) {
+          const resource = rng.pick(resources);
+          const title = `op ${op}`;
+          const kind = rng.int(8);
+          let mutation: Promise<Todo> | undefined;
+          if (kind === 0) running.push(controller.fetch(resource.getList, rng.pick(lists)).catch(() => undefined));
+          else if (kind === 1)
+            running.push(controller.fetch(resource.get, { id: rng.pick(ids()) }).catch(() => undefined));
+          else if (kind === 2)
+            mutation = controller.fetch(resource.getList.push, rng.pick(lists), { title, userId: rng.int(2) + 1 });
+          else if (kind === 3) mutation = controller.fetch(resource.partialUpdate, { id: rng.pick(ids()) }, { title });
+          else if (kind === 4)
+            mutation = controller.fetch(
+              resource.update,
+              { id: rng.pick(ids()) },
+              { title, userId: 1, completed: true },
+            );
+          else if (kind === 5)
+            running.push(controller.fetch(resource.delete, { id: rng.pick(ids()) }).catch(() => undefined));
+          else if (kind === 6) controller.invalidateAll(resource.getList);
+          else controller.invalidate(resource.get, { id: rng.pick(ids()) });
+          if (mutation)
+            running.push(
+              mutation.then(
+                (value) => resolved.push({ title, value }),
+                () => rejected.push(title),
+              ),
+            );
+          if (rng.next() < 0.5) await delay(rng.int(4));
+        }
+        await Promise.all(running);
+        const busy = () => server.state.pending === 0 && [...live.values()].every((s) => !s.fetching);
+        await quiet(busy);
+
+        // each resolved mutation is what the server answered to it; each rejected one left no trace
+        for (const { title, value } of resolved)
+          expect(plainTodo(value), title).toEqual(plainJson(server.answered.get(title)));
+        const stored = Object.values(controller.getState().entities.Todo ?? {}) as { title?: string }[];
+        for (const title of rejected) {
+          expect(server.answered.has(title), `${title} reached the server`).toBe(false);
+          expect(
+            stored.some((todo) => todo?.title === title),
+            `${title} is in the store`,
+          ).toBe(false);
+        }
+        expect(controller.getState().optimistic).toEqual([]);
+
+        // faults off: after an invalidation every observer shows the server
+        server.state.faulty = false;
+        controller.invalidateAll(chaos.plain.getList);
+        controller.invalidateAll(chaos.plain.get);
+        await quiet(busy);
+        lists.forEach((args, i) => {
+          const expected = [...server.todos.values()]
+            .filter((t) => !('userId' in args) || t.userId === args.userId)
+            .map(plainJson);
+          expect((live.get(`list ${i}`)?.data as Todo[] | undefined)?.map(plainTodo), `list ${i}`).toEqual(expected);
+        });
+        for (const id of [1, 2, 3, 4, 5, 6, 7, 8]) {
+          expect(plainTodo(live.get(`todo ${id}`)?.data as Todo | undefined), `todo ${id}`).toEqual(
+            plainJson(server.todos.get(id)),
+          );
+        }
+        expect(controller.getState().optimistic).toEqual([]);
+        expect(unhandled).toEqual([]);
+      } finally {
+        for (const subscription of subscriptions) subscription.unsubscribe();
+        process.off('unhandledRejection', onUnhandled);
+      }
+    },
+  );
+});
