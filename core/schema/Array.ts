@@ -1,7 +1,9 @@
-import { NormalizeError, describeKind } from '../errors.js';
+import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
 import { INVALID } from './special.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
+import { isPlainObject } from './safeObject.js';
+import type { SchemaAttribute } from './Polymorphic.js';
 
 /**
  * Normalizes a list with `itemSchema`; anything but an array is a NormalizeError naming `listSchema`
@@ -10,21 +12,29 @@ import { schemaLabel } from './schemaKind.js';
 export function normalizeList(
   itemSchema: unknown,
   input: unknown,
+  parent: unknown,
   key: string | undefined,
   ctx: NormalizeContext,
   listSchema: unknown,
 ): unknown[] {
-  if (!Array.isArray(input)) {
-    throw new NormalizeError(schemaLabel(listSchema), `expected an array but got ${describeKind(input)}.`, input);
+  // an object stands for the list of its values (data-client's `getValues`)
+  const items = Array.isArray(input) ? input : isPlainObject(input) ? Object.values(input) : undefined;
+  if (items === undefined) {
+    throw new NormalizeError(
+      schemaLabel(listSchema),
+      `expected an array (or an object of items) but got ${describeKind(input)}.`,
+      input,
+    );
   }
-  const out = new Array<unknown>(input.length);
-  for (let i = 0; i < input.length; i++) out[i] = ctx.visit(itemSchema, input[i], input, key);
+  const out = new Array<unknown>(items.length);
+  // the items see the object holding the list as their parent, not the list itself
+  for (let i = 0; i < items.length; i++) out[i] = ctx.visit(itemSchema, items[i], parent, key);
   return out;
 }
 
 /**
- * Reads a normalized list back. Items that are invalid, missing, `null` or `undefined` are dropped (a
- * list never becomes unusable because of one item). The same array comes back while no item changed.
+ * Reads a normalized list back. Items that are invalid, missing or `undefined` are dropped (a list never
+ * becomes unusable because of one item); `null` items stay. The same array comes back while no item changed.
  */
 export function denormalizeList(itemSchema: unknown, input: unknown, ctx: DenormalizeContext): unknown {
   if (!Array.isArray(input)) return input;
@@ -32,36 +42,54 @@ export function denormalizeList(itemSchema: unknown, input: unknown, ctx: Denorm
   for (let i = 0; i < input.length; i++) parts[i] = ctx.unvisit(itemSchema, input[i]);
   return ctx.stable(input, '[]', parts, () => {
     const out: unknown[] = [];
-    for (const part of parts) if (part !== INVALID && part !== null && part !== undefined) out.push(part);
+    for (const part of parts) if (part !== INVALID && part !== undefined) out.push(part);
     return out;
   });
 }
 
 /**
- * A list of values of one schema: `new schema.Array(Todo)` is the same as `[Todo]`.
+ * A list of values of one schema: `new schema.Array(Todo)` is the same as `[Todo]`. With a map of
+ * entities and an attribute (`new schema.Array({ link: Link, post: Post }, 'type')`) each item is the
+ * member its attribute names, as with a `schema.Union`.
  *
  * @example
  * const TodoList = new schema.Array(Todo);
+ * const Feed = new schema.Array({ link: Link, post: Post }, (item) => item.type);
  */
-export class ArraySchema<S = unknown> extends SchemaNode {
+export class ArraySchema<S = unknown, A extends SchemaAttribute | undefined = undefined> extends SchemaNode {
   declare readonly kind: 'Array';
-  /** The schema of every item. */
+  /** The schema of every item (or the map of item schemas, with a `schemaAttribute`). */
   declare readonly schema: S;
+  /** Picks the member of the map for each item; `undefined` for a single item schema. */
+  declare readonly schemaAttribute: A;
+  /** What each item is visited with: the item schema, or a Union of the map. */
+  declare readonly itemSchema: unknown;
 
-  constructor(schema: S) {
+  constructor(schema: S, schemaAttribute?: A | SchemaAttribute) {
     super();
     this.schema = schema;
+    this.schemaAttribute = schemaAttribute as A;
+    this.itemSchema = schemaAttribute === undefined ? schema : this.unionOf(schema, schemaAttribute);
+  }
+
+  /**
+   * The Union an item of a polymorphic list is visited with. The class users get (`schema.Array`,
+   * `ArraySchema`) makes one; this base, which collections refer to, does not hold the polymorphic code,
+   * so that a bundle without polymorphic lists leaves it out.
+   */
+  protected unionOf(_schema: unknown, _schemaAttribute: SchemaAttribute): unknown {
+    throw new SchemaDefinitionError('A polymorphic list needs schema.Array from rx-rest (it makes a schema.Union).');
   }
 
   get label(): string {
-    return `[${schemaLabel(this.schema)}]`;
+    return `[${schemaLabel(this.itemSchema)}]`;
   }
 
-  normalize(input: unknown, _parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown[] {
-    return normalizeList(this.schema, input, key, ctx, this);
+  normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown[] {
+    return normalizeList(this.itemSchema, input, parent, key, ctx, this);
   }
 
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {
-    return denormalizeList(this.schema, input, ctx);
+    return denormalizeList(this.itemSchema, input, ctx);
   }
 }

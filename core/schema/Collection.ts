@@ -1,8 +1,10 @@
-import { SchemaDefinitionError } from '../errors.js';
+import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
 import { ArraySchema, denormalizeList, normalizeList } from './Array.js';
 import { isEntityClass, entityKey } from './Entity.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
+import type { Union } from './Union.js';
+import type { SchemaAttribute } from './Polymorphic.js';
 import type { Denormalize } from './types.js';
 import { emptyTable, hasOwn } from './safeObject.js';
 
@@ -41,17 +43,35 @@ export interface CollectionOptions {
   ) => Record<string, unknown>;
 }
 
+/** The identity of a list item: its pk, or `schema\u0000id` for a member of a Union. */
+function itemKey(item: unknown): unknown {
+  return typeof item === 'object' && item !== null
+    ? `${(item as { schema?: unknown }).schema}\u0000${(item as { id?: unknown }).id}`
+    : item;
+}
+
+function addedItems(existing: readonly unknown[], incoming: readonly unknown[]): unknown[] {
+  const seen = new Set(existing.map(itemKey));
+  return incoming.filter((item) => {
+    const key = itemKey(item);
+    return !seen.has(key) && (seen.add(key), true);
+  });
+}
+
+/** A schema.Union, known without importing it (collections of one entity leave the polymorphic code out). */
+function isUnion(schema: unknown): schema is Union {
+  return schema instanceof SchemaNode && (schema as { isUnion?: unknown }).isUnion === true;
+}
+
 /** Appends the incoming pks that are not already in the list. */
 export const appendUnique: CollectionMerge = (existing, incoming) => {
-  const seen = new Set(existing);
-  const added = incoming.filter((pk) => !seen.has(pk) && (seen.add(pk), true));
+  const added = addedItems(existing, incoming) as string[];
   return added.length ? [...existing, ...added] : (existing as string[]);
 };
 
 /** Prepends the incoming pks that are not already in the list. */
 export const prependUnique: CollectionMerge = (existing, incoming) => {
-  const seen = new Set(existing);
-  const added = incoming.filter((pk) => !seen.has(pk) && (seen.add(pk), true));
+  const added = addedItems(existing, incoming) as string[];
   return added.length ? [...added, ...existing] : (existing as string[]);
 };
 
@@ -102,7 +122,18 @@ function parseArgsKey(pk: string): Record<string, string> | undefined {
   }
 }
 
-type ItemOf<S> = S extends readonly [infer I] ? I : S extends ArraySchema<infer I> ? I : never;
+type ItemOf<S> = S extends readonly [infer I]
+  ? I
+  : S extends ArraySchema<infer I, infer A>
+    ? A extends undefined
+      ? I
+      : Union<I & Record<string, unknown>>
+    : S extends Union<any>
+      ? S
+      : never;
+
+/** The list schemas a Collection takes: `[Entity]`, `new schema.Array(...)` or a `schema.Union`. */
+export type CollectionListSchema = readonly [unknown] | ArraySchema<unknown, SchemaAttribute | undefined> | Union;
 
 /**
  * A list stored under the arguments that produced it (`getList({ userId: 1 })` and `getList({})` are two
@@ -112,10 +143,7 @@ type ItemOf<S> = S extends readonly [infer I] ? I : S extends ArraySchema<infer 
  * @example
  * const TodoList = new schema.Collection([Todo], { nonFilterArgumentKeys: ['orderBy'] });
  */
-export class Collection<S extends readonly [unknown] | ArraySchema<any> = readonly [unknown]>
-  extends SchemaNode
-  implements TableSchema
-{
+export class Collection<S extends CollectionListSchema = readonly [unknown]> extends SchemaNode implements TableSchema {
   declare readonly kind: 'Collection';
   /** The list schema (`[Todo]`). */
   declare readonly schema: S;
@@ -140,13 +168,15 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
     super();
     const item =
       schema instanceof ArraySchema
-        ? schema.schema
-        : Array.isArray(schema) && schema.length === 1
-          ? schema[0]
-          : undefined;
+        ? schema.itemSchema
+        : isUnion(schema)
+          ? schema
+          : Array.isArray(schema) && schema.length === 1
+            ? schema[0]
+            : undefined;
     if (item === undefined) {
       throw new SchemaDefinitionError(
-        'new schema.Collection(...) takes a list schema: [Entity] or new schema.Array(Entity).',
+        'new schema.Collection(...) takes a list schema: [Entity], new schema.Array(Entity) or a schema.Union.',
       );
     }
     this.schema = schema;
@@ -160,7 +190,7 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
   }
 
   get label(): string {
-    return `Collection${schemaLabel(this.schema)}`;
+    return isUnion(this.schema) ? `Collection[${this.schema.label}]` : `Collection${schemaLabel(this.schema)}`;
   }
 
   /** Whether an argument does not filter the list (and so is ignored when matching lists for additions). */
@@ -223,7 +253,10 @@ export class Collection<S extends readonly [unknown] | ArraySchema<any> = readon
   }
 
   normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): string {
-    const pks = normalizeList(this.itemSchema, input, key, ctx, this); // throws for anything but an array
+    if (!Array.isArray(input)) {
+      throw new NormalizeError(this.label, `expected an array but got ${describeKind(input)}.`, input);
+    }
+    const pks = normalizeList(this.itemSchema, input, parent, key, ctx, this);
     const pk = this.pk(parent, key, ctx, ctx.currentEntity());
     ctx.write(this.key, pk, pks);
     return pk;
@@ -262,12 +295,16 @@ export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode
   /** Type only: what a response of this schema reads back as (one item for push/unshift, a list for addWith). */
   declare readonly result: R;
   /** The collection whose lists receive the items. */
-  declare readonly collection: Collection<any>;
+  declare readonly collection: Collection<CollectionListSchema>;
   /** How new pks are combined with a stored list. */
   declare readonly merge: CollectionMerge;
   readonly #createFilter: CreateCollectionFilter | undefined;
 
-  constructor(collection: Collection<any>, merge: CollectionMerge, createCollectionFilter?: CreateCollectionFilter) {
+  constructor(
+    collection: Collection<CollectionListSchema>,
+    merge: CollectionMerge,
+    createCollectionFilter?: CreateCollectionFilter,
+  ) {
     super();
     this.collection = collection;
     this.merge = merge;
@@ -286,7 +323,7 @@ export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode
   normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown {
     const list = Array.isArray(input);
     const pks = (list ? input : [input]).map((item) => ctx.visit(this.collection.itemSchema, item, parent, key));
-    const usable = pks.filter((pk): pk is string => typeof pk === 'string');
+    const usable = pks.filter((pk): pk is string => pk !== undefined && pk !== null && pk !== false && pk !== '');
     const filter = (this.#createFilter ?? this.collection.createCollectionFilter.bind(this.collection))(...ctx.args);
     this.collection.addToLists(usable, this.merge, filter, ctx);
     return list ? pks : pks[0];

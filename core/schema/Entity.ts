@@ -35,6 +35,18 @@ export abstract class Entity {
    */
   declare static schema: { readonly [field: string]: unknown } | undefined;
 
+  /**
+   * How many levels of nested entities a read resolves (default 64); deeper levels read as their pks.
+   * Raise it for deep chains that must be read whole, lower it to cut wide bidirectional graphs early.
+   */
+  declare static maxEntityDepth: number | undefined;
+
+  /**
+   * Fields that identify an entity as well as its pk (`['username']`): `controller.get(User, { username })`
+   * finds it by them.
+   */
+  declare static indexes: readonly string[] | undefined;
+
   /** The primary key of this entity as a string (or `undefined` when it cannot be computed). */
   abstract pk(parent?: unknown, key?: string, args?: readonly unknown[]): string | number | undefined;
 
@@ -51,13 +63,49 @@ export abstract class Entity {
   }
 
   /** Prepares a response value before it is normalized. Default: a shallow copy. Must not mutate `input`. */
-  static process(input: any, _parent: unknown, _key: string | undefined, _args: readonly unknown[]): any {
-    return { ...input };
+  static process(
+    input: unknown,
+    _parent: unknown,
+    _key: string | undefined,
+    _args: readonly unknown[],
+  ): Record<string, unknown> {
+    return { ...(input as Record<string, unknown>) };
   }
 
   /** Combines a stored record with a newer one for the same pk. Default: shallow spread, incoming wins. */
-  static merge(existing: any, incoming: any): any {
+  static merge(existing: Record<string, unknown>, incoming: Record<string, unknown>): Record<string, unknown> {
     return { ...existing, ...incoming };
+  }
+
+  /**
+   * Checks a processed value: a message rejects it (normalizing throws a NormalizeError with it; a stored
+   * record that fails reads as unusable). Default: accepts everything.
+   */
+  static validate(_processed: Readonly<Record<string, unknown>>): string | undefined {
+    return undefined;
+  }
+
+  /** Whether an incoming value is written over a stored one at all (`false` keeps the stored one). Default: `true`. */
+  static shouldUpdate(
+    _existingMeta: { readonly date: number; readonly fetchedAt: number },
+    _incomingMeta: { readonly date: number; readonly fetchedAt: number },
+    _existing: Readonly<Record<string, unknown>>,
+    _incoming: Readonly<Record<string, unknown>>,
+  ): boolean {
+    return true;
+  }
+
+  /**
+   * Whether the stored value counts as the newer one: then `merge(incoming, existing)` runs and the stored
+   * timing is kept. Default: when the incoming request started before the stored one.
+   */
+  static shouldReorder(
+    existingMeta: { readonly date: number; readonly fetchedAt: number },
+    incomingMeta: { readonly date: number; readonly fetchedAt: number },
+    _existing: Readonly<Record<string, unknown>>,
+    _incoming: Readonly<Record<string, unknown>>,
+  ): boolean {
+    return incomingMeta.fetchedAt < existingMeta.fetchedAt;
   }
 
   /**
@@ -118,8 +166,16 @@ export function entityKey(Cls: Function & { key?: string }): string {
 
 /** Whether `value` is an Entity class (a schema), as opposed to a deserializer function. */
 export function isEntityClass(value: unknown): value is EntityCtor {
-  return typeof value === 'function' && value.prototype instanceof Entity;
+  if (typeof value !== 'function') return false;
+  if (value.prototype instanceof Entity) return true;
+  for (let cls: unknown = value; typeof cls === 'function'; cls = Object.getPrototypeOf(cls)) {
+    if (entityMixins.has(cls)) return true;
+  }
+  return false;
 }
+
+/** Classes made entities by `EntityMixin` (their prototypes do not descend from Entity's). */
+export const entityMixins = new WeakSet<Function>();
 
 /** A pk string usable as is (see `usablePk` for the ones that are not). */
 export function plainPk(pk: string): boolean {

@@ -55,10 +55,12 @@ export class Invalidate<E extends EntityClass = EntityClass> extends SchemaNode 
     return pk;
   }
 
-  /** Reads back the entity if it is (again) valid, otherwise `undefined` (never makes a result unusable). */
+  /**
+   * Reads back the entity if it is (again) valid, otherwise INVALID, like the entity itself: a result that
+   * requires it is unusable, a list drops it.
+   */
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {
-    if (typeof input !== 'string') return undefined;
-    const value = ctx.unvisitRecord(this.entity, this.key, input);
-    return value === INVALID ? undefined : value;
+    if (typeof input !== 'string') return INVALID;
+    return ctx.unvisitRecord(this.entity, this.key, input);
   }
 }

@@ -18,7 +18,7 @@ export interface NormalizeContext {
    * Writes a record, unless the stored one was written by a newer request: then `keepNewer(incoming,
    * existing)` decides (default: keep the existing record). Identical data keeps the stored object.
    */
-  write(key: string, pk: string, incoming: unknown, merge?: (existing: any, incoming: any) => any): void;
+  write(key: string, pk: string, incoming: unknown, merge?: (existing: unknown, incoming: unknown) => unknown): void;
 }
 
 /** What a schema sees while denormalizing: recursion and memoized table reads. */
@@ -27,6 +27,11 @@ export interface DenormalizeContext {
   readonly args: readonly unknown[];
   /** Denormalizes a nested value with its schema (may return INVALID). */
   unvisit(schema: unknown, input: unknown): unknown;
+  /**
+   * The pks of table `key` (the same array while the table is unchanged), `undefined` when there is no
+   * such table. For reads of whole tables (`schema.All`): they depend on every write to the table.
+   */
+  tablePks(key: string): readonly string[] | undefined;
   /** Reads and builds the record `key`/`pk` through the memo (INVALID when missing or invalidated). */
   unvisitRecord(schema: TableSchema | Function, key: string, pk: string): unknown;
   /**

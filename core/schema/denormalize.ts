@@ -122,6 +122,7 @@ class ReadResult implements DenormalizeResult<unknown> {
 export class MemoCache {
   /** @internal */ readonly nodes = new WeakMap<object, RecordNode>();
   /** @internal */ readonly stableByInput = new WeakMap<object, StableEntry>();
+  /** @internal Entities read past the depth limit, by record. */ readonly shallow = new WeakMap<object, object>();
   readonly #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
   readonly #pkResults = new WeakMap<object, Map<string, ResultEntry>>();
   #passes = 0;
@@ -247,6 +248,8 @@ class ReadPass implements DenormalizeContext {
     (this.#building[this.#building.length - 1] as RecordNode).value = value;
   };
 
+  /** Records being resolved (built or validated) on the stack: past an entity's maxEntityDepth, it reads shallow. */
+  #depth = 0;
   readonly #memo: MemoCache;
   readonly #id: number;
   readonly #entities: EntityTables;
@@ -263,18 +266,47 @@ class ReadPass implements DenormalizeContext {
     if (input === null || input === undefined) return input;
     const plan = planOf(schema);
     if (plan) {
-      if (typeof input !== 'string' && typeof input !== 'number') return INVALID;
-      return this.unvisitRecord(
-        schema as typeof Entity,
-        plan.key,
-        typeof input === 'string' ? input : String(input),
-        plan,
-      );
+      if (typeof input === 'string' || typeof input === 'number') {
+        const pk = typeof input === 'string' ? input : String(input);
+        if (this.#depth >= plan.maxEntityDepth) return this.#shallowRecord(schema as typeof Entity, plan, pk);
+        return this.unvisitRecord(schema as typeof Entity, plan.key, pk, plan);
+      }
+      return this.#inline(schema as typeof Entity, plan, input);
     }
     if (schema instanceof SchemaNode) return schema.denormalize(input, this);
     if (Array.isArray(schema)) return denormalizeList(arrayItemSchema(schema), input, this);
     if (isPlainObject(schema)) return denormalizeMembers(schema, input, this);
     return input;
+  }
+
+  /**
+   * An entity given inline where its pk was expected (an already denormalized value, or data written
+   * around the normalizer): read from the object itself, not from the table. `false`/`''` mean no entity.
+   */
+  #inline(schema: typeof Entity, plan: EntityPlan, input: unknown): unknown {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+    if (input instanceof schema) return input;
+    return this.#resolve(schema, input, plan);
+  }
+
+  /**
+   * The entity `pk` past the depth limit: its own fields and deserializers, nested schema fields left as
+   * stored (pks). Kept per record, so that repeated reads give the same object.
+   */
+  #shallowRecord(schema: typeof Entity, plan: EntityPlan, pk: string): unknown {
+    const record = ownValue(ownValue(this.#entities, plan.key), pk);
+    let value: unknown = INVALID;
+    if (typeof record === 'object' && record !== null) {
+      const shallow = this.#memo.shallow;
+      value = shallow.get(record);
+      if (value === undefined) {
+        value = shallowEntity(plan, record as Record<string, unknown>);
+        shallow.set(record, value as object);
+      }
+    }
+    if ((this.#starts[this.#starts.length - 1] as number) >= 0)
+      this.#recorded.push(shallowMarker(schema), plan.key, pk, value);
+    return value;
   }
 
   unvisitRecord(
@@ -290,6 +322,14 @@ class ReadPass implements DenormalizeContext {
         : INVALID;
     if ((this.#starts[this.#starts.length - 1] as number) >= 0) this.#recorded.push(schema, key, pk, value);
     return value;
+  }
+
+  tablePks(key: string): readonly string[] | undefined {
+    const table = ownValue(this.#entities, key);
+    if (table === undefined) return undefined;
+    let pks = tablePksCache.get(table);
+    if (!pks) tablePksCache.set(table, (pks = Object.keys(table)));
+    return pks;
   }
 
   /** The records read directly by the top-level result (not through another record), once it is read. */
@@ -363,6 +403,7 @@ class ReadPass implements DenormalizeContext {
     const start = this.#recorded.length;
     this.#starts.push(start);
     this.#building.push(built);
+    this.#depth++;
     try {
       built.value = plan
         ? buildEntity(plan, record as Record<string, unknown>, this, this.#register)
@@ -372,6 +413,7 @@ class ReadPass implements DenormalizeContext {
       built.pass = 0;
       throw error;
     } finally {
+      this.#depth--;
       this.#starts.pop();
       this.#building.pop();
     }
@@ -386,16 +428,61 @@ class ReadPass implements DenormalizeContext {
   #stillValid(node: RecordNode, deps: Dependencies): boolean {
     node.status = VALIDATING;
     this.#starts.push(-1);
+    this.#depth++;
     try {
       for (let i = 0; i < deps.length; i += STRIDE) {
-        if (this.unvisitRecord(deps[i] as TableSchema, deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3])
-          return false;
+        const schema = deps[i];
+        const value =
+          schema instanceof ShallowMarker
+            ? this.#shallowRecord(schema.schema, planOf(schema.schema) as EntityPlan, deps[i + 2] as string)
+            : this.unvisitRecord(schema as TableSchema, deps[i + 1] as string, deps[i + 2] as string);
+        if (value !== deps[i + 3]) return false;
       }
       return true;
     } finally {
+      this.#depth--;
       this.#starts.pop();
     }
   }
+}
+
+/** The pks of each (copy-on-write, so never changed) table, computed once per table. */
+const tablePksCache = new WeakMap<object, readonly string[]>();
+
+/** Marks a dependency read shallow (past the depth limit), so that validating it reads it shallow again. */
+class ShallowMarker {
+  declare readonly schema: typeof Entity;
+  constructor(schema: typeof Entity) {
+    this.schema = schema;
+  }
+}
+
+const shallowMarkers = new WeakMap<Function, ShallowMarker>();
+
+function shallowMarker(schema: typeof Entity): ShallowMarker {
+  let marker = shallowMarkers.get(schema);
+  if (!marker) shallowMarkers.set(schema, (marker = new ShallowMarker(schema)));
+  return marker;
+}
+
+/** An entity's own fields and deserialized values, its nested schema fields left as stored. */
+function shallowEntity(plan: EntityPlan, record: Record<string, unknown>): object {
+  const instance = new plan.make();
+  Object.assign(instance, plan.defaults);
+  for (const field in record) {
+    const value = record[field];
+    if (value !== undefined && !plan.reserved.has(field)) assignField(instance, field, value);
+  }
+  for (const field of plan.deserializers) {
+    const raw = record[field.name];
+    if (raw === null || raw === undefined) continue;
+    try {
+      instance[field.name] = field.deserialize(raw);
+    } catch (cause) {
+      throw new DeserializeError(plan.key, field.name, raw, cause);
+    }
+  }
+  return instance;
 }
 
 /**
@@ -409,6 +496,7 @@ function buildEntity(
   ctx: DenormalizeContext,
   register: (value: unknown) => void,
 ): unknown {
+  if (plan.validate && plan.validate(record)) return INVALID;
   const instance = new plan.make();
   register(instance);
   Object.assign(instance, plan.defaults); // one builtin call: faster than a loop of keyed stores

@@ -40,11 +40,24 @@ export interface EntityPlan {
    * a read builds (see shapeKeeper.ts). It holds no data of the store.
    */
   readonly keeper: object;
+  /** How many levels of nested entities a read resolves below this one (`static maxEntityDepth`, default 64). */
+  readonly maxEntityDepth: number;
+  /** `static validate`, when the class overrides it. */
+  readonly validate: ((processed: Readonly<Record<string, unknown>>) => string | undefined) | undefined;
+  /** The class, when it overrides `shouldUpdate` or `shouldReorder` (writes then ask it). */
+  readonly writePolicy: typeof Entity | undefined;
   /** The class's `pk` method (what the default static `pk` calls). */
   readonly pkMethod: (this: object, parent?: unknown, key?: string, args?: readonly unknown[]) => unknown;
 }
 
 const plans = new WeakMap<Function, EntityPlan>();
+
+/**
+ * How deep reads resolve nested entities by default (data-client's limit): a chain deeper than this
+ * (1,500 departments and buildings referring to each other) reads its remaining levels as pks instead of
+ * running out of stack. `static maxEntityDepth` on an Entity changes it.
+ */
+export const MAX_ENTITY_DEPTH = 64;
 
 /**
  * The plan of `schema` when it is an Entity class (computed on first use), otherwise `undefined`: the
@@ -161,6 +174,10 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     pkFields: undefined,
     make,
     pkMethod: Cls.prototype.pk,
+    maxEntityDepth: Cls.maxEntityDepth ?? MAX_ENTITY_DEPTH,
+    validate: Cls.validate === Entity.validate ? undefined : (processed) => Cls.validate(processed),
+    writePolicy:
+      Cls.shouldUpdate === Entity.shouldUpdate && Cls.shouldReorder === Entity.shouldReorder ? undefined : Cls,
     keeper: Object.assign(new make(), defaults),
   };
   plans.set(Cls, plan);

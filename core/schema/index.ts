@@ -5,12 +5,20 @@
 
 // ---- Entities -------------------------------------------------------------------------------------
 export { Entity, isEntityClass } from './Entity.js';
+export { EntityMixin } from './EntityMixin.js';
+export type { EntityMixinOptions } from './EntityMixin.js';
 
 // ---- Schema classes ------------------------------------------------------------------------------
-export { ArraySchema } from './Array.js';
+export { PolymorphicArraySchema as ArraySchema } from './Union.js';
 export { ObjectSchema } from './Object.js';
 export { Collection } from './Collection.js';
 export { Invalidate } from './Invalidate.js';
+export { Union } from './Union.js';
+export { Values } from './Values.js';
+export { All } from './All.js';
+export { Query } from './Query.js';
+export { PolymorphicSchema } from './Polymorphic.js';
+export type { PolymorphicRef, SchemaAttribute } from './Polymorphic.js';
 export {
   CollectionAdder,
   CollectionMover,
@@ -19,16 +27,18 @@ export {
   removeItems,
   collectionArgsKey,
 } from './Collection.js';
-export type { CollectionMerge, CollectionOptions, CreateCollectionFilter } from './Collection.js';
+export type { CollectionListSchema, CollectionMerge, CollectionOptions, CreateCollectionFilter } from './Collection.js';
 export { SchemaNode } from './SchemaNode.js';
 export type { NormalizeContext, DenormalizeContext, TableSchema } from './SchemaNode.js';
 
-/** The schema classes under one name (`schema.Array`, `schema.Object`, `schema.Collection`, `schema.Invalidate`). */
+/** The schema classes under one name (`schema.Array`, `schema.Object`, `schema.Collection`, `schema.Invalidate`, `schema.Union`, `schema.Values`, `schema.All`, `schema.Query`). */
 export * as schema from './schemaNamespace.js';
 
 // ---- Normalize / denormalize ---------------------------------------------------------------------
 export { normalize, normalizeInto, emptyTables } from './normalize.js';
 export { denormalize, MemoCache } from './denormalize.js';
+export { query, queryKey, queryTables, lookupIndex } from './queryKey.js';
+export { MAX_ENTITY_DEPTH } from './entityPlan.js';
 export type { DenormalizeResult } from './denormalize.js';
 export { INVALID } from './special.js';
 export type { Invalid } from './special.js';
@@ -40,8 +50,11 @@ export type {
   Denormalize,
   DenormalizeNullable,
   DenormalizeObject,
+  DenormalizeItem,
+  DenormalizeMember,
   Deserializer,
   EntityClass,
+  EntityMap,
   EntityMeta,
   EntityMetaTables,
   EntityTable,

@@ -1,4 +1,4 @@
-import { NormalizeError, describeKind } from '../errors.js';
+import { NormalizeError, describeKind, preview } from '../errors.js';
 import { Entity, plainPk, usablePk } from './Entity.js';
 import { assertPkFields, planOf, type EntityPlan } from './entityPlan.js';
 import { normalizeList } from './Array.js';
@@ -18,7 +18,8 @@ import type {
 } from './types.js';
 
 /** The default merge as one function (no closure per written record). */
-const defaultMergeOf = (existing: unknown, incoming: unknown): unknown => Entity.merge(existing, incoming);
+const defaultMergeOf = (existing: unknown, incoming: unknown): unknown =>
+  Entity.merge(existing as Record<string, unknown>, incoming as Record<string, unknown>);
 
 /** Entity nesting depth from which cycles in the input are tracked (see `Normalizer.path`). */
 const DEEP = 32;
@@ -148,7 +149,7 @@ class Normalizer implements NormalizeContext {
     const plan = planOf(schema);
     if (plan) return this.#visitEntity(schema as typeof Entity, plan, value, parent, key);
     if (schema instanceof SchemaNode) return schema.normalize(value, parent, key, this);
-    if (Array.isArray(schema)) return normalizeList(arrayItemSchema(schema), value, key, this, schema);
+    if (Array.isArray(schema)) return normalizeList(arrayItemSchema(schema), value, parent, key, this, schema);
     if (isPlainObject(schema)) return normalizeMembers(schema, value, this, schemaLabel(schema));
     return value;
   }
@@ -166,7 +167,7 @@ class Normalizer implements NormalizeContext {
     return this.writer.pks(key);
   }
 
-  write(key: string, pk: string, incoming: unknown, merge?: (existing: any, incoming: any) => any): void {
+  write(key: string, pk: string, incoming: unknown, merge?: (existing: unknown, incoming: unknown) => unknown): void {
     this.#writeIn(this.writer.state(key), pk, incoming, merge);
   }
 
@@ -174,7 +175,7 @@ class Normalizer implements NormalizeContext {
     state: TableState,
     pk: string,
     incoming: unknown,
-    merge: ((existing: any, incoming: any) => any) | undefined,
+    merge: ((existing: unknown, incoming: unknown) => unknown) | undefined,
   ): void {
     const existing = ownValue(state.table, pk);
     const existingMeta = ownValue(state.meta, pk);
@@ -193,6 +194,21 @@ class Normalizer implements NormalizeContext {
     }
     next = shareUnchanged(next, existing);
     this.writer.set(state, pk, existing, next, newer || existingMeta === undefined ? this.meta : existingMeta);
+  }
+
+  /** Writes an entity whose class decides with `shouldUpdate` and `shouldReorder` how it meets the stored one. */
+  #writeWithPolicy(Cls: typeof Entity, state: TableState, pk: string, incoming: Record<string, unknown>): void {
+    const existing = ownValue(state.table, pk);
+    const existingMeta = ownValue(state.meta, pk);
+    if (existing === undefined || existing === INVALID || existingMeta === undefined) {
+      this.#writeIn(state, pk, incoming, undefined);
+      return;
+    }
+    const stored = existing as Record<string, unknown>;
+    if (!Cls.shouldUpdate(existingMeta, this.meta, stored, incoming)) return;
+    const reorder = Cls.shouldReorder(existingMeta, this.meta, stored, incoming);
+    const next = shareUnchanged(reorder ? Cls.merge(incoming, stored) : Cls.merge(stored, incoming), existing);
+    this.writer.set(state, pk, existing, next, reorder ? existingMeta : this.meta);
   }
 
   /**
@@ -222,10 +238,16 @@ class Normalizer implements NormalizeContext {
     input: unknown,
     parent: unknown,
     fieldKey: string | undefined,
-  ): string {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      const hint = Array.isArray(input) ? ` Use [${plan.key}] (or new schema.Array(${plan.key})) for a list.` : '';
-      throw new NormalizeError(plan.key, `expected an object but got ${describeKind(input)}.${hint}`, input);
+  ): unknown {
+    if (typeof input !== 'object' || input === null) return referenceTo(plan, input);
+    const customProcess = Cls.process !== Entity.process;
+    if (Array.isArray(input) && !customProcess) {
+      throw new NormalizeError(
+        plan.key,
+        `expected an object but got ${describeKind(input)}. Use [${plan.key}] (or new schema.Array(${plan.key})) ` +
+          `for a list, or a static process() that turns it into an object.`,
+        input,
+      );
     }
     const tracked = this.#depth >= DEEP;
     if (tracked) {
@@ -241,17 +263,25 @@ class Normalizer implements NormalizeContext {
     const args = this.args;
     // With the default process (a shallow copy), pk and equality can be read off the input itself:
     // a leaf entity that the store already holds unchanged costs no copy at all.
-    let processed = (Cls.process === Entity.process ? input : Cls.process(input, parent, fieldKey, args)) as Record<
-      string,
-      unknown
-    >;
+    let processed = (customProcess ? Cls.process(input, parent, fieldKey, args) : input) as Record<string, unknown>;
+    if (customProcess && (typeof processed !== 'object' || processed === null || Array.isArray(processed))) {
+      throw new NormalizeError(
+        plan.key,
+        `process() must return an object, but it returned ${describeKind(processed)} for ${preview(input)}.`,
+        input,
+      );
+    }
     const rawPk =
       Cls.pk === Entity.pk
         ? plan.pkMethod.call(processed, parent, fieldKey, args)
         : Cls.pk(processed, parent, fieldKey, args);
     const pk = typeof rawPk === 'string' && plainPk(rawPk) ? rawPk : usablePk(plan.key, rawPk ?? undefined, input);
     assertPkFields(Cls, plan, processed, input, args);
-    const defaultMerge = Cls.merge === Entity.merge;
+    if (plan.validate) {
+      const message = plan.validate(processed);
+      if (message) throw new NormalizeError(plan.key, `validate() rejected ${preview(input)}: ${message}`, input);
+    }
+    const defaultMerge = Cls.merge === Entity.merge && plan.writePolicy === undefined;
     const state = this.writer.state(plan.key);
     const schemaFields = plan.schemaFields;
     if (schemaFields.length === 0) {
@@ -285,14 +315,36 @@ class Normalizer implements NormalizeContext {
       }
     }
     if (tracked) this.#path.delete(input);
+    if (plan.writePolicy) {
+      this.#writeWithPolicy(plan.writePolicy, state, pk, processed);
+      return pk;
+    }
     this.#writeIn(
       state,
       pk,
       processed,
-      defaultMerge ? defaultMergeOf : (existing, incoming) => Cls.merge(existing, incoming),
+      defaultMerge
+        ? defaultMergeOf
+        : (existing, incoming) => Cls.merge(existing as Record<string, unknown>, incoming as Record<string, unknown>),
     );
     return pk;
   }
+}
+
+/**
+ * A nested entity given as its pk (`author: 23`, `todos: ['5', '6']`) is kept as that reference; `false`
+ * and `''` stand for "no entity" and pass through. Anything else cannot name an entity.
+ */
+function referenceTo(plan: EntityPlan, input: unknown): unknown {
+  if (input === false || input === '') return input;
+  if ((typeof input === 'string' && plainPk(input)) || (typeof input === 'number' && Number.isFinite(input))) {
+    return String(input);
+  }
+  throw new NormalizeError(
+    plan.key,
+    `expected an object or a pk (a string or a finite number) but got ${describeKind(input)}.`,
+    input,
+  );
 }
 
 /** Plain (non-schema) values must be trees too: the store has to survive JSON.stringify. */

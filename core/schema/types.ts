@@ -6,21 +6,29 @@ import type { ArraySchema } from './Array.js';
 import type { ObjectSchema } from './Object.js';
 import type { Collection, CollectionAdder } from './Collection.js';
 import type { Invalidate } from './Invalidate.js';
+import type { Union } from './Union.js';
+import type { Values } from './Values.js';
+import type { All } from './All.js';
+import type { Query } from './Query.js';
 
 /** An Entity class (not an instance): what `schema: Todo` refers to. */
-export type EntityClass<T extends Entity = Entity> = (abstract new (...args: any[]) => T) & {
+export type EntityClass<T extends Entity = Entity> = (abstract new (...args: never[]) => T) & {
   key: string;
   schema?: Record<string, unknown>;
-  pk(value: any, parent?: unknown, key?: string, args?: readonly unknown[]): string | undefined;
-  process(input: any, parent: unknown, key: string | undefined, args: readonly unknown[]): any;
-  merge(existing: any, incoming: any): any;
+  pk(value: object, parent?: unknown, key?: string, args?: readonly unknown[]): string | undefined;
+  process(input: unknown, parent: unknown, key: string | undefined, args: readonly unknown[]): Record<string, unknown>;
+  merge(existing: Record<string, unknown>, incoming: Record<string, unknown>): Record<string, unknown>;
 };
 
 /** Any schema rx-rest understands: an Entity class, a schema instance, `[Schema]`, or a plain object of schemas. */
 export type Schema =
   | EntityClass
-  | ArraySchema<any>
+  | ArraySchema<any, any>
   | ObjectSchema<any>
+  | Union<any>
+  | Values<any, any>
+  | All<any, any>
+  | Query<any, any, any>
   | Collection<any>
   | CollectionAdder<any, any>
   | Invalidate<any>
@@ -35,21 +43,48 @@ export type Denormalize<S> =
       ? InstanceType<E> | undefined
       : S extends CollectionAdder<any, infer R>
         ? R
-        : S extends Collection<infer C>
-          ? Denormalize<C>
-          : S extends ArraySchema<infer I>
-            ? Denormalize<I>[]
-            : S extends ObjectSchema<infer O>
-              ? DenormalizeObject<O>
-              : S extends readonly [infer I]
-                ? Denormalize<I>[]
-                : S extends readonly (infer I)[]
-                  ? Denormalize<I>[]
-                  : S extends (...args: any[]) => any
-                    ? unknown
-                    : S extends object
-                      ? DenormalizeObject<S>
-                      : S;
+        : S extends Query<any, infer R, any>
+          ? R
+          : S extends Union<infer M>
+            ? DenormalizeMember<M>
+            : S extends Collection<infer C>
+              ? C extends Union<any>
+                ? Denormalize<C>[]
+                : Denormalize<C>
+              : S extends ArraySchema<infer I, infer A>
+                ? DenormalizeItem<I, A>[]
+                : S extends Values<infer I, infer A>
+                  ? Record<string, DenormalizeItem<I, A>>
+                  : S extends All<infer I, infer A>
+                    ? DenormalizeItem<I, A>[]
+                    : S extends ObjectSchema<infer O>
+                      ? DenormalizeObject<O>
+                      : S extends readonly [infer I]
+                        ? Denormalize<I>[]
+                        : S extends readonly (infer I)[]
+                          ? Denormalize<I>[]
+                          : S extends (...args: any[]) => any
+                            ? unknown
+                            : S extends object
+                              ? DenormalizeObject<S>
+                              : S;
+
+/** The instance of any member of a map of schemas (a Union's `{ link: Link, post: Post }` reads as `Link | Post`). */
+export type DenormalizeMember<M> = { [K in keyof M]: Denormalize<M[K]> }[keyof M];
+
+/** A map of Entity classes by attribute value, as given to a Union or a polymorphic Array, Values or All. */
+export type EntityMap = { readonly [attribute: string]: EntityClass };
+
+/**
+ * What one item of an Array, Values or All reads as: the instance of its schema, or of any member of a
+ * map of entities (polymorphic: an attribute was given, or the map holds only Entity classes; a
+ * function attribute cannot be told apart at the type level, so the map decides).
+ */
+export type DenormalizeItem<I, A> = [A] extends [undefined]
+  ? I extends EntityMap
+    ? DenormalizeMember<I>
+    : Denormalize<I>
+  : DenormalizeMember<I>;
 
 /** `Denormalize` applied member by member to a plain object schema. */
 export type DenormalizeObject<O> = { -readonly [K in keyof O]: Denormalize<O[K]> };
@@ -58,7 +93,7 @@ export type DenormalizeObject<O> = { -readonly [K in keyof O]: Denormalize<O[K]>
 export type DenormalizeNullable<S> = Denormalize<S> | undefined;
 
 /** The raw JSON shape a field deserializer accepts: a function or constructor applied to the stored value. */
-export type Deserializer = ((value: any) => unknown) | (new (value: any) => unknown);
+export type Deserializer = ((value: never) => unknown) | (new (value: never) => unknown);
 
 /** Metadata written with every entity: when its request started (`fetchedAt`), arrived (`date`) and expires. */
 export interface EntityMeta {

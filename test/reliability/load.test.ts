@@ -174,17 +174,35 @@ async function expectWorksOrNamedError(run: () => Promise<unknown>): Promise<'wo
 }
 
 describe('deep nesting', () => {
-  it('a self-referencing entity 500 levels deep is stored and read back', async () => {
+  it('a self-referencing entity 500 levels deep is stored and read back (past 64 levels as pks)', async () => {
     body = chain(500);
     const controller = new Controller();
     let node = await controller.fetch(NodeResource.get, { id: 0 });
+    for (let i = 0; i < 64; i++) {
+      expect(node.id).toBe(i);
+      node = node.child!;
+    }
+    expect(node.id).toBe(64);
+    expect(node.child).toBe('65');
+    expect(Object.keys(controller.getState().entities.LoadNode!)).toHaveLength(500);
+  });
+
+  it('with maxEntityDepth raised, a 500-level chain reads whole', async () => {
+    body = chain(500);
+    class DeepNode extends Node {
+      static override maxEntityDepth = 1_000;
+    }
+    DeepNode.schema = { child: DeepNode };
+    const controller = new Controller();
+    let node = await controller.fetch(createResource({ urlPrefix: API, path: '/nodes/:id', schema: DeepNode }).get, {
+      id: 0,
+    });
     for (let i = 0; i < 499; i++) {
       expect(node.id).toBe(i);
       node = node.child!;
     }
     expect(node.id).toBe(499);
     expect(node.child).toBeUndefined();
-    expect(Object.keys(controller.getState().entities.LoadNode!)).toHaveLength(500);
   });
 
   it('plain members of an object schema 10,000 levels deep work', async () => {

@@ -58,12 +58,15 @@ describe('schema.Invalidate', () => {
     expect(memo.denormalize(Todo, state.result, back.entities).data!.title).toBe('back');
   });
 
-  it('reads back as the entity while valid, undefined once invalid (never unusable)', () => {
+  it('reads back as the entity while valid, and as unusable (like the entity) once invalid', () => {
     const state = loaded();
     const invalidate = new schema.Invalidate(Todo);
     expect(denormalize(invalidate, '1', state)).toBeInstanceOf(Todo);
     const deleted = normalize(invalidate, '1', [], state);
-    expect(denormalize(invalidate, '1', deleted)).toBeUndefined();
+    expect(new MemoCache().denormalize(invalidate, '1', deleted.entities)).toMatchObject({
+      data: undefined,
+      invalid: true,
+    });
   });
 
   it('needs an Entity class', () => {

@@ -258,11 +258,20 @@ describe('an array where an entity is expected', () => {
 
 describe('a primitive where an object is expected (and an object where a list is)', () => {
   it.each([
-    ['a string', 'abc', /string "abc"/],
-    ['a number', 42, /number 42/],
     ['a boolean', true, /boolean true/],
-  ])('rejects %s given for an Entity', (_label, input, found) => {
-    expectNormalizeError(() => normalize(Todo, input), 'Todo', found);
+    ['NaN', NaN, /number NaN/],
+    ['the string "undefined"', 'undefined', /string "undefined"/],
+    ['Infinity', Infinity, /number Infinity/],
+  ])('rejects %s given for an Entity (it cannot be a pk)', (_label, input, found) => {
+    const error = expectNormalizeError(() => normalize(Todo, input), 'Todo', found);
+    expect(error.message).toMatch(/an object or a pk/);
+  });
+
+  it('takes a string or a number given for an Entity as its pk, writing nothing', () => {
+    expect(normalize(Todo, 'abc').result).toBe('abc');
+    const { result, entities } = normalize(Todo, 42);
+    expect(result).toBe('42');
+    expect(Object.keys(entities)).toEqual([]);
   });
 
   it.each([
@@ -277,7 +286,6 @@ describe('a primitive where an object is expected (and an object where a list is
   });
 
   it.each([
-    ['an object', { results: [{ id: 1 }] }, /an object/],
     ['a string', 'abc', /string "abc"/],
     ['a number', 7, /number 7/],
   ])('rejects %s given for the list [Todo]', (_label, input, found) => {
@@ -293,12 +301,12 @@ describe('a primitive where an object is expected (and an object where a list is
     );
   });
 
-  it('rejects a primitive in a nested entity field and in a list of entities', () => {
-    const article = { id: 1, title: 'A', author: 'ann', comments: [] };
-    expectNormalizeError(() => normalize(Article, article), 'User', /string "ann"/);
-    expectNormalizeError(() => normalize([Todo], [1, 2]), 'Todo', /number 1/);
-    const listAsObject = { id: 1, title: 'A', author: { id: 'ann' }, comments: { id: 10 } };
-    expectNormalizeError(() => normalize(Article, listAsObject), '[Comment]', /an object/);
+  it('rejects a primitive that cannot be a pk in a nested entity field and in a list of entities', () => {
+    const article = { id: 1, title: 'A', author: true, comments: [] };
+    expectNormalizeError(() => normalize(Article, article), 'User', /boolean true/);
+    expectNormalizeError(() => normalize([Todo], [1, NaN]), 'Todo', /number NaN/);
+    const listAsString = { id: 1, title: 'A', author: { id: 'ann' }, comments: 'none' };
+    expectNormalizeError(() => normalize(Article, listAsString), '[Comment]', /string "none"/);
   });
 
   it('passes null and undefined through without writing anything', () => {
@@ -779,7 +787,7 @@ describe('a throwing normalize never changes the tables passed in', () => {
     ],
     ['array for an entity', Article, { id: 1, title: 'A2', author: [{ id: 'ann' }], comments: [] }, 'User'],
     ['string for an object schema', { results: [Todo] }, 'oops', '{results}'],
-    ['object for a list', [Todo], { results: [{ id: 1, title: 'new' }] }, '[Todo]'],
+    ['string for a list', [Todo], 'not a list', '[Todo]'],
     ['object for a collection', TodoList, { id: 1 }, 'Collection[Todo]'],
     [
       'cycle after valid writes',
@@ -792,7 +800,7 @@ describe('a throwing normalize never changes the tables passed in', () => {
       'Person',
     ],
     ['bad invalidate after valid ones', [new schema.Invalidate(Todo)], ['1', '2', { title: 'no id' }], 'Todo'],
-    ['bad item in a push', TodoList.push, [{ id: 5 }, 'x'], 'Todo'],
+    ['bad item in a push', TodoList.push, [{ id: 5 }, true], 'Todo'],
   ];
 
   it.each(cases)(

@@ -54,11 +54,11 @@ describe('normalize: shapes', () => {
     expect(a1!.author).toBeInstanceOf(User);
   });
 
-  it('keeps null members and null list items as they came, and drops null items on read', () => {
+  it('keeps null members and null list items as they came, on write and on read', () => {
     const { result, entities } = normalize({ todos: [Todo], best: Todo }, { todos: [{ id: 1 }, null], best: null });
     expect(result).toEqual({ todos: ['1', null], best: null });
     const read = denormalize({ todos: [Todo], best: Todo }, result, { entities })!;
-    expect(read.todos.map((t) => t.id)).toEqual([1]);
+    expect(read.todos.map((t) => t?.id ?? null)).toEqual([1, null]);
     expect(read.best).toBeNull();
   });
 });

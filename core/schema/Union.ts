@@ -1,0 +1,62 @@
+import { SchemaDefinitionError } from '../errors.js';
+import { PolymorphicSchema, assertEntityMembers, type SchemaAttribute } from './Polymorphic.js';
+import type { DenormalizeContext, NormalizeContext } from './SchemaNode.js';
+import { ArraySchema } from './Array.js';
+
+/**
+ * One value that may be any of several entities, told apart by an attribute: the name of a field
+ * (`'type'`) or a function of the value. Stored as `{ id, schema }`; read back as the member's instance.
+ * Give it to `schema.Array`, `schema.Values`, `schema.Collection` or `schema.All` for lists of mixed entities.
+ *
+ * @example
+ * const FeedItem = new schema.Union({ link: Link, post: Post }, 'type');
+ * const Feed = new schema.Collection([FeedItem]);
+ */
+export class Union<M extends Record<string, unknown> = Record<string, unknown>> extends PolymorphicSchema {
+  declare readonly kind: 'Union';
+  declare readonly schema: M;
+
+  constructor(schemaMap: M, schemaAttribute: SchemaAttribute) {
+    if (schemaAttribute === undefined || schemaAttribute === null || schemaAttribute === '') {
+      throw new SchemaDefinitionError(
+        'new schema.Union(schemaMap, schemaAttribute) needs a schemaAttribute: a field name or a function.',
+      );
+    }
+    super(schemaMap, schemaAttribute);
+    assertEntityMembers('schema.Union', this);
+  }
+
+  override get isUnion(): boolean {
+    return true;
+  }
+
+  get label(): string {
+    return `Union(${this.membersLabel()})`;
+  }
+
+  normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown {
+    return this.normalizeValue(input, parent, key, ctx);
+  }
+
+  denormalize(input: unknown, ctx: DenormalizeContext): unknown {
+    return this.denormalizeValue(input, ctx);
+  }
+}
+
+/**
+ * A list of values of one schema: `new schema.Array(Todo)` is the same as `[Todo]`. With a map of
+ * entities and an attribute (`new schema.Array({ link: Link, post: Post }, 'type')`) each item is the
+ * member its attribute names, as with a `schema.Union`.
+ *
+ * @example
+ * const TodoList = new schema.Array(Todo);
+ * const Feed = new schema.Array({ link: Link, post: Post }, (item) => String(item.type));
+ */
+export class PolymorphicArraySchema<S = unknown, A extends SchemaAttribute | undefined = undefined> extends ArraySchema<
+  S,
+  A
+> {
+  protected override unionOf(schema: unknown, schemaAttribute: SchemaAttribute): unknown {
+    return new Union(schema as Record<string, unknown>, schemaAttribute);
+  }
+}

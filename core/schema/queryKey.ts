@@ -1,0 +1,186 @@
+import { All, ALL_INPUT } from './All.js';
+import { ArraySchema } from './Array.js';
+import { Collection, collectionArgsKey } from './Collection.js';
+import type { Entity } from './Entity.js';
+import { planOf, type EntityPlan } from './entityPlan.js';
+import { ownValue } from './normalize.js';
+import { ObjectSchema } from './Object.js';
+import { Query } from './Query.js';
+import { hasOwn, isPlainObject, jsonEqual } from './safeObject.js';
+import { MemoCache, type DenormalizeResult } from './denormalize.js';
+import { schemaKeysOf } from './schemaKind.js';
+import type { Denormalize, EntityTable, EntityTables } from './types.js';
+import { Union } from './Union.js';
+
+/** Index of each table (copy-on-write, so never changed) by field: stringified value -> pk. */
+const indexCache = new WeakMap<EntityTable, Map<string, Map<string, string>>>();
+
+/**
+ * The pk of the entity of table `key` whose field `field` (one of its `static indexes`) equals `value`,
+ * from the current tables. The index of a table is built once per table version.
+ *
+ * @example
+ * lookupIndex(state.entities, 'User', 'username', 'ann'); // '7'
+ */
+export function lookupIndex(entities: EntityTables, key: string, field: string, value: unknown): string | undefined {
+  const table = ownValue(entities, key);
+  if (table === undefined || value === undefined || value === null) return undefined;
+  let byField = indexCache.get(table);
+  if (!byField) indexCache.set(table, (byField = new Map()));
+  let index = byField.get(field);
+  if (!index) {
+    index = new Map();
+    for (const pk of Object.keys(table)) {
+      const record = table[pk];
+      if (typeof record !== 'object' || record === null || !hasOwn.call(record, field)) continue;
+      const indexed = (record as Record<string, unknown>)[field];
+      if (indexed !== undefined && indexed !== null) index.set(String(indexed), pk);
+    }
+    byField.set(field, index);
+  }
+  return index.get(String(value));
+}
+
+function entityQueryKey(Cls: typeof Entity, plan: EntityPlan, args: readonly unknown[], entities: EntityTables) {
+  const first = args[0];
+  const exists = (pk: string) => {
+    const record = ownValue(ownValue(entities, plan.key), pk);
+    return record !== undefined ? pk : undefined;
+  };
+  if (typeof first === 'string' || typeof first === 'number') return exists(String(first));
+  if (typeof first !== 'object' || first === null) return undefined;
+  let pk: unknown;
+  try {
+    pk = Cls.pk(first, undefined, '', args);
+  } catch {
+    pk = undefined;
+  }
+  if ((typeof pk === 'string' && pk !== '' && pk !== 'undefined') || (typeof pk === 'number' && Number.isFinite(pk))) {
+    const found = exists(String(pk));
+    if (found !== undefined) return found;
+  }
+  for (const field of Cls.indexes ?? []) {
+    if (hasOwn.call(first, field))
+      return lookupIndex(entities, plan.key, field, (first as Record<string, unknown>)[field]);
+  }
+  return undefined;
+}
+
+/**
+ * What reading `schema` with `args` straight from the tables starts from (data-client's `queryKey`): the
+ * pk of an Entity (from a pk argument, the pk fields of an object argument, or one of its `indexes`),
+ * the stored list of a Collection, every entity for `schema.All`, an object of those for an object
+ * schema. `undefined` when the store cannot answer (an entity not there; lists and Values, which only a
+ * response can fill).
+ *
+ * @example
+ * const input = queryKey(User, [{ username: 'ann' }], state.entities); // '7'
+ * const user = memo.denormalize(User, input, state.entities).data;
+ */
+export function queryKey(schema: unknown, args: readonly unknown[], entities: EntityTables): unknown {
+  const plan = planOf(schema);
+  if (plan) return entityQueryKey(schema as typeof Entity, plan, args, entities);
+  if (schema instanceof All) return ALL_INPUT;
+  if (schema instanceof Query) return queryKey(schema.schema, args, entities);
+  if (schema instanceof Union) {
+    const first = args[0];
+    if (typeof first !== 'object' || first === null) return undefined;
+    const attr = schema.attributeOf(first as Record<string, unknown>, undefined, '');
+    const named = schema.member(attr);
+    if (named !== undefined) {
+      const id = queryKey(named, args, entities);
+      return id === undefined ? undefined : { id, schema: attr };
+    }
+    for (const name of Object.keys(schema.schema)) {
+      const id = queryKey(schema.schema[name], args, entities);
+      if (id !== undefined) return { id, schema: name };
+    }
+    return undefined;
+  }
+  if (schema instanceof Collection) {
+    const pk = collectionArgsKey(args[0]);
+    return ownValue(ownValue(entities, schema.key), pk) !== undefined ? pk : undefined;
+  }
+  if (schema instanceof ObjectSchema || (isPlainObject(schema) && !(schema instanceof ArraySchema))) {
+    const definition = (schema instanceof ObjectSchema ? schema.schema : schema) as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const key of schemaKeysOf(definition)) out[key] = queryKey(definition[key], args, entities);
+    return out;
+  }
+  return undefined;
+}
+
+/**
+ * The tables whose every write may change a store read of `schema` (`query`): an entity that
+ * appears under a queried pk or index, a new row for `schema.All`, a list stored under the arguments.
+ * A record-level dependency list cannot say "any new row", so a live query re-reads when a write touches
+ * one of these tables, besides the records its result read.
+ *
+ * @example
+ * queryTables(new schema.Query(new schema.All(Todo), countDone)); // ['Todo']
+ */
+export function queryTables(schema: unknown): string[] {
+  const keys = new Set<string>();
+  const visit = (node: unknown): void => {
+    const plan = planOf(node);
+    if (plan) keys.add(plan.key);
+    else if (node instanceof All || node instanceof Union) for (const member of node.members()) visit(member);
+    else if (node instanceof Query) visit(node.schema);
+    else if (node instanceof Collection) keys.add(node.key);
+    else if (node instanceof ObjectSchema) visit(node.schema);
+    else if (isPlainObject(node)) for (const key of schemaKeysOf(node)) visit(node[key]);
+  };
+  visit(schema);
+  return [...keys];
+}
+
+/** What a query the store cannot answer reads as. */
+const NOT_FOUND: DenormalizeResult<undefined> = Object.freeze({
+  data: undefined,
+  invalid: false,
+  paths: new Set<string>() as ReadonlySet<string>,
+});
+
+/** The last query input per memo, schema and arguments: the same answer keeps the same input object. */
+const queryInputs = new WeakMap<MemoCache, WeakMap<object, Map<string, unknown>>>();
+
+/**
+ * Reads `schema` with `args` straight from the tables, without a stored result (what
+ * `controller.get(queryable, ...args)` returns): an Entity by pk or by one of its `indexes`, `schema.All`,
+ * `schema.Query`, a Collection stored under `args`, or an object of those. `data` is `undefined` when the
+ * store cannot answer. With the same `memo`, the same objects come back while what was read is unchanged.
+ *
+ * @example
+ * const memo = new MemoCache();
+ * query(User, [{ username: 'ann' }], state.entities, memo).data; // User | undefined
+ * query(new schema.Query(new schema.All(Todo), (todos) => todos.length), [], state.entities, memo).data;
+ */
+export function query<S>(
+  schema: S,
+  args: readonly unknown[],
+  entities: EntityTables,
+  memo: MemoCache = new MemoCache(),
+): DenormalizeResult<Denormalize<S>> {
+  let input = queryKey(schema, args, entities);
+  if (typeof input === 'object' && input !== null && input !== ALL_INPUT) {
+    let bySchema = queryInputs.get(memo);
+    if (!bySchema) queryInputs.set(memo, (bySchema = new WeakMap()));
+    let byArgs = bySchema.get(schema as object);
+    if (!byArgs) bySchema.set(schema as object, (byArgs = new Map()));
+    const argsKey = JSON.stringify(args);
+    const previous = byArgs.get(argsKey);
+    if (previous !== undefined && jsonEqual(previous, input)) input = previous;
+    else byArgs.set(argsKey, input);
+  }
+  if (input === undefined) return NOT_FOUND as DenormalizeResult<Denormalize<S>>;
+  if (!(schema instanceof Query)) return memo.denormalize(schema, input, entities, args);
+  const read = memo.denormalize(schema.schema, input, entities, args);
+  if (read.invalid || read.data === undefined) return read as DenormalizeResult<Denormalize<S>>;
+  return {
+    data: schema.apply(read.data, args) as Denormalize<S>,
+    invalid: false,
+    get paths() {
+      return read.paths;
+    },
+  };
+}
