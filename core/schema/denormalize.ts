@@ -1,4 +1,5 @@
 import { DeserializeError, NormalizeError } from '../errors.js';
+import { tablePks } from './tableDerived.js';
 import type { Entity } from './Entity.js';
 import { planOf, type EntityPlan } from './entityPlan.js';
 import { denormalizeList } from './Array.js';
@@ -327,8 +328,8 @@ class ReadPass implements DenormalizeContext {
   tablePks(key: string): readonly string[] | undefined {
     const table = ownValue(this.#entities, key);
     if (table === undefined) return undefined;
-    let pks = tablePksCache.get(table);
-    if (!pks) tablePksCache.set(table, (pks = Object.keys(table)));
+    let pks = tablePks.get(table);
+    if (!pks) tablePks.set(table, (pks = Object.keys(table)));
     return pks;
   }
 
@@ -445,9 +446,6 @@ class ReadPass implements DenormalizeContext {
     }
   }
 }
-
-/** The pks of each (copy-on-write, so never changed) table, computed once per table. */
-const tablePksCache = new WeakMap<object, readonly string[]>();
 
 /** Marks a dependency read shallow (past the depth limit), so that validating it reads it shallow again. */
 class ShallowMarker {

@@ -1,4 +1,5 @@
 import { NormalizeError, describeKind, preview } from '../errors.js';
+import { forgetDerived } from './tableDerived.js';
 import { Entity, plainPk, usablePk } from './Entity.js';
 import { assertPkFields, planOf, type EntityPlan } from './entityPlan.js';
 import { normalizeList } from './Array.js';
@@ -68,7 +69,10 @@ class TableWriter {
   /** `table` itself when the store owns it, else a copy (owned from now on). */
   #writable<T extends { readonly [key: string]: unknown }>(table: T | undefined): T {
     const owned = this.#owned;
-    if (table !== undefined && owned?.has(table)) return table;
+    if (table !== undefined && owned?.has(table)) {
+      forgetDerived(table); // its cached pks and indexes are about to go stale
+      return table;
+    }
     const copy = copyTable(table) as T;
     owned?.add(copy);
     return copy;

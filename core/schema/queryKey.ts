@@ -11,9 +11,7 @@ import { MemoCache, type DenormalizeResult } from './denormalize.js';
 import { schemaKeysOf } from './schemaKind.js';
 import type { Denormalize, EntityTable, EntityTables } from './types.js';
 import { Union } from './Union.js';
-
-/** Index of each table (copy-on-write, so never changed) by field: stringified value -> pk. */
-const indexCache = new WeakMap<EntityTable, Map<string, Map<string, string>>>();
+import { tableIndexes } from './tableDerived.js';
 
 /**
  * The pk of the entity of table `key` whose field `field` (one of its `static indexes`) equals `value`,
@@ -25,8 +23,8 @@ const indexCache = new WeakMap<EntityTable, Map<string, Map<string, string>>>();
 export function lookupIndex(entities: EntityTables, key: string, field: string, value: unknown): string | undefined {
   const table = ownValue(entities, key);
   if (table === undefined || value === undefined || value === null) return undefined;
-  let byField = indexCache.get(table);
-  if (!byField) indexCache.set(table, (byField = new Map()));
+  let byField = tableIndexes.get(table);
+  if (!byField) tableIndexes.set(table, (byField = new Map()));
   let index = byField.get(field);
   if (!index) {
     index = new Map();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Controller, RestEndpoint, schema } from '../../core/index.js';
+import { Controller, Entity, MemoCache, RestEndpoint, schema } from '../../core/index.js';
+import { query } from '../../core/schema/index.js';
 import { Store, initialState, type State } from '../../core/store/index.js';
 import { Todo } from '../fixtures/entities.js';
 
@@ -89,5 +90,41 @@ describe('Store: single-record writes and the states it hands out', () => {
     for (let i = 0; i < 20; i++) controller.setResponse(get, { id: i % 3 }, { id: i % 3, title: `t${i}` });
     expect(copyOf(snapshot)).toEqual(before);
     expect(controller.getResponse(get, { id: 2 }).data?.title).toBe('t17');
+  });
+
+  it('a table written in place drops what was derived from it: All reads and index lookups see new rows', () => {
+    class Member extends Entity {
+      id = 0;
+      username = '';
+      pk() {
+        return `${this.id}`;
+      }
+      static override indexes = ['username'];
+    }
+    const store = new Store(initialState());
+    const add = (id: number, username: string, at: number) =>
+      store.dispatch({
+        type: 'response',
+        key: `GET /members/${id}`,
+        schema: Member,
+        args: [],
+        response: { id, username },
+        fetchedAt: at,
+        date: at,
+        expiresAt: at + 60_000,
+      });
+    const memo = new MemoCache();
+    const all = new schema.All(Member);
+    add(1, 'ann', 1);
+    const table = store.current.entities.Member;
+    expect(query(all, [], store.current.entities, memo).data?.map((m) => m.username)).toEqual(['ann']);
+    expect(query(Member, [{ username: 'ann' }], store.current.entities, memo).data?.id).toBe(1);
+    add(2, 'bob', 2);
+    expect(store.current.entities.Member).toBe(table); // written in place
+    expect(query(all, [], store.current.entities, memo).data?.map((m) => m.username)).toEqual(['ann', 'bob']);
+    expect(query(Member, [{ username: 'bob' }], store.current.entities, memo).data?.id).toBe(2);
+    add(1, 'anne', 3);
+    expect(query(Member, [{ username: 'ann' }], store.current.entities, memo).data).toBeUndefined();
+    expect(query(Member, [{ username: 'anne' }], store.current.entities, memo).data?.id).toBe(1);
   });
 });
