@@ -51,5 +51,16 @@ export interface ResetAction {
   readonly date: number;
 }
 
+/** Entity records written without a request (`controller.set`): normalized with `schema`, merged into the tables. */
+export interface SetEntityAction {
+  readonly type: 'setEntity';
+  readonly schema: unknown;
+  readonly args: readonly unknown[];
+  readonly value: unknown;
+  readonly date: number;
+  readonly expiresAt: number;
+}
+
 /** Every change to the state is one of these. */
-export type Action = ResponseAction | ErrorAction | OptimisticAction | DropLayerAction | InvalidateAction | ResetAction;
+export type Action =
+  ResponseAction | ErrorAction | OptimisticAction | DropLayerAction | InvalidateAction | ResetAction | SetEntityAction;

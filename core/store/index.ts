@@ -11,4 +11,5 @@ export type {
   OptimisticAction,
   ResetAction,
   ResponseAction,
+  SetEntityAction,
 } from './actions.js';

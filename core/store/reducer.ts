@@ -153,6 +153,23 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
         ? { state: { ...state, meta }, changes: { ...NONE, endpoints: changed } }
         : { state, changes: NONE };
     }
+    case 'setEntity': {
+      if (action.date < state.lastReset) return { state, changes: NONE };
+      const normalized = normalizeInto(
+        action.schema,
+        action.value,
+        action.args,
+        state,
+        { fetchedAt: action.date, date: action.date, expiresAt: action.expiresAt },
+        owned,
+      );
+      return normalized.changed.length === 0 && normalized.entitiesMeta === state.entitiesMeta
+        ? { state, changes: NONE }
+        : {
+            state: { ...state, entities: normalized.entities, entitiesMeta: normalized.entitiesMeta },
+            changes: { ...NONE, entities: normalized.changed },
+          };
+    }
     case 'reset':
       return {
         state: initialState(action.date),

@@ -1,0 +1,71 @@
+/**
+ * Reads and writes that go straight to the entity tables, without a request: `controller.get` of a
+ * queryable (an Entity by pk or by one of its indexes, `schema.All`, `schema.Query`, a Collection stored
+ * under arguments, an object of those), `controller.observe` of one (live, never fetches), and
+ * `controller.set(Entity, ...args, value)`.
+ *
+ * A live query re-reads when a write touches a record its last read depended on, or any record of a
+ * table whose new rows could change it (`queryTables`: All rows, index lookups, lists by arguments).
+ */
+import { Observable } from 'rxjs';
+import { MemoCache, query, queryTables, type Denormalize } from '../schema/index.js';
+import type { Store } from '../store/index.js';
+import type { QueryCache } from './queryCache.js';
+import { IDLE, type QueryState } from './types.js';
+
+/** A schema that `controller.get` and `controller.observe` can answer from the store alone. */
+export type Queryable = object;
+
+/** The store's answer to a queryable and arguments: data, or `undefined` when it cannot answer. */
+export class StoreQueries {
+  readonly #store: Store;
+  readonly #cache: QueryCache;
+  readonly #memo = new MemoCache();
+
+  constructor(store: Store, cache: QueryCache) {
+    this.#store = store;
+    this.#cache = cache;
+  }
+
+  /** The current answer (optimistic layers applied); `undefined` when missing or INVALID. */
+  get<S extends Queryable>(schema: S, args: readonly unknown[]): Denormalize<S> | undefined {
+    const read = query(schema, args, this.#cache.entities(), this.#memo);
+    return read.invalid ? undefined : read.data;
+  }
+
+  /** The answer as a live `QueryState` stream: emits on subscribe and whenever the answer changes. */
+  observe<S extends Queryable>(schema: S, args: readonly unknown[]): Observable<QueryState<Denormalize<S>>> {
+    const tables = new Set(queryTables(schema));
+    return new Observable<QueryState<Denormalize<S>>>((subscriber) => {
+      let paths: ReadonlySet<string> = new Set();
+      let last: QueryState<Denormalize<S>> | undefined;
+      const emit = () => {
+        let next: QueryState<Denormalize<S>>;
+        try {
+          const read = query(schema, args, this.#cache.entities(), this.#memo);
+          paths = read.paths;
+          next = { ...IDLE, data: read.invalid ? undefined : read.data };
+        } catch (error) {
+          next = { ...IDLE, error: error instanceof Error ? error : new Error(String(error)) };
+        }
+        if (last === undefined || last.data !== next.data || last.error !== next.error) subscriber.next((last = next));
+      };
+      emit();
+      return this.#store.transitions$.subscribe(({ changes }) => {
+        if (changes.entities === 'all' || changes.optimistic) return emit();
+        for (const [key, pk] of changes.entities) {
+          if (tables.has(key) || paths.has(`${key}\u0000${pk}`)) return emit();
+        }
+      });
+    });
+  }
+
+  /**
+   * Writes `value` (normalized with `schema`; partial values merge into the stored record) as if a
+   * response held it at `date`. Throws what normalize throws (a value without a pk, say); the store is
+   * then unchanged.
+   */
+  set(schema: Queryable, args: readonly unknown[], value: unknown, date: number, expiresAt: number): void {
+    this.#store.dispatch({ type: 'setEntity', schema, args, value, date, expiresAt });
+  }
+}
