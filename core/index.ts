@@ -62,6 +62,12 @@ export type {
 
 // ---- Controller and store ------------------------------------------------------------------------
 export { Controller, IDLE } from './controller/index.js';
+export { observeInfinite } from './controller/index.js';
+export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './controller/index.js';
+export { observeMutation } from './controller/index.js';
+export type { Mutation, MutationState } from './controller/index.js';
+export { keepPrevious } from './controller/index.js';
+export type { QueryResult } from './controller/index.js';
 export type {
   ControllerEndpoint,
   ControllerOptions,

@@ -12,27 +12,43 @@ import {
   createMemo,
   createResource,
   createSignal,
+  from,
   onCleanup,
+  startTransition,
+  untrack,
   useContext,
+  useTransition,
   type Accessor,
   type JSX,
   type Resource,
 } from 'solid-js';
 import { isServer } from 'solid-js/web';
-import {
-  IDLE,
-  type Controller,
-  type ControllerEndpoint,
-  type EndpointArgs,
-  type EndpointData,
-  type QueryArgs,
-  type QueryState,
+import { map } from 'rxjs';
+import type {
+  Controller,
+  ControllerEndpoint,
+  EndpointArgs,
+  EndpointData,
+  QueryArgs,
+  QueryResult,
 } from '../../core/index.js';
+import { keepPrevious, observeInfinite, observeMutation, type InfiniteOptions } from '../../core/index.js';
+import type { InfiniteState, Mutation, MutationState } from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type { QueryArgs };
+
+export type { QueryResult } from '../../core/index.js';
+
+/** `createQuery`'s options (a `Controller` alone is accepted too). */
+export interface QueryOptions {
+  /** Default: the one of the nearest `<ControllerProvider>`. */
+  readonly controller?: Controller | undefined;
+  /** While new args load, keep the previous args' data (no suspense), with `placeholder` true. */
+  readonly keepPreviousData?: boolean | undefined;
+}
 
 /** What `createQuery` takes as args: an accessor (reactive), or a plain value; `null` keeps it idle. */
 export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | null>;
@@ -54,18 +70,12 @@ export function ControllerProvider(props: { controller: Controller; children?: J
   });
 }
 
-/**
- * The controller of the nearest `<ControllerProvider>`; throws when there is none.
- *
- * @example
- * const controller = useController();
- * const toggle = (todo: Todo) => controller.fetch(TodoResource.partialUpdate, { id: todo.id }, { completed: !todo.completed });
- */
+/** The controller of the nearest `<ControllerProvider>` (for `controller.fetch`, ...); throws when there is none. */
 export function useController(): Controller {
   const controller = useContext(ControllerContext);
   if (!controller) {
     throw new Error(
-      'rx-rest/solid: no Controller in context. Wrap your app in <ControllerProvider controller={new Controller()}>, or pass the controller explicitly: createQuery(endpoint, () => args, controller).',
+      'rx-rest/solid: no Controller in context. Wrap your app in <ControllerProvider controller={new Controller()}>, or pass the controller explicitly: createQuery(endpoint, () => args, { controller }).',
     );
   }
   return controller;
@@ -83,99 +93,159 @@ export function useController(): Controller {
 export function createQueryState<E extends ControllerEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  controller?: Controller,
-): Accessor<QueryState<EndpointData<E>>> {
-  return observeIn(endpoint, args, controller ?? useController(), true);
+  options?: Controller | QueryOptions,
+): Accessor<QueryResult<EndpointData<E>>> {
+  return observeIn(endpoint, args, options, true);
 }
 
 /**
  * The data of one request as a Solid `Resource`: suspends in `<Suspense>` until the first data,
  * throws a surfaced error to `<ErrorBoundary>`, then updates in place on every later emission.
- * A changed accessor value switches requests; `() => null` keeps it idle. Polls with `pollFrequency`.
+ * A changed accessor value switches requests (also inside `startTransition`); `() => null` keeps it
+ * idle. With `keepPreviousData` a switch never suspends: the old data stays, `todos.placeholder` true.
  *
  * @example
- * const todos = createQuery(TodoResource.getList, () => ({ userId: props.userId }));
- * <Suspense fallback="Loading…"><For each={todos()}>{(todo) => <li>{todo.title}</li>}</For></Suspense>
+ * const todos = createQuery(TodoResource.getList, () => ({ userId: props.userId }), { keepPreviousData: true });
+ * <Suspense fallback="Loading…"><ul classList={{ dim: todos.placeholder }}><For each={todos()}>{(todo) => <li>{todo.title}</li>}</For></ul></Suspense>
  */
 export function createQuery<E extends ControllerEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  controller?: Controller,
-): Resource<EndpointData<E>> {
-  return suspending(observeIn(endpoint, args, controller ?? useController(), true));
+  options?: Controller | QueryOptions,
+): QueryResource<EndpointData<E>> {
+  return suspending(observeIn(endpoint, args, options, true));
 }
 
-/**
- * The seed's name for `createQuery` (suspending, polls when the endpoint has `pollFrequency`).
- *
- * @example
- * const prices = useLive(PriceResource.getList, () => ({ market: 'eu' }));
- */
+/** `createQuery`'s result: a `Resource` of the data, and `placeholder` (previous args' data shown). */
+export type QueryResource<T> = Resource<T> & { readonly placeholder: boolean };
+
+/** The seed's name for `createQuery` (suspending, polls when the endpoint has `pollFrequency`). */
 export const useLive: typeof createQuery = createQuery;
 
-/**
- * Like `createQuery` (a suspending `Resource`), but never polls.
- *
- * @example
- * const todo = useSuspense(TodoResource.get, () => ({ id: params.id }));
- */
+/** Like `createQuery` (a suspending `Resource`), but never polls. */
 export function useSuspense<E extends ControllerEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  controller?: Controller,
-): Resource<EndpointData<E>> {
-  return suspending(observeIn(endpoint, args, controller ?? useController(), false));
+  options?: Controller | QueryOptions,
+): QueryResource<EndpointData<E>> {
+  return suspending(observeIn(endpoint, args, options, false));
 }
 
-/** Subscribes to the current request in the calling scope; a new request key resubscribes, cleanup unsubscribes. */
-function observeIn<E extends ControllerEndpoint>(
+/** `createMutation`'s result: its state as accessors, `mutate` and `reset`. */
+export type MutationAccessors<E extends ControllerEndpoint> = {
+  readonly [K in keyof MutationState<EndpointData<E>>]: Accessor<MutationState<EndpointData<E>>[K]>;
+} & Pick<Mutation<E>, 'mutate' | 'reset'>;
+
+/**
+ * A mutation with `pending()`, `error()` and `data()`. `mutate(...args)` returns the `controller.fetch`
+ * promise; each call resolves its own result and the state follows the latest. Optimistic endpoints
+ * show at once.
+ *
+ * @example
+ * const rename = createMutation(TodoResource.partialUpdate);
+ * <button disabled={rename.pending()} onClick={() => rename.mutate({ id }, { title })}>Save</button>
+ */
+export function createMutation<E extends ControllerEndpoint>(
+  endpoint: E,
+  options?: Controller | Pick<QueryOptions, 'controller'>,
+): MutationAccessors<E> {
+  const { state$, mutate, reset } = observeMutation(controllerOf(options), endpoint);
+  const state = from(state$) as Accessor<MutationState<EndpointData<E>>>; // a BehaviorSubject: set on subscribe
+  return { pending: () => state().pending, error: () => state().error, data: () => state().data, mutate, reset };
+}
+
+/** `createInfiniteQuery`'s result: an accessor of the list's state with `hasNext` and `fetchingNext`, and `loadNext`. */
+export type InfiniteAccessor<T> = Accessor<InfiniteState<T>> & {
+  /** Fetches the next page into the list; never rejects (a failure shows as `error`). */
+  loadNext(): Promise<void>;
+};
+
+/**
+ * An infinite list (pages by number, or by a cursor read from `{ results, next }` responses) as one
+ * normalized list, without suspense. A changed accessor value starts a new list.
+ *
+ * @example
+ * const feed = createInfiniteQuery(TodoResource.getList, () => ({ userId: userId() }), { pageSize: 20 });
+ * <For each={feed().data}>{(todo) => <li>{todo.title}</li>}</For>
+ * <Show when={feed().hasNext}><button disabled={feed().fetchingNext} onClick={feed.loadNext}>Load more</button></Show>
+ */
+export function createInfiniteQuery<E extends ControllerEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  controller: Controller,
-  poll: boolean,
-): Accessor<QueryState<EndpointData<E>>> {
+  options: InfiniteOptions & Pick<QueryOptions, 'controller'> = {},
+): InfiniteAccessor<EndpointData<E>> {
+  const controller = controllerOf(options);
+  let current: { loadNext(): Promise<void> } | undefined;
+  const state = follow(
+    endpoint,
+    args,
+    (list) => ({ ...controller.peek(endpoint, ...list), hasNext: false, fetchingNext: false }),
+    (list) => (current = observeInfinite(controller, endpoint, list[0] as EndpointArgs<E>[0] | null, options)).state$,
+  );
+  return Object.assign(state, { loadNext: () => current?.loadNext() ?? Promise.resolve() });
+}
+
+function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {
+  const given = options && 'fetch' in options ? options : options?.controller; // a Controller, or options holding one
+  return given ?? useController();
+}
+
+/** Follows `open(args)` in the calling scope (a new request key resubscribes); on the server, `peek(args)` only. */
+function follow<E extends ControllerEndpoint, S>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  peek: (list: EndpointArgs<E>) => S,
+  open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
+): Accessor<S> {
   const read = typeof args === 'function' ? (args as Accessor<QueryArgs<E> | null>) : () => args as QueryArgs<E> | null;
   const request = createMemo(
     () => {
       const value = read();
-      const list = value === undefined ? [] : [value];
-      return value === null ? null : { list, key: endpoint.key(...(list as EndpointArgs<E>)) };
+      const list = (value === null ? [null] : value === undefined ? [] : [value]) as EndpointArgs<E>;
+      return { list, key: value === null ? null : endpoint.key(...list) };
     },
     undefined,
     { equals: (a, b) => a?.key === b?.key },
   );
-  if (isServer) {
-    // Server rendering: read what the per-request controller already holds; no fetch, no timer.
-    return () => (request() ? controller.peek(endpoint, ...(request()!.list as EndpointArgs<E>)) : IDLE);
-  }
-  const [state, setState] = createSignal<QueryState<EndpointData<E>>>(IDLE);
+  if (isServer) return () => peek(request().list);
+  const [state, setState] = createSignal<S>(untrack(() => peek(request().list)));
+  const [waiting] = useTransition();
   createComputed(() => {
-    const current = request();
-    const subscription = controller
-      .watch(endpoint, current ? (current.list as EndpointArgs<E>) : [null], { poll })
-      .subscribe(setState);
+    const subscription = open(request().list).subscribe((next) =>
+      // an update while a transition waits joins it: what it renders commits with the transition's values
+      untrack(waiting) ? void startTransition(() => setState(() => next)) : setState(() => next),
+    );
     onCleanup(() => subscription.unsubscribe());
   });
   return state;
 }
 
+/** The query state in the calling scope; with `keepPreviousData` the data on screen stays while new args load. */
+function observeIn<E extends ControllerEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  options: Controller | QueryOptions | undefined,
+  poll: boolean,
+): Accessor<QueryResult<EndpointData<E>>> {
+  const controller = controllerOf(options);
+  const view = keepPrevious<EndpointData<E>>(!!options && 'keepPreviousData' in options && !!options.keepPreviousData);
+  const peek = (list: EndpointArgs<E>) => view(controller.peek(endpoint, ...list));
+  return follow(endpoint, args, peek, (list) => controller.watch(endpoint, list, { poll }).pipe(map(view)));
+}
+
 /**
  * A `Resource` whose source is the query state: every emission is a new load, answered synchronously
- * (the data, or a thrown error for `<ErrorBoundary>`), so it updates in place. Only a loading state
- * leaves a pending promise, which is what `<Suspense>` waits for.
+ * (data, or a thrown error), so it updates in place; only a loading state leaves a pending promise.
  */
-function suspending<T>(state: Accessor<QueryState<T>>): Resource<T> {
+function suspending<T>(state: Accessor<QueryResult<T>>): QueryResource<T> {
   if (isServer) {
-    return createResource(
-      () => false,
-      () => undefined as T,
-      { initialValue: state().data as T, ssrLoadFrom: 'initial' },
-    )[0] as Resource<T>;
+    const initial = { initialValue: state().data as T, ssrLoadFrom: 'initial' } as const;
+    return Object.assign(createResource(false, () => undefined as T, initial)[0], { placeholder: false });
   }
-  const [resource] = createResource<T | undefined, QueryState<T>>(state, (current) => {
+  const [resource] = createResource<T | undefined, QueryResult<T>>(state, (current) => {
     if (current.loading) return new Promise<T>(() => {}); // replaced by the load of the next emission
     if (current.error && current.data === undefined) throw current.error;
     return current.data; // undefined when idle
   });
-  return resource as Resource<T>;
+  return Object.defineProperty(resource, 'placeholder', { get: () => state().placeholder }) as QueryResource<T>;
 }

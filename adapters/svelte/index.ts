@@ -7,20 +7,32 @@
  */
 import { getContext, setContext } from 'svelte';
 import { fromStore, readable, toStore, type Readable } from 'svelte/store';
-import {
-  IDLE,
-  type Controller,
-  type ControllerEndpoint,
-  type EndpointArgs,
-  type EndpointData,
-  type QueryArgs,
-  type QueryState,
+import { map } from 'rxjs';
+import type {
+  Controller,
+  ControllerEndpoint,
+  EndpointArgs,
+  EndpointData,
+  QueryArgs,
+  QueryResult,
 } from '../../core/index.js';
+import { keepPrevious, observeInfinite, observeMutation, type InfiniteOptions } from '../../core/index.js';
+import type { InfiniteState, Mutation, MutationState } from '../../core/index.js';
 
 const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type { QueryArgs };
+
+export type { QueryResult } from '../../core/index.js';
+
+/** `createQuery`'s options (a `Controller` alone is accepted too). */
+export interface QueryOptions {
+  /** Default: the one `setController` put in context. */
+  readonly controller?: Controller | undefined;
+  /** While new args load, keep showing the previous args' data, with `placeholder: true`. */
+  readonly keepPreviousData?: boolean | undefined;
+}
 
 /** What `createQuery` takes as args: a value, `null` (idle), a store of them, or a getter read in runes code. */
 export type QueryArgsInput<E> = QueryArgs<E> | null | Readable<QueryArgs<E> | null> | (() => QueryArgs<E> | null);
@@ -47,7 +59,7 @@ export function getController(): Controller {
   const controller = getContext<Controller | undefined>(KEY);
   if (!controller) {
     throw new Error(
-      'rx-rest/svelte: no Controller in context. Call setController(new Controller()) in a parent component (during its initialisation), or pass the controller explicitly: createQuery(endpoint, args, controller).',
+      'rx-rest/svelte: no Controller in context. Call setController(new Controller()) in a parent component (during its initialisation), or pass the controller explicitly: createQuery(endpoint, args, { controller }).',
     );
   }
   return controller;
@@ -55,46 +67,37 @@ export function getController(): Controller {
 
 /**
  * The live state of one request as a Svelte store (`$todos.data`, `$todos.loading`, ...). Polls when
- * the endpoint has `pollFrequency`. A change of args (store or runes getter) switches to the new request.
+ * the endpoint has `pollFrequency`. A change of args (store or runes getter) switches to the new request;
+ * with `keepPreviousData` the old data stays (`placeholder: true`) until the new data arrives.
  *
  * @example
- * const todos = createQuery(TodoResource.getList, () => ({ userId }));   // runes: a getter
+ * const todos = createQuery(TodoResource.getList, () => ({ userId }), { keepPreviousData: true });
  * const todo = createQuery(TodoResource.get, { id: 1 });                 // a value
- * {#each $todos.data ?? [] as todo (todo.id)}<li>{todo.title}</li>{/each}
+ * {#each $todos.data ?? [] as todo (todo.id)}<li class:dim={$todos.placeholder}>{todo.title}</li>{/each}
  */
 export function createQuery<E extends ControllerEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  controller?: Controller,
-): Readable<QueryState<EndpointData<E>>> {
-  return query(endpoint, args, controller ?? getController(), true);
+  options?: Controller | QueryOptions,
+): Readable<QueryResult<EndpointData<E>>> {
+  return query(endpoint, args, options, true);
 }
 
-/**
- * The seed's name for `createQuery` (live, polls when the endpoint has `pollFrequency`).
- *
- * @example
- * const prices = useLive(PriceResource.getList, { market: 'eu' });
- */
+/** The seed's name for `createQuery` (live, polls when the endpoint has `pollFrequency`). */
 export const useLive: typeof createQuery = createQuery;
 
-/**
- * Like `createQuery`, but never polls: the same read without a polling timer.
- *
- * @example
- * const todo = useSuspense(TodoResource.get, { id: 1 });
- */
+/** Like `createQuery`, but never polls: the same read without a polling timer. */
 export function useSuspense<E extends ControllerEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  controller?: Controller,
-): Readable<QueryState<EndpointData<E>>> {
-  return query(endpoint, args, controller ?? getController(), false);
+  options?: Controller | QueryOptions,
+): Readable<QueryResult<EndpointData<E>>> {
+  return query(endpoint, args, options, false);
 }
 
 /**
  * Runes form of `createQuery`: an object whose getters (`data`, `error`, `loading`, `fetching`,
- * `stale`) are reactive in runes code and `.svelte.ts` modules; subscribed while an effect reads it.
+ * `stale`, `placeholder`) are reactive in runes code and `.svelte.ts` modules.
  *
  * @example
  * const todos = createQueryState(TodoResource.getList, () => ({ userId }));
@@ -103,70 +106,130 @@ export function useSuspense<E extends ControllerEndpoint>(
 export function createQueryState<E extends ControllerEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  controller?: Controller,
-): QueryState<EndpointData<E>> {
-  const box = fromStore(createQuery(endpoint, args, controller));
-  return {
-    get data() {
-      return box.current.data;
-    },
-    get error() {
-      return box.current.error;
-    },
-    get loading() {
-      return box.current.loading;
-    },
-    get fetching() {
-      return box.current.fetching;
-    },
-    get stale() {
-      return box.current.stale;
-    },
-  };
+  options?: Controller | QueryOptions,
+): QueryResult<EndpointData<E>> {
+  const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'placeholder'] as const;
+  return getters(createQuery(endpoint, args, options), fields);
 }
 
-function isReadable(value: unknown): value is Readable<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { subscribe?: unknown }).subscribe === 'function'
+/** `createMutation`'s result: a store of its state (`$save.pending`), the same state as runes getters (`save.pending`), `mutate` and `reset`. */
+export type MutationStore<E extends ControllerEndpoint> = Readable<MutationState<EndpointData<E>>> &
+  MutationState<EndpointData<E>> &
+  Pick<Mutation<E>, 'mutate' | 'reset'>;
+
+/**
+ * A mutation with pending/error/data state. `mutate(...args)` returns the `controller.fetch` promise;
+ * each call resolves its own result and the state follows the latest. Optimistic endpoints show at once.
+ *
+ * @example
+ * const rename = createMutation(TodoResource.partialUpdate);
+ * <button disabled={rename.pending} onclick={() => rename.mutate({ id }, { title })}>Save</button>
+ * {#if rename.error}<p role="alert">{rename.error.message}</p>{/if}
+ */
+export function createMutation<E extends ControllerEndpoint>(
+  endpoint: E,
+  options?: Controller | Pick<QueryOptions, 'controller'>,
+): MutationStore<E> {
+  const { state$, mutate, reset } = observeMutation(controllerOf(options), endpoint);
+  const store = { subscribe: toSubscribe(state$), mutate, reset };
+  return getters(store, ['pending', 'error', 'data']) as MutationStore<E>;
+}
+
+/** `createInfiniteQuery`'s result: a store of the list's state with `hasNext` and `fetchingNext`, and `loadNext`. */
+export interface InfiniteQueryStore<T> extends Readable<InfiniteState<T>> {
+  /** Fetches the next page into the list; never rejects (a failure shows as `error`). */
+  loadNext(): Promise<void>;
+}
+
+/**
+ * An infinite list (pages by number, or by a cursor read from `{ results, next }` responses) as one
+ * normalized list. Args work as in `createQuery`; a change of args starts a new list.
+ *
+ * @example
+ * const feed = createInfiniteQuery(TodoResource.getList, () => ({ userId }), { pageSize: 20 });
+ * {#each $feed.data ?? [] as todo (todo.id)}<li>{todo.title}</li>{/each}
+ * {#if $feed.hasNext}<button disabled={$feed.fetchingNext} onclick={feed.loadNext}>Load more</button>{/if}
+ */
+export function createInfiniteQuery<E extends ControllerEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  options: InfiniteOptions & Pick<QueryOptions, 'controller'> = {},
+): InfiniteQueryStore<EndpointData<E>> {
+  const controller = controllerOf(options);
+  let current: { loadNext(): Promise<void> } | undefined;
+  const store = follow(
+    endpoint,
+    args,
+    (list) => ({ ...controller.peek(endpoint, ...list), hasNext: false, fetchingNext: false }),
+    (list) => (current = observeInfinite(controller, endpoint, list[0] as EndpointArgs<E>[0] | null, options)).state$,
   );
+  return { subscribe: store.subscribe, loadNext: () => current?.loadNext() ?? Promise.resolve() };
+}
+
+function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {
+  const given = options && 'fetch' in options ? options : options?.controller; // a Controller, or options holding one
+  return given ?? getController();
+}
+
+/** An Observable's `subscribe` as a Svelte store's (which returns the unsubscribe function). */
+const toSubscribe =
+  <S>(source: { subscribe(run: (value: S) => void): { unsubscribe(): void } }) =>
+  (run: (value: S) => void) => {
+    const subscription = source.subscribe(run);
+    return () => subscription.unsubscribe();
+  };
+
+/** Adds runes-friendly getters of the store's fields to `target` (subscribed while an effect reads them). */
+function getters<S, T extends Readable<S>>(target: T, keys: readonly (keyof S)[]): T & S {
+  const box = fromStore<S>(target);
+  for (const key of keys) Object.defineProperty(target, key, { get: () => box.current[key], enumerable: true });
+  return target as unknown as T & S;
 }
 
 function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): Readable<A | null> {
   if (typeof args === 'function') return toStore(args as () => A | null);
-  return isReadable(args) ? (args as Readable<A | null>) : readable(args as A | null);
+  const store = typeof (args as Partial<Readable<A>> | null)?.subscribe === 'function';
+  return store ? (args as Readable<A | null>) : readable(args as A | null);
 }
 
-const argList = (args: unknown): unknown[] => (args === undefined ? [] : [args]);
-
-function query<E extends ControllerEndpoint>(
+/**
+ * A store that follows `open(args)` and switches when the args' request key changes. On the server a
+ * store is read once (subscribe, unsubscribe): it reads `peek(args)` and starts nothing.
+ */
+function follow<E extends ControllerEndpoint, S>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  controller: Controller,
-  poll: boolean,
-): Readable<QueryState<EndpointData<E>>> {
-  type State = QueryState<EndpointData<E>>;
+  peek: (list: EndpointArgs<E>) => S,
+  open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
+): Readable<S> {
   const args$ = toReadable<QueryArgs<E>>(args);
-  // On the server a store is read once (subscribe, unsubscribe): read the snapshot, start nothing.
-  if (typeof window === 'undefined') {
-    return {
-      subscribe: (run) =>
-        args$.subscribe((a) => run(a === null ? IDLE : controller.peek(endpoint, ...(argList(a) as EndpointArgs<E>)))),
-    };
-  }
-  return readable<State>(IDLE, (set) => {
+  const list = (a: QueryArgs<E> | null) => (a === null ? [null] : a === undefined ? [] : [a]) as EndpointArgs<E>;
+  if (typeof window === 'undefined') return { subscribe: (run) => args$.subscribe((a) => run(peek(list(a)))) };
+  return readable<S>(peek([null] as EndpointArgs<E>), (set) => {
     let key: string | null | undefined;
     let current: { unsubscribe(): void } | undefined;
     const stopArgs = args$.subscribe((a) => {
-      const list = a === null ? [null] : argList(a);
-      const next = a === null ? null : endpoint.key(...(list as EndpointArgs<E>));
+      const next = a === null ? null : endpoint.key(...list(a));
       if (current && next === key) return; // same request: keep the subscription (and its data)
       current?.unsubscribe();
       key = next;
-      current = controller.watch(endpoint, list as EndpointArgs<E>, { poll }).subscribe(set);
+      current = open(list(a)).subscribe(set);
     });
     return () => {
       stopArgs();
       current?.unsubscribe();
     };
   });
+}
+
+function query<E extends ControllerEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  options: Controller | QueryOptions | undefined,
+  poll: boolean,
+): Readable<QueryResult<EndpointData<E>>> {
+  const controller = controllerOf(options);
+  const view = keepPrevious<EndpointData<E>>(!!options && 'keepPreviousData' in options && !!options.keepPreviousData);
+  const peek = (list: EndpointArgs<E>) => view(controller.peek(endpoint, ...list));
+  return follow(endpoint, args, peek, (list) => controller.watch(endpoint, list, { poll }).pipe(map(view)));
 }

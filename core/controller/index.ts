@@ -12,3 +12,9 @@ export type {
   ResponseSnapshot,
   StoreSnapshot,
 } from './types.js';
+export { observeInfinite } from './infinite.js';
+export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './infinite.js';
+export { observeMutation } from './mutation.js';
+export type { Mutation, MutationState } from './mutation.js';
+export { keepPrevious } from './placeholder.js';
+export type { QueryResult } from './placeholder.js';

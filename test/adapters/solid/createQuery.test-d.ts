@@ -1,19 +1,29 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import type { Accessor, Resource } from 'solid-js';
-import type { QueryState } from '../../../core/index.js';
-import { createQuery, createQueryState, useLive, useSuspense } from '../../../adapters/solid/index.js';
+import { Controller, type InfiniteState, type QueryState } from '../../../core/index.js';
+import {
+  createInfiniteQuery,
+  createMutation,
+  createQuery,
+  createQueryState,
+  useLive,
+  useSuspense,
+  type QueryResource,
+  type QueryResult,
+} from '../../../adapters/solid/index.js';
+import { PostFeed, PostResource, type Post } from '../../fixtures/feedServer.js';
 import type { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 
 describe('rx-rest/solid types', () => {
   test('createQuery is typed from the endpoint', () => {
-    expectTypeOf(createQuery(TodoResource.get, { id: 1 })).toEqualTypeOf<Resource<Todo>>();
-    expectTypeOf(createQuery(TodoResource.get, () => ({ id: 1 }))).toEqualTypeOf<Resource<Todo>>();
-    expectTypeOf(createQuery(TodoResource.getList, () => ({ userId: 1 }))).toEqualTypeOf<Resource<Todo[]>>();
+    expectTypeOf(createQuery(TodoResource.get, { id: 1 })).toEqualTypeOf<QueryResource<Todo>>();
+    expectTypeOf(createQuery(TodoResource.get, () => ({ id: 1 }))).toEqualTypeOf<QueryResource<Todo>>();
+    expectTypeOf(createQuery(TodoResource.getList, () => ({ userId: 1 }))).toEqualTypeOf<QueryResource<Todo[]>>();
     expectTypeOf(createQuery(TodoResource.get, { id: 1 })()).toEqualTypeOf<Todo | undefined>();
-    expectTypeOf(useLive(TodoResource.get, { id: 1 })).toEqualTypeOf<Resource<Todo>>();
-    expectTypeOf(useSuspense(TodoResource.get, { id: 1 })).toEqualTypeOf<Resource<Todo>>();
-    expectTypeOf(createQueryState(TodoResource.get, { id: 1 })).toEqualTypeOf<Accessor<QueryState<Todo>>>();
+    expectTypeOf(useLive(TodoResource.get, { id: 1 })).toEqualTypeOf<QueryResource<Todo>>();
+    expectTypeOf(useSuspense(TodoResource.get, { id: 1 })).toEqualTypeOf<QueryResource<Todo>>();
+    expectTypeOf(createQueryState(TodoResource.get, { id: 1 })).toEqualTypeOf<Accessor<QueryResult<Todo>>>();
   });
 
   test('args: a value, null, or an accessor, checked against the endpoint', () => {
@@ -26,5 +36,41 @@ describe('rx-rest/solid types', () => {
     createQuery(TodoResource.get, { id: 1, userId: 1 });
     // @ts-expect-error an accessor of the wrong args
     createQuery(TodoResource.get, () => ({ name: 'x' }));
+  });
+
+  test('createQuery is a Resource with placeholder; options or a controller as third argument', () => {
+    expectTypeOf(createQuery(TodoResource.get, { id: 1 })).toExtend<Resource<Todo>>();
+    expectTypeOf(createQuery(TodoResource.get, { id: 1 }).placeholder).toEqualTypeOf<boolean>();
+    expectTypeOf<QueryResult<Todo>>().toExtend<QueryState<Todo>>();
+    createQuery(TodoResource.get, { id: 1 }, new Controller());
+    createQuery(TodoResource.get, () => ({ id: 1 }), { keepPreviousData: true, controller: new Controller() });
+    // @ts-expect-error not an option
+    createQuery(TodoResource.get, { id: 1 }, { keepPrevious: true });
+  });
+
+  test('createMutation is typed from the endpoint', () => {
+    const rename = createMutation(TodoResource.partialUpdate);
+    expectTypeOf(rename.mutate({ id: 1 }, { title: 'x' })).toEqualTypeOf<Promise<Todo>>();
+    expectTypeOf(rename.pending).toEqualTypeOf<Accessor<boolean>>();
+    expectTypeOf(rename.error).toEqualTypeOf<Accessor<Error | undefined>>();
+    expectTypeOf(rename.data).toEqualTypeOf<Accessor<Todo | undefined>>();
+    expectTypeOf(createMutation(TodoResource.delete, new Controller()).mutate).parameters.toEqualTypeOf<
+      [{ id: string | number }]
+    >();
+    // @ts-expect-error id is missing
+    rename.mutate({}, { title: 'x' });
+    // @ts-expect-error not a Todo field
+    rename.mutate({ id: 1 }, { name: 'x' });
+  });
+
+  test('createInfiniteQuery is typed from the list endpoint', () => {
+    const posts = createInfiniteQuery(PostResource.getList, () => ({ userId: 1 }), { pageSize: 3 });
+    expectTypeOf(posts).toExtend<Accessor<InfiniteState<Post[]>>>();
+    expectTypeOf(posts.loadNext).toEqualTypeOf<() => Promise<void>>();
+    expectTypeOf(createInfiniteQuery(PostFeed, undefined)().data).toEqualTypeOf<
+      { results: Post[]; next: string | null } | undefined
+    >();
+    // @ts-expect-error not an argument of the list
+    createInfiniteQuery(PostResource.getList, { id: 1 });
   });
 });

@@ -4,7 +4,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createComponent } from 'solid-js';
 import { renderToString } from 'solid-js/web';
 import { Controller } from '../../../core/index.js';
-import { ControllerProvider, createQuery, createQueryState, useLive } from '../../../adapters/solid/index.js';
+import {
+  ControllerProvider,
+  createInfiniteQuery,
+  createMutation,
+  createQuery,
+  createQueryState,
+  useLive,
+} from '../../../adapters/solid/index.js';
+import { PostResource } from '../../fixtures/feedServer.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
 import { PollingTodoResource, TodoResource } from '../resources.js';
 
@@ -60,5 +68,19 @@ describe('rx-rest/solid on the server', () => {
     );
     expect(withQuery).toBe(solidOwn);
     expect(fake.requests).toEqual([]);
+  });
+
+  it('createInfiniteQuery reads the snapshot and createMutation stays idle, without a request', async () => {
+    const controller = new Controller();
+    const fetch = vi.spyOn(globalThis, 'fetch');
+    const html = renderToString(() => {
+      const posts = createInfiniteQuery(PostResource.getList, () => undefined, { controller, pageSize: 3 });
+      const save = createMutation(TodoResource.partialUpdate, controller);
+      return `hasNext: ${posts().hasNext}, pending: ${save.pending()}, loading: ${posts().loading}`;
+    });
+    expect(html).toContain('hasNext: false, pending: false, loading: true');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(fetch).not.toHaveBeenCalled();
+    fetch.mockRestore();
   });
 });

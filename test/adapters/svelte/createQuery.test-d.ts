@@ -1,17 +1,26 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import type { Readable } from 'svelte/store';
 import { readable } from 'svelte/store';
-import type { QueryState } from '../../../core/index.js';
-import { createQuery, createQueryState, useLive, useSuspense } from '../../../adapters/svelte/index.js';
+import { Controller, type InfiniteState, type QueryState } from '../../../core/index.js';
+import {
+  createInfiniteQuery,
+  createMutation,
+  createQuery,
+  createQueryState,
+  useLive,
+  useSuspense,
+  type QueryResult,
+} from '../../../adapters/svelte/index.js';
+import { PostFeed, PostResource, type Post } from '../../fixtures/feedServer.js';
 import type { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 
 describe('rx-rest/svelte types', () => {
   test('createQuery is typed from the endpoint', () => {
-    expectTypeOf(createQuery(TodoResource.get, { id: 1 })).toEqualTypeOf<Readable<QueryState<Todo>>>();
-    expectTypeOf(createQuery(TodoResource.getList, { userId: 1 })).toEqualTypeOf<Readable<QueryState<Todo[]>>>();
-    expectTypeOf(useLive(TodoResource.get, { id: 1 })).toEqualTypeOf<Readable<QueryState<Todo>>>();
-    expectTypeOf(useSuspense(TodoResource.get, { id: 1 })).toEqualTypeOf<Readable<QueryState<Todo>>>();
+    expectTypeOf(createQuery(TodoResource.get, { id: 1 })).toEqualTypeOf<Readable<QueryResult<Todo>>>();
+    expectTypeOf(createQuery(TodoResource.getList, { userId: 1 })).toEqualTypeOf<Readable<QueryResult<Todo[]>>>();
+    expectTypeOf(useLive(TodoResource.get, { id: 1 })).toEqualTypeOf<Readable<QueryResult<Todo>>>();
+    expectTypeOf(useSuspense(TodoResource.get, { id: 1 })).toEqualTypeOf<Readable<QueryResult<Todo>>>();
     expectTypeOf(createQueryState(TodoResource.get, { id: 1 }).data).toEqualTypeOf<Todo | undefined>();
   });
 
@@ -28,5 +37,38 @@ describe('rx-rest/svelte types', () => {
     createQuery(TodoResource.get, readable({ userId: 1 }));
     // @ts-expect-error a getter of the wrong args
     createQuery(TodoResource.get, () => ({ name: 'x' }));
+  });
+
+  test('QueryResult is the QueryState plus placeholder; options or a controller as third argument', () => {
+    expectTypeOf<QueryResult<Todo>>().toExtend<QueryState<Todo>>();
+    expectTypeOf(createQueryState(TodoResource.get, { id: 1 }).placeholder).toEqualTypeOf<boolean>();
+    createQuery(TodoResource.get, { id: 1 }, new Controller());
+    createQuery(TodoResource.get, { id: 1 }, { keepPreviousData: true, controller: new Controller() });
+    // @ts-expect-error not an option
+    createQuery(TodoResource.get, { id: 1 }, { keepPrevious: true });
+  });
+
+  test('createMutation is typed from the endpoint', () => {
+    const rename = createMutation(TodoResource.partialUpdate);
+    expectTypeOf(rename.mutate({ id: 1 }, { title: 'x' })).toEqualTypeOf<Promise<Todo>>();
+    expectTypeOf(rename.pending).toEqualTypeOf<boolean>();
+    expectTypeOf(rename.error).toEqualTypeOf<Error | undefined>();
+    expectTypeOf(rename.data).toEqualTypeOf<Todo | undefined>();
+    expectTypeOf(rename).toExtend<Readable<{ pending: boolean; data: Todo | undefined }>>();
+    expectTypeOf(createMutation(TodoResource.getList.push).mutate).returns.toEqualTypeOf<Promise<Todo>>();
+    // @ts-expect-error id is missing
+    rename.mutate({}, { title: 'x' });
+    // @ts-expect-error not a Todo field
+    rename.mutate({ id: 1 }, { name: 'x' });
+  });
+
+  test('createInfiniteQuery is typed from the list endpoint', () => {
+    const posts = createInfiniteQuery(PostResource.getList, { userId: 1 }, { pageSize: 3 });
+    expectTypeOf(posts).toExtend<Readable<InfiniteState<Post[]>>>();
+    expectTypeOf(posts.loadNext).toEqualTypeOf<() => Promise<void>>();
+    const feed = createInfiniteQuery(PostFeed, () => undefined);
+    expectTypeOf(feed).toExtend<Readable<InfiniteState<{ results: Post[]; next: string | null }>>>();
+    // @ts-expect-error not an argument of the list
+    createInfiniteQuery(PostResource.getList, { id: 1 });
   });
 });

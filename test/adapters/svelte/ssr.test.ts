@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { render } from 'svelte/server';
 import { get } from 'svelte/store';
 import { Controller } from '../../../core/index.js';
-import { createQuery, useLive } from '../../../adapters/svelte/index.js';
+import { createInfiniteQuery, createMutation, createQuery, useLive } from '../../../adapters/svelte/index.js';
+import { PostResource } from '../../fixtures/feedServer.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
 import { PollingTodoResource, TodoResource } from '../resources.js';
 import App from './App.svelte';
@@ -40,5 +41,22 @@ describe('rx-rest/svelte on the server', () => {
     expect(vi.getTimerCount()).toBe(0);
     stop();
     expect(fake.requests).toEqual([]);
+  });
+
+  it('createInfiniteQuery reads the snapshot and createMutation stays idle, without a request', async () => {
+    const controller = new Controller();
+    const fetch = vi.spyOn(globalThis, 'fetch');
+    const posts = createInfiniteQuery(PostResource.getList, undefined, { controller, pageSize: 3 });
+    expect(get(posts)).toMatchObject({ data: undefined, hasNext: false, fetchingNext: false });
+    expect(get(createMutation(TodoResource.partialUpdate, controller))).toEqual({
+      pending: false,
+      error: undefined,
+      data: undefined,
+    });
+    const stop = posts.subscribe(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    stop();
+    expect(fetch).not.toHaveBeenCalled();
+    fetch.mockRestore();
   });
 });

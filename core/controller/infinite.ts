@@ -1,0 +1,226 @@
+/**
+ * Infinite lists over the controller's public verbs: the first page is the list endpoint observed as
+ * usual, every following page is fetched with a page endpoint whose schema appends to that same
+ * normalized list. Pages are numbered (`?page=2`) or follow a cursor read from the response
+ * (`{ results: Collection, next }`).
+ */
+import { BehaviorSubject, Observable, combineLatest, distinctUntilChanged, map, of } from 'rxjs';
+import { Collection, ObjectSchema, appendUnique, collectionArgsKey } from '../schema/index.js';
+import type { Controller } from './Controller.js';
+import type { ControllerEndpoint, EndpointArgs, EndpointData, QueryState } from './types.js';
+
+/** The state of an infinite list: the list's `QueryState` plus where paging stands. */
+export interface InfiniteState<T> extends QueryState<T> {
+  /** A following page exists (as far as the last page loaded says). */
+  readonly hasNext: boolean;
+  /** A following page is being fetched. */
+  readonly fetchingNext: boolean;
+}
+
+/** Options of `observeInfinite` (and the adapters' `createInfiniteQuery`). */
+export interface InfiniteOptions {
+  /**
+   * The endpoint that fetches a following page into the list. Default: the list endpoint's `getPage`
+   * for a Collection schema, else the list endpoint extended with a schema that appends its results.
+   */
+  readonly page?: ControllerEndpoint;
+  /** The argument that carries the page number or cursor. Default: the endpoint's `paginationField` (`'cursor'` for a cursor list). */
+  readonly paginationField?: string;
+  /** Page-number lists: a page shorter than this is the last one. */
+  readonly pageSize?: number;
+  /**
+   * The argument of the page after `page` (the data of the page just loaded, the list's data for the
+   * first page; `param` is `undefined` for the first page); `null`/`undefined` when there is none.
+   * Default: the next number while pages are not empty (page numbers), `page.next` (cursors).
+   */
+  readonly next?: (page: any, param: unknown) => unknown;
+}
+
+/** An infinite list: its state and the verb that loads one more page. */
+export interface InfiniteQuery<T> {
+  /** The list's state with `hasNext` and `fetchingNext`; emits on subscribe and on every change. */
+  readonly state$: Observable<InfiniteState<T>>;
+  /**
+   * Fetches the next page into the list (nothing when there is none or no first page yet; the running
+   * load when one is in flight). Never rejects: a failure shows as `error` in the state.
+   */
+  loadNext(): Promise<void>;
+}
+
+/** Where paging of one list stands; shared by every reader of that list on one controller. */
+interface Cursor {
+  /** When the list's first page was requested: a newer response for the list starts paging over. */
+  readonly fetchedAt: number | undefined;
+  param: unknown;
+  next: unknown;
+}
+
+const cursors = new WeakMap<Controller, Map<string, Cursor>>();
+
+const IDLE: InfiniteState<never> = Object.freeze({
+  data: undefined,
+  error: undefined,
+  loading: false,
+  fetching: false,
+  stale: false,
+  hasNext: false,
+  fetchingNext: false,
+});
+
+function sameState<S extends object>(a: S, b: S): boolean {
+  for (const key of Object.keys(b))
+    if ((a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return false;
+  return true;
+}
+
+/** Lists stored under exactly the request's arguments without the paging one: the pages' list. */
+function samePageList(field: string) {
+  return (urlArgs?: unknown) => {
+    const { [field]: _param, ...listArgs } = (urlArgs ?? {}) as Record<string, unknown>;
+    const wanted = collectionArgsKey(listArgs);
+    return (collectionArgs: Readonly<Record<string, string>>) => collectionArgsKey(collectionArgs) === wanted;
+  };
+}
+
+interface Paging {
+  readonly page: ControllerEndpoint;
+  readonly field: string;
+  readonly next: (page: any, param: unknown) => unknown;
+}
+
+/** The page endpoint, paging argument and next-page rule of a list endpoint; a clear error when it cannot page. */
+function pagingOf(endpoint: ControllerEndpoint, options: InfiniteOptions): Paging {
+  const name = endpoint.name || 'endpoint';
+  const schema: unknown = endpoint.schema;
+  const members = schema instanceof ObjectSchema ? schema.schema : schema;
+  const listMember =
+    schema instanceof Collection || typeof members !== 'object' || members === null
+      ? undefined
+      : Object.keys(members).find((key) => (members as Record<string, unknown>)[key] instanceof Collection);
+  if (!(schema instanceof Collection) && listMember === undefined) {
+    throw new TypeError(
+      `observeInfinite(${name}): its schema must be a Collection (pages by number) or an object holding one ({ results: new schema.Collection([Entity]), next }) for cursors.`,
+    );
+  }
+  const paginated = (endpoint as { paginationField?: string }).paginationField;
+  const field = options.paginationField ?? paginated ?? (listMember === undefined ? undefined : 'cursor');
+  if (field === undefined) {
+    throw new TypeError(
+      `observeInfinite(${name}): no paginationField. Give the resource one (createResource({ paginationField: 'page', ... })) or pass { paginationField: 'page' }.`,
+    );
+  }
+  const pageSize = options.pageSize;
+  const next =
+    options.next ??
+    (listMember === undefined
+      ? (page: unknown, param: unknown) => {
+          const length = Array.isArray(page) ? page.length : 0;
+          return length === 0 || (pageSize !== undefined && length < pageSize)
+            ? null
+            : (typeof param === 'number' ? param : 1) + 1;
+        }
+      : (page: { next?: unknown } | undefined) => page?.next);
+  let page =
+    options.page ?? (listMember === undefined ? (endpoint as { getPage?: ControllerEndpoint }).getPage : undefined);
+  if (page === undefined) {
+    const extend = (endpoint as { extend?: (options: object) => ControllerEndpoint }).extend;
+    if (typeof extend !== 'function') {
+      throw new TypeError(
+        `observeInfinite(${name}): cannot derive a page endpoint; pass { page } (an endpoint that appends a page).`,
+      );
+    }
+    const list = (listMember === undefined ? schema : (members as Record<string, unknown>)[listMember]) as Collection;
+    const adder = list.addWith(appendUnique, samePageList(field));
+    const pageSchema =
+      listMember === undefined ? adder : { ...(members as Record<string, unknown>), [listMember]: adder };
+    page = extend.call(endpoint, { schema: pageSchema, paginationField: field, name: `${name}.getPage` });
+  }
+  return { page, field, next };
+}
+
+/**
+ * An infinite list: `args` are the list's arguments (`null`: idle); the first page is
+ * `observe(endpoint, args)`, `loadNext()` fetches the following page with the page endpoint, which
+ * appends to the same normalized list (so items created with `getList.push` join it too). `hasNext`
+ * comes from `options.next`. A new response for the list (a refetch, `setResponse`) starts paging
+ * over from its new first page; a failed refetch keeps the pages.
+ *
+ * @example
+ * const feed = observeInfinite(controller, TodoResource.getList, { userId: 1 }, { pageSize: 20 });
+ * feed.state$.subscribe(({ data, hasNext, fetchingNext }) => render(data, hasNext, fetchingNext));
+ * button.onclick = () => feed.loadNext();
+ */
+export function observeInfinite<E extends ControllerEndpoint>(
+  controller: Controller,
+  endpoint: E,
+  args: EndpointArgs<E>[0] | null,
+  options: InfiniteOptions = {},
+): InfiniteQuery<EndpointData<E>> {
+  const paging = pagingOf(endpoint, options);
+  if (args === null) return { state$: of(IDLE), loadNext: () => Promise.resolve() };
+  const list = (args === undefined ? [] : [args]) as EndpointArgs<E>;
+  let memory = cursors.get(controller);
+  if (!memory) cursors.set(controller, (memory = new Map()));
+  const lists = memory;
+  let key: string | undefined;
+  try {
+    key = endpoint.key(...list);
+  } catch {
+    key = undefined; // bad arguments: observe reports the error as state
+  }
+  const cursor = (): Cursor | undefined => {
+    if (key === undefined) return undefined;
+    const snapshot = controller.getResponse(endpoint, ...list);
+    if (snapshot.data === undefined) return undefined;
+    let current = lists.get(key);
+    // a newer response for the list (refetch, setResponse) replaced its pages; a failed refetch keeps them
+    const meta = controller.getState().meta[key];
+    if (!current || (current.fetchedAt !== meta?.fetchedAt && !meta?.error)) {
+      current = { fetchedAt: meta?.fetchedAt, param: undefined, next: paging.next(snapshot.data, undefined) };
+      lists.set(key, current);
+    }
+    return current;
+  };
+  const paged = new BehaviorSubject<{ fetchingNext: boolean; error: Error | undefined }>({
+    fetchingNext: false,
+    error: undefined,
+  });
+  let loading: Promise<void> | undefined;
+  const state$ = combineLatest([controller.observe(endpoint, ...list), paged]).pipe(
+    map(([state, { fetchingNext, error }]): InfiniteState<EndpointData<E>> => {
+      const current = state.data === undefined ? undefined : cursor();
+      return {
+        ...state,
+        error: state.error ?? error,
+        hasNext: current !== undefined && current.next !== null && current.next !== undefined,
+        fetchingNext,
+      };
+    }),
+    distinctUntilChanged(sameState),
+  );
+  const loadNext = (): Promise<void> => {
+    if (loading) return loading;
+    const current = cursor();
+    if (!current || current.next === null || current.next === undefined) return Promise.resolve();
+    const param = current.next;
+    const pageArgs = { ...(args as object), [paging.field]: param };
+    paged.next({ fetchingNext: true, error: undefined });
+    loading = controller.fetch(paging.page, pageArgs).then(
+      (value) => {
+        // a list refetched meanwhile starts over from its own first page
+        if (lists.get(key!) === current) {
+          current.param = param;
+          current.next = paging.next(value, param);
+        }
+        loading = undefined;
+        paged.next({ fetchingNext: false, error: undefined });
+      },
+      (error: unknown) => {
+        loading = undefined;
+        paged.next({ fetchingNext: false, error: error instanceof Error ? error : new Error(String(error)) });
+      },
+    );
+    return loading;
+  };
+  return { state$, loadNext };
+}

@@ -1,0 +1,197 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setupServer } from 'msw/node';
+import { firstValueFrom, filter, type Subscription } from 'rxjs';
+import { Controller, observeInfinite, type InfiniteState } from '../../core/index.js';
+import { FEED_PAGE, PostFeed, PostResource, feedHandlers } from '../fixtures/feedServer.js';
+
+const feed = feedHandlers();
+const server = setupServer(...feed.handlers);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+
+let controller: Controller;
+let subscriptions: Subscription[];
+beforeEach(() => {
+  feed.requests.length = 0;
+  feed.posts.length = 7;
+  feed.setLatency(0);
+  controller = new Controller({ retry: false });
+  subscriptions = [];
+});
+afterEach(() => subscriptions.forEach((s) => s.unsubscribe()));
+
+/** Subscribes and keeps the last state. */
+function follow<T>(query: { state$: import('rxjs').Observable<InfiniteState<T>> }) {
+  const states: InfiniteState<T>[] = [];
+  subscriptions.push(query.state$.subscribe((state) => states.push(state)));
+  return {
+    states,
+    get last() {
+      return states[states.length - 1]!;
+    },
+    until: (predicate: (state: InfiniteState<T>) => boolean) => firstValueFrom(query.state$.pipe(filter(predicate))),
+  };
+}
+
+const ids = (list: readonly { id: number }[] | undefined) => list?.map((post) => post.id);
+
+describe('observeInfinite by page number', () => {
+  it('appends pages into one normalized list until a short page', async () => {
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    expect(view.last).toMatchObject({ loading: true, hasNext: false, fetchingNext: false });
+    await view.until((s) => s.data !== undefined);
+    expect(ids(view.last.data)).toEqual([1, 2, 3]);
+    expect(view.last.hasNext).toBe(true);
+    const loading = posts.loadNext();
+    expect(view.last.fetchingNext).toBe(true);
+    expect(posts.loadNext()).toBe(loading); // one page at a time
+    await loading;
+    expect(view.last).toMatchObject({ fetchingNext: false, hasNext: true });
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 5, 6]);
+    await posts.loadNext();
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(view.last.hasNext).toBe(false); // 1 < pageSize
+    await posts.loadNext(); // nothing left: no request
+    expect(feed.requests).toEqual(['GET /posts', 'GET /posts?page=2', 'GET /posts?page=3']);
+    // the pages are one list in the store, under the list's own arguments
+    expect(ids(controller.getResponse(PostResource.getList).data)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('without pageSize, the list ends at an empty page', async () => {
+    const posts = observeInfinite(controller, PostResource.getList, { userId: 2 });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    expect(ids(view.last.data)).toEqual([2, 4, 6]);
+    await posts.loadNext();
+    expect(view.last.hasNext).toBe(false);
+    expect(feed.requests).toEqual(['GET /posts?userId=2', 'GET /posts?page=2&userId=2']);
+  });
+
+  it('a created item joins the paged list; other lists keep their pages', async () => {
+    const mine = observeInfinite(controller, PostResource.getList, { userId: 1 }, { pageSize: FEED_PAGE });
+    const view = follow(mine);
+    await view.until((s) => s.data !== undefined);
+    await mine.loadNext();
+    expect(ids(view.last.data)).toEqual([1, 3, 5, 7]);
+    await controller.fetch(PostResource.getList.push, { userId: 1 }, { title: 'new', userId: 1 });
+    expect(ids(view.last.data)).toEqual([1, 3, 5, 7, 8]);
+    expect(view.last.data?.at(-1)?.title).toBe('new');
+  });
+
+  it('a failed page shows as error and keeps the list; the next try loads it', async () => {
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    feed.failNext();
+    await expect(posts.loadNext()).resolves.toBeUndefined();
+    expect(view.last.error?.message).toMatch(/GET .*\/posts\?page=2.*500/);
+    expect(view.last).toMatchObject({ hasNext: true, fetchingNext: false });
+    expect(ids(view.last.data)).toEqual([1, 2, 3]);
+    await posts.loadNext();
+    expect(view.last.error).toBeUndefined();
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('a refetched list starts paging over from its new first page (also within one clock tick)', async () => {
+    controller = new Controller({ retry: false, now: () => 1_000 });
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    await posts.loadNext();
+    await posts.loadNext();
+    expect(view.last.hasNext).toBe(false);
+    controller.invalidate(PostResource.getList);
+    await view.until((s) => !s.fetching && s.data !== undefined);
+    expect(ids(view.last.data)).toEqual([1, 2, 3]);
+    expect(view.last.hasNext).toBe(true);
+    await posts.loadNext();
+    expect(feed.requests.at(-1)).toBe('GET /posts?page=2');
+  });
+
+  it('a failed refetch keeps the pages and where paging stands', async () => {
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    await posts.loadNext();
+    feed.failNext();
+    controller.expireAll(PostResource.getList);
+    await view.until((s) => !s.fetching && s.error !== undefined);
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 5, 6]);
+    feed.requests.length = 0;
+    await posts.loadNext();
+    expect(feed.requests).toEqual(['GET /posts?page=3']);
+  });
+
+  it('a second reader of the same list resumes where paging stands', async () => {
+    const first = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(first);
+    await view.until((s) => s.data !== undefined);
+    await first.loadNext();
+    const second = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const again = follow(second);
+    expect(ids(again.last.data)).toEqual([1, 2, 3, 4, 5, 6]);
+    await second.loadNext();
+    expect(feed.requests).toEqual(['GET /posts', 'GET /posts?page=2', 'GET /posts?page=3']);
+  });
+
+  it('null args: idle, loadNext does nothing', async () => {
+    const posts = observeInfinite(controller, PostResource.getList, null);
+    const view = follow(posts);
+    await posts.loadNext();
+    expect(view.states).toEqual([
+      {
+        data: undefined,
+        error: undefined,
+        loading: false,
+        fetching: false,
+        stale: false,
+        hasNext: false,
+        fetchingNext: false,
+      },
+    ]);
+    expect(feed.requests).toEqual([]);
+  });
+});
+
+describe('observeInfinite by cursor ({ results: Collection, next })', () => {
+  it('follows the cursor of each page until it is null', async () => {
+    const feedQuery = observeInfinite(controller, PostFeed, { userId: 1 });
+    const view = follow(feedQuery);
+    await view.until((s) => s.data !== undefined);
+    expect(ids(view.last.data?.results)).toEqual([1, 3, 5]);
+    expect(view.last.hasNext).toBe(true);
+    await feedQuery.loadNext();
+    expect(ids(view.last.data?.results)).toEqual([1, 3, 5, 7]);
+    expect(view.last.hasNext).toBe(false);
+    expect(feed.requests).toEqual(['GET /feed?userId=1', 'GET /feed?cursor=c3&userId=1']);
+  });
+
+  it('a page of another filter does not join this list', async () => {
+    const all = observeInfinite(controller, PostFeed, undefined);
+    const mine = observeInfinite(controller, PostFeed, { userId: 2 });
+    const allView = follow(all);
+    const myView = follow(mine);
+    await allView.until((s) => s.data !== undefined);
+    await myView.until((s) => s.data !== undefined);
+    await mine.loadNext(); // user 2 has 3 posts: no next page
+    expect(myView.last.hasNext).toBe(false);
+    await all.loadNext();
+    expect(ids(allView.last.data?.results)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(ids(myView.last.data?.results)).toEqual([2, 4, 6]);
+  });
+});
+
+describe('observeInfinite errors', () => {
+  it('names the endpoint when its schema cannot page', () => {
+    expect(() => observeInfinite(controller, PostResource.get, { id: 1 })).toThrow(
+      /observeInfinite\(Post\.get\): its schema must be a Collection/,
+    );
+  });
+  it('names the endpoint when it has no paginationField', () => {
+    const list = PostResource.getList.extend({ paginationField: undefined, name: 'Post.plainList' });
+    expect(() => observeInfinite(controller, list, undefined)).toThrow(
+      /observeInfinite\(Post\.plainList\): no paginationField/,
+    );
+  });
+});
