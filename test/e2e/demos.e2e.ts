@@ -358,7 +358,7 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
     await expect.poll(() => row(page, 1).count(), SOON).toBe(0);
     expect(await titles(page)).toEqual(ada.filter((todo) => todo.id !== 1).map((todo) => todo.title));
     expect(await page.getByTestId('live-count').allTextContents()).toEqual([
-      '1 of 7 done',
+      '2 of 7 done',
       '3 of 9 done',
       '3 of 8 done',
     ]);
@@ -392,7 +392,7 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
     const ada = (await server<SeedTodo[]>('/todos?userId=1&_limit=5')).body;
     await showUser(page, 1, ada);
     expect((await fetch(`${demo.rest.url}/todos/1`, { method: 'DELETE' })).status).toBe(200);
-    await row(page, 1).getByTestId('todo-move').selectOption('3');
+    await row(page, 1).getByTestId('todo-move').selectOption('3', { timeout: SOON.timeout });
     await expect
       .poll(() => page.getByTestId('notice').textContent(), SOON)
       .toMatch(/Could not move "Sketch the analytical engine notes".*404/);
