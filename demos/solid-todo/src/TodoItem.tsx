@@ -83,12 +83,13 @@ export function TodoItem(props: {
               <select
                 class="move"
                 aria-label={`Move ${props.todo.title} to`}
+                title="Move to another user"
                 data-testid="todo-move"
                 value={`${props.todo.userId}`}
                 disabled={move.pending()}
                 onChange={moveTo}
               >
-                <For each={props.users}>{(user) => <option value={`${user.id}`}>{user.name}</option>}</For>
+                <For each={props.users}>{(user) => <option value={`${user.id}`}>@{user.username}</option>}</For>
               </select>
             </Show>
             <button class="link" onClick={edit} disabled={rename.pending()} data-testid="todo-rename">
