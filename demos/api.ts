@@ -85,9 +85,15 @@ export function listArgs(userId: number | undefined): { userId?: number; _limit:
   return userId === undefined ? { _limit: PAGE_SIZE } : { userId, _limit: PAGE_SIZE };
 }
 
-/** The next page to load for a list that shows `length` todos (json-server pages count from 1). */
-export function nextPage(length: number): number {
-  return Math.floor(length / PAGE_SIZE) + 1;
+/**
+ * The todo list's `createInfiniteQuery` options: pages by number (`_page`, json-server counts from 1;
+ * the first page is the list itself), and a page shorter than `PAGE_SIZE` is the last one.
+ */
+export const PAGING = { pageSize: PAGE_SIZE };
+
+/** The body that moves a todo to another user (`getList.move`: a PATCH of `userId`). */
+export function movedTo(userId: number) {
+  return { userId };
 }
 
 /** An instant as the server stores it: ISO 8601 with milliseconds, like `Date.prototype.toISOString`. */

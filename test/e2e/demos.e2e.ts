@@ -110,22 +110,49 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
     expect(times[0]).toMatch(/^\d+ days ago$/);
     expect(await liveTitles(page)).toContain('Plan the chess program'); // the newest todo, "20 minutes ago"
 
-    // a list not loaded yet shows its loading state
+    // a list not loaded yet: the rows on screen stay, dimmed (keepPreviousData), until the new ones arrive
     const request = await hold(page, 'GET', 'list', 'userId=3');
     await page.getByTestId('user-filter').selectOption('3');
-    await page.getByTestId('list-loading').waitFor();
+    await expect.poll(() => request.seen(), SOON).toBe(true);
+    await expect.poll(() => page.getByTestId('todo-list').getAttribute('aria-busy'), SOON).toBe('true');
+    expect(await page.getByTestId('todo-list').getAttribute('class')).toMatch(/\bplaceholder\b/);
+    expect(await titles(page)).toEqual(grace.map((todo) => todo.title));
+    expect(await page.getByTestId('list-loading').count()).toBe(0);
+    expect(await page.getByTestId('list-switching').textContent()).toBe('Loading…');
+    expect(await page.getByTestId('load-more').count()).toBe(0);
     request.release();
     await expect
       .poll(() => titles(page), SOON)
       .toEqual((await server<SeedTodo[]>('/todos?userId=3&_limit=5')).body.map((todo) => todo.title));
+    expect(await page.getByTestId('todo-list').getAttribute('aria-busy')).toBe('false');
+    expect(await page.getByTestId('todo-list').getAttribute('class')).not.toMatch(/\bplaceholder\b/);
     expect(await page.getByTestId('list-loading').count()).toBe(0);
   });
 
-  it('loads more pages (getList.getPage) until the end of the list', async () => {
+  it('shows "Loading todos…" on the first load, when there are no rows to keep', async () => {
+    const page = await context.newPage();
+    pages.push(page);
+    page.on('pageerror', (error) => pageErrors.push(`${app}: ${error.message}`));
+    const request = await hold(page, 'GET', 'list', '_limit=5');
+    await page.goto(demo.apps[app]);
+    await page.getByTestId('list-loading').waitFor({ timeout: SOON.timeout });
+    expect(await page.getByTestId('todo-list').count()).toBe(0);
+    request.release();
+    await page.getByTestId('todo-list').waitFor({ timeout: SOON.timeout });
+    expect(await page.getByTestId('list-loading').count()).toBe(0);
+  });
+
+  it('loads more pages (createInfiniteQuery over getList.getPage) until hasNext is false', async () => {
     const page = await open(app);
     const grace = (await server<SeedTodo[]>('/todos?userId=2')).body;
     await showUser(page, 2, grace.slice(0, 5));
+    const nextPage = await hold(page, 'GET', 'list', '_page=2');
     await page.getByTestId('load-more').click();
+    await expect.poll(() => nextPage.seen(), SOON).toBe(true);
+    // while the page loads, the button says so and cannot be clicked again
+    expect(await page.getByTestId('load-more').textContent()).toBe('Loading…');
+    expect(await page.getByTestId('load-more').isDisabled()).toBe(true);
+    nextPage.release();
     await expect.poll(() => titles(page), SOON).toEqual(grace.map((todo) => todo.title)); // 8: the second page had 3
     await page.getByTestId('list-end').waitFor();
     expect(await page.getByTestId('load-more').count()).toBe(0);
@@ -232,10 +259,145 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
     request.release();
     await expect.poll(() => isDone(page, 1), SOON).toBe(false); // rolled back
     expect(await row(page, 1).getByTestId('todo-toggle').isChecked()).toBe(false);
-    expect(await page.getByTestId('notice').textContent()).toMatch(
-      /Could not update "Sketch the analytical engine notes".*404/,
-    );
+    // the row says why, from its createMutation state (no app-wide notice for a row that stays)
+    expect(await row(page, 1).getByTestId('todo-error').textContent()).toMatch(/Could not update: 404 Not Found/);
+    expect(await page.getByTestId('notice').count()).toBe(0);
+    expect(await row(page, 1).getByTestId('todo-toggle').isEnabled()).toBe(true);
+    await row(page, 1).getByRole('button', { name: 'Dismiss' }).click();
+    expect(await row(page, 1).getByTestId('todo-error').count()).toBe(0);
     expect((await server('/todos/1')).status).toBe(404);
+  });
+
+  it('shows each action pending (createMutation): the control is disabled and says so until the server answers', async () => {
+    const page = await open(app);
+    // toggle: the checkbox flips at once and stays disabled until the PATCH is answered
+    const patch = await hold(page, 'PATCH', 1);
+    await row(page, 1).getByTestId('todo-toggle').click();
+    await expect.poll(() => patch.seen(), SOON).toBe(true);
+    await expect.poll(() => row(page, 1).getByTestId('todo-toggle').isDisabled(), SOON).toBe(true);
+    expect(await isDone(page, 1)).toBe(true);
+    patch.release();
+    await expect.poll(() => row(page, 1).getByTestId('todo-toggle').isEnabled(), SOON).toBe(true);
+    expect((await serverTodo(1)).completed).toBe(true);
+
+    // rename: "Saving…" until the PUT is answered
+    const put = await hold(page, 'PUT', 4);
+    await row(page, 4).getByTestId('todo-rename').click();
+    await row(page, 4).getByTestId('rename-input').fill('Translate Menabrea, slowly');
+    await row(page, 4).getByTestId('rename-input').press('Enter');
+    await expect.poll(() => put.seen(), SOON).toBe(true);
+    await expect.poll(() => row(page, 4).getByTestId('todo-rename').textContent(), SOON).toBe('Saving…');
+    expect(await row(page, 4).getByTestId('todo-rename').isDisabled()).toBe(true);
+    expect(await row(page, 4).getByTestId('todo-title').textContent()).toBe('Translate Menabrea, slowly');
+    put.release();
+    await expect.poll(() => row(page, 4).getByTestId('todo-rename').textContent(), SOON).toBe('Rename');
+    expect(await row(page, 4).getByTestId('todo-rename').isEnabled()).toBe(true);
+    expect((await serverTodo(4)).title).toBe('Translate Menabrea, slowly');
+
+    // create: "Adding…" until the POST is answered, then the form is empty again
+    const post = await hold(page, 'POST', 'list');
+    await page.getByTestId('new-title').fill('Wait for the server');
+    await page.getByTestId('add-todo').click();
+    await expect.poll(() => post.seen(), SOON).toBe(true);
+    await expect.poll(() => page.getByTestId('add-todo').textContent(), SOON).toBe('Adding…');
+    expect(await page.getByTestId('add-todo').isDisabled()).toBe(true);
+    post.release();
+    await expect.poll(() => page.getByTestId('add-todo').textContent(), SOON).toBe('Add');
+    await row(page, 25).waitFor({ timeout: SOON.timeout });
+    expect(await page.getByTestId('new-title').inputValue()).toBe('');
+    expect(await page.getByTestId('add-error').count()).toBe(0);
+  });
+
+  it('shows a failed create or rename inline (createMutation error), keeps what was typed, and clears on dismiss', async () => {
+    const page = await open(app);
+    const shown = await titles(page);
+    await page.route(
+      (url) => url.pathname === '/api/todos',
+      (route) =>
+        route.request().method() === 'POST'
+          ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"disk full"}' })
+          : route.continue(),
+    );
+    await page.getByTestId('new-title').fill('This one fails');
+    await page.getByTestId('add-todo').click();
+    await expect.poll(() => page.getByTestId('add-error').textContent(), SOON).toMatch(/Could not add the todo: 500\b/);
+    expect(await page.getByTestId('new-title').inputValue()).toBe('This one fails');
+    expect(await page.getByTestId('add-todo').textContent()).toBe('Add');
+    await expect.poll(() => titles(page), SOON).toEqual(shown); // the optimistic row is rolled back
+    expect((await server<SeedTodo[]>('/todos?title=This%20one%20fails')).body).toEqual([]);
+    await page.getByTestId('add-error').getByRole('button', { name: 'Dismiss' }).click();
+    expect(await page.getByTestId('add-error').count()).toBe(0);
+
+    // another client deletes todo 4: renaming it fails (404), the old title comes back with the reason
+    expect((await fetch(`${demo.rest.url}/todos/4`, { method: 'DELETE' })).status).toBe(200);
+    await row(page, 4).getByTestId('todo-rename').click();
+    await row(page, 4).getByTestId('rename-input').fill('Renamed too late');
+    await row(page, 4).getByTestId('rename-input').press('Enter');
+    await expect
+      .poll(() => row(page, 4).getByTestId('todo-error').textContent(), SOON)
+      .toMatch(/Could not rename: 404 Not Found/);
+    expect(await row(page, 4).getByTestId('todo-title').textContent()).toBe('Translate Menabrea’s paper');
+    expect(await row(page, 4).getByTestId('todo-rename').textContent()).toBe('Rename');
+    expect(await page.getByTestId('notice').count()).toBe(0);
+  });
+
+  it('moves a todo to another user (getList.move): it leaves one list and joins the other at once', async () => {
+    const page = await open(app);
+    const grace = (await server<SeedTodo[]>('/todos?userId=2&_limit=5')).body;
+    const ada = (await server<SeedTodo[]>('/todos?userId=1&_limit=5')).body;
+    await showUser(page, 2, grace); // cache Grace's list, then go to Ada's
+    await showUser(page, 1, ada);
+    await expect
+      .poll(() => page.getByTestId('live-count').allTextContents(), SOON)
+      .toEqual(['2 of 8 done', '3 of 8 done', '3 of 8 done']);
+
+    const request = await hold(page, 'PATCH', 1);
+    await row(page, 1).getByTestId('todo-move').selectOption('2');
+    await expect.poll(() => request.seen(), SOON).toBe(true);
+    // before the server answered: gone from Ada's list, counted for Grace in the live panel
+    await expect.poll(() => row(page, 1).count(), SOON).toBe(0);
+    expect(await titles(page)).toEqual(ada.filter((todo) => todo.id !== 1).map((todo) => todo.title));
+    expect(await page.getByTestId('live-count').allTextContents()).toEqual([
+      '2 of 7 done',
+      '3 of 9 done',
+      '3 of 8 done',
+    ]);
+    expect((await serverTodo(1)).userId).toBe(1);
+
+    request.release();
+    await expect.poll(async () => (await serverTodo(1)).userId, SOON).toBe(2);
+    // Grace's cached list holds it without a new page from the server
+    await page.getByTestId('user-filter').selectOption('2');
+    await expect
+      .poll(() => titles(page), SOON)
+      .toEqual([...grace.map((todo) => todo.title), 'Sketch the analytical engine notes']);
+    // in "All users" it stays, with its new owner
+    await page.getByTestId('user-filter').selectOption('');
+    await expect.poll(() => row(page, 1).getByTestId('todo-time').textContent(), SOON).toMatch(/^Grace Hopper · /);
+    expect(await row(page, 1).getByTestId('todo-move').inputValue()).toBe('2');
+
+    // and back, in the "All users" list: the select is disabled while the PATCH is on its way
+    const back = await hold(page, 'PATCH', 1);
+    await row(page, 1).getByTestId('todo-move').selectOption('1');
+    await expect.poll(() => back.seen(), SOON).toBe(true);
+    await expect.poll(() => row(page, 1).getByTestId('todo-move').isDisabled(), SOON).toBe(true);
+    expect(await row(page, 1).getByTestId('todo-time').textContent()).toMatch(/^Ada Lovelace · /);
+    back.release();
+    await expect.poll(async () => (await serverTodo(1)).userId, SOON).toBe(1);
+    await expect.poll(() => row(page, 1).getByTestId('todo-move').isEnabled(), SOON).toBe(true);
+  });
+
+  it('a move the server refuses goes back to its list and is reported', async () => {
+    const page = await open(app);
+    const ada = (await server<SeedTodo[]>('/todos?userId=1&_limit=5')).body;
+    await showUser(page, 1, ada);
+    expect((await fetch(`${demo.rest.url}/todos/1`, { method: 'DELETE' })).status).toBe(200);
+    await row(page, 1).getByTestId('todo-move').selectOption('3', { timeout: SOON.timeout });
+    await expect
+      .poll(() => page.getByTestId('notice').textContent(), SOON)
+      .toMatch(/Could not move "Sketch the analytical engine notes".*404/);
+    await expect.poll(() => titles(page), SOON).toEqual(ada.map((todo) => todo.title));
+    expect(await row(page, 1).getByTestId('todo-move').inputValue()).toBe('1');
   });
 
   it('shows an error and keeps its data while the server is down, and recovers when it is back', async () => {
@@ -252,9 +414,9 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
 
     // a change while the server is down is rolled back and reported
     await row(page, 1).getByTestId('todo-toggle').click();
-    await page.getByTestId('notice').waitFor();
+    await row(page, 1).getByTestId('todo-error').waitFor({ timeout: SOON.timeout });
     await expect.poll(() => isDone(page, 1), SOON).toBe(false);
-    expect(await page.getByTestId('notice').textContent()).toMatch(/Could not update.*502/);
+    expect(await row(page, 1).getByTestId('todo-error').textContent()).toMatch(/Could not update: 502/);
     await page.screenshot({ path: `${SCREENSHOTS}${app}-offline.png` });
     // a list that was never loaded shows the error (and a button to retry at once)
     await page.getByTestId('user-filter').selectOption('3');
