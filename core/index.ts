@@ -57,9 +57,10 @@ export type {
 } from './endpoint/index.js';
 
 // ---- Controller and store ------------------------------------------------------------------------
-export { Controller, IDLE } from './controller/index.js';
+export { Controller, IDLE, browserEnvironment } from './controller/index.js';
 export type {
   ControllerEndpoint,
+  ControllerEnvironment,
   ControllerOptions,
   EndpointArgs,
   EndpointData,

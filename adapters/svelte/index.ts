@@ -122,6 +122,9 @@ export function createQueryState<E extends ControllerEndpoint>(
     get stale() {
       return box.current.stale;
     },
+    get paused() {
+      return box.current.paused;
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { Observable, asyncScheduler, type Observable as ObservableType, type SchedulerLike } from 'rxjs';
 import type { RetryDelay } from '../endpoint/index.js';
 import { Store, initialState, restoreState, type State } from '../store/index.js';
+import { browserEnvironment, type ControllerEnvironment } from './environment.js';
 import { QueryCache } from './queryCache.js';
 import { needsFetch, queryState, type ObserveOptions, type QueryStream } from './QueryStream.js';
 import { toError, type Requests } from './requests.js';
@@ -33,6 +34,17 @@ export interface ControllerOptions {
    * marble tests). Default `asyncScheduler`, which fake timers control.
    */
   readonly scheduler?: SchedulerLike | undefined;
+  /** Stale or errored streams with subscribers refetch when the network comes back. Default `true`. */
+  readonly refetchOnReconnect?: boolean | undefined;
+  /** Stale streams with subscribers refetch when the window regains focus (a burst of focus events counts once). Default `false`. */
+  readonly refetchOnFocus?: boolean | undefined;
+  /** Polling goes on while the page is hidden or the network is down. Default `false`: it pauses, and resumes on return. */
+  readonly pollInBackground?: boolean | undefined;
+  /**
+   * Where the controller learns about the network, the page's visibility and focus (Observables; in
+   * tests, Subjects). Default: the browser's `window`/`document` events, none outside a browser.
+   */
+  readonly environment?: ControllerEnvironment | undefined;
 }
 
 /** @internal The controller's bookkeeping, for tests that check that nothing is left behind (not exported by the package). */
@@ -77,6 +89,10 @@ export class Controller {
       scheduler: options.scheduler ?? asyncScheduler,
       retry: options.retry ?? 3,
       retryDelay: options.retryDelay ?? defaultRetryDelay,
+      environment: options.environment ?? browserEnvironment(),
+      refetchOnReconnect: options.refetchOnReconnect ?? true,
+      refetchOnFocus: options.refetchOnFocus ?? false,
+      pollInBackground: options.pollInBackground ?? false,
     });
     this.#requests = this.#cache.requests;
   }
@@ -182,7 +198,7 @@ export class Controller {
     const now = this.#cache.now();
     const fetching =
       this.#requests.isFetching(key) || needsFetch(read, false, now, this.#cache.streamOf(key)?.active !== true);
-    return queryState(read, fetching, now) as QueryState<EndpointData<E>>;
+    return queryState(read, fetching, now, this.#requests.isPaused(key)) as QueryState<EndpointData<E>>;
   }
 
   /** Marks the result of this request invalid: observers stop showing it and refetch. */

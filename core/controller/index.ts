@@ -1,6 +1,8 @@
 /** The controller layer: fetch, observe, invalidation, polling and optimistic updates over the store. */
 export { Controller } from './Controller.js';
 export type { ControllerOptions } from './Controller.js';
+export { browserEnvironment } from './environment.js';
+export type { ControllerEnvironment } from './environment.js';
 export { IDLE } from './types.js';
 export type { ObserveOptions } from './QueryStream.js';
 export type {

@@ -5,6 +5,7 @@
 import type { SchedulerLike } from 'rxjs';
 import { MemoCache, isEntityClass, type Entity, type EntityTables } from '../schema/index.js';
 import type { Store, Transition } from '../store/index.js';
+import { Environment, type ControllerEnvironment, type EnvironmentListener } from './environment.js';
 import { applyLayers, type EffectiveEntities } from './optimistic.js';
 import { NO_PATHS, QueryStream, type QueryRead, type UpdateOptions } from './QueryStream.js';
 import { Requests, toError, type RequestPolicy } from './requests.js';
@@ -30,10 +31,21 @@ export interface QueryCacheOptions extends RequestPolicy {
   readonly now: () => number;
   /** Where polling and retry waits are scheduled. */
   readonly scheduler: SchedulerLike;
+  /** The network, visibility and focus events. */
+  readonly environment: ControllerEnvironment;
+  /** Stale or errored streams with subscribers refetch when the network comes back. */
+  readonly refetchOnReconnect: boolean;
+  /** Stale streams with subscribers refetch when the window regains focus. */
+  readonly refetchOnFocus: boolean;
+  /** Polling goes on while the page is hidden or the network is down. */
+  readonly pollInBackground: boolean;
 }
 
+/** Focus events closer together than this (ms) count as one. */
+const FOCUS_THROTTLE = 1_000;
+
 /** The streams of one controller and the reads they share (one memo, one view of the optimistic layers). */
-export class QueryCache {
+export class QueryCache implements EnvironmentListener {
   /** @internal The live streams by request key. */
   readonly streams = new Map<string, QueryStream>();
   /** @internal `entity key \0 pk` -> the streams whose data read that record. */
@@ -49,13 +61,49 @@ export class QueryCache {
   declare readonly scheduler: SchedulerLike;
   /** The requests of this cache's keys. */
   declare readonly requests: Requests;
+  /** The network and the page, as the environment tells them. */
+  declare readonly environment: Environment;
+  readonly #options: QueryCacheOptions;
+  #lastFocus = Number.NEGATIVE_INFINITY;
 
   constructor(store: Store, options: QueryCacheOptions) {
     this.#store = store;
     this.#clock = options.now;
     this.scheduler = options.scheduler;
+    this.#options = options;
     this.requests = new Requests(store, this, options);
     store.transitions$.subscribe((transition) => this.#onTransition(transition));
+    this.environment = new Environment(options.environment, this);
+  }
+
+  /** Whether a request for this key waits for the network. */
+  isPaused(key: string): boolean {
+    return this.requests.isPaused(key);
+  }
+
+  /** Whether polling may run now: always with `pollInBackground`, else while online and visible. */
+  pollingAllowed(): boolean {
+    return this.#options.pollInBackground || (this.environment.online && this.environment.visible);
+  }
+
+  /** The network came back: waiting requests have started; stale or errored streams refetch. */
+  onReconnect(): void {
+    if (!this.#options.refetchOnReconnect) return;
+    for (const stream of [...this.streams.values()]) stream.revalidate(true);
+  }
+
+  /** Polling may run now, or must pause. */
+  onPollingChange(): void {
+    for (const stream of [...this.streams.values()]) stream.syncPolling();
+  }
+
+  /** The window regained focus: stale streams refetch (at most once per burst of focus events). */
+  onFocus(): void {
+    if (!this.#options.refetchOnFocus) return;
+    const now = this.now();
+    if (now - this.#lastFocus < FOCUS_THROTTLE) return;
+    this.#lastFocus = now;
+    for (const stream of [...this.streams.values()]) stream.revalidate(false);
   }
 
   /** The clock. */
@@ -147,6 +195,7 @@ export class QueryCache {
         invalid: false,
         paths: stream.paths,
         error: toError(error),
+        unreadable: true,
         missing: false,
         invalidated: false,
         expiresAt: 0,
@@ -180,6 +229,7 @@ export class QueryCache {
       invalid,
       paths,
       error: meta?.error,
+      unreadable: false,
       missing: stored === undefined,
       invalidated: meta?.invalidated === true,
       expiresAt: meta?.expiresAt ?? 0,
@@ -197,6 +247,7 @@ export class QueryCache {
       invalid: result.invalid,
       paths: result.paths,
       error: previous.error,
+      unreadable: previous.unreadable,
       missing: previous.missing,
       invalidated: previous.invalidated,
       expiresAt: previous.expiresAt,

@@ -5,7 +5,7 @@
  * `fetch` resolves with its own response.
  */
 import type { RetryDelay } from '../endpoint/index.js';
-import { AbortError, NormalizeError, type RequestDescription } from '../errors.js';
+import { AbortError, NetworkError, NormalizeError, type RequestDescription } from '../errors.js';
 import { MemoCache, normalize } from '../schema/index.js';
 import type { State, Store } from '../store/index.js';
 import { NO_LAYER, expectedResponse } from './optimistic.js';
@@ -99,6 +99,8 @@ function newestWriteIn(state: State): number {
 export class Requests {
   /** @internal GETs in flight by key. */
   readonly inFlight = new Map<string, InFlight>();
+  /** Keys whose request waits for the network. */
+  readonly #paused = new Map<string, number>();
   readonly #store: Store;
   readonly #cache: QueryCache;
   readonly #policy: RequestPolicy;
@@ -121,6 +123,36 @@ export class Requests {
   /** Whether a request for this key is in flight. */
   isFetching(key: string): boolean {
     return this.inFlight.has(key);
+  }
+
+  /** Whether a request for this key waits for the network. */
+  isPaused(key: string): boolean {
+    return this.#paused.has(key);
+  }
+
+  /**
+   * Before an attempt: while offline, a GET (or a mutation whose endpoint sets `retry`) waits for the
+   * network, its observers showing `paused`; another mutation fails at once, as it would on the wire.
+   */
+  async #online(endpoint: ControllerEndpoint, key: string, signal: AbortSignal, stop: AbortSignal): Promise<boolean> {
+    const environment = this.#cache.environment;
+    if (environment.online) return false;
+    if (endpoint.sideEffect && endpoint.retry === undefined) {
+      throw new NetworkError(describe(endpoint, key), { cause: new Error('the app is offline') });
+    }
+    this.#paused.set(key, (this.#paused.get(key) ?? 0) + 1);
+    this.#cache.streamOf(key)?.update();
+    const either = AbortSignal.any([signal, stop]);
+    try {
+      await environment.whenOnline(either);
+    } finally {
+      const count = (this.#paused.get(key) ?? 1) - 1;
+      if (count > 0) this.#paused.set(key, count);
+      else this.#paused.delete(key);
+      this.#cache.streamOf(key)?.update();
+    }
+    if (signal.aborted) throw signal.reason;
+    return true;
   }
 
   /**
@@ -149,8 +181,9 @@ export class Requests {
       let response: unknown;
       try {
         response = await withRetries(
-          (attempt) => {
-            if (attempt > 0) startedAt = this.#startTime(); // a retry's response is as new as the retry
+          async (attempt) => {
+            const waited = await this.#online(endpoint, key, abort.signal, stop);
+            if (attempt > 0 || waited) startedAt = this.#startTime(); // a response is as new as its attempt
             return tryOnce(endpoint, args, abort.signal);
           },
           // the endpoint's retry options, else the controller's (mutations: none)

@@ -63,6 +63,8 @@ export interface QueryState<T> {
   readonly fetching: boolean;
   /** The data is past its expiry (or invalidated). */
   readonly stale: boolean;
+  /** The request waits for the network to come back (the app is offline). */
+  readonly paused: boolean;
 }
 
 /** What `controller.getResponse` returns: a synchronous snapshot of one request in the store. */
@@ -80,4 +82,5 @@ export const IDLE: QueryState<never> = Object.freeze({
   loading: false,
   fetching: false,
   stale: false,
+  paused: false,
 });
