@@ -67,6 +67,7 @@ export type {
   ObserveOptions,
   QueryArgs,
   QueryState,
+  ReadEndpoint,
   ResponseSnapshot,
   StoreSnapshot,
 } from './controller/index.js';

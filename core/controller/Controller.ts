@@ -12,6 +12,7 @@ import {
   type EndpointArgs,
   type EndpointData,
   type QueryState,
+  type ReadEndpoint,
   type ResponseSnapshot,
 } from './types.js';
 
@@ -145,7 +146,7 @@ export class Controller {
    * @example
    * controller.observe(TodoResource.get, { id: 1 }).subscribe((state) => console.log(state.data?.title));
    */
-  observe<E extends ControllerEndpoint>(
+  observe<E extends ReadEndpoint>(
     endpoint: E,
     ...args: EndpointArgs<E> | [null]
   ): ObservableType<QueryState<EndpointData<E>>> {
@@ -164,6 +165,13 @@ export class Controller {
     args: Readonly<EndpointArgs<E>> | readonly [null],
     options: ObserveOptions,
   ): ObservableType<QueryState<EndpointData<E>>> {
+    if (endpoint.sideEffect) {
+      // observing would send the request once per subscriber and again on every refetch
+      throw new TypeError(
+        `controller.observe(${endpoint.name || endpoint.method}) refused an endpoint with side effects (${endpoint.method}): ` +
+          'observe reads data. Send a mutation with controller.fetch(endpoint, ...args) (createMutation in the adapters).',
+      );
+    }
     if (args[0] === null) {
       return new Observable<QueryState<EndpointData<E>>>((subscriber) => subscriber.next(IDLE));
     }

@@ -11,6 +11,7 @@ export type {
   EndpointArgs,
   EndpointData,
   QueryState,
+  ReadEndpoint,
   ResponseSnapshot,
   StoreSnapshot,
 } from './types.js';

@@ -28,6 +28,13 @@ export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = un
   getOptimisticResponse?(snapshot: StoreSnapshot, ...args: A): unknown;
 }
 
+/**
+ * An endpoint without side effects, as `observe` takes it: its method is GET, HEAD or OPTIONS, or its
+ * type says `sideEffect: false`. A mutation goes through `controller.fetch`.
+ */
+export type ReadEndpoint = ControllerEndpoint &
+  ({ readonly method: 'GET' | 'HEAD' | 'OPTIONS' } | { readonly sideEffect: false });
+
 /** The arguments of an endpoint. */
 export type EndpointArgs<E> = E extends (...args: infer A) => unknown ? A : never;
 

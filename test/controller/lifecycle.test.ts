@@ -226,3 +226,17 @@ describe('error and loading', () => {
     stream.unsubscribe();
   });
 });
+
+describe('observe takes endpoints without side effects', () => {
+  it('throws a TypeError at the call (not on subscribe) naming the endpoint and pointing to controller.fetch', async () => {
+    const controller = controllerIn(environment());
+    const observe = controller.observe.bind(controller) as (endpoint: unknown, ...args: unknown[]) => unknown;
+    expect(() => observe(TodoResource.partialUpdate, { id: 1 }, { title: 'x' })).toThrow(TypeError);
+    expect(() => observe(TodoResource.partialUpdate, { id: 1 }, { title: 'x' })).toThrow(
+      /Todo\.partialUpdate.*controller\.fetch/,
+    );
+    expect(() => observe(TodoResource.getList.push, {}, { title: 'x' })).toThrow(/POST/);
+    await flush(5);
+    expect(fake.requests).toEqual([]);
+  });
+});
