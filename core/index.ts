@@ -59,8 +59,11 @@ export type {
 // ---- Controller and store ------------------------------------------------------------------------
 export { Controller, IDLE, browserEnvironment } from './controller/index.js';
 export type {
+  ControllerAction,
+  ControllerActionType,
   ControllerEndpoint,
   ControllerEnvironment,
+  ControllerManager,
   ControllerOptions,
   EndpointArgs,
   EndpointData,

@@ -1,6 +1,8 @@
 import { Observable, asyncScheduler, type Observable as ObservableType, type SchedulerLike } from 'rxjs';
 import type { RetryDelay } from '../endpoint/index.js';
+import { AbortError } from '../errors.js';
 import { Store, initialState, restoreState, type State } from '../store/index.js';
+import type { ControllerAction } from './actions.js';
 import { browserEnvironment, type ControllerEnvironment } from './environment.js';
 import { QueryCache } from './queryCache.js';
 import { needsFetch, queryState, type ObserveOptions, type QueryStream } from './QueryStream.js';
@@ -46,7 +48,15 @@ export interface ControllerOptions {
    * tests, Subjects). Default: the browser's `window`/`document` events, none outside a browser.
    */
   readonly environment?: ControllerEnvironment | undefined;
+  /**
+   * Add-ons started with the controller (persistence, tab sync, devtools, a socket): each is called
+   * with the controller and may return a teardown, which `dispose()` calls.
+   */
+  readonly managers?: readonly ControllerManager[] | undefined;
 }
+
+/** An add-on started with the controller; its returned teardown runs on `dispose()`. */
+export type ControllerManager = (controller: Controller) => (() => void) | void;
 
 /** @internal The controller's bookkeeping, for tests that check that nothing is left behind (not exported by the package). */
 export let controllerInternals: (controller: Controller) => {
@@ -68,9 +78,13 @@ export let controllerInternals: (controller: Controller) => {
 export class Controller {
   /** The normalized state, now and on every change. */
   declare readonly state$: ObservableType<State>;
+  /** Every change after the store committed it, as a typed action (`type`, `key`, `endpoint`, `args`). */
+  declare readonly actions$: ObservableType<ControllerAction>;
   readonly #store: Store;
   readonly #cache: QueryCache;
   readonly #requests: Requests;
+  readonly #teardowns: (() => void)[] = [];
+  #disposed = false;
 
   static {
     controllerInternals = (controller) => ({
@@ -96,6 +110,36 @@ export class Controller {
       pollInBackground: options.pollInBackground ?? false,
     });
     this.#requests = this.#cache.requests;
+    this.actions$ = this.#requests.log.actions$;
+    for (const manager of options.managers ?? []) {
+      const teardown = manager(this);
+      if (typeof teardown === 'function') this.#teardowns.push(teardown);
+    }
+  }
+
+  /**
+   * Stops the controller: polling, retries, timers and managers stop, requests in flight are aborted
+   * (nothing they answer is written), and every stream `observe` returned completes. Later calls of
+   * its verbs throw (`fetch` rejects). The state stays readable (`getState()`).
+   *
+   * @example
+   * onDestroy(() => controller.dispose());
+   */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    const reason = new AbortError({ method: '*', url: '*' }, 'the controller was disposed');
+    this.#cache.dispose(reason);
+    for (const teardown of this.#teardowns.splice(0)) teardown();
+  }
+
+  /** Throws when the controller was disposed. */
+  #alive(verb: string): void {
+    if (this.#disposed) {
+      throw new Error(
+        `controller.${verb}() was called after controller.dispose(): this controller was disposed. Create a new Controller.`,
+      );
+    }
   }
 
   /** The normalized state (entities, endpoints, meta, entitiesMeta, optimistic). */
@@ -116,6 +160,7 @@ export class Controller {
    */
   fetch<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
     try {
+      this.#alive('fetch');
       const key = this.#cache.keyOf(endpoint, args);
       return this.#requests.request(endpoint, args, key, true) as Promise<EndpointData<E>>;
     } catch (error) {
@@ -127,6 +172,7 @@ export class Controller {
   fetchIfStale<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
     let key: string;
     try {
+      this.#alive('fetchIfStale');
       key = endpoint.key(...args);
     } catch (error) {
       return Promise.reject(error);
@@ -165,6 +211,7 @@ export class Controller {
     args: Readonly<EndpointArgs<E>> | readonly [null],
     options: ObserveOptions,
   ): ObservableType<QueryState<EndpointData<E>>> {
+    this.#alive('observe');
     if (endpoint.sideEffect) {
       // observing would send the request once per subscriber and again on every refetch
       throw new TypeError(
@@ -200,6 +247,7 @@ export class Controller {
    * const { data, loading } = controller.peek(TodoResource.getList, { userId: 1 });
    */
   peek<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E> | [null]): QueryState<EndpointData<E>> {
+    this.#alive('peek');
     if (args[0] === null) return IDLE;
     const key = endpoint.key(...(args as EndpointArgs<E>));
     const read = this.#cache.readKey(endpoint, args, key);
@@ -211,21 +259,33 @@ export class Controller {
 
   /** Marks the result of this request invalid: observers stop showing it and refetch. */
   invalidate<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): void {
-    this.#mark('invalidate', [endpoint.key(...args)]);
+    this.#alive('invalidate');
+    const key = endpoint.key(...args);
+    this.#mark('invalidate', [key], endpoint, args);
   }
 
   /** Marks every stored result of this endpoint invalid. */
   invalidateAll(endpoint: ControllerEndpoint): void {
-    this.#mark('invalidate', this.#cache.keysOf(endpoint));
+    this.#alive('invalidateAll');
+    this.#mark('invalidate', this.#cache.keysOf(endpoint), endpoint);
   }
 
   /** Marks every stored result of this endpoint stale: observers refetch in the background and keep their data. */
   expireAll(endpoint: ControllerEndpoint): void {
-    this.#mark('expire', this.#cache.keysOf(endpoint));
+    this.#alive('expireAll');
+    this.#mark('expire', this.#cache.keysOf(endpoint), endpoint);
   }
 
-  #mark(type: 'invalidate' | 'expire', keys: Iterable<string>): void {
-    this.#store.dispatch({ type, keys: [...keys], date: this.#cache.now() });
+  #mark(
+    type: 'invalidate' | 'expire',
+    keys: Iterable<string>,
+    endpoint: ControllerEndpoint,
+    args?: readonly unknown[],
+  ): void {
+    const list = [...keys];
+    this.#store.dispatch({ type, keys: list, date: this.#cache.now() });
+    const log = this.#requests.log;
+    if (log.observed) log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args });
   }
 
   /**
@@ -237,11 +297,13 @@ export class Controller {
    * controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, title: 'from the server push' });
    */
   setResponse<E extends ControllerEndpoint>(endpoint: E, ...argsAndResponse: [...EndpointArgs<E>, unknown]): void {
+    this.#alive('setResponse');
     this.#set(endpoint, argsAndResponse, false);
   }
 
   /** Stores an error for this request as if the request had failed: `setError(endpoint, ...args, error)`. */
   setError<E extends ControllerEndpoint>(endpoint: E, ...argsAndError: [...EndpointArgs<E>, Error]): void {
+    this.#alive('setError');
     this.#set(endpoint, argsAndError, true);
   }
 
@@ -253,6 +315,7 @@ export class Controller {
 
   /** A synchronous snapshot of one request in the store. */
   getResponse<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): ResponseSnapshot<EndpointData<E>> {
+    this.#alive('getResponse');
     const read = this.#cache.readKey(endpoint, args, endpoint.key(...args));
     const invalid = read.invalid || read.invalidated;
     return {
@@ -265,8 +328,11 @@ export class Controller {
 
   /** Empties the store. Requests in flight settle without writing and stop retrying; observers refetch. */
   resetEntireStore(): void {
+    this.#alive('resetEntireStore');
     this.#requests.reset();
     this.#store.dispatch({ type: 'reset', date: this.#cache.now() });
+    const log = this.#requests.log;
+    if (log.observed) log.emit({ type: 'reset' });
   }
 }
 

@@ -222,6 +222,12 @@ export class QueryStream {
     return true;
   }
 
+  /** The controller is disposed: polling stops and every subscriber completes. */
+  complete(): void {
+    this.close();
+    this.#subject.complete();
+  }
+
   /** The stream is dropped by its cache: it depends on nothing any more and stops polling. */
   close(): void {
     this.#poll?.unsubscribe();

@@ -2,9 +2,10 @@
  * The query streams by request key, the index from entity records to the streams that read them, and
  * the transitions: on every store change, exactly the streams that read something it changed recompute.
  */
-import type { SchedulerLike } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import { MemoCache, isEntityClass, type Entity, type EntityTables } from '../schema/index.js';
 import type { Store, Transition } from '../store/index.js';
+import { ActionLog } from './actions.js';
 import { Environment, type ControllerEnvironment, type EnvironmentListener } from './environment.js';
 import { applyLayers, type EffectiveEntities } from './optimistic.js';
 import { NO_PATHS, QueryStream, type QueryRead, type UpdateOptions } from './QueryStream.js';
@@ -64,6 +65,7 @@ export class QueryCache implements EnvironmentListener {
   /** The network and the page, as the environment tells them. */
   declare readonly environment: Environment;
   readonly #options: QueryCacheOptions;
+  readonly #transitions$: Subscription;
   #lastFocus = Number.NEGATIVE_INFINITY;
 
   constructor(store: Store, options: QueryCacheOptions) {
@@ -71,9 +73,22 @@ export class QueryCache implements EnvironmentListener {
     this.#clock = options.now;
     this.scheduler = options.scheduler;
     this.#options = options;
-    this.requests = new Requests(store, this, options);
-    store.transitions$.subscribe((transition) => this.#onTransition(transition));
+    this.requests = new Requests(store, this, options, new ActionLog());
+    this.#transitions$ = store.transitions$.subscribe((transition) => this.#onTransition(transition));
     this.environment = new Environment(options.environment, this);
+  }
+
+  /** Stops everything: the environment, requests, polling; every stream completes. */
+  dispose(reason: Error): void {
+    this.environment.dispose();
+    this.#transitions$.unsubscribe();
+    this.requests.dispose(reason);
+    for (const stream of [...this.streams.values()]) {
+      this.index(stream, stream.paths, NO_PATHS);
+      stream.complete();
+    }
+    this.streams.clear();
+    this.requests.log.complete();
   }
 
   /** Whether a request for this key waits for the network. */

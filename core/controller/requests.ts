@@ -8,6 +8,7 @@ import type { RetryDelay } from '../endpoint/index.js';
 import { AbortError, NetworkError, NormalizeError, type RequestDescription } from '../errors.js';
 import { MemoCache, normalize } from '../schema/index.js';
 import type { State, Store } from '../store/index.js';
+import type { ActionLog } from './actions.js';
 import { NO_LAYER, expectedResponse } from './optimistic.js';
 import type { QueryCache } from './queryCache.js';
 import type { QueryStream } from './QueryStream.js';
@@ -30,6 +31,8 @@ export interface WriteOptions {
   readonly fetchedAt?: number | undefined;
   /** The optimistic layer it replaces. */
   readonly settles?: number | undefined;
+  /** A response of a request (`fetch`), not one given by `setResponse` (`set`). */
+  readonly fetched?: boolean | undefined;
   /** When it arrived; default: now. */
   readonly date?: number | undefined;
 }
@@ -99,6 +102,10 @@ function newestWriteIn(state: State): number {
 export class Requests {
   /** @internal GETs in flight by key. */
   readonly inFlight = new Map<string, InFlight>();
+  /** Every request running (mutations too), aborted by `dispose`. */
+  readonly #running = new Set<AbortController>();
+  /** Announces every committed change. */
+  declare readonly log: ActionLog;
   /** Keys whose request waits for the network. */
   readonly #paused = new Map<string, number>();
   readonly #store: Store;
@@ -113,7 +120,8 @@ export class Requests {
   /** Aborted by `reset`: retries of requests started before it stop. */
   #resetSignal = new AbortController();
 
-  constructor(store: Store, cache: QueryCache, policy: RequestPolicy) {
+  constructor(store: Store, cache: QueryCache, policy: RequestPolicy, log: ActionLog) {
+    this.log = log;
     this.#store = store;
     this.#cache = cache;
     this.#policy = policy;
@@ -172,9 +180,13 @@ export class Requests {
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
     const entry = { abort, awaited } as InFlight;
+    this.#running.add(abort);
     const stop = this.#resetSignal.signal;
     // the request is over: it is no longer in flight (unless a reset or an abort already replaced it)
-    const settle = () => this.inFlight.get(key) === entry && this.inFlight.delete(key);
+    const settle = () => {
+      this.#running.delete(abort);
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+    };
     const run = async (): Promise<unknown> => {
       await undefined; // the request is registered in flight before anything can settle it
       let startedAt = fetchedAt;
@@ -201,10 +213,18 @@ export class Requests {
         settle();
         if (error instanceof Error && error.name === 'AbortError') {
           // an aborted request stores nothing: only its optimistic layer goes, and its observers stop showing it as fetching
-          if (layer !== undefined) this.#store.dispatch({ type: 'dropLayer', layer });
+          if (layer !== undefined) {
+            this.#store.dispatch({ type: 'dropLayer', layer });
+            if (this.log.observed) this.log.emit({ type: 'rollback', key, endpoint, args, error: toError(error) });
+          }
           this.#cache.streamOf(key)?.update();
         } else if (generation === this.#generation) {
-          this.write(endpoint, key, args, toError(error), { isError: true, fetchedAt: startedAt, settles: layer });
+          this.write(endpoint, key, args, toError(error), {
+            isError: true,
+            fetchedAt: startedAt,
+            settles: layer,
+            fetched: true,
+          });
         }
         throw error;
       }
@@ -215,10 +235,22 @@ export class Requests {
       // store's records are exactly its own (and the data read is the object observers show)
       const newest = startedAt >= this.#newestWrite;
       try {
-        this.write(endpoint, key, args, response, { isError: false, fetchedAt: startedAt, settles: layer, date });
+        this.write(endpoint, key, args, response, {
+          isError: false,
+          fetchedAt: startedAt,
+          settles: layer,
+          date,
+          fetched: true,
+        });
       } catch (thrown) {
         const error = thrown instanceof NormalizeError ? thrown.inResponseTo(describe(endpoint, key)) : toError(thrown);
-        this.write(endpoint, key, args, error, { isError: true, fetchedAt: startedAt, settles: layer, date });
+        this.write(endpoint, key, args, error, {
+          isError: true,
+          fetchedAt: startedAt,
+          settles: layer,
+          date,
+          fetched: true,
+        });
         throw error;
       }
       if (!entry.awaited) return undefined; // an observer's refetch: nobody reads the value
@@ -260,6 +292,7 @@ export class Requests {
       type: 'optimistic',
       layer: { id: layer, key, schema: endpoint.schema, args, response: expected, fetchedAt },
     });
+    if (this.log.observed) this.log.emit({ type: 'optimistic', key, endpoint, args });
     return layer;
   }
 
@@ -289,6 +322,13 @@ export class Requests {
     this.inFlight.clear();
     this.#resetSignal.abort();
     this.#resetSignal = new AbortController();
+  }
+
+  /** Aborts every request (mutations too) and its retries; nothing they answer is written. */
+  dispose(reason: Error): void {
+    this.reset();
+    for (const abort of [...this.#running]) abort.abort(reason);
+    this.#running.clear();
   }
 
   /** Stores a response (normalized; throws what normalize throws) or an error for `key`. */
@@ -325,5 +365,16 @@ export class Requests {
             settles: options.settles,
           },
     );
+    if (this.log.observed) {
+      const error = options.isError ? (value as Error) : undefined;
+      const type = options.isError
+        ? options.settles !== undefined
+          ? 'rollback'
+          : 'setError'
+        : options.fetched
+          ? 'fetch'
+          : 'set';
+      this.log.emit({ type, key, endpoint, args, error });
+    }
   }
 }

@@ -240,3 +240,83 @@ describe('observe takes endpoints without side effects', () => {
     expect(fake.requests).toEqual([]);
   });
 });
+
+describe('dispose and managers', () => {
+  it('starts managers with the controller and stops them, polling, requests and streams on dispose', async () => {
+    useFakeClock();
+    const env = environment();
+    const events: string[] = [];
+    const controller = controllerIn(env, {
+      managers: [
+        (started) => {
+          events.push(started instanceof Controller ? 'started' : 'wrong');
+          return () => events.push('stopped');
+        },
+        () => undefined, // a manager without teardown
+      ],
+    });
+    expect(events).toEqual(['started']);
+    const Live = TodoResource.get.extend({ pollFrequency: 1_000 });
+    let completed = 0;
+    const subscription = controller.observe(Live, { id: 1 }).subscribe({ complete: () => completed++ });
+    await tick(0);
+    answerNext(fake, 'get', '/todos/2', async () => new Promise<Response>(() => undefined));
+    const hanging = controller.fetch(TodoResource.get, { id: 2 });
+    await tick(0);
+    const requests = fake.requests.length;
+    controller.dispose();
+    expect(events).toEqual(['started', 'stopped']);
+    expect(completed).toBe(1);
+    expect(subscription.closed).toBe(true);
+    await expect(hanging).rejects.toMatchObject({ name: 'AbortError' });
+    await tick(5_000);
+    expect(fake.requests).toHaveLength(requests); // no polling after dispose
+    controller.dispose(); // twice is fine
+    expect(events).toEqual(['started', 'stopped']);
+  });
+
+  it('later calls throw a clear error (fetch rejects); the state stays readable', async () => {
+    const controller = controllerIn(environment());
+    await controller.fetch(TodoResource.get, { id: 1 });
+    controller.dispose();
+    expect(() => controller.observe(TodoResource.get, { id: 1 })).toThrow(/disposed/);
+    expect(() => controller.setResponse(TodoResource.get, { id: 1 }, { id: 1 })).toThrow(/setResponse.*disposed/);
+    expect(() => controller.invalidate(TodoResource.get, { id: 1 })).toThrow(/disposed/);
+    expect(() => controller.resetEntireStore()).toThrow(/disposed/);
+    await expect(controller.fetch(TodoResource.get, { id: 1 })).rejects.toThrow(/fetch.*disposed/);
+    expect(controller.getState().entities.Todo?.['1']).toBeDefined();
+  });
+});
+
+describe('actions$', () => {
+  it('emits every committed change as a typed action with its key, endpoint and args', async () => {
+    const controller = controllerIn(environment());
+    const actions = record(controller.actions$);
+    await controller.fetch(TodoResource.get, { id: 1 });
+    controller.setResponse(TodoResource.get, { id: 2 }, { id: 2, title: 'pushed' });
+    controller.invalidate(TodoResource.get, { id: 2 });
+    controller.expireAll(TodoResource.get);
+    answerNext(fake, 'patch', '/todos/1', status(500));
+    await controller.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'x' }).catch(() => undefined);
+    controller.setError(TodoResource.get, { id: 3 }, new Error('gone'));
+    controller.resetEntireStore();
+    expect(actions.values.map((action) => action.type)).toEqual([
+      'fetch',
+      'set',
+      'invalidate',
+      'expire',
+      'optimistic',
+      'rollback',
+      'setError',
+      'reset',
+    ]);
+    expect(actions.values[0]).toMatchObject({
+      key: 'GET http://api.test/todos/1',
+      endpoint: TodoResource.get,
+      args: [{ id: 1 }],
+    });
+    expect(actions.values[2]).toMatchObject({ key: 'GET http://api.test/todos/2', args: [{ id: 2 }] });
+    expect(actions.values[5]?.error).toMatchObject({ status: 500 });
+    actions.unsubscribe();
+  });
+});
