@@ -53,6 +53,12 @@ export interface ControllerOptions {
    * with the controller and may return a teardown, which `dispose()` calls.
    */
   readonly managers?: readonly ControllerManager[] | undefined;
+  /**
+   * How long (ms) a key's result and meta are kept after its last subscriber left (or after it was
+   * written while nobody observed it); then they go, with every entity nothing else reaches.
+   * Default 300_000 (5 minutes); `Infinity` keeps everything.
+   */
+  readonly gcTime?: number | undefined;
 }
 
 /** An add-on started with the controller; its returned teardown runs on `dispose()`. */
@@ -108,6 +114,7 @@ export class Controller {
       refetchOnReconnect: options.refetchOnReconnect ?? true,
       refetchOnFocus: options.refetchOnFocus ?? false,
       pollInBackground: options.pollInBackground ?? false,
+      gcTime: options.gcTime ?? 300_000,
     });
     this.#requests = this.#cache.requests;
     this.actions$ = this.#requests.log.actions$;
@@ -131,6 +138,16 @@ export class Controller {
     const reason = new AbortError({ method: '*', url: '*' }, 'the controller was disposed');
     this.#cache.dispose(reason);
     for (const teardown of this.#teardowns.splice(0)) teardown();
+  }
+
+  /**
+   * Runs a garbage collection now: the results and meta of keys whose `gcTime` has passed since their
+   * last subscriber left go, then every entity that no kept result, live stream or optimistic layer
+   * reaches. Data a live stream reads is never collected.
+   */
+  gc(): void {
+    this.#alive('gc');
+    this.#cache.gc.collect();
   }
 
   /** Throws when the controller was disposed. */

@@ -6,6 +6,7 @@ import type { SchedulerLike, Subscription } from 'rxjs';
 import { MemoCache, isEntityClass, type Entity, type EntityTables } from '../schema/index.js';
 import type { Store, Transition } from '../store/index.js';
 import { ActionLog } from './actions.js';
+import { GarbageCollector } from './gc.js';
 import { Environment, type ControllerEnvironment, type EnvironmentListener } from './environment.js';
 import { applyLayers, type EffectiveEntities } from './optimistic.js';
 import { NO_PATHS, QueryStream, type QueryRead, type UpdateOptions } from './QueryStream.js';
@@ -40,6 +41,8 @@ export interface QueryCacheOptions extends RequestPolicy {
   readonly refetchOnFocus: boolean;
   /** Polling goes on while the page is hidden or the network is down. */
   readonly pollInBackground: boolean;
+  /** How long (ms) a key's result is kept after its last subscriber left. */
+  readonly gcTime: number;
 }
 
 /** Focus events closer together than this (ms) count as one. */
@@ -52,6 +55,8 @@ export class QueryCache implements EnvironmentListener {
   /** @internal `entity key \0 pk` -> the streams whose data read that record. */
   readonly byPath = new Map<string, Set<QueryStream>>();
   readonly #keysByEndpoint = new WeakMap<object, Set<string>>();
+  /** The endpoint and arguments of each key seen (to trace what its result reaches). */
+  readonly #requestOf = new Map<string, { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] }>();
   readonly #memo = new MemoCache();
   readonly #store: Store;
   readonly #clock: () => number;
@@ -64,6 +69,8 @@ export class QueryCache implements EnvironmentListener {
   declare readonly requests: Requests;
   /** The network and the page, as the environment tells them. */
   declare readonly environment: Environment;
+  /** Drops what nobody uses any more. */
+  declare readonly gc: GarbageCollector;
   readonly #options: QueryCacheOptions;
   readonly #transitions$: Subscription;
   #lastFocus = Number.NEGATIVE_INFINITY;
@@ -73,7 +80,9 @@ export class QueryCache implements EnvironmentListener {
     this.#clock = options.now;
     this.scheduler = options.scheduler;
     this.#options = options;
-    this.requests = new Requests(store, this, options, new ActionLog());
+    const log = new ActionLog();
+    this.requests = new Requests(store, this, options, log);
+    this.gc = new GarbageCollector(this, store, log, options.gcTime);
     this.#transitions$ = store.transitions$.subscribe((transition) => this.#onTransition(transition));
     this.environment = new Environment(options.environment, this);
   }
@@ -81,6 +90,7 @@ export class QueryCache implements EnvironmentListener {
   /** Stops everything: the environment, requests, polling; every stream completes. */
   dispose(reason: Error): void {
     this.environment.dispose();
+    this.gc.dispose();
     this.#transitions$.unsubscribe();
     this.requests.dispose(reason);
     for (const stream of [...this.streams.values()]) {
@@ -132,7 +142,32 @@ export class QueryCache implements EnvironmentListener {
     let keys = this.#keysByEndpoint.get(endpoint);
     if (!keys) this.#keysByEndpoint.set(endpoint, (keys = new Set()));
     keys.add(key);
+    if (!this.#requestOf.has(key)) this.#requestOf.set(key, { endpoint, args });
     return key;
+  }
+
+  /** The records the stored result of `key` reaches, or `undefined` when its endpoint is unknown. */
+  pathsOf(key: string): ReadonlySet<string> | undefined {
+    const request = this.#requestOf.get(key);
+    if (request === undefined) return undefined;
+    if (request.endpoint.schema === undefined) return NO_PATHS;
+    try {
+      return this.readKey(request.endpoint, request.args, key, true).paths;
+    } catch {
+      return undefined; // unreadable: keep what it may reach
+    }
+  }
+
+  /** `key` was collected: forget it. */
+  forget(key: string): void {
+    const request = this.#requestOf.get(key);
+    if (request) this.#keysByEndpoint.get(request.endpoint)?.delete(key);
+    this.#requestOf.delete(key);
+  }
+
+  /** A response or error was written for `key`: with no stream on it, it is released now. */
+  written(key: string): void {
+    if (!this.streams.has(key)) this.gc.release(key, this.now());
   }
 
   /** Every request key this endpoint was used with. */
@@ -143,7 +178,10 @@ export class QueryCache implements EnvironmentListener {
   /** The stream of `key`, made on first use. */
   stream(endpoint: ControllerEndpoint, args: readonly unknown[], key: string): QueryStream {
     let stream = this.streams.get(key);
-    if (!stream) this.streams.set(key, (stream = new QueryStream(this, endpoint, args, key)));
+    if (!stream) {
+      this.streams.set(key, (stream = new QueryStream(this, endpoint, args, key)));
+      this.gc.retain(key);
+    }
     return stream;
   }
 
@@ -168,7 +206,10 @@ export class QueryCache implements EnvironmentListener {
     this.requests.abandon(stream);
     this.index(stream, stream.paths, NO_PATHS);
     stream.close();
-    if (this.streams.get(stream.key) === stream) this.streams.delete(stream.key);
+    if (this.streams.get(stream.key) === stream) {
+      this.streams.delete(stream.key);
+      this.gc.release(stream.key, this.now());
+    }
   }
 
   /** The stream read `paths` now instead of `previous`: keeps the path index up to date. */

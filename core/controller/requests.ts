@@ -365,6 +365,7 @@ export class Requests {
             settles: options.settles,
           },
     );
+    this.#cache.written(key);
     if (this.log.observed) {
       const error = options.isError ? (value as Error) : undefined;
       const type = options.isError
