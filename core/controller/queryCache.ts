@@ -88,11 +88,11 @@ export class QueryCache implements EnvironmentListener {
   }
 
   /** Stops everything: the environment, requests, polling; every stream completes. */
-  dispose(reason: Error): void {
+  dispose(): void {
     this.environment.dispose();
     this.gc.dispose();
     this.#transitions$.unsubscribe();
-    this.requests.dispose(reason);
+    this.requests.dispose();
     for (const stream of [...this.streams.values()]) {
       this.index(stream, stream.paths, NO_PATHS);
       stream.complete();

@@ -103,7 +103,7 @@ export class Requests {
   /** @internal GETs in flight by key. */
   readonly inFlight = new Map<string, InFlight>();
   /** Every request running (mutations too), aborted by `dispose`. */
-  readonly #running = new Set<AbortController>();
+  readonly #running = new Map<AbortController, RequestDescription>();
   /** Announces every committed change. */
   declare readonly log: ActionLog;
   /** Keys whose request waits for the network. */
@@ -180,7 +180,7 @@ export class Requests {
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
     const entry = { abort, awaited } as InFlight;
-    this.#running.add(abort);
+    this.#running.set(abort, describe(endpoint, key));
     const stop = this.#resetSignal.signal;
     // the request is over: it is no longer in flight (unless a reset or an abort already replaced it)
     const settle = () => {
@@ -325,9 +325,10 @@ export class Requests {
   }
 
   /** Aborts every request (mutations too) and its retries; nothing they answer is written. */
-  dispose(reason: Error): void {
+  dispose(): void {
     this.reset();
-    for (const abort of [...this.#running]) abort.abort(reason);
+    for (const [abort, request] of [...this.#running])
+      abort.abort(new AbortError(request, 'the controller was disposed'));
     this.#running.clear();
   }
 
