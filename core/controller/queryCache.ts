@@ -146,7 +146,7 @@ export class QueryCache implements EnvironmentListener {
     return key;
   }
 
-  /** The records the stored result of `key` reaches, or `undefined` when its endpoint is unknown. */
+  /** @internal The records the stored result of `key` reaches, or `undefined` when its endpoint is unknown. */
   pathsOf(key: string): ReadonlySet<string> | undefined {
     const request = this.#requestOf.get(key);
     if (request === undefined) return undefined;
