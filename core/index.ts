@@ -73,7 +73,7 @@ export type {
 } from './endpoint/index.js';
 
 // ---- Controller and store ------------------------------------------------------------------------
-export { Controller, IDLE } from './controller/index.js';
+export { Controller, IDLE, assertReadEndpoint, browserEnvironment } from './controller/index.js';
 export { observeInfinite } from './controller/index.js';
 export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './controller/index.js';
 export { observeMutation } from './controller/index.js';
@@ -81,13 +81,19 @@ export type { Mutation, MutationState } from './controller/index.js';
 export { keepPrevious } from './controller/index.js';
 export type { QueryResult } from './controller/index.js';
 export type {
+  ControllerAction,
+  ControllerActionType,
   ControllerEndpoint,
+  ControllerEnvironment,
+  ControllerManager,
   ControllerOptions,
   EndpointArgs,
   EndpointData,
   ObserveOptions,
   QueryArgs,
   QueryState,
+  Queryable,
+  ReadEndpoint,
   ResponseSnapshot,
   StoreSnapshot,
 } from './controller/index.js';

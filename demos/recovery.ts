@@ -8,7 +8,7 @@
  * needs to report the failure.
  */
 import { concat, distinctUntilChanged, ignoreElements, of, scan, switchMap, tap, timer, type Observable } from 'rxjs';
-import type { Controller, ControllerEndpoint, EndpointArgs } from 'rx-rest';
+import type { Controller, EndpointArgs, ReadEndpoint } from 'rx-rest';
 
 /** How often a panel whose request failed tries again, in milliseconds. */
 export const RETRY_MS = 3_000;
@@ -21,7 +21,7 @@ export const RETRY_MS = 3_000;
  * @example
  * recovery(controller, TodoResource.getList, { userId: 1 }).subscribe((failure) => show(failure));
  */
-export function recovery<E extends ControllerEndpoint>(
+export function recovery<E extends ReadEndpoint>(
   controller: Controller,
   endpoint: E,
   ...args: EndpointArgs<E>

@@ -32,8 +32,14 @@ import type {
   QueryArgs,
   QueryResult,
 } from '../../core/index.js';
-import { keepPrevious, observeInfinite, observeMutation, type InfiniteOptions } from '../../core/index.js';
-import type { InfiniteState, Mutation, MutationState, QueryState } from '../../core/index.js';
+import {
+  assertReadEndpoint,
+  keepPrevious,
+  observeInfinite,
+  observeMutation,
+  type InfiniteOptions,
+} from '../../core/index.js';
+import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();
 
@@ -90,7 +96,7 @@ export function useController(): Controller {
  * const todos = createQueryState(TodoResource.getList, () => ({ userId: userId() }));
  * <Show when={!todos().loading} fallback="Loading…">{todos().data?.length} todos</Show>
  */
-export function createQueryState<E extends ControllerEndpoint>(
+export function createQueryState<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options?: Controller | QueryOptions,
@@ -108,7 +114,7 @@ export function createQueryState<E extends ControllerEndpoint>(
  * const todos = createQuery(TodoResource.getList, () => ({ userId: props.userId }), { keepPreviousData: true });
  * <Suspense fallback="Loading…"><ul classList={{ dim: todos.placeholder }}><For each={todos()}>{(todo) => <li>{todo.title}</li>}</For></ul></Suspense>
  */
-export function createQuery<E extends ControllerEndpoint>(
+export function createQuery<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options?: Controller | QueryOptions,
@@ -123,7 +129,7 @@ export type QueryResource<T> = Resource<T> & { readonly placeholder: boolean };
 export const useLive: typeof createQuery = createQuery;
 
 /** Like `createQuery` (a suspending `Resource`), but never polls. */
-export function useSuspense<E extends ControllerEndpoint>(
+export function useSuspense<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options?: Controller | QueryOptions,
@@ -170,7 +176,7 @@ export type InfiniteAccessor<T> = Accessor<InfiniteState<T> & Pick<QueryResult<T
  * <For each={feed().data}>{(todo) => <li>{todo.title}</li>}</For>
  * <Show when={feed().hasNext}><button disabled={feed().fetchingNext} onClick={feed.loadNext}>Load more</button></Show>
  */
-export function createInfiniteQuery<E extends ControllerEndpoint>(
+export function createInfiniteQuery<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
@@ -191,12 +197,13 @@ function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | u
 }
 
 /** Follows `open(args)` in the calling scope (a new request key resubscribes); on the server, `peek(args)` only. */
-function follow<E extends ControllerEndpoint, S>(
+function follow<E extends ReadEndpoint, S>(
   endpoint: E,
   args: QueryArgsInput<E>,
   peek: (list: EndpointArgs<E>) => S,
   open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
 ): Accessor<S> {
+  assertReadEndpoint(endpoint, 'createQuery');
   const read = typeof args === 'function' ? (args as Accessor<QueryArgs<E> | null>) : () => args as QueryArgs<E> | null;
   const request = createMemo(
     () => {
@@ -221,7 +228,7 @@ function follow<E extends ControllerEndpoint, S>(
 }
 
 /** The query state in the calling scope; with `keepPreviousData` the data on screen stays while new args load. */
-function observeIn<E extends ControllerEndpoint>(
+function observeIn<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options: Controller | QueryOptions | undefined,

@@ -16,8 +16,14 @@ import type {
   QueryArgs,
   QueryResult,
 } from '../../core/index.js';
-import { keepPrevious, observeInfinite, observeMutation, type InfiniteOptions } from '../../core/index.js';
-import type { InfiniteState, Mutation, MutationState, QueryState } from '../../core/index.js';
+import {
+  assertReadEndpoint,
+  keepPrevious,
+  observeInfinite,
+  observeMutation,
+  type InfiniteOptions,
+} from '../../core/index.js';
+import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 
 const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
 
@@ -75,7 +81,7 @@ export function getController(): Controller {
  * const todo = createQuery(TodoResource.get, { id: 1 });                 // a value
  * {#each $todos.data ?? [] as todo (todo.id)}<li class:dim={$todos.placeholder}>{todo.title}</li>{/each}
  */
-export function createQuery<E extends ControllerEndpoint>(
+export function createQuery<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options?: Controller | QueryOptions,
@@ -87,7 +93,7 @@ export function createQuery<E extends ControllerEndpoint>(
 export const useLive: typeof createQuery = createQuery;
 
 /** Like `createQuery`, but never polls: the same read without a polling timer. */
-export function useSuspense<E extends ControllerEndpoint>(
+export function useSuspense<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options?: Controller | QueryOptions,
@@ -103,12 +109,12 @@ export function useSuspense<E extends ControllerEndpoint>(
  * const todos = createQueryState(TodoResource.getList, () => ({ userId }));
  * {#if todos.loading}Loading…{:else}{todos.data?.length} todos{/if}
  */
-export function createQueryState<E extends ControllerEndpoint>(
+export function createQueryState<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options?: Controller | QueryOptions,
 ): QueryResult<EndpointData<E>> {
-  const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'placeholder'] as const;
+  const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'paused', 'placeholder'] as const;
   return getters(createQuery(endpoint, args, options), fields);
 }
 
@@ -151,7 +157,7 @@ export interface InfiniteQueryStore<T> extends Readable<InfiniteState<T> & Pick<
  * {#each $feed.data ?? [] as todo (todo.id)}<li>{todo.title}</li>{/each}
  * {#if $feed.hasNext}<button disabled={$feed.fetchingNext} onclick={feed.loadNext}>Load more</button>{/if}
  */
-export function createInfiniteQuery<E extends ControllerEndpoint>(
+export function createInfiniteQuery<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
@@ -196,12 +202,13 @@ function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): 
  * A store that follows `open(args)` and switches when the args' request key changes. On the server a
  * store is read once (subscribe, unsubscribe): it reads `peek(args)` and starts nothing.
  */
-function follow<E extends ControllerEndpoint, S>(
+function follow<E extends ReadEndpoint, S>(
   endpoint: E,
   args: QueryArgsInput<E>,
   peek: (list: EndpointArgs<E>) => S,
   open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
 ): Readable<S> {
+  assertReadEndpoint(endpoint, 'createQuery');
   const args$ = toReadable<QueryArgs<E>>(args);
   const list = (a: QueryArgs<E> | null) => (a === null ? [null] : a === undefined ? [] : [a]) as EndpointArgs<E>;
   if (typeof window === 'undefined') return { subscribe: (run) => args$.subscribe((a) => run(peek(list(a)))) };
@@ -222,7 +229,7 @@ function follow<E extends ControllerEndpoint, S>(
   });
 }
 
-function query<E extends ControllerEndpoint>(
+function query<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options: Controller | QueryOptions | undefined,

@@ -1,6 +1,10 @@
-import { Observable, asyncScheduler, type Observable as ObservableType, type SchedulerLike } from 'rxjs';
-import type { RetryDelay } from '../endpoint/index.js';
+import { Observable, asyncScheduler, type Observable as ObservableType } from 'rxjs';
+import { StoreQueries, isQueryable, type Queryable } from './storeQueries.js';
+import type { Denormalize } from '../schema/index.js';
 import { Store, initialState, restoreState, type State } from '../store/index.js';
+import type { ControllerAction } from './actions.js';
+import { browserEnvironment } from './environment.js';
+import type { ControllerOptions } from './options.js';
 import { QueryCache } from './queryCache.js';
 import { needsFetch, queryState, type ObserveOptions, type QueryStream } from './QueryStream.js';
 import { toError, type Requests } from './requests.js';
@@ -11,29 +15,9 @@ import {
   type EndpointArgs,
   type EndpointData,
   type QueryState,
+  type ReadEndpoint,
   type ResponseSnapshot,
 } from './types.js';
-
-/** Options of `new Controller(...)`. */
-export interface ControllerOptions {
-  /** A state to start from: `controller.getState()` of another controller, or it after a JSON round trip. */
-  readonly initialState?: unknown;
-  /** The clock (ms since the epoch). Default `Date.now`. */
-  readonly now?: () => number;
-  /**
-   * How often a failed request without side effects (GET) is retried, when its endpoint does not set
-   * `retry`: network errors (status 0, timeouts) and 5xx only. Default 3; `false` or 0 turns retries off.
-   * Mutations retry only when their endpoint sets `retry`.
-   */
-  readonly retry?: number | false | undefined;
-  /** The wait (ms) before retry number `attempt` (0-based), when the endpoint does not set `retryDelay`. Default `min(1000 * 2 ** attempt, 30_000)`. */
-  readonly retryDelay?: RetryDelay | undefined;
-  /**
-   * Where retry waits and polling intervals are scheduled (an RxJS scheduler; a `TestScheduler` in
-   * marble tests). Default `asyncScheduler`, which fake timers control.
-   */
-  readonly scheduler?: SchedulerLike | undefined;
-}
 
 /** @internal The controller's bookkeeping, for tests that check that nothing is left behind (not exported by the package). */
 export let controllerInternals: (controller: Controller) => {
@@ -42,6 +26,20 @@ export let controllerInternals: (controller: Controller) => {
   readonly inFlight: Map<string, unknown>;
   readonly store: Store;
 };
+
+/**
+ * Throws a `TypeError` naming `endpoint` when it has side effects: observing it would send the request
+ * once per subscriber and again on every refetch. `verb` names the caller (`controller.observe`,
+ * `createQuery`, ...).
+ */
+export function assertReadEndpoint(endpoint: ControllerEndpoint, verb: string): void {
+  if (endpoint.sideEffect) {
+    throw new TypeError(
+      `${verb}(${endpoint.name || endpoint.method}) refused an endpoint with side effects (${endpoint.method}): ` +
+        'it reads data. Send a mutation with controller.fetch(endpoint, ...args) (createMutation in the adapters).',
+    );
+  }
+}
 
 /**
  * Ties endpoints to the one normalized store: `fetch` runs an endpoint and stores its response,
@@ -55,9 +53,14 @@ export let controllerInternals: (controller: Controller) => {
 export class Controller {
   /** The normalized state, now and on every change. */
   declare readonly state$: ObservableType<State>;
+  /** Every change after the store committed it, as a typed action (`type`, `key`, `endpoint`, `args`). */
+  declare readonly actions$: ObservableType<ControllerAction>;
   readonly #store: Store;
   readonly #cache: QueryCache;
+  readonly #queries: StoreQueries;
   readonly #requests: Requests;
+  readonly #teardowns: (() => void)[] = [];
+  #disposed = false;
 
   static {
     controllerInternals = (controller) => ({
@@ -77,8 +80,53 @@ export class Controller {
       scheduler: options.scheduler ?? asyncScheduler,
       retry: options.retry ?? 3,
       retryDelay: options.retryDelay ?? defaultRetryDelay,
+      environment: options.environment ?? browserEnvironment(),
+      refetchOnReconnect: options.refetchOnReconnect ?? true,
+      refetchOnFocus: options.refetchOnFocus ?? false,
+      pollInBackground: options.pollInBackground ?? false,
+      gcTime: options.gcTime ?? 300_000,
     });
     this.#requests = this.#cache.requests;
+    this.#queries = new StoreQueries(this.#store, this.#cache);
+    this.actions$ = this.#requests.log.actions$;
+    for (const manager of options.managers ?? []) {
+      const teardown = manager(this);
+      if (typeof teardown === 'function') this.#teardowns.push(teardown);
+    }
+  }
+
+  /**
+   * Stops the controller: polling, retries, timers and managers stop, requests in flight are aborted
+   * (nothing they answer is written), and every stream `observe` returned completes. Later calls of
+   * its verbs throw (`fetch` rejects). The state stays readable (`getState()`).
+   *
+   * @example
+   * onDestroy(() => controller.dispose());
+   */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#cache.dispose();
+    for (const teardown of this.#teardowns.splice(0)) teardown();
+  }
+
+  /**
+   * Runs a garbage collection now: the results and meta of keys whose `gcTime` has passed since their
+   * last subscriber left go, then every entity that no kept result, live stream or optimistic layer
+   * reaches. Data a live stream reads is never collected.
+   */
+  gc(): void {
+    this.#alive('gc');
+    this.#cache.gc.collect();
+  }
+
+  /** Throws when the controller was disposed. */
+  #alive(verb: string): void {
+    if (this.#disposed) {
+      throw new Error(
+        `controller.${verb}() was called after controller.dispose(): this controller was disposed. Create a new Controller.`,
+      );
+    }
   }
 
   /** The normalized state (entities, endpoints, meta, entitiesMeta, optimistic). */
@@ -99,6 +147,7 @@ export class Controller {
    */
   fetch<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
     try {
+      this.#alive('fetch');
       const key = this.#cache.keyOf(endpoint, args);
       return this.#requests.request(endpoint, args, key, true) as Promise<EndpointData<E>>;
     } catch (error) {
@@ -110,6 +159,7 @@ export class Controller {
   fetchIfStale<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
     let key: string;
     try {
+      this.#alive('fetchIfStale');
       key = endpoint.key(...args);
     } catch (error) {
       return Promise.reject(error);
@@ -129,11 +179,52 @@ export class Controller {
    * @example
    * controller.observe(TodoResource.get, { id: 1 }).subscribe((state) => console.log(state.data?.title));
    */
-  observe<E extends ControllerEndpoint>(
+  observe<E extends ReadEndpoint>(
     endpoint: E,
     ...args: EndpointArgs<E> | [null]
-  ): ObservableType<QueryState<EndpointData<E>>> {
-    return this.watch(endpoint, args, POLL);
+  ): ObservableType<QueryState<EndpointData<E>>>;
+  /**
+   * The live answer of the store to a queryable (an Entity by pk or index, `schema.All`, `schema.Query`,
+   * ...): emits on subscribe and whenever the answer changes; never fetches (`loading` is false).
+   *
+   * @example
+   * controller.observe(new schema.Query(new schema.All(Todo), (todos) => todos.length)).subscribe(render);
+   */
+  observe<S extends Queryable>(queryable: S, ...args: readonly unknown[]): ObservableType<QueryState<Denormalize<S>>>;
+  observe(target: ReadEndpoint | Queryable, ...args: readonly unknown[]): ObservableType<QueryState<unknown>> {
+    if (isQueryable(target)) {
+      this.#alive('observe');
+      return this.#queries.observe(target, args);
+    }
+    return this.watch(target as ReadEndpoint, args as never, POLL);
+  }
+
+  /**
+   * What the store holds for a queryable, without a request: an Entity by pk (`get(Todo, { id: 1 })`,
+   * `get(Todo, '1')`) or by one of its `indexes`, `schema.All`, `schema.Query`, a Collection stored under
+   * arguments. `undefined` when the store cannot answer (missing, or INVALID).
+   *
+   * @example
+   * const ann = controller.get(User, { username: 'ann' });
+   */
+  get<S extends Queryable>(queryable: S, ...args: readonly unknown[]): Denormalize<S> | undefined {
+    this.#alive('get');
+    return this.#queries.get(queryable, args);
+  }
+
+  /**
+   * Writes an entity without a request, as if a response held it now: `set(Todo, { id: 1 }, value)`.
+   * The value holds the pk; a partial value merges into the stored record. Every observer that reads it
+   * re-emits. A value without a pk throws a `NormalizeError` and the store is unchanged.
+   *
+   * @example
+   * controller.set(Todo, { id: 1 }, { id: 1, completed: true });
+   */
+  set<S extends Queryable>(schema: S, ...argsAndValue: readonly [...args: readonly unknown[], value: unknown]): void {
+    this.#alive('set');
+    const args = argsAndValue.slice(0, -1);
+    const now = this.#cache.now();
+    this.#queries.set(schema, args, argsAndValue[args.length], now, now + 60_000);
   }
 
   /**
@@ -148,6 +239,8 @@ export class Controller {
     args: Readonly<EndpointArgs<E>> | readonly [null],
     options: ObserveOptions,
   ): ObservableType<QueryState<EndpointData<E>>> {
+    this.#alive('observe');
+    assertReadEndpoint(endpoint, 'controller.observe');
     if (args[0] === null) {
       return new Observable<QueryState<EndpointData<E>>>((subscriber) => subscriber.next(IDLE));
     }
@@ -176,32 +269,45 @@ export class Controller {
    * const { data, loading } = controller.peek(TodoResource.getList, { userId: 1 });
    */
   peek<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E> | [null]): QueryState<EndpointData<E>> {
+    this.#alive('peek');
     if (args[0] === null) return IDLE;
     const key = endpoint.key(...(args as EndpointArgs<E>));
     const read = this.#cache.readKey(endpoint, args, key);
     const now = this.#cache.now();
     const fetching =
       this.#requests.isFetching(key) || needsFetch(read, false, now, this.#cache.streamOf(key)?.active !== true);
-    return queryState(read, fetching, now) as QueryState<EndpointData<E>>;
+    return queryState(read, fetching, now, this.#requests.isPaused(key)) as QueryState<EndpointData<E>>;
   }
 
   /** Marks the result of this request invalid: observers stop showing it and refetch. */
   invalidate<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): void {
-    this.#mark('invalidate', [endpoint.key(...args)]);
+    this.#alive('invalidate');
+    const key = endpoint.key(...args);
+    this.#mark('invalidate', [key], endpoint, args);
   }
 
   /** Marks every stored result of this endpoint invalid. */
   invalidateAll(endpoint: ControllerEndpoint): void {
-    this.#mark('invalidate', this.#cache.keysOf(endpoint));
+    this.#alive('invalidateAll');
+    this.#mark('invalidate', this.#cache.keysOf(endpoint), endpoint);
   }
 
   /** Marks every stored result of this endpoint stale: observers refetch in the background and keep their data. */
   expireAll(endpoint: ControllerEndpoint): void {
-    this.#mark('expire', this.#cache.keysOf(endpoint));
+    this.#alive('expireAll');
+    this.#mark('expire', this.#cache.keysOf(endpoint), endpoint);
   }
 
-  #mark(type: 'invalidate' | 'expire', keys: Iterable<string>): void {
-    this.#store.dispatch({ type, keys: [...keys], date: this.#cache.now() });
+  #mark(
+    type: 'invalidate' | 'expire',
+    keys: Iterable<string>,
+    endpoint: ControllerEndpoint,
+    args?: readonly unknown[],
+  ): void {
+    const list = [...keys];
+    this.#store.dispatch({ type, keys: list, date: this.#cache.now() });
+    const log = this.#requests.log;
+    if (log.observed) log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args });
   }
 
   /**
@@ -213,11 +319,13 @@ export class Controller {
    * controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, title: 'from the server push' });
    */
   setResponse<E extends ControllerEndpoint>(endpoint: E, ...argsAndResponse: [...EndpointArgs<E>, unknown]): void {
+    this.#alive('setResponse');
     this.#set(endpoint, argsAndResponse, false);
   }
 
   /** Stores an error for this request as if the request had failed: `setError(endpoint, ...args, error)`. */
   setError<E extends ControllerEndpoint>(endpoint: E, ...argsAndError: [...EndpointArgs<E>, Error]): void {
+    this.#alive('setError');
     this.#set(endpoint, argsAndError, true);
   }
 
@@ -229,6 +337,7 @@ export class Controller {
 
   /** A synchronous snapshot of one request in the store. */
   getResponse<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): ResponseSnapshot<EndpointData<E>> {
+    this.#alive('getResponse');
     const read = this.#cache.readKey(endpoint, args, endpoint.key(...args));
     const invalid = read.invalid || read.invalidated;
     return {
@@ -241,8 +350,11 @@ export class Controller {
 
   /** Empties the store. Requests in flight settle without writing and stop retrying; observers refetch. */
   resetEntireStore(): void {
+    this.#alive('resetEntireStore');
     this.#requests.reset();
     this.#store.dispatch({ type: 'reset', date: this.#cache.now() });
+    const log = this.#requests.log;
+    if (log.observed) log.emit({ type: 'reset' });
   }
 }
 

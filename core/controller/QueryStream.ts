@@ -26,6 +26,8 @@ export interface QueryRead {
   readonly invalid: boolean;
   readonly paths: ReadonlySet<string>;
   readonly error: Error | undefined;
+  /** `error` is not a request's but this read's: the stored value could not be read (it stays while loading). */
+  readonly unreadable: boolean;
   /** The key's own result has never been stored. */
   readonly missing: boolean;
   readonly invalidated: boolean;
@@ -57,6 +59,7 @@ const NOT_READ: QueryRead = {
   invalid: false,
   paths: NO_PATHS,
   error: undefined,
+  unreadable: false,
   missing: true,
   invalidated: false,
   expiresAt: 0,
@@ -68,7 +71,8 @@ function sameState(a: QueryState<unknown>, b: QueryState<unknown>): boolean {
     a.error === b.error &&
     a.loading === b.loading &&
     a.fetching === b.fetching &&
-    a.stale === b.stale
+    a.stale === b.stale &&
+    a.paused === b.paused
   );
 }
 
@@ -83,16 +87,23 @@ export function needsFetch(read: QueryRead, fetching: boolean, now: number, moun
   return read.missing || read.invalidated || read.invalid || now >= read.expiresAt;
 }
 
-/** The QueryState of a read: transient errors (5xx, network) keep the data, 4xx and status-less errors replace it. */
-export function queryState(read: QueryRead, fetching: boolean, now: number): QueryState<unknown> {
+/**
+ * The QueryState of a read: transient errors (5xx, network) keep the data, 4xx and status-less errors
+ * replace it; while a request runs and no data is shown (`loading`), the old error of a request is not
+ * shown either (an error reading the stored value is).
+ * `paused`: the request waits for the network.
+ */
+export function queryState(read: QueryRead, fetching: boolean, now: number, paused = false): QueryState<unknown> {
   const usable = !read.invalid && !read.invalidated && !(read.error && !isTransient(read.error));
   const data = usable ? read.data : undefined;
+  const loading = data === undefined && fetching;
   return {
     data,
-    error: read.error,
-    loading: data === undefined && fetching,
+    error: loading && !read.unreadable ? undefined : read.error,
+    loading,
     fetching,
     stale: read.missing ? data !== undefined : read.invalidated || now >= read.expiresAt,
+    paused: fetching && paused,
   };
 }
 
@@ -112,6 +123,8 @@ export class QueryStream {
   #subscribers = 0;
   #pollers = 0;
   #poll: Subscription | undefined;
+  /** When polling paused (hidden page, no network) while a polling subscriber stayed. */
+  #pausedAt: number | undefined;
   #updating = false;
   #dirty = false;
   /** The last transition that listed this stream for an update (see `listFor`). */
@@ -134,7 +147,7 @@ export class QueryStream {
     this.#cache = cache;
     const read = (this.#last = cache.read(this, undefined));
     cache.index(this, NO_PATHS, read.paths);
-    this.#subject = new BehaviorSubject(queryState(read, cache.isFetching(key), cache.now()));
+    this.#subject = new BehaviorSubject(queryState(read, cache.isFetching(key), cache.now(), cache.isPaused(key)));
   }
 
   /** The records the current data depends on. */
@@ -149,13 +162,13 @@ export class QueryStream {
       const mounting = this.#subscribers++ === 0;
       if (poll) this.#pollers++;
       this.update(mounting ? MOUNTING : undefined);
-      this.#syncPolling();
+      this.syncPolling();
       const subscription = this.#subject.subscribe(subscriber);
       return () => {
         subscription.unsubscribe();
         if (poll) this.#pollers--;
         this.#subscribers--;
-        this.#syncPolling();
+        this.syncPolling();
         if (this.#subscribers === 0) this.#cache.release(this);
       };
     });
@@ -191,7 +204,7 @@ export class QueryStream {
           fetching = cache.isFetching(this.key);
         }
         if (this.#dirty) continue;
-        const next = queryState(read, fetching, now);
+        const next = queryState(read, fetching, now, cache.isPaused(this.key));
         if (!sameState(next, this.#subject.getValue())) this.#subject.next(next);
       } while (this.#dirty);
     } finally {
@@ -209,6 +222,12 @@ export class QueryStream {
     return true;
   }
 
+  /** The controller is disposed: polling stops and every subscriber completes. */
+  complete(): void {
+    this.close();
+    this.#subject.complete();
+  }
+
   /** The stream is dropped by its cache: it depends on nothing any more and stops polling. */
   close(): void {
     this.#poll?.unsubscribe();
@@ -216,14 +235,42 @@ export class QueryStream {
     this.#last = { ...this.#last, paths: NO_PATHS };
   }
 
-  #syncPolling(): void {
+  /**
+   * Refetches when someone is subscribed and the data is stale, invalid or an error is shown (the
+   * network came back, the window regained focus, polling resumed). `errors`: an error alone is a reason.
+   */
+  revalidate(errors: boolean): void {
+    if (!this.active) return;
+    const read = this.#last;
+    const cache = this.#cache;
+    if (cache.isFetching(this.key)) return;
+    const now = cache.now();
+    const stale = read.missing || read.invalid || read.invalidated || now >= read.expiresAt;
+    if (stale || (errors && read.error !== undefined)) {
+      cache.refetch(this);
+      this.update();
+    }
+  }
+
+  /**
+   * Starts or stops the polling timer: it runs while a polling subscriber is there and the cache lets
+   * it (by default not while the page is hidden or the network is down). Resuming refetches at once
+   * when a poll was missed meanwhile.
+   */
+  syncPolling(): void {
     const frequency = this.endpoint.pollFrequency;
-    const shouldPoll = this.#pollers > 0 && typeof frequency === 'number' && frequency > 0 && !this.endpoint.sideEffect;
+    const cache = this.#cache;
+    const wanted = this.#pollers > 0 && typeof frequency === 'number' && frequency > 0 && !this.endpoint.sideEffect;
+    const shouldPoll = wanted && cache.pollingAllowed();
     if (shouldPoll && !this.#poll) {
-      this.#poll = interval(frequency, this.#cache.scheduler).subscribe(() => this.#cache.refetch(this));
+      if (this.#pausedAt !== undefined && cache.now() - this.#pausedAt >= frequency) cache.refetch(this);
+      this.#pausedAt = undefined;
+      this.#poll = interval(frequency, cache.scheduler).subscribe(() => cache.refetch(this));
     } else if (!shouldPoll && this.#poll) {
       this.#poll.unsubscribe();
       this.#poll = undefined;
+      if (wanted) this.#pausedAt = cache.now();
     }
+    if (!wanted) this.#pausedAt = undefined;
   }
 }

@@ -7,7 +7,14 @@
 import { BehaviorSubject, Observable, combineLatest, distinctUntilChanged, map, of } from 'rxjs';
 import { Collection, ObjectSchema, appendUnique, collectionArgsKey } from '../schema/index.js';
 import type { Controller } from './Controller.js';
-import type { ControllerEndpoint, EndpointArgs, EndpointData, QueryState } from './types.js';
+import {
+  IDLE as IDLE_QUERY,
+  type ControllerEndpoint,
+  type EndpointArgs,
+  type EndpointData,
+  type QueryState,
+  type ReadEndpoint,
+} from './types.js';
 
 /** The state of an infinite list: the list's `QueryState` plus where paging stands. */
 export interface InfiniteState<T> extends QueryState<T> {
@@ -57,15 +64,7 @@ interface Cursor {
 
 const cursors = new WeakMap<Controller, Map<string, Cursor>>();
 
-const IDLE: InfiniteState<never> = Object.freeze({
-  data: undefined,
-  error: undefined,
-  loading: false,
-  fetching: false,
-  stale: false,
-  hasNext: false,
-  fetchingNext: false,
-});
+const IDLE: InfiniteState<never> = Object.freeze({ ...IDLE_QUERY, hasNext: false, fetchingNext: false });
 
 function sameState<S extends object>(a: S, b: S): boolean {
   for (const key of Object.keys(b))
@@ -150,7 +149,7 @@ function pagingOf(endpoint: ControllerEndpoint, options: InfiniteOptions): Pagin
  * feed.state$.subscribe(({ data, hasNext, fetchingNext }) => render(data, hasNext, fetchingNext));
  * button.onclick = () => feed.loadNext();
  */
-export function observeInfinite<E extends ControllerEndpoint>(
+export function observeInfinite<E extends ReadEndpoint>(
   controller: Controller,
   endpoint: E,
   args: EndpointArgs<E>[0] | null,

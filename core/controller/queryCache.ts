@@ -2,9 +2,12 @@
  * The query streams by request key, the index from entity records to the streams that read them, and
  * the transitions: on every store change, exactly the streams that read something it changed recompute.
  */
-import type { SchedulerLike } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import { MemoCache, isEntityClass, type Entity, type EntityTables } from '../schema/index.js';
 import type { Store, Transition } from '../store/index.js';
+import { ActionLog } from './actions.js';
+import { GarbageCollector } from './gc.js';
+import { Environment, type ControllerEnvironment, type EnvironmentListener } from './environment.js';
 import { applyLayers, type EffectiveEntities } from './optimistic.js';
 import { NO_PATHS, QueryStream, type QueryRead, type UpdateOptions } from './QueryStream.js';
 import { Requests, toError, type RequestPolicy } from './requests.js';
@@ -30,15 +33,30 @@ export interface QueryCacheOptions extends RequestPolicy {
   readonly now: () => number;
   /** Where polling and retry waits are scheduled. */
   readonly scheduler: SchedulerLike;
+  /** The network, visibility and focus events. */
+  readonly environment: ControllerEnvironment;
+  /** Stale or errored streams with subscribers refetch when the network comes back. */
+  readonly refetchOnReconnect: boolean;
+  /** Stale streams with subscribers refetch when the window regains focus. */
+  readonly refetchOnFocus: boolean;
+  /** Polling goes on while the page is hidden or the network is down. */
+  readonly pollInBackground: boolean;
+  /** How long (ms) a key's result is kept after its last subscriber left. */
+  readonly gcTime: number;
 }
 
+/** Focus events closer together than this (ms) count as one. */
+const FOCUS_THROTTLE = 1_000;
+
 /** The streams of one controller and the reads they share (one memo, one view of the optimistic layers). */
-export class QueryCache {
+export class QueryCache implements EnvironmentListener {
   /** @internal The live streams by request key. */
   readonly streams = new Map<string, QueryStream>();
   /** @internal `entity key \0 pk` -> the streams whose data read that record. */
   readonly byPath = new Map<string, Set<QueryStream>>();
   readonly #keysByEndpoint = new WeakMap<object, Set<string>>();
+  /** The endpoint and arguments of each key seen (to trace what its result reaches). */
+  readonly #requestOf = new Map<string, { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] }>();
   readonly #memo = new MemoCache();
   readonly #store: Store;
   readonly #clock: () => number;
@@ -49,13 +67,68 @@ export class QueryCache {
   declare readonly scheduler: SchedulerLike;
   /** The requests of this cache's keys. */
   declare readonly requests: Requests;
+  /** The network and the page, as the environment tells them. */
+  declare readonly environment: Environment;
+  /** Drops what nobody uses any more. */
+  declare readonly gc: GarbageCollector;
+  readonly #options: QueryCacheOptions;
+  readonly #transitions$: Subscription;
+  #lastFocus = Number.NEGATIVE_INFINITY;
 
   constructor(store: Store, options: QueryCacheOptions) {
     this.#store = store;
     this.#clock = options.now;
     this.scheduler = options.scheduler;
-    this.requests = new Requests(store, this, options);
-    store.transitions$.subscribe((transition) => this.#onTransition(transition));
+    this.#options = options;
+    const log = new ActionLog();
+    this.requests = new Requests(store, this, options, log);
+    this.gc = new GarbageCollector(this, store, log, options.gcTime);
+    this.#transitions$ = store.transitions$.subscribe((transition) => this.#onTransition(transition));
+    this.environment = new Environment(options.environment, this);
+  }
+
+  /** Stops everything: the environment, requests, polling; every stream completes. */
+  dispose(): void {
+    this.environment.dispose();
+    this.gc.dispose();
+    this.#transitions$.unsubscribe();
+    this.requests.dispose();
+    for (const stream of [...this.streams.values()]) {
+      this.index(stream, stream.paths, NO_PATHS);
+      stream.complete();
+    }
+    this.streams.clear();
+    this.requests.log.complete();
+  }
+
+  /** Whether a request for this key waits for the network. */
+  isPaused(key: string): boolean {
+    return this.requests.isPaused(key);
+  }
+
+  /** Whether polling may run now: always with `pollInBackground`, else while online and visible. */
+  pollingAllowed(): boolean {
+    return this.#options.pollInBackground || (this.environment.online && this.environment.visible);
+  }
+
+  /** The network came back: waiting requests have started; stale or errored streams refetch. */
+  onReconnect(): void {
+    if (!this.#options.refetchOnReconnect) return;
+    for (const stream of [...this.streams.values()]) stream.revalidate(true);
+  }
+
+  /** Polling may run now, or must pause. */
+  onPollingChange(): void {
+    for (const stream of [...this.streams.values()]) stream.syncPolling();
+  }
+
+  /** The window regained focus: stale streams refetch (at most once per burst of focus events). */
+  onFocus(): void {
+    if (!this.#options.refetchOnFocus) return;
+    const now = this.now();
+    if (now - this.#lastFocus < FOCUS_THROTTLE) return;
+    this.#lastFocus = now;
+    for (const stream of [...this.streams.values()]) stream.revalidate(false);
   }
 
   /** The clock. */
@@ -69,7 +142,32 @@ export class QueryCache {
     let keys = this.#keysByEndpoint.get(endpoint);
     if (!keys) this.#keysByEndpoint.set(endpoint, (keys = new Set()));
     keys.add(key);
+    if (!this.#requestOf.has(key)) this.#requestOf.set(key, { endpoint, args });
     return key;
+  }
+
+  /** @internal The records the stored result of `key` reaches, or `undefined` when its endpoint is unknown. */
+  pathsOf(key: string): ReadonlySet<string> | undefined {
+    const request = this.#requestOf.get(key);
+    if (request === undefined) return undefined;
+    if (request.endpoint.schema === undefined) return NO_PATHS;
+    try {
+      return this.readKey(request.endpoint, request.args, key, true).paths;
+    } catch {
+      return undefined; // unreadable: keep what it may reach
+    }
+  }
+
+  /** `key` was collected: forget it. */
+  forget(key: string): void {
+    const request = this.#requestOf.get(key);
+    if (request) this.#keysByEndpoint.get(request.endpoint)?.delete(key);
+    this.#requestOf.delete(key);
+  }
+
+  /** A response or error was written for `key`: with no stream on it, it is released now. */
+  written(key: string): void {
+    if (!this.streams.has(key)) this.gc.release(key, this.now());
   }
 
   /** Every request key this endpoint was used with. */
@@ -80,7 +178,10 @@ export class QueryCache {
   /** The stream of `key`, made on first use. */
   stream(endpoint: ControllerEndpoint, args: readonly unknown[], key: string): QueryStream {
     let stream = this.streams.get(key);
-    if (!stream) this.streams.set(key, (stream = new QueryStream(this, endpoint, args, key)));
+    if (!stream) {
+      this.streams.set(key, (stream = new QueryStream(this, endpoint, args, key)));
+      this.gc.retain(key);
+    }
     return stream;
   }
 
@@ -105,7 +206,10 @@ export class QueryCache {
     this.requests.abandon(stream);
     this.index(stream, stream.paths, NO_PATHS);
     stream.close();
-    if (this.streams.get(stream.key) === stream) this.streams.delete(stream.key);
+    if (this.streams.get(stream.key) === stream) {
+      this.streams.delete(stream.key);
+      this.gc.release(stream.key, this.now());
+    }
   }
 
   /** The stream read `paths` now instead of `previous`: keeps the path index up to date. */
@@ -147,6 +251,7 @@ export class QueryCache {
         invalid: false,
         paths: stream.paths,
         error: toError(error),
+        unreadable: true,
         missing: false,
         invalidated: false,
         expiresAt: 0,
@@ -180,6 +285,7 @@ export class QueryCache {
       invalid,
       paths,
       error: meta?.error,
+      unreadable: false,
       missing: stored === undefined,
       invalidated: meta?.invalidated === true,
       expiresAt: meta?.expiresAt ?? 0,
@@ -197,6 +303,7 @@ export class QueryCache {
       invalid: result.invalid,
       paths: result.paths,
       error: previous.error,
+      unreadable: previous.unreadable,
       missing: previous.missing,
       invalidated: previous.invalidated,
       expiresAt: previous.expiresAt,

@@ -5,9 +5,10 @@
  * `fetch` resolves with its own response.
  */
 import type { RetryDelay } from '../endpoint/index.js';
-import { AbortError, NormalizeError, type RequestDescription } from '../errors.js';
+import { AbortError, NetworkError, NormalizeError, type RequestDescription } from '../errors.js';
 import { MemoCache, normalize } from '../schema/index.js';
 import type { State, Store } from '../store/index.js';
+import type { ActionLog } from './actions.js';
 import { NO_LAYER, expectedResponse } from './optimistic.js';
 import type { QueryCache } from './queryCache.js';
 import type { QueryStream } from './QueryStream.js';
@@ -30,6 +31,8 @@ export interface WriteOptions {
   readonly fetchedAt?: number | undefined;
   /** The optimistic layer it replaces. */
   readonly settles?: number | undefined;
+  /** A response of a request (`fetch`), not one given by `setResponse` (`set`). */
+  readonly fetched?: boolean | undefined;
   /** When it arrived; default: now. */
   readonly date?: number | undefined;
 }
@@ -99,6 +102,12 @@ function newestWriteIn(state: State): number {
 export class Requests {
   /** @internal GETs in flight by key. */
   readonly inFlight = new Map<string, InFlight>();
+  /** Every request running (mutations too), aborted by `dispose`. */
+  readonly #running = new Map<AbortController, RequestDescription>();
+  /** Announces every committed change. */
+  declare readonly log: ActionLog;
+  /** Keys whose request waits for the network. */
+  readonly #paused = new Map<string, number>();
   readonly #store: Store;
   readonly #cache: QueryCache;
   readonly #policy: RequestPolicy;
@@ -111,7 +120,8 @@ export class Requests {
   /** Aborted by `reset`: retries of requests started before it stop. */
   #resetSignal = new AbortController();
 
-  constructor(store: Store, cache: QueryCache, policy: RequestPolicy) {
+  constructor(store: Store, cache: QueryCache, policy: RequestPolicy, log: ActionLog) {
+    this.log = log;
     this.#store = store;
     this.#cache = cache;
     this.#policy = policy;
@@ -121,6 +131,36 @@ export class Requests {
   /** Whether a request for this key is in flight. */
   isFetching(key: string): boolean {
     return this.inFlight.has(key);
+  }
+
+  /** Whether a request for this key waits for the network. */
+  isPaused(key: string): boolean {
+    return this.#paused.has(key);
+  }
+
+  /**
+   * Before an attempt: while offline, a GET (or a mutation whose endpoint sets `retry`) waits for the
+   * network, its observers showing `paused`; another mutation fails at once, as it would on the wire.
+   */
+  async #online(endpoint: ControllerEndpoint, key: string, signal: AbortSignal, stop: AbortSignal): Promise<boolean> {
+    const environment = this.#cache.environment;
+    if (environment.online) return false;
+    if (endpoint.sideEffect && endpoint.retry === undefined) {
+      throw new NetworkError(describe(endpoint, key), { cause: new Error('the app is offline') });
+    }
+    this.#paused.set(key, (this.#paused.get(key) ?? 0) + 1);
+    this.#cache.streamOf(key)?.update();
+    const either = AbortSignal.any([signal, stop]);
+    try {
+      await environment.whenOnline(either);
+    } finally {
+      const count = (this.#paused.get(key) ?? 1) - 1;
+      if (count > 0) this.#paused.set(key, count);
+      else this.#paused.delete(key);
+      this.#cache.streamOf(key)?.update();
+    }
+    if (signal.aborted) throw signal.reason;
+    return true;
   }
 
   /**
@@ -140,17 +180,22 @@ export class Requests {
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
     const entry = { abort, awaited } as InFlight;
+    this.#running.set(abort, describe(endpoint, key));
     const stop = this.#resetSignal.signal;
     // the request is over: it is no longer in flight (unless a reset or an abort already replaced it)
-    const settle = () => this.inFlight.get(key) === entry && this.inFlight.delete(key);
+    const settle = () => {
+      this.#running.delete(abort);
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+    };
     const run = async (): Promise<unknown> => {
       await undefined; // the request is registered in flight before anything can settle it
       let startedAt = fetchedAt;
       let response: unknown;
       try {
         response = await withRetries(
-          (attempt) => {
-            if (attempt > 0) startedAt = this.#startTime(); // a retry's response is as new as the retry
+          async (attempt) => {
+            const waited = await this.#online(endpoint, key, abort.signal, stop);
+            if (attempt > 0 || waited) startedAt = this.#startTime(); // a response is as new as its attempt
             return tryOnce(endpoint, args, abort.signal);
           },
           // the endpoint's retry options, else the controller's (mutations: none)
@@ -168,10 +213,18 @@ export class Requests {
         settle();
         if (error instanceof Error && error.name === 'AbortError') {
           // an aborted request stores nothing: only its optimistic layer goes, and its observers stop showing it as fetching
-          if (layer !== undefined) this.#store.dispatch({ type: 'dropLayer', layer });
+          if (layer !== undefined) {
+            this.#store.dispatch({ type: 'dropLayer', layer });
+            if (this.log.observed) this.log.emit({ type: 'rollback', key, endpoint, args, error: toError(error) });
+          }
           this.#cache.streamOf(key)?.update();
         } else if (generation === this.#generation) {
-          this.write(endpoint, key, args, toError(error), { isError: true, fetchedAt: startedAt, settles: layer });
+          this.write(endpoint, key, args, toError(error), {
+            isError: true,
+            fetchedAt: startedAt,
+            settles: layer,
+            fetched: true,
+          });
         }
         throw error;
       }
@@ -182,10 +235,22 @@ export class Requests {
       // store's records are exactly its own (and the data read is the object observers show)
       const newest = startedAt >= this.#newestWrite;
       try {
-        this.write(endpoint, key, args, response, { isError: false, fetchedAt: startedAt, settles: layer, date });
+        this.write(endpoint, key, args, response, {
+          isError: false,
+          fetchedAt: startedAt,
+          settles: layer,
+          date,
+          fetched: true,
+        });
       } catch (thrown) {
         const error = thrown instanceof NormalizeError ? thrown.inResponseTo(describe(endpoint, key)) : toError(thrown);
-        this.write(endpoint, key, args, error, { isError: true, fetchedAt: startedAt, settles: layer, date });
+        this.write(endpoint, key, args, error, {
+          isError: true,
+          fetchedAt: startedAt,
+          settles: layer,
+          date,
+          fetched: true,
+        });
         throw error;
       }
       if (!entry.awaited) return undefined; // an observer's refetch: nobody reads the value
@@ -227,6 +292,7 @@ export class Requests {
       type: 'optimistic',
       layer: { id: layer, key, schema: endpoint.schema, args, response: expected, fetchedAt },
     });
+    if (this.log.observed) this.log.emit({ type: 'optimistic', key, endpoint, args });
     return layer;
   }
 
@@ -256,6 +322,14 @@ export class Requests {
     this.inFlight.clear();
     this.#resetSignal.abort();
     this.#resetSignal = new AbortController();
+  }
+
+  /** Aborts every request (mutations too) and its retries; nothing they answer is written. */
+  dispose(): void {
+    this.reset();
+    for (const [abort, request] of [...this.#running])
+      abort.abort(new AbortError(request, 'the controller was disposed'));
+    this.#running.clear();
   }
 
   /** Stores a response (normalized; throws what normalize throws) or an error for `key`. */
@@ -292,5 +366,17 @@ export class Requests {
             settles: options.settles,
           },
     );
+    this.#cache.written(key);
+    if (this.log.observed) {
+      const error = options.isError ? (value as Error) : undefined;
+      const type = options.isError
+        ? options.settles !== undefined
+          ? 'rollback'
+          : 'setError'
+        : options.fetched
+          ? 'fetch'
+          : 'set';
+      this.log.emit({ type, key, endpoint, args, error });
+    }
   }
 }

@@ -8,13 +8,26 @@
  * table whose new rows could change it (`queryTables`: All rows, index lookups, lists by arguments).
  */
 import { Observable } from 'rxjs';
-import { MemoCache, query, queryTables, type Denormalize } from '../schema/index.js';
+import {
+  MemoCache,
+  SchemaNode,
+  isEntityClass,
+  query,
+  queryTables,
+  type Denormalize,
+  type EntityClass,
+} from '../schema/index.js';
 import type { Store } from '../store/index.js';
 import type { QueryCache } from './queryCache.js';
 import { IDLE, type QueryState } from './types.js';
 
 /** A schema that `controller.get` and `controller.observe` can answer from the store alone. */
-export type Queryable = object;
+export type Queryable = EntityClass | SchemaNode;
+
+/** Whether `value` is a queryable (an Entity class or a schema object), not an endpoint. */
+export function isQueryable(value: unknown): value is Queryable {
+  return value instanceof SchemaNode || isEntityClass(value);
+}
 
 /** The store's answer to a queryable and arguments: data, or `undefined` when it cannot answer. */
 export class StoreQueries {

@@ -28,6 +28,13 @@ export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = un
   getOptimisticResponse?(snapshot: StoreSnapshot, ...args: A): unknown;
 }
 
+/**
+ * An endpoint without side effects, as `observe` takes it: its method is GET, HEAD or OPTIONS, or its
+ * type says `sideEffect: false`. A mutation goes through `controller.fetch`.
+ */
+export type ReadEndpoint = ControllerEndpoint &
+  ({ readonly method: 'GET' | 'HEAD' | 'OPTIONS' } | { readonly sideEffect: false });
+
 /** The arguments of an endpoint. */
 export type EndpointArgs<E> = E extends (...args: infer A) => unknown ? A : never;
 
@@ -63,6 +70,8 @@ export interface QueryState<T> {
   readonly fetching: boolean;
   /** The data is past its expiry (or invalidated). */
   readonly stale: boolean;
+  /** The request waits for the network to come back (the app is offline). */
+  readonly paused: boolean;
 }
 
 /** What `controller.getResponse` returns: a synchronous snapshot of one request in the store. */
@@ -80,4 +89,5 @@ export const IDLE: QueryState<never> = Object.freeze({
   loading: false,
   fetching: false,
   stale: false,
+  paused: false,
 });

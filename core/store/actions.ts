@@ -61,6 +61,20 @@ export interface SetEntityAction {
   readonly expiresAt: number;
 }
 
+/** Garbage collection: drops the results and meta of `keys` and the entity records `entities` (`[key, pk]`). */
+export interface GcAction {
+  readonly type: 'gc';
+  readonly keys: readonly string[];
+  readonly entities: readonly (readonly [string, string])[];
+}
+
 /** Every change to the state is one of these. */
 export type Action =
-  ResponseAction | ErrorAction | OptimisticAction | DropLayerAction | InvalidateAction | ResetAction | SetEntityAction;
+  | ResponseAction
+  | ErrorAction
+  | OptimisticAction
+  | DropLayerAction
+  | InvalidateAction
+  | ResetAction
+  | SetEntityAction
+  | GcAction;

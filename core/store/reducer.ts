@@ -170,6 +170,32 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
             changes: { ...NONE, entities: normalized.changed },
           };
     }
+    case 'gc': {
+      if (action.keys.length === 0 && action.entities.length === 0) return { state, changes: NONE };
+      const endpoints = copyTable(state.endpoints);
+      const meta = copyTable(state.meta);
+      for (const key of action.keys) {
+        delete endpoints[key];
+        delete meta[key];
+      }
+      const entities = copyTable(state.entities);
+      const entitiesMeta = copyTable(state.entitiesMeta);
+      for (const [key, pk] of action.entities) {
+        const table = entities[key];
+        if (table === undefined) continue;
+        if (table === state.entities[key]) entities[key] = copyTable(table);
+        delete entities[key]![pk];
+        const metaTable = entitiesMeta[key];
+        if (metaTable !== undefined) {
+          if (metaTable === state.entitiesMeta[key]) entitiesMeta[key] = copyTable(metaTable);
+          delete entitiesMeta[key]![pk];
+        }
+      }
+      return {
+        state: { ...state, endpoints, meta, entities, entitiesMeta },
+        changes: { entities: action.entities, endpoints: action.keys, optimistic: false },
+      };
+    }
     case 'reset':
       return {
         state: initialState(action.date),

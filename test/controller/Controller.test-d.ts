@@ -53,6 +53,12 @@ describe('Controller verbs are typed from the endpoint', () => {
     void c.watch(R.get, [{ id: 1 }], false);
     // @ts-expect-error watch needs its options
     void c.watch(R.get, [{ id: 1 }]);
+    // @ts-expect-error observe refuses a mutation (PATCH)
+    void c.observe(R.partialUpdate, { id: 1 }, { title: 'a' });
+    // @ts-expect-error observe refuses a create (POST)
+    void c.observe(R.getList.push, {}, { title: 'a' });
+    // @ts-expect-error observe refuses a DELETE
+    void c.observe(R.delete, { id: 1 });
     // @ts-expect-error peek checks its arguments
     void c.peek(R.get, { idd: 1 });
   });

@@ -182,7 +182,14 @@ describe('Controller.observe', () => {
   it('emits loading synchronously, then data; one request for many subscribers', async () => {
     const a = record(controller.observe(TodoResource.getList, { userId: 1 }));
     const b = record(controller.observe(TodoResource.getList, { userId: 1 }));
-    expect(a.values[0]).toEqual({ data: undefined, error: undefined, loading: true, fetching: true, stale: false });
+    expect(a.values[0]).toEqual({
+      data: undefined,
+      error: undefined,
+      loading: true,
+      fetching: true,
+      stale: false,
+      paused: false,
+    });
     await settled(() => expect(a.last().data).toBeDefined());
     expect(a.last()).toMatchObject({ loading: false, fetching: false, stale: false, error: undefined });
     expect(a.last().data!.map((t) => t.id)).toEqual([1, 3]);
@@ -219,7 +226,7 @@ describe('Controller.observe', () => {
   it('gives an idle stream for null args', () => {
     const stream = record(controller.observe(TodoResource.get, null));
     expect(stream.values).toEqual([
-      { data: undefined, error: undefined, loading: false, fetching: false, stale: false },
+      { data: undefined, error: undefined, loading: false, fetching: false, stale: false, paused: false },
     ]);
     expect(fake.requests).toEqual([]);
   });
@@ -454,6 +461,7 @@ describe('Controller.peek', () => {
       loading: true,
       fetching: true,
       stale: false,
+      paused: false,
     });
     expect(controller.peek(TodoResource.get, null)).toMatchObject({ loading: false, fetching: false });
     await controller.fetch(TodoResource.get, { id: 1 });
@@ -461,7 +469,12 @@ describe('Controller.peek', () => {
     expect(peeked).toMatchObject({ loading: false, fetching: false, stale: false });
     expect(peeked.data!.title).toBe('todo 1');
     controller.setError(TodoResource.get, { id: 1 }, Object.assign(new Error('gone'), { status: 404 }));
-    expect(controller.peek(TodoResource.get, { id: 1 })).toMatchObject({ data: undefined, error: { status: 404 } });
+    // a 4xx replaces the data; a subscriber would refetch at once, so it is loading and the old error is cleared
+    expect(controller.peek(TodoResource.get, { id: 1 })).toMatchObject({
+      data: undefined,
+      loading: true,
+      error: undefined,
+    });
     controller.setError(TodoResource.get, { id: 1 }, Object.assign(new Error('down'), { status: 503 }));
     expect(controller.peek(TodoResource.get, { id: 1 }).data!.id).toBe(1);
     expect(fake.requests).toEqual(['GET /todos/1']);

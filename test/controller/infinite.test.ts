@@ -146,6 +146,7 @@ describe('observeInfinite by page number', () => {
         loading: false,
         fetching: false,
         stale: false,
+        paused: false,
         hasNext: false,
         fetchingNext: false,
       },

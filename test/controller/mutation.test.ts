@@ -64,6 +64,7 @@ describe('keepPrevious', () => {
     loading,
     fetching: loading,
     stale: false,
+    paused: false,
   });
 
   it('stands the last data in for a loading state, until data or an error arrives', () => {

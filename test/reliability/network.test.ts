@@ -326,7 +326,14 @@ describe('abort with a signal', () => {
     });
     const stream = record(controller.observe(dead, { id: 2 }));
     await flush(10);
-    expect(stream.last()).toEqual({ data: undefined, error: undefined, loading: false, fetching: false, stale: false });
+    expect(stream.last()).toEqual({
+      data: undefined,
+      error: undefined,
+      loading: false,
+      fetching: false,
+      stale: false,
+      paused: false,
+    });
     expect(fake.requests).toEqual([]);
     expect(controller.getState().meta).toEqual({});
     stream.unsubscribe();
@@ -535,7 +542,8 @@ describe('recovery after a failed first load', () => {
     const later = record(controller.observe(TodoResource.get, { id: 2 }));
     await until(() => expect(first.last().data?.title).toBe('todo 2'));
     expect(later.last().data).toBe(first.last().data);
-    expect(first.values.map(summary)).toEqual(['-|LF', '-|E500', '-|LFE500', 'todo 2|']);
+    // the refetch shows loading without the old error (it is cleared when loading becomes true)
+    expect(first.values.map(summary)).toEqual(['-|LF', '-|E500', '-|LF', 'todo 2|']);
     expect(fake.requests).toHaveLength(5);
     first.unsubscribe();
     later.unsubscribe();
@@ -551,10 +559,10 @@ describe('recovery after a failed first load', () => {
     expect(controller.peek(TodoResource.get, { id: 3 })).toMatchObject({
       loading: true,
       fetching: true,
-      error: { status: 404 },
+      error: undefined, // cleared when loading becomes true
     });
     const remounted = record(controller.observe(TodoResource.get, { id: 3 }));
-    expect(remounted.values[0]).toMatchObject({ data: undefined, loading: true, error: { status: 404 } });
+    expect(remounted.values[0]).toMatchObject({ data: undefined, loading: true, error: undefined });
     await settled(() => expect(remounted.last().data?.title).toBe('todo 3'));
     expect(remounted.last().error).toBeUndefined();
     expect(fake.requests).toEqual(['GET /todos/3', 'GET /todos/3']);

@@ -1,0 +1,115 @@
+/**
+ * The app's environment as the controller sees it: whether the network is up, whether the page is
+ * visible, and when the window regains focus. Browsers give it through `window`/`document` events;
+ * tests give Subjects; on a server there is none (always online and visible).
+ */
+import { fromEvent, map, merge, of, type Observable, type Subscription } from 'rxjs';
+
+/** Where the controller learns about the network, the page's visibility and focus. */
+export interface ControllerEnvironment {
+  /** `true` when the network is up, `false` when it is down. */
+  readonly online$?: Observable<boolean> | undefined;
+  /** `true` when the page is visible, `false` when it is hidden (a background tab). */
+  readonly visible$?: Observable<boolean> | undefined;
+  /** Emits when the window regains focus. */
+  readonly focus$?: Observable<unknown> | undefined;
+}
+
+/**
+ * The browser's environment: `online`/`offline` events on `window`, `visibilitychange` on `document`,
+ * `focus` on `window`; each starts from the current value. Where there is no `window` (Node, a
+ * server render), none.
+ */
+export function browserEnvironment(): ControllerEnvironment {
+  if (typeof window === 'undefined' || typeof document === 'undefined' || typeof window.addEventListener !== 'function')
+    return {};
+  const visible = () => document.visibilityState !== 'hidden';
+  return {
+    online$: merge(
+      of(typeof navigator === 'undefined' || navigator.onLine !== false),
+      fromEvent(window, 'online').pipe(map(() => true)),
+      fromEvent(window, 'offline').pipe(map(() => false)),
+    ),
+    visible$: merge(of(visible()), fromEvent(document, 'visibilitychange').pipe(map(visible))),
+    focus$: fromEvent(window, 'focus'),
+  };
+}
+
+/** What the environment tells its listener. */
+export interface EnvironmentListener {
+  /** The network came back (`online$` emitted `true` after `false`). */
+  onReconnect(): void;
+  /** Polling may run now, or must pause (the page was hidden or the network went down, or back). */
+  onPollingChange(): void;
+  /** The window regained focus. */
+  onFocus(): void;
+}
+
+/** The environment's current values, and waiting for the network. */
+export class Environment {
+  #online = true;
+  #visible = true;
+  readonly #waiting = new Set<() => void>();
+  readonly #subscriptions: Subscription[] = [];
+
+  constructor(environment: ControllerEnvironment, listener: EnvironmentListener) {
+    const { online$, visible$, focus$ } = environment;
+    if (online$) {
+      this.#subscriptions.push(
+        online$.subscribe((online) => {
+          if (online === this.#online) return;
+          this.#online = online;
+          if (online) {
+            const waiting = [...this.#waiting];
+            this.#waiting.clear();
+            for (const resume of waiting) resume();
+            listener.onReconnect();
+          }
+          listener.onPollingChange();
+        }),
+      );
+    }
+    if (visible$) {
+      this.#subscriptions.push(
+        visible$.subscribe((visible) => {
+          if (visible === this.#visible) return;
+          this.#visible = visible;
+          listener.onPollingChange();
+        }),
+      );
+    }
+    if (focus$) this.#subscriptions.push(focus$.subscribe(() => listener.onFocus()));
+  }
+
+  /** Whether the network is up (`online$` last emitted `true`, or never emitted). */
+  get online(): boolean {
+    return this.#online;
+  }
+
+  /** Whether the page is visible (`visible$` last emitted `true`, or never emitted). */
+  get visible(): boolean {
+    return this.#visible;
+  }
+
+  /** Resolves when the network is up again, or at once when it is; resolves early when `signal` aborts. */
+  whenOnline(signal: AbortSignal): Promise<void> {
+    if (this.#online || signal.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.#waiting.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.#waiting.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** Stops listening; whoever waits for the network stops waiting. */
+  dispose(): void {
+    for (const subscription of this.#subscriptions) subscription.unsubscribe();
+    const waiting = [...this.#waiting];
+    this.#waiting.clear();
+    for (const resume of waiting) resume();
+  }
+}

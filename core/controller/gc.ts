@@ -1,0 +1,90 @@
+/**
+ * Garbage collection. A key is due `gcTime` after its last subscriber left (or after it was written
+ * while nobody observed it). A collection drops the results and meta of the due keys, then every
+ * entity record that nothing kept reaches: a mark phase over the kept results (the records each one
+ * reads, as the memo reports them), the records live streams read (the path index) and the records
+ * optimistic layers write. Its cost is one memoized read per kept result plus one pass over the
+ * entity tables.
+ *
+ * No timer of its own: a collection runs at the first release or write after a key fell due (an idle
+ * controller holds no timer, and a dropped one is freed at once), or at once with `controller.gc()`.
+ */
+import type { Store } from '../store/index.js';
+import type { ActionLog } from './actions.js';
+import { applyLayers } from './optimistic.js';
+import type { QueryCache } from './queryCache.js';
+
+/** The garbage collector of one controller. */
+export class GarbageCollector {
+  /** Keys without a subscriber, by the time they were released. */
+  readonly #released = new Map<string, number>();
+  readonly #cache: QueryCache;
+  readonly #store: Store;
+  readonly #log: ActionLog;
+  readonly #gcTime: number;
+  /** When the earliest released key falls due. */
+  #nextDue = Number.POSITIVE_INFINITY;
+
+  constructor(cache: QueryCache, store: Store, log: ActionLog, gcTime: number) {
+    this.#cache = cache;
+    this.#store = store;
+    this.#log = log;
+    this.#gcTime = gcTime;
+  }
+
+  /** A stream for `key` is live: it is not collected. */
+  retain(key: string): void {
+    this.#released.delete(key);
+  }
+
+  /** The last subscriber of `key` left (or it was written while nobody observed it) at `now`. */
+  release(key: string, now: number): void {
+    if (this.#gcTime === Number.POSITIVE_INFINITY) return;
+    if (now >= this.#nextDue) this.collect(); // before `key` joins: it is not due yet
+    this.#released.set(key, now);
+    if (now + this.#gcTime < this.#nextDue) this.#nextDue = now + this.#gcTime;
+  }
+
+  /** Runs a collection now: drops the due keys, then the unreachable records. */
+  collect(): void {
+    const now = this.#cache.now();
+    const due: string[] = [];
+    for (const [key, at] of this.#released) {
+      if (now - at >= this.#gcTime && !this.#cache.streams.has(key)) due.push(key);
+    }
+    for (const key of due) this.#released.delete(key);
+    this.#nextDue = Number.POSITIVE_INFINITY;
+    for (const at of this.#released.values()) this.#nextDue = Math.min(this.#nextDue, at + this.#gcTime);
+    const state = this.#store.getState();
+    const dropped = new Set(due);
+    const reachable = new Set<string>(this.#cache.byPath.keys());
+    for (const [key, pk] of applyLayers(state, undefined).touched) reachable.add(`${key}\u0000${pk}`);
+    let traceable = true;
+    for (const key in state.endpoints) {
+      if (dropped.has(key)) continue;
+      const paths = this.#cache.pathsOf(key);
+      if (paths === undefined) {
+        traceable = false; // a result of an unknown endpoint (a restored state): its records are kept
+        break;
+      }
+      for (const path of paths) reachable.add(path);
+    }
+    const entities: [string, string][] = [];
+    if (traceable) {
+      for (const key in state.entities) {
+        const table = state.entities[key];
+        for (const pk in table) if (!reachable.has(`${key}\u0000${pk}`)) entities.push([key, pk]);
+      }
+    }
+    if (due.length === 0 && entities.length === 0) return;
+    this.#store.dispatch({ type: 'gc', keys: due, entities });
+    for (const key of due) this.#cache.forget(key);
+    if (this.#log.observed) this.#log.emit({ type: 'gc', keys: due });
+  }
+
+  /** Forgets every released key. */
+  dispose(): void {
+    this.#released.clear();
+    this.#nextDue = Number.POSITIVE_INFINITY;
+  }
+}

@@ -1,0 +1,50 @@
+import type { SchedulerLike } from 'rxjs';
+import type { RetryDelay } from '../endpoint/index.js';
+import type { Controller } from './Controller.js';
+import type { ControllerEnvironment } from './environment.js';
+
+/** Options of `new Controller(...)`. */
+export interface ControllerOptions {
+  /** A state to start from: `controller.getState()` of another controller, or it after a JSON round trip. */
+  readonly initialState?: unknown;
+  /** The clock (ms since the epoch). Default `Date.now`. */
+  readonly now?: () => number;
+  /**
+   * How often a failed request without side effects (GET) is retried, when its endpoint does not set
+   * `retry`: network errors (status 0, timeouts) and 5xx only. Default 3; `false` or 0 turns retries off.
+   * Mutations retry only when their endpoint sets `retry`.
+   */
+  readonly retry?: number | false | undefined;
+  /** The wait (ms) before retry number `attempt` (0-based), when the endpoint does not set `retryDelay`. Default `min(1000 * 2 ** attempt, 30_000)`. */
+  readonly retryDelay?: RetryDelay | undefined;
+  /**
+   * Where retry waits and polling intervals are scheduled (an RxJS scheduler; a `TestScheduler` in
+   * marble tests). Default `asyncScheduler`, which fake timers control.
+   */
+  readonly scheduler?: SchedulerLike | undefined;
+  /** Stale or errored streams with subscribers refetch when the network comes back. Default `true`. */
+  readonly refetchOnReconnect?: boolean | undefined;
+  /** Stale streams with subscribers refetch when the window regains focus (a burst of focus events counts once). Default `false`. */
+  readonly refetchOnFocus?: boolean | undefined;
+  /** Polling goes on while the page is hidden or the network is down. Default `false`: it pauses, and resumes on return. */
+  readonly pollInBackground?: boolean | undefined;
+  /**
+   * Where the controller learns about the network, the page's visibility and focus (Observables; in
+   * tests, Subjects). Default: the browser's `window`/`document` events, none outside a browser.
+   */
+  readonly environment?: ControllerEnvironment | undefined;
+  /**
+   * Add-ons started with the controller (persistence, tab sync, devtools, a socket): each is called
+   * with the controller and may return a teardown, which `dispose()` calls.
+   */
+  readonly managers?: readonly ControllerManager[] | undefined;
+  /**
+   * How long (ms) a key's result and meta are kept after its last subscriber left (or after it was
+   * written while nobody observed it); then they go, with every entity nothing else reaches.
+   * Default 300_000 (5 minutes); `Infinity` keeps everything.
+   */
+  readonly gcTime?: number | undefined;
+}
+
+/** An add-on started with the controller; its returned teardown runs on `dispose()`. */
+export type ControllerManager = (controller: Controller) => (() => void) | void;

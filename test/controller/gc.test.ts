@@ -1,0 +1,122 @@
+/**
+ * Garbage collection: results and meta go `gcTime` after their last subscriber left; entities go
+ * when no kept result, live stream or optimistic layer reaches them. A clock of our own drives time
+ * (the collector has no timer); HTTP goes through msw.
+ */
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { Controller, RestEndpoint, type ControllerOptions, type State } from '../../core/index.js';
+import { Todo } from '../fixtures/entities.js';
+import { TodoResource, flush, settled, useTodoServer } from '../reliability/faultHarness.js';
+
+const fake = useTodoServer();
+
+function clocked(options: ControllerOptions = {}) {
+  const clock = { now: 1_000_000 };
+  const controller = new Controller({ retry: 0, environment: {}, now: () => clock.now, ...options });
+  return { controller, clock };
+}
+
+const todoPks = (state: State) => Object.keys(state.entities.Todo ?? {}).sort();
+
+describe('garbage collection', () => {
+  it('drops a result, its meta and its entities gcTime after the last subscriber left', async () => {
+    const { controller, clock } = clocked({ gcTime: 1_000 });
+    const subscription = controller.observe(TodoResource.get, { id: 1 }).subscribe();
+    await settled(() => expect(todoPks(controller.getState())).toEqual(['1']));
+    subscription.unsubscribe();
+    clock.now += 500;
+    controller.gc();
+    expect(controller.getState().endpoints['GET http://api.test/todos/1']).toBeDefined();
+    clock.now += 600;
+    controller.gc();
+    expect(controller.getState().endpoints).toEqual({});
+    expect(controller.getState().meta).toEqual({});
+    expect(todoPks(controller.getState())).toEqual([]);
+  });
+
+  it('keeps entities that a kept result or a live stream reads, and everything a live stream reads', async () => {
+    const { controller, clock } = clocked({ gcTime: 10 });
+    const list = controller.observe(TodoResource.getList, { userId: 1 }).subscribe(); // todos 1 and 3
+    await controller.fetch(TodoResource.get, { id: 2 });
+    await controller.fetch(TodoResource.get, { id: 3 });
+    await settled(() => expect(todoPks(controller.getState())).toEqual(['1', '2', '3']));
+    clock.now += 10;
+    controller.gc();
+    expect(todoPks(controller.getState())).toEqual(['1', '3']);
+    expect(Object.keys(controller.getState().endpoints)).toEqual(['GET http://api.test/todos?userId=1']);
+    list.unsubscribe();
+    clock.now += 10;
+    controller.gc();
+    expect(todoPks(controller.getState())).toEqual([]);
+  });
+
+  it('runs by itself at the next release or write after a key fell due', async () => {
+    const { controller, clock } = clocked({ gcTime: 1_000 });
+    await controller.fetch(TodoResource.get, { id: 1 });
+    clock.now += 2_000;
+    await controller.fetch(TodoResource.get, { id: 2 });
+    expect(todoPks(controller.getState())).toEqual(['2']);
+  });
+
+  it('gcTime: Infinity keeps everything', async () => {
+    const { controller, clock } = clocked({ gcTime: Number.POSITIVE_INFINITY });
+    await controller.fetch(TodoResource.get, { id: 1 });
+    clock.now += 1e12;
+    controller.gc();
+    expect(todoPks(controller.getState())).toEqual(['1']);
+  });
+
+  it('reports what it collected on actions$', async () => {
+    const { controller, clock } = clocked({ gcTime: 10 });
+    await controller.fetch(TodoResource.get, { id: 4 });
+    const types: string[] = [];
+    const subscription = controller.actions$.subscribe((action) => types.push(`${action.type} ${action.keys}`));
+    clock.now += 10;
+    controller.gc();
+    expect(types).toEqual(['gc GET http://api.test/todos/4']);
+    subscription.unsubscribe();
+  });
+});
+
+describe('a long session (soak)', () => {
+  it('10,000 navigations between 200 keys with gcTime 1 s keep the entity count and the heap bounded', async () => {
+    const gc =
+      (globalThis as { gc?: () => void }).gc ?? (v8.setFlagsFromString('--expose-gc'), vm.runInNewContext('gc'));
+    // answered in memory through the endpoint's own fetchResponse hook: 10,000 requests without a network
+    const Page = new RestEndpoint({
+      urlPrefix: 'http://pages.test',
+      path: '/todos/:id',
+      schema: Todo,
+      fetchResponse: async (url: string) => {
+        const id = Number(url.split('/').pop());
+        return Response.json({ id, userId: 1, title: `page ${id} ${'x'.repeat(200)}`, completed: false });
+      },
+    });
+    const { controller, clock } = clocked({ gcTime: 1_000 });
+    let current = controller.observe(Page, { id: 0 }).subscribe();
+    let maxEntities = 0;
+    let heapAt2000 = 0;
+    for (let step = 1; step <= 10_000; step++) {
+      const next = controller.observe(Page, { id: (step * 7919) % 200 }).subscribe();
+      current.unsubscribe();
+      current = next;
+      await flush(1);
+      clock.now += 100;
+      maxEntities = Math.max(maxEntities, Object.keys(controller.getState().entities.Todo ?? {}).length);
+      if (step === 2_000) {
+        gc();
+        heapAt2000 = process.memoryUsage().heapUsed;
+      }
+    }
+    gc();
+    const growth = process.memoryUsage().heapUsed - heapAt2000;
+    current.unsubscribe();
+    // at 100 ms per navigation and gcTime 1 s, about ten released keys are kept at any time
+    expect(maxEntities).toBeLessThanOrEqual(15);
+    expect(Object.keys(controller.getState().endpoints).length).toBeLessThanOrEqual(15);
+    expect(growth).toBeLessThan(4 * 1024 * 1024);
+    expect(fake.requests).toEqual([]);
+  }, 120_000);
+});
