@@ -87,7 +87,13 @@ export interface MemoryResult {
 
 /** Arguments from the parent: which job this child runs. */
 export type Job =
-  | { readonly kind: 'size'; readonly n: number; readonly batches: number }
+  | {
+      readonly kind: 'size';
+      readonly n: number;
+      readonly batches: number;
+      /** Warm-up calls before timing (default `WARM_CALLS`; fewer for the largest sizes, whose calls take seconds). */
+      readonly warmCalls?: number;
+    }
   | { readonly kind: 'fanout'; readonly n: number; readonly batches: number }
   | { readonly kind: 'memory'; readonly n: number }
   | { readonly kind: 'writes'; readonly n: number; readonly batches: number };
@@ -117,15 +123,17 @@ export function measure<C>(options: {
   readonly minBatchMs?: number;
   /** Cap on calls per batch (cases whose setup parses a fresh response per call). */
   readonly maxIterations?: number;
+  /** Warm-up calls (at least; the warm-up also lasts at least `WARM_MS`). */
+  readonly warmCalls?: number;
 }): Timing {
-  const { batches, setup, run, minBatchMs = 25, maxIterations = 20_000 } = options;
+  const { batches, setup, run, minBatchMs = 25, maxIterations = 20_000, warmCalls = WARM_CALLS } = options;
   let sink: unknown;
   // warm-up and calibration: calls until the JIT has settled (at least WARM_CALLS calls and WARM_MS);
   // the per-call time is the fastest warm-up call, so batches are sized for optimized code
   let once = Infinity;
   let calls = 0;
   const warmStart = now();
-  while (calls < WARM_CALLS || now() - warmStart < WARM_MS) {
+  while (calls < warmCalls || now() - warmStart < WARM_MS) {
     const context = setup(1);
     const start = now();
     sink = run(context, 0);
@@ -215,7 +223,7 @@ function parse(text: string): ArticleJson[] {
 }
 
 /** Cases A to D at one size, each checked before it is timed. */
-export function runSize<S>(peer: Peer<S>, n: number, batches: number): SizeResult {
+export function runSize<S>(peer: Peer<S>, n: number, batches: number, warmCalls?: number): SizeResult {
   const data = generate(n);
   const articles = parse(data.text);
   const user = pickUser(articles, data.users);
@@ -244,16 +252,18 @@ export function runSize<S>(peer: Peer<S>, n: number, batches: number): SizeResul
     setup: (iterations) => Array.from({ length: iterations }, () => prepare(parse(data.text))),
     run: (inputs, i) => peer.write(inputs[i]),
     maxIterations: 20,
+    warmCalls,
   });
   const B = measure({
     batches,
     setup: (iterations) => Array.from({ length: iterations }, () => peer.write(prepare(parse(data.text)))),
     run: (stores, i) => peer.firstRead(stores[i]!),
     maxIterations: 20,
+    warmCalls,
   });
   const warm = peer.write(prepare(parse(data.text)));
   peer.firstRead(warm);
-  const C = measure({ batches, setup: () => warm, run: (s) => peer.read(s) });
+  const C = measure({ batches, setup: () => warm, run: (s) => peer.read(s), warmCalls });
   let current = warm;
   let version = 1;
   const D = measure({
@@ -263,6 +273,7 @@ export function runSize<S>(peer: Peer<S>, n: number, batches: number): SizeResul
       current = peer.writeUser(current, users[i]!);
       return peer.read(current);
     },
+    warmCalls,
   });
   return { A, B, C, D, dIdentity: identityKept ? 'kept' : 'lost' };
 }
@@ -399,7 +410,7 @@ export function runWrites(peer: Peer, n: number, batches: number): Timing {
 export async function main(peer: Peer): Promise<void> {
   const job = JSON.parse(process.argv[2] ?? '{}') as Job;
   let result: unknown;
-  if (job.kind === 'size') result = runSize(peer, job.n, job.batches);
+  if (job.kind === 'size') result = runSize(peer, job.n, job.batches, job.warmCalls);
   else if (job.kind === 'fanout') result = peer.fanOut ? await runFanOut(peer, job.n, job.batches) : { skipped: true };
   else if (job.kind === 'writes') result = peer.singleWrites ? runWrites(peer, job.n, job.batches) : { skipped: true };
   else result = runMemory(peer, job.n);

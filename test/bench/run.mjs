@@ -5,7 +5,8 @@
  * case (so one library's heap does not tax another's), and prints the tables of issue 7.
  *
  * Options: --quick (n = 100 and 500 only, fewer batches), --only=<peer file>,... , --cases=<kind>,... (size: A-D,
- * fanout: E, memory, writes: G), --json=<file>.
+ * fanout: E, memory, writes: G), --json=<file>, --scaling[=500,5000,50000] (instead of the default run: A, B, D, E
+ * and G at each n, for how cost grows with the data; a peer whose estimate at the next n is too slow is skipped there).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,13 @@ const cases = argv
   ?.slice(8)
   .split(',');
 const jsonOut = argv.find((a) => a.startsWith('--json='))?.slice(7);
+const scalingArg = argv.find((a) => a === '--scaling' || a.startsWith('--scaling='));
+/** `--scaling`: the sizes of the scaling tables (A, B, D, E and G at each). */
+const SCALING_SIZES = scalingArg
+  ? scalingArg.includes('=')
+    ? scalingArg.slice(10).split(',').map(Number)
+    : [500, 5000, 50000]
+  : undefined;
 
 /** Peer files in table order (floors first), with the short label used in the tables. */
 const PEERS = [
@@ -84,7 +92,12 @@ function runJob(file, job) {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--expose-gc', '--max-old-space-size=4096', path.join(outDir, `${file}.mjs`), JSON.stringify(job)],
+      [
+        '--expose-gc',
+        `--max-old-space-size=${job.n >= 20000 ? 8192 : 4096}`,
+        path.join(outDir, `${file}.mjs`),
+        JSON.stringify(job),
+      ],
       {
         cwd: root,
         env: { ...process.env, NODE_ENV: 'production' },
@@ -256,11 +269,163 @@ function render(results) {
   return out.join('\n\n');
 }
 
+// ---- scaling ---------------------------------------------------------------------------------------
+
+/**
+ * A peer is skipped at a size where its slowest operation, extrapolated linearly from the previous size, would
+ * take longer than this: warm-up and batches would then take minutes for that one peer.
+ */
+const SCALING_SKIP_MS = 3000;
+const scalingBatches = (n) => (n >= 50000 ? 3 : n >= 5000 ? 5 : 7);
+const scalingWarmCalls = (n) => (n >= 50000 ? 2 : n >= 5000 ? 5 : undefined);
+
+/** The slowest per-operation time of a result, for the skip estimate. */
+function slowestMs(kind, result) {
+  if (!result || result.error) return undefined;
+  if (kind === 'size') return Math.max(result.A?.ms ?? 0, result.B?.ms ?? 0, result.D?.ms ?? 0);
+  if (kind === 'fanout') return result.timing?.ms;
+  return undefined; // writes: a batch stops after 1 s whatever the size
+}
+
+/** Runs A-D, E and G at every scaling size, smallest first; returns the results and the skipped jobs. */
+async function runScaling() {
+  const results = [];
+  const skipped = [];
+  const unsupported = new Set();
+  for (const [index, n] of SCALING_SIZES.entries()) {
+    const previous = SCALING_SIZES[index - 1];
+    for (const [file] of PEERS) {
+      for (const kind of ['size', 'fanout', 'writes']) {
+        if (cases && !cases.includes(kind)) continue;
+        if ((file === 'floors' && kind !== 'size') || unsupported.has(`${file} ${kind}`)) continue;
+        const before = results.find((r) => r.file === file && r.kind === kind && r.n === previous);
+        if (previous && (!before || before.result.error) && results.some((r) => r.kind === kind && r.n === previous)) {
+          skipped.push({ file, kind, n, why: `no result at n = ${previous}` });
+          continue;
+        }
+        const estimate = before ? slowestMs(kind, before.result) * (n / previous) : undefined;
+        if (estimate > SCALING_SKIP_MS) {
+          skipped.push({ file, kind, n, why: `about ${(estimate / 1000).toFixed(0)} s per operation estimated` });
+          continue;
+        }
+        const job =
+          kind === 'size'
+            ? { kind, n, batches: scalingBatches(n), warmCalls: scalingWarmCalls(n) }
+            : { kind, n, batches: scalingBatches(n) };
+        const t = Date.now();
+        const result = await runJob(file, job);
+        if (result.skipped) {
+          unsupported.add(`${file} ${kind}`);
+          continue;
+        }
+        results.push({ file, kind, n, result });
+        process.stderr.write(
+          `  ${file} ${kind} n=${n}: ${result.error ? `ERROR ${result.error}` : 'ok'} (${((Date.now() - t) / 1000).toFixed(1)} s)\n`,
+        );
+      }
+    }
+  }
+  return { results, skipped };
+}
+
+/** Growth of the time per 10× more data, from the smallest to the largest size measured (10× = linear). */
+function growthPer10x(points) {
+  const measured = points.filter(([, ms]) => ms > 0);
+  if (measured.length < 2) return '';
+  const [n0, t0] = measured[0];
+  const [n1, t1] = measured[measured.length - 1];
+  return `${fmtRatio((t1 / t0) ** (1 / Math.log10(n1 / n0)))}`;
+}
+
+function renderScaling({ results, skipped }) {
+  const sizes = SCALING_SIZES;
+  const get = (file, kind, n) => results.find((r) => r.file === file && r.kind === kind && r.n === n)?.result;
+  const label = (file) => PEERS.find(([f]) => f === file)?.[1] ?? file;
+  const libs = PEERS.filter(([f]) => f !== 'floors').map(([f]) => f);
+  const parseMs = (n) => get('floors', 'size', n)?.parse?.ms;
+  const header = ['', ...sizes.map((n) => `n = ${n}`), 'growth per 10× n'];
+  const out = [];
+  const scaled = (kind, title, msOf, baseOf) => {
+    const rows = libs
+      .filter((file) => sizes.some((n) => get(file, kind, n)))
+      .map((file) => {
+        const points = sizes.map((n) => [n, msOf(get(file, kind, n))]);
+        const cells = sizes.map((n, i) => {
+          const r = get(file, kind, n);
+          if (r?.error) return 'error';
+          const ms = points[i][1];
+          if (ms === undefined)
+            return skipped.some((s) => s.file === file && s.kind === kind && s.n === n) ? 'skipped' : '–';
+          const base = baseOf?.(n);
+          return `${fmtMs(ms)}${base ? ` (${fmtRatio(ms / base)})` : ''}`;
+        });
+        return [label(file), ...cells, growthPer10x(points)];
+      });
+    if (rows.length) out.push(table(title, header, rows));
+  };
+  if (results.some((r) => r.file === 'floors'))
+    out.push(
+      table(
+        'Floors: JSON.parse of the response text',
+        ['', ...sizes.map((n) => `n = ${n}`), 'growth per 10× n'],
+        [
+          [
+            'response text',
+            ...sizes.map((n) => `${(get('floors', 'size', n)?.bytes / 1024 / 1024).toFixed(1)} MiB`),
+            '',
+          ],
+          ['JSON.parse', ...sizes.map((n) => fmtMs(parseMs(n))), growthPer10x(sizes.map((n) => [n, parseMs(n)]))],
+        ],
+      ),
+    );
+  scaled('size', 'A: write the parsed list of n articles into an empty store (× JSON.parse)', (r) => r?.A?.ms, parseMs);
+  scaled('size', 'B: first read of the whole list, nothing cached (× JSON.parse)', (r) => r?.B?.ms, parseMs);
+  scaled('size', 'D: write one changed User (in ~25% of the articles), read the list again', (r) => r?.D?.ms);
+  scaled(
+    'fanout',
+    'E: n live single-article subscriptions, one User written (~25% affected): time to the last affected emission',
+    (r) => r?.timing?.ms,
+  );
+  scaled('writes', 'G: one changed User written into a table of n users, per write', (r) => r?.ms);
+  if (skipped.length)
+    out.push(
+      [
+        '### Skipped',
+        '',
+        ...skipped.map(
+          (s) =>
+            `- ${label(s.file)} ${s.kind === 'size' ? 'A–D' : s.kind === 'fanout' ? 'E' : 'G'} at n = ${s.n}: ${s.why}`,
+        ),
+      ].join('\n'),
+    );
+  const errors = results.filter((r) => r.result?.error);
+  if (errors.length)
+    out.push(
+      ['### Errors', '', ...errors.map((r) => `- ${label(r.file)} ${r.kind} n=${r.n}: ${r.result.error}`)].join('\n'),
+    );
+  return out.join('\n\n');
+}
+
 // ---- main -----------------------------------------------------------------------------------------
 
 const started = Date.now();
 process.stderr.write(`bench: compiling ${PEERS.length} peers…\n`);
 await compile();
+if (SCALING_SIZES) {
+  const scaling = await runScaling();
+  const cpus = os.cpus();
+  console.log(
+    `## rx-rest scaling (${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${cpus.length} × ${cpus[0]?.model.trim()}; ${os.platform()} ${os.arch()})\n`,
+  );
+  console.log(
+    `Median of batches (${SCALING_SIZES.map((n) => `${scalingBatches(n)} at n = ${n}`).join(', ')}); each peer in its own \`node --expose-gc\` process; NODE_ENV=production.\n`,
+  );
+  console.log(renderScaling(scaling));
+  console.log(`\n(total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify(scaling, null, 2));
+  if (!process.env.BENCH_KEEP) rmSync(outDir, { recursive: true, force: true });
+  process.exit(0);
+}
 const results = [];
 const jobs = [];
 for (const n of SIZES) for (const [file] of PEERS) jobs.push([file, { kind: 'size', n, batches: batchesFor(n) }]);

@@ -5,6 +5,9 @@
  * it pulls in, and each adapter with its framework, rxjs and the core left external; gzips each (level 9).
  * `budget` is issue 7's target; `limit` is what CI enforces (exit 1 above it): for the core, today's size
  * plus a small margin, so that no change grows it unnoticed while the target is still missed.
+ *
+ * `--modules`: also prints, for the core case, what each source module weighs in the minified bundle (from the
+ * bundle's source map) and its share of the gzip size (in proportion to its minified bytes).
  */
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -49,8 +52,8 @@ const CASES = [
   },
 ];
 
-/** Minified bundle of one virtual entry module. */
-async function bundle({ code, external }) {
+/** Minified bundle of one virtual entry module (with its source map when `sourcemap` is set). */
+async function bundle({ code, external }, sourcemap = false) {
   const entry = '\0size-entry.js';
   const output = await build({
     configFile: false,
@@ -69,12 +72,75 @@ async function bundle({ code, external }) {
       write: false,
       target: 'es2022',
       minify: true,
-      sourcemap: false,
+      sourcemap,
       rolldownOptions: { input: 'size-entry', external, preserveEntrySignatures: 'strict', output: { format: 'es' } },
     },
   });
   const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => o.output).filter((c) => c.type === 'chunk');
+  if (sourcemap) return chunks[0];
   return chunks.map((c) => c.code).join('\n');
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Decodes one source-map segment (base64 VLQ) into its fields. */
+function decodeSegment(segment) {
+  const fields = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of segment) {
+    const digit = BASE64.indexOf(char);
+    value += (digit & 31) << shift;
+    if (digit & 32) shift += 5;
+    else {
+      fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+      value = 0;
+      shift = 0;
+    }
+  }
+  return fields;
+}
+
+/** Minified bytes per source file of a chunk: each generated range goes to the source its mapping names. */
+function bytesBySource(chunk) {
+  const { sources, mappings } = chunk.map;
+  const lines = chunk.code.split('\n');
+  const bytes = new Map();
+  let sourceIndex = 0;
+  mappings.split(';').forEach((line, lineNo) => {
+    const text = lines[lineNo] ?? '';
+    let column = 0;
+    let owner;
+    let from = 0;
+    for (const segment of line ? line.split(',') : []) {
+      const fields = decodeSegment(segment);
+      column += fields[0];
+      if (owner !== undefined) bytes.set(owner, (bytes.get(owner) ?? 0) + column - from);
+      if (fields.length > 1) sourceIndex += fields[1];
+      owner = fields.length > 1 ? sources[sourceIndex] : '(unmapped)';
+      from = column;
+    }
+    if (owner !== undefined) bytes.set(owner, (bytes.get(owner) ?? 0) + text.length - from);
+    else if (text.length) bytes.set('(unmapped)', (bytes.get('(unmapped)') ?? 0) + text.length);
+  });
+  return bytes;
+}
+
+/** Prints what each source module weighs in the core bundle. */
+async function printModules(item) {
+  const chunk = await bundle(item, true);
+  const gzipped = gzipSync(chunk.code, { level: 9 }).length;
+  const bytes = [...bytesBySource(chunk)].map(([source, size]) => [
+    source.replace(/^.*node_modules\//, '').replace(/^(\.\.\/)+/, ''),
+    size,
+  ]);
+  bytes.sort((a, b) => b[1] - a[1]);
+  const total = chunk.code.length;
+  console.log(`\n  per module (minified bytes; gzip share in proportion), total ${total} B, ${gzipped} B gzip:`);
+  for (const [source, size] of bytes)
+    console.log(
+      `  ${String(size).padStart(7)} B  ${String(Math.round((gzipped * size) / total)).padStart(6)} B gzip  ${source}`,
+    );
 }
 
 let failed = false;
@@ -100,6 +166,7 @@ for (const item of CASES) {
     );
   }
 }
+if (process.argv.includes('--modules')) await printModules(CASES[0]);
 if (failed) {
   console.error('bundle size: over the limit');
   process.exit(1);
