@@ -3,7 +3,7 @@
  * visible, and when the window regains focus. Browsers give it through `window`/`document` events;
  * tests give Subjects; on a server there is none (always online and visible).
  */
-import { fromEvent, map, merge, of, type Observable, type Subscription } from 'rxjs';
+import { Observable, type Subscription } from 'rxjs';
 
 /** Where the controller learns about the network, the page's visibility and focus. */
 export interface ControllerEnvironment {
@@ -25,14 +25,36 @@ export function browserEnvironment(): ControllerEnvironment {
     return {};
   const visible = () => document.visibilityState !== 'hidden';
   return {
-    online$: merge(
-      of(typeof navigator === 'undefined' || navigator.onLine !== false),
-      fromEvent(window, 'online').pipe(map(() => true)),
-      fromEvent(window, 'offline').pipe(map(() => false)),
+    online$: events(
+      window,
+      ['online', 'offline'],
+      (type) => type === 'online',
+      () => navigator.onLine !== false,
     ),
-    visible$: merge(of(visible()), fromEvent(document, 'visibilitychange').pipe(map(visible))),
-    focus$: fromEvent(window, 'focus'),
+    visible$: events(document, ['visibilitychange'], visible, visible),
+    focus$: events(window, ['focus'], () => true),
   };
+}
+
+/**
+ * The events `types` of `target` as values (`read` of the event's type), starting with `initial()` when
+ * given. Written out rather than composed from rxjs's `fromEvent`/`merge`/`map`, which would add about
+ * 3 KiB gzip to every app's bundle.
+ */
+function events<T>(
+  target: EventTarget,
+  types: readonly string[],
+  read: (type: string) => T,
+  initial?: () => T,
+): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    if (initial) subscriber.next(initial());
+    const listener = (event: Event) => subscriber.next(read(event.type));
+    for (const type of types) target.addEventListener(type, listener);
+    return () => {
+      for (const type of types) target.removeEventListener(type, listener);
+    };
+  });
 }
 
 /** What the environment tells its listener. */

@@ -21,7 +21,7 @@ const CASES = [
   {
     name: 'core: createResource, Entity, schema.Collection, Controller + observe, with rxjs',
     budget: 14 * KiB,
-    limit: 18 * KiB,
+    limit: 25 * KiB, // 24.50 KiB after the lifecycle, parity and own-response work (was 17.75): see docs/performance.md
     external: [],
     code: `
       import { Controller, Entity, createResource, schema } from ${JSON.stringify(path.join(root, 'core/index.ts'))};
