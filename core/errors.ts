@@ -240,9 +240,9 @@ export class ParseError extends RequestError {
  * try { await get({ id: 1 }); } catch (error) { if (error instanceof TimeoutError) showSlowServerNotice(); }
  */
 export class TimeoutError extends RequestError {
-  override readonly name: 'TimeoutError' = 'TimeoutError';
+  override readonly name = 'TimeoutError' as const;
   /** Always 0: no (complete) response arrived. */
-  readonly status: 0 = 0;
+  readonly status = 0 as const;
   /** The limit that passed, in ms. */
   declare readonly timeout: number;
 
@@ -268,7 +268,7 @@ export class TimeoutError extends RequestError {
  * abort.abort();
  */
 export class AbortError extends RequestError {
-  override readonly name: 'AbortError' = 'AbortError';
+  override readonly name = 'AbortError' as const;
 
   constructor(request: RequestDescription, reason?: unknown) {
     const why = reason === undefined ? '' : `: ${typeof reason === 'string' ? reason : errorText(reason)}`;

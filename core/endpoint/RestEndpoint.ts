@@ -141,6 +141,7 @@ export interface RestEndpoint<
  * });
  * await createTodo({ title: 'Buy milk' }); // POST with a JSON body
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface makes instances callable
 export class RestEndpoint<
   P extends string = string,
   S extends Schema | undefined = undefined,

@@ -9,7 +9,7 @@ import { Query } from './Query.js';
 import { hasOwn, isPlainObject, jsonEqual } from './safeObject.js';
 import { MemoCache, type DenormalizeResult } from './denormalize.js';
 import { schemaKeysOf } from './schemaKind.js';
-import type { Denormalize, EntityTable, EntityTables } from './types.js';
+import type { Denormalize, EntityTables } from './types.js';
 import { Union } from './Union.js';
 import { tableIndexes } from './tableDerived.js';
 

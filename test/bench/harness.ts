@@ -288,6 +288,7 @@ export async function runFanOut(peer: Peer, n: number, batches: number): Promise
   const counts = new Map<number, number>();
   let total = 0;
   let target = Infinity;
+  // eslint-disable-next-line no-useless-assignment -- read after the loop; 0 if it never ran
   let reachedAt = 0;
   const affectedIds = articles.filter((article) => contains(article, user.id)).map((article) => article.id);
   const unsubscribes = articles.map((article) =>
@@ -365,6 +366,7 @@ export function runMemory<S>(peer: Peer<S>, n: number): MemoryResult {
         let input: unknown = JSON.parse(data.text);
         if (peer.prepare) input = peer.prepare(input as ArticleJson[]);
         const store = peer.write(input);
+        // eslint-disable-next-line no-useless-assignment -- drops the parsed input so that only the store is retained
         input = undefined;
         return [store, peer.firstRead(store)];
       }),

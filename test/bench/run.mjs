@@ -9,7 +9,7 @@
  * and G at each n, for how cost grows with the data; a peer whose estimate at the next n is too slow is skipped there).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -243,7 +243,7 @@ function render(results) {
     .map((file) => {
       const a = get(file, 'writes', small);
       const b = get(file, 'writes', large);
-      if (a?.error || b?.error) return [label(file), 'error', (a?.error ?? b?.error).slice(0, 120), '', ''];
+      if (a?.error || b?.error) return [label(file), 'error', String(a?.error ?? b?.error).slice(0, 120), '', ''];
       return [
         label(file),
         fmtMs(a?.ms),
