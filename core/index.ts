@@ -74,7 +74,7 @@ export type {
 
 // ---- Controller and store ------------------------------------------------------------------------
 export { Controller, IDLE, assertReadEndpoint, browserEnvironment } from './controller/index.js';
-export { observeInfinite } from './controller/index.js';
+export { infiniteSource, observeInfinite } from './controller/index.js';
 export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './controller/index.js';
 export { observeMutation } from './controller/index.js';
 export type { Mutation, MutationState } from './controller/index.js';

@@ -35,7 +35,7 @@ import type {
 import {
   assertReadEndpoint,
   keepPrevious,
-  observeInfinite,
+  infiniteSource,
   observeMutation,
   type InfiniteOptions,
 } from '../../core/index.js';
@@ -181,14 +181,8 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteAccessor<EndpointData<E>> {
-  const controller = controllerOf(options);
-  const view = keepPrevious<InfiniteState<EndpointData<E>>>(!!options.keepPreviousData);
-  let current: { loadNext(): Promise<void> } | undefined;
-  const open = (list: EndpointArgs<E>) => (current = observeInfinite(controller, endpoint, list[0], options)).state$;
-  const idle = { hasNext: false, fetchingNext: false };
-  const peek = (list: EndpointArgs<E>) => view({ ...controller.peek(endpoint, ...list), ...idle });
-  const state = follow(endpoint, args, peek, (list) => open(list).pipe(map(view)));
-  return Object.assign(state, { loadNext: () => current?.loadNext() ?? Promise.resolve() });
+  const source = infiniteSource(controllerOf(options), endpoint, options);
+  return Object.assign(follow(endpoint, args, source.peek, source.open), { loadNext: source.loadNext });
 }
 
 function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {

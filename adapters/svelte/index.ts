@@ -19,7 +19,7 @@ import type {
 import {
   assertReadEndpoint,
   keepPrevious,
-  observeInfinite,
+  infiniteSource,
   observeMutation,
   type InfiniteOptions,
 } from '../../core/index.js';
@@ -162,14 +162,9 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
-  const controller = controllerOf(options);
-  const view = keepPrevious<InfiniteState<EndpointData<E>>>(!!options.keepPreviousData);
-  let current: { loadNext(): Promise<void> } | undefined;
-  const open = (list: EndpointArgs<E>) => (current = observeInfinite(controller, endpoint, list[0], options)).state$;
-  const idle = { hasNext: false, fetchingNext: false };
-  const peek = (list: EndpointArgs<E>) => view({ ...controller.peek(endpoint, ...list), ...idle });
-  const store = follow(endpoint, args, peek, (list) => open(list).pipe(map(view)));
-  return { subscribe: store.subscribe, loadNext: () => current?.loadNext() ?? Promise.resolve() };
+  const source = infiniteSource(controllerOf(options), endpoint, options);
+  const store = follow(endpoint, args, source.peek, source.open);
+  return { subscribe: store.subscribe, loadNext: source.loadNext };
 }
 
 function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {

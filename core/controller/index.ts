@@ -17,7 +17,7 @@ export type {
   ResponseSnapshot,
   StoreSnapshot,
 } from './types.js';
-export { observeInfinite } from './infinite.js';
+export { infiniteSource, observeInfinite } from './infinite.js';
 export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './infinite.js';
 export { observeMutation } from './mutation.js';
 export type { Mutation, MutationState } from './mutation.js';

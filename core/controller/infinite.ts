@@ -7,6 +7,7 @@
 import { BehaviorSubject, Observable, combineLatest, distinctUntilChanged, map, of } from 'rxjs';
 import { Collection, ObjectSchema, appendUnique, collectionArgsKey } from '../schema/index.js';
 import type { Controller } from './Controller.js';
+import { keepPrevious } from './placeholder.js';
 import {
   IDLE as IDLE_QUERY,
   type ControllerEndpoint,
@@ -222,4 +223,25 @@ export function observeInfinite<E extends ReadEndpoint>(
     return loading;
   };
   return { state$, loadNext };
+}
+
+/**
+ * What an adapter's infinite list is made of: the first state without subscribing (`peek`), the live
+ * state of an argument list (`open`; with `keepPreviousData` the previous list stays, `placeholder`
+ * true, until the new first page arrives), and `loadNext` of the list opened last.
+ */
+export function infiniteSource<E extends ReadEndpoint>(
+  controller: Controller,
+  endpoint: E,
+  options: InfiniteOptions & { readonly keepPreviousData?: boolean | undefined },
+) {
+  const view = keepPrevious<InfiniteState<EndpointData<E>>>(!!options.keepPreviousData);
+  let current: { loadNext(): Promise<void> } | undefined;
+  return {
+    peek: (list: EndpointArgs<E>) =>
+      view({ ...controller.peek(endpoint, ...list), hasNext: false, fetchingNext: false }),
+    open: (list: EndpointArgs<E>) =>
+      (current = observeInfinite(controller, endpoint, list[0], options)).state$.pipe(map(view)),
+    loadNext: (): Promise<void> => current?.loadNext() ?? Promise.resolve(),
+  };
 }
