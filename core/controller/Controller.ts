@@ -1,4 +1,5 @@
-import { Observable, asyncScheduler, type Observable as ObservableType } from 'rxjs';
+import { Observable, asyncScheduler, type Observable as ObservableType, type Subscription } from 'rxjs';
+import { connectSource, type ConnectPolicy } from './connect.js';
 import { StoreQueries, isQueryable, type Queryable } from './storeQueries.js';
 import type { Denormalize } from '../schema/index.js';
 import { Store, initialState, restoreState, type State } from '../store/index.js';
@@ -60,6 +61,7 @@ export class Controller {
   readonly #queries: StoreQueries;
   readonly #requests: Requests;
   readonly #teardowns: (() => void)[] = [];
+  readonly #connectPolicy: ConnectPolicy;
   #disposed = false;
 
   static {
@@ -88,6 +90,14 @@ export class Controller {
     });
     this.#requests = this.#cache.requests;
     this.#queries = new StoreQueries(this.#store, this.#cache);
+    this.#connectPolicy = {
+      retryDelay: options.retryDelay ?? defaultRetryDelay,
+      scheduler: options.scheduler ?? asyncScheduler,
+      onError: (error, message) => {
+        const log = this.#requests.log;
+        if (log.observed) log.emit({ type: 'pushError', error, message });
+      },
+    };
     this.actions$ = this.#requests.log.actions$;
     for (const manager of options.managers ?? []) {
       const teardown = manager(this);
@@ -108,6 +118,29 @@ export class Controller {
     this.#disposed = true;
     this.#cache.dispose();
     for (const teardown of this.#teardowns.splice(0)) teardown();
+  }
+
+  /**
+   * Applies a real-time source to the store: calls `apply(message, controller)` for each message of
+   * `source$` (typically `controller.set(...)`, `setResponse(...)` or `invalidate(...)`) until the returned
+   * subscription ends or the controller is disposed. A message `apply` throws on is skipped and reported
+   * as a `pushError` action (`actions$`), never ending the connection; an error of `source$`
+   * resubscribes after the controller's retry delays.
+   *
+   * @example
+   * const todos$ = new Observable((s) => { const es = new EventSource('/events'); es.onmessage = (e) => s.next(JSON.parse(e.data)); es.onerror = () => s.error(new Error('lost')); return () => es.close(); });
+   * controller.connect(todos$, (todo, c) => c.set(Todo, todo));
+   */
+  connect<T>(source$: ObservableType<T>, apply: (message: T, controller: Controller) => void): Subscription {
+    this.#alive('connect');
+    const connection = connectSource(source$, (message) => apply(message, this), this.#connectPolicy);
+    const stop = () => connection.unsubscribe();
+    this.#teardowns.push(stop);
+    connection.add(() => {
+      const index = this.#teardowns.indexOf(stop);
+      if (index >= 0) this.#teardowns.splice(index, 1);
+    });
+    return connection;
   }
 
   /**

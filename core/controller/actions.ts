@@ -4,7 +4,7 @@ import type { ControllerEndpoint } from './types.js';
 
 /** What a committed change was. */
 export type ControllerActionType =
-  'fetch' | 'set' | 'setError' | 'invalidate' | 'expire' | 'optimistic' | 'rollback' | 'reset' | 'gc';
+  'fetch' | 'set' | 'setError' | 'invalidate' | 'expire' | 'optimistic' | 'rollback' | 'reset' | 'gc' | 'pushError';
 
 /** One committed change, as `controller.actions$` emits it. */
 export interface ControllerAction {
@@ -17,8 +17,10 @@ export interface ControllerAction {
   readonly endpoint?: ControllerEndpoint | undefined;
   /** The endpoint's arguments, when known. */
   readonly args?: readonly unknown[] | undefined;
-  /** The error stored (`setError`) or that rolled a mutation back (`rollback`). */
+  /** The error stored (`setError`), that rolled a mutation back (`rollback`), or of a pushed message that could not be applied (`pushError`). */
   readonly error?: Error | undefined;
+  /** The pushed message that could not be applied (`pushError`). */
+  readonly message?: unknown;
 }
 
 /** Where the controller's parts announce what they committed. */

@@ -1,0 +1,51 @@
+/**
+ * Real-time sources: `controller.connect(source$, apply)` subscribes to any RxJS source (rxjs's
+ * `webSocket`, an `EventSource` wrapped in an Observable, a Subject) and applies each message to the
+ * store. A message that `apply` cannot apply (a wrong shape, an unknown entity, a value without a pk) is
+ * reported and skipped: it never ends the connection. An error of the source resubscribes after the
+ * retry delays (attempt 0, 1, ... reset by the next message); completing it ends the connection.
+ */
+import { Subscription, type Observable, type SchedulerLike } from 'rxjs';
+import type { RetryDelay } from '../endpoint/index.js';
+import { toError } from './requests.js';
+
+/** How a connection waits and reports. */
+export interface ConnectPolicy {
+  readonly retryDelay: RetryDelay;
+  readonly scheduler: SchedulerLike;
+  /** A message `apply` threw on (the message is skipped). */
+  readonly onError: (error: Error, message: unknown) => void;
+}
+
+/** Subscribes to `source$` until the returned subscription ends; see the module header. */
+export function connectSource<T>(
+  source$: Observable<T>,
+  apply: (message: T) => void,
+  policy: ConnectPolicy,
+): Subscription {
+  const connection = new Subscription();
+  let attempt = 0;
+  const start = () => {
+    if (connection.closed) return;
+    connection.add(
+      source$.subscribe({
+        next: (message) => {
+          attempt = 0;
+          try {
+            apply(message);
+          } catch (error) {
+            policy.onError(toError(error), message);
+          }
+        },
+        error: (error: unknown) => {
+          const delay =
+            typeof policy.retryDelay === 'function' ? policy.retryDelay(attempt, toError(error)) : policy.retryDelay;
+          attempt++;
+          connection.add(policy.scheduler.schedule(start, typeof delay === 'number' && delay > 0 ? delay : 0));
+        },
+      }),
+    );
+  };
+  start();
+  return connection;
+}
