@@ -421,7 +421,7 @@ export function normalize<R = unknown>(
 }
 
 /**
- * @internal `normalize` for the store: tables in `owned` are written in place (see `TableWriter`), the
+ * `normalize` for the store: tables in `owned` are written in place (see `TableWriter`), the
  * roots are always new objects.
  */
 export function normalizeInto<R = unknown>(
