@@ -79,7 +79,7 @@ export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './controller
 export { observeMutation } from './controller/index.js';
 export type { Mutation, MutationState } from './controller/index.js';
 export { keepPrevious } from './controller/index.js';
-export type { QueryResult } from './controller/index.js';
+export type { QueryOptions, QueryResult } from './controller/index.js';
 export type {
   ControllerAction,
   ControllerActionType,

@@ -30,6 +30,7 @@ import type {
   EndpointArgs,
   EndpointData,
   QueryArgs,
+  QueryOptions,
   QueryResult,
 } from '../../core/index.js';
 import {
@@ -46,15 +47,7 @@ const ControllerContext = createContext<Controller>();
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type { QueryArgs };
 
-export type { QueryResult } from '../../core/index.js';
-
-/** `createQuery`'s options (a `Controller` alone is accepted too). */
-export interface QueryOptions {
-  /** Default: the one of the nearest `<ControllerProvider>`. */
-  readonly controller?: Controller | undefined;
-  /** While new args load, keep the previous args' data (no suspense), with `placeholder` true. */
-  readonly keepPreviousData?: boolean | undefined;
-}
+export type { QueryOptions, QueryResult } from '../../core/index.js';
 
 /** What `createQuery` takes as args: an accessor (reactive), or a plain value; `null` keeps it idle. */
 export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | null>;

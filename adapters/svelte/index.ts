@@ -14,6 +14,7 @@ import type {
   EndpointArgs,
   EndpointData,
   QueryArgs,
+  QueryOptions,
   QueryResult,
 } from '../../core/index.js';
 import {
@@ -30,15 +31,7 @@ const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies o
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type { QueryArgs };
 
-export type { QueryResult } from '../../core/index.js';
-
-/** `createQuery`'s options (a `Controller` alone is accepted too). */
-export interface QueryOptions {
-  /** Default: the one `setController` put in context. */
-  readonly controller?: Controller | undefined;
-  /** While new args load, keep showing the previous args' data, with `placeholder: true`. */
-  readonly keepPreviousData?: boolean | undefined;
-}
+export type { QueryOptions, QueryResult } from '../../core/index.js';
 
 /** What `createQuery` takes as args: a value, `null` (idle), a store of them, or a getter read in runes code. */
 export type QueryArgsInput<E> = QueryArgs<E> | null | Readable<QueryArgs<E> | null> | (() => QueryArgs<E> | null);

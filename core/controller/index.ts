@@ -22,4 +22,4 @@ export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './infinite.j
 export { observeMutation } from './mutation.js';
 export type { Mutation, MutationState } from './mutation.js';
 export { keepPrevious } from './placeholder.js';
-export type { QueryResult } from './placeholder.js';
+export type { QueryOptions, QueryResult } from './placeholder.js';

@@ -1,4 +1,5 @@
 /** `keepPreviousData` for the adapters: the data on screen stands in while the next arguments load. */
+import type { Controller } from './Controller.js';
 import type { QueryState } from './types.js';
 
 /** A query's state as the adapters show it: `placeholder` is true while the previous arguments' data stands in. */
@@ -25,4 +26,12 @@ export function keepPrevious<S extends QueryState<unknown>>(
     if (!hold) shown = state.data;
     return hold ? { ...state, data: shown, loading: false, placeholder: true } : { ...state, placeholder: false };
   };
+}
+
+/** The adapters' `createQuery` options (a `Controller` alone is accepted there too). */
+export interface QueryOptions {
+  /** Default: the one the adapter's context holds (`setController`, `<ControllerProvider>`). */
+  readonly controller?: Controller | undefined;
+  /** While new args load, keep showing the previous args' data, with `placeholder: true`. */
+  readonly keepPreviousData?: boolean | undefined;
 }
