@@ -465,7 +465,15 @@ function shallowMarker(schema: typeof Entity): ShallowMarker {
 
 /** An entity's own fields and deserialized values, its nested schema fields left as stored. */
 function shallowEntity(plan: EntityPlan, record: Record<string, unknown>): object {
-  const instance = new plan.make();
+  return fillFields(plan, new plan.make(), record);
+}
+
+/** Class defaults, then the stored fields, then deserializers (skipping null/undefined) into `instance`. */
+function fillFields(
+  plan: EntityPlan,
+  instance: Record<string, unknown>,
+  record: Record<string, unknown>,
+): Record<string, unknown> {
   Object.assign(instance, plan.defaults);
   for (const field in record) {
     const value = record[field];
@@ -497,20 +505,7 @@ function buildEntity(
   if (plan.validate && plan.validate(record)) return INVALID;
   const instance = new plan.make();
   register(instance);
-  Object.assign(instance, plan.defaults); // one builtin call: faster than a loop of keyed stores
-  for (const field in record) {
-    const value = record[field];
-    if (value !== undefined && !plan.reserved.has(field)) assignField(instance, field, value);
-  }
-  for (const field of plan.deserializers) {
-    const raw = record[field.name];
-    if (raw === null || raw === undefined) continue;
-    try {
-      instance[field.name] = field.deserialize(raw);
-    } catch (cause) {
-      throw new DeserializeError(plan.key, field.name, raw, cause);
-    }
-  }
+  fillFields(plan, instance, record);
   for (const field of plan.schemaFields) {
     const raw = record[field.name];
     if (raw === undefined || raw === null) continue;
