@@ -55,7 +55,7 @@ export class GarbageCollector {
     for (const key of due) this.#released.delete(key);
     this.#nextDue = Number.POSITIVE_INFINITY;
     for (const at of this.#released.values()) this.#nextDue = Math.min(this.#nextDue, at + this.#gcTime);
-    const state = this.#store.getState();
+    const state = this.#store.current;
     const dropped = new Set(due);
     const reachable = new Set<string>(this.#cache.byPath.keys());
     for (const [key, pk] of applyLayers(state, undefined).touched) reachable.add(`${key}\u0000${pk}`);
