@@ -366,31 +366,20 @@ describe('hooks', () => {
 });
 
 /** The data members of an endpoint, as a plain object (matchers do not look into functions). */
+const MEMBERS = [
+  'path',
+  'urlPrefix',
+  'method',
+  'schema',
+  'pollFrequency',
+  'sideEffect',
+  'dataExpiryLength',
+  'errorExpiryLength',
+  'paginationField',
+  'name',
+] as const;
 function members(endpoint: AnyRestEndpoint) {
-  const {
-    path,
-    urlPrefix,
-    method,
-    schema,
-    pollFrequency,
-    sideEffect,
-    dataExpiryLength,
-    errorExpiryLength,
-    paginationField,
-    name,
-  } = endpoint;
-  return {
-    path,
-    urlPrefix,
-    method,
-    schema,
-    pollFrequency,
-    sideEffect,
-    dataExpiryLength,
-    errorExpiryLength,
-    paginationField,
-    name,
-  };
+  return Object.fromEntries(MEMBERS.map((member) => [member, endpoint[member]]));
 }
 
 describe('arguments in one shape', () => {
