@@ -96,8 +96,16 @@ export type {
   ReadEndpoint,
   ResponseSnapshot,
   StoreSnapshot,
+  StateChanges,
 } from './controller/index.js';
-export type { State, RequestMeta, OptimisticLayer } from './store/index.js';
+export type {
+  State,
+  RequestMeta,
+  OptimisticLayer,
+  SnapshotMeta,
+  SnapshotOptions,
+  StateSnapshot,
+} from './store/index.js';
 
 // ---- Errors --------------------------------------------------------------------------------------
 export {

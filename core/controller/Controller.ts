@@ -2,7 +2,16 @@ import { Observable, asyncScheduler, type Observable as ObservableType, type Sub
 import { connectSource, type ConnectPolicy } from './connect.js';
 import { StoreQueries, isQueryable, type Queryable } from './storeQueries.js';
 import type { Denormalize } from '../schema/index.js';
-import { Store, initialState, restoreState, type State } from '../store/index.js';
+import {
+  Store,
+  initialState,
+  mergeAction,
+  restoreState,
+  snapshotOf,
+  type SnapshotOptions,
+  type State,
+  type StateSnapshot,
+} from '../store/index.js';
 import type { ControllerAction } from './actions.js';
 import { browserEnvironment } from './environment.js';
 import type { ControllerOptions } from './options.js';
@@ -257,7 +266,10 @@ export class Controller {
     this.#alive('set');
     const args = argsAndValue.slice(0, -1);
     const now = this.#cache.now();
-    this.#queries.set(schema, args, argsAndValue[args.length], now, now + 60_000);
+    const changes = this.#queries.set(schema, args, argsAndValue[args.length], now, now + 60_000);
+    const log = this.#requests.log;
+    if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
+      log.emit({ type: 'set', args, changes });
   }
 
   /**
@@ -338,9 +350,9 @@ export class Controller {
     args?: readonly unknown[],
   ): void {
     const list = [...keys];
-    this.#store.dispatch({ type, keys: list, date: this.#cache.now() });
+    const { changes } = this.#store.dispatch({ type, keys: list, date: this.#cache.now() });
     const log = this.#requests.log;
-    if (log.observed) log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args });
+    if (log.observed) log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args, changes });
   }
 
   /**
@@ -381,13 +393,48 @@ export class Controller {
     };
   }
 
+  /**
+   * The state as plain data (JSON and `postMessage` safe; no optimistic layers): all of it, or with
+   * `changes` (an action's) only the records and request keys a change touched. Records marked INVALID
+   * are listed in `invalid` when `{ invalid: true }`. `restore` takes it back, here or in another controller.
+   *
+   * @example
+   * localStorage.setItem('todos', JSON.stringify(controller.snapshot()));
+   * controller.actions$.subscribe((action) => channel.postMessage(controller.snapshot({ changes: action.changes, invalid: true })));
+   */
+  snapshot(options?: SnapshotOptions): StateSnapshot {
+    return snapshotOf(this.#store.current, options);
+  }
+
+  /**
+   * Merges a snapshot (`snapshot()`, or a `getState()` turned into JSON) into the store: each record
+   * and result replaces the stored one only when its request started later, and nothing that started
+   * before the last reset is written, so a restore never loses newer data. Malformed parts are dropped.
+   * `{ replace: true }` takes the snapshot as the whole state instead (time travel; optimistic layers in
+   * flight stay). Observers of what changed re-emit; `actions$` reports a `restore`. Throws a `TypeError`
+   * for a value that is no snapshot, with the store unchanged.
+   *
+   * @example
+   * const saved = localStorage.getItem('todos');
+   * if (saved) controller.restore(JSON.parse(saved));
+   */
+  restore(snapshot: StateSnapshot | unknown, options: { readonly replace?: boolean } = {}): void {
+    this.#alive('restore');
+    const action = mergeAction(snapshot, options.replace === true);
+    const { changes } = this.#store.dispatch(action);
+    if (changes.endpoints !== 'all') for (const key of changes.endpoints) this.#cache.written(key);
+    const log = this.#requests.log;
+    if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
+      log.emit({ type: 'restore', changes });
+  }
+
   /** Empties the store. Requests in flight settle without writing and stop retrying; observers refetch. */
   resetEntireStore(): void {
     this.#alive('resetEntireStore');
     this.#requests.reset();
-    this.#store.dispatch({ type: 'reset', date: this.#cache.now() });
+    const { changes } = this.#store.dispatch({ type: 'reset', date: this.#cache.now() });
     const log = this.#requests.log;
-    if (log.observed) log.emit({ type: 'reset' });
+    if (log.observed) log.emit({ type: 'reset', changes });
   }
 }
 

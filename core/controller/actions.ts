@@ -1,10 +1,28 @@
 /** The controller's action stream: every change after the store committed it, as a typed action. */
 import { Subject, type Observable } from 'rxjs';
+import type { Changes } from '../store/index.js';
 import type { ControllerEndpoint } from './types.js';
 
 /** What a committed change was. */
 export type ControllerActionType =
-  'fetch' | 'set' | 'setError' | 'invalidate' | 'expire' | 'optimistic' | 'rollback' | 'reset' | 'gc' | 'pushError';
+  | 'fetch'
+  | 'set'
+  | 'setError'
+  | 'invalidate'
+  | 'expire'
+  | 'optimistic'
+  | 'rollback'
+  | 'reset'
+  | 'gc'
+  | 'restore'
+  | 'pushError';
+
+/**
+ * What a change touched in the state: entity records as `[entity key, pk]` and request keys (`'all'` after
+ * a reset or a replacing restore), and whether the optimistic layers changed. `controller.snapshot({ changes })`
+ * turns it into the plain data another tab or a log needs.
+ */
+export type StateChanges = Changes;
 
 /** One committed change, as `controller.actions$` emits it. */
 export interface ControllerAction {
@@ -21,6 +39,8 @@ export interface ControllerAction {
   readonly error?: Error | undefined;
   /** The pushed message that could not be applied (`pushError`). */
   readonly message?: unknown;
+  /** What the change touched in the state (every action but `pushError`). */
+  readonly changes?: StateChanges | undefined;
 }
 
 /** Where the controller's parts announce what they committed. */

@@ -77,9 +77,9 @@ export class GarbageCollector {
       }
     }
     if (due.length === 0 && entities.length === 0) return;
-    this.#store.dispatch({ type: 'gc', keys: due, entities });
+    const { changes } = this.#store.dispatch({ type: 'gc', keys: due, entities });
     for (const key of due) this.#cache.forget(key);
-    if (this.#log.observed) this.#log.emit({ type: 'gc', keys: due });
+    if (this.#log.observed) this.#log.emit({ type: 'gc', keys: due, changes });
   }
 
   /** Forgets every released key. */

@@ -2,7 +2,7 @@
 export { Controller, assertReadEndpoint } from './Controller.js';
 export type { Queryable } from './storeQueries.js';
 export type { ControllerManager, ControllerOptions } from './options.js';
-export type { ControllerAction, ControllerActionType } from './actions.js';
+export type { ControllerAction, ControllerActionType, StateChanges } from './actions.js';
 export { browserEnvironment } from './environment.js';
 export type { ControllerEnvironment } from './environment.js';
 export { IDLE } from './types.js';

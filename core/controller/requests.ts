@@ -214,8 +214,9 @@ export class Requests {
         if (error instanceof Error && error.name === 'AbortError') {
           // an aborted request stores nothing: only its optimistic layer goes, and its observers stop showing it as fetching
           if (layer !== undefined) {
-            this.#store.dispatch({ type: 'dropLayer', layer });
-            if (this.log.observed) this.log.emit({ type: 'rollback', key, endpoint, args, error: toError(error) });
+            const { changes } = this.#store.dispatch({ type: 'dropLayer', layer });
+            if (this.log.observed)
+              this.log.emit({ type: 'rollback', key, endpoint, args, error: toError(error), changes });
           }
           this.#cache.streamOf(key)?.update();
         } else if (generation === this.#generation) {
@@ -288,11 +289,11 @@ export class Requests {
     }
     if (expected === NO_LAYER || endpoint.schema === undefined || endpoint.signal?.aborted) return undefined;
     const layer = ++this.#layerIds;
-    this.#store.dispatch({
+    const { changes } = this.#store.dispatch({
       type: 'optimistic',
       layer: { id: layer, key, schema: endpoint.schema, args, response: expected, fetchedAt },
     });
-    if (this.log.observed) this.log.emit({ type: 'optimistic', key, endpoint, args });
+    if (this.log.observed) this.log.emit({ type: 'optimistic', key, endpoint, args, changes });
     return layer;
   }
 
@@ -343,7 +344,7 @@ export class Requests {
     const date = options.date ?? this.#cache.now();
     const fetchedAt = options.fetchedAt ?? date;
     if (!options.isError && fetchedAt > this.#newestWrite) this.#newestWrite = fetchedAt;
-    this.#store.dispatch(
+    const { changes } = this.#store.dispatch(
       options.isError
         ? {
             type: 'error',
@@ -376,7 +377,7 @@ export class Requests {
         : options.fetched
           ? 'fetch'
           : 'set';
-      this.log.emit({ type, key, endpoint, args, error });
+      this.log.emit({ type, key, endpoint, args, error, changes });
     }
   }
 }

@@ -17,7 +17,7 @@ import {
   type Denormalize,
   type EntityClass,
 } from '../schema/index.js';
-import type { Store } from '../store/index.js';
+import type { Changes, Store } from '../store/index.js';
 import type { QueryCache } from './queryCache.js';
 import { IDLE, type QueryState } from './types.js';
 
@@ -78,7 +78,7 @@ export class StoreQueries {
    * response held it at `date`. Throws what normalize throws (a value without a pk, say); the store is
    * then unchanged.
    */
-  set(schema: Queryable, args: readonly unknown[], value: unknown, date: number, expiresAt: number): void {
-    this.#store.dispatch({ type: 'setEntity', schema, args, value, date, expiresAt });
+  set(schema: Queryable, args: readonly unknown[], value: unknown, date: number, expiresAt: number): Changes {
+    return this.#store.dispatch({ type: 'setEntity', schema, args, value, date, expiresAt }).changes;
   }
 }

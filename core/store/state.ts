@@ -98,7 +98,16 @@ export function restoreState(json: unknown): State {
       : undefined,
   );
   const entitiesMeta = tableOf(json.entitiesMeta, (table) =>
-    isRecord(table) ? tableOf(table, (m) => (isRecord(m) ? (m as never) : undefined)) : undefined,
+    isRecord(table)
+      ? tableOf(table, (m) =>
+          isRecord(m) &&
+          typeof m.date === 'number' &&
+          typeof m.fetchedAt === 'number' &&
+          typeof m.expiresAt === 'number'
+            ? { date: m.date, fetchedAt: m.fetchedAt, expiresAt: m.expiresAt }
+            : undefined,
+        )
+      : undefined,
   );
   const meta = tableOf(json.meta, (m): RequestMeta | undefined => {
     if (!isRecord(m)) return undefined;

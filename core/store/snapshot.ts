@@ -1,0 +1,215 @@
+/**
+ * Snapshots: the state as plain data (JSON and structured-clone safe) for what lives outside one
+ * controller (storage, other tabs, devtools), and the merge that brings such a snapshot back in, with
+ * the same rule as the store's own writes: the newest by request start wins.
+ */
+import { INVALID, copyTable, emptyTable, jsonEqual, type EntityMeta } from '../schema/index.js';
+import type { MergeAction } from './actions.js';
+import type { Changes, Transition } from './reducer.js';
+import { restoreState, type RequestMeta, type State } from './state.js';
+
+/** One request's meta in a snapshot: its error, when it has one, as plain fields. */
+export interface SnapshotMeta extends Omit<RequestMeta, 'error'> {
+  readonly error?: { readonly name: string; readonly message: string; readonly status?: number } | undefined;
+}
+
+/**
+ * The state, or the part of it a change touched, as plain data: `JSON.stringify`, `postMessage` and
+ * `controller.restore` accept it. Optimistic layers are never part of it (they belong to requests in
+ * flight in one controller).
+ */
+export interface StateSnapshot {
+  /** Entity records by entity key and pk (records marked INVALID are listed in `invalid` instead). */
+  readonly entities: { readonly [key: string]: { readonly [pk: string]: unknown } };
+  /** When each record was written: merging keeps the newer record. */
+  readonly entitiesMeta: { readonly [key: string]: { readonly [pk: string]: EntityMeta } };
+  /** Normalized results by request key. */
+  readonly endpoints: { readonly [requestKey: string]: unknown };
+  /** Dates, expiry, error and invalidation by request key. */
+  readonly meta: { readonly [requestKey: string]: SnapshotMeta };
+  /** Records marked INVALID (deleted or invalidated), as `[entity key, pk]`; left out unless asked for. */
+  readonly invalid?: readonly (readonly [string, string])[] | undefined;
+}
+
+/** What a snapshot covers: the whole state, or the records and request keys of one change. */
+export interface SnapshotOptions {
+  /** Only these records and request keys (an action's `changes`); everything when absent or `'all'`. */
+  readonly changes?: Pick<Changes, 'entities' | 'endpoints'> | undefined;
+  /** Whether records marked INVALID are listed (`invalid`): yes for other tabs, no for storage. Default false. */
+  readonly invalid?: boolean | undefined;
+}
+
+function plainMeta(meta: RequestMeta): SnapshotMeta {
+  if (meta.error === undefined) return meta as SnapshotMeta;
+  const { name, message } = meta.error;
+  const status = (meta.error as { status?: unknown }).status;
+  return { ...meta, error: typeof status === 'number' ? { name, message, status } : { name, message } };
+}
+
+/** The state (or the part `options.changes` names) as a snapshot. */
+export function snapshotOf(state: State, options: SnapshotOptions = {}): StateSnapshot {
+  const entities = emptyTable<{ [pk: string]: unknown }>();
+  const entitiesMeta = emptyTable<{ [pk: string]: EntityMeta }>();
+  const endpoints = emptyTable<unknown>();
+  const meta = emptyTable<SnapshotMeta>();
+  const invalid: [string, string][] = [];
+  const addRecord = (key: string, pk: string) => {
+    const record = state.entities[key]?.[pk];
+    if (record === undefined) return;
+    if (record === INVALID) {
+      if (!options.invalid) return;
+      invalid.push([key, pk]);
+    } else (entities[key] ??= emptyTable())[pk] = record;
+    const recordMeta = state.entitiesMeta[key]?.[pk];
+    if (recordMeta !== undefined) (entitiesMeta[key] ??= emptyTable())[pk] = recordMeta;
+  };
+  const addKey = (key: string) => {
+    const requestMeta = state.meta[key];
+    if (requestMeta !== undefined) meta[key] = plainMeta(requestMeta);
+    if (key in state.endpoints) endpoints[key] = state.endpoints[key];
+  };
+  const changes = options.changes;
+  if (changes === undefined || changes.entities === 'all') {
+    for (const key in state.entities) for (const pk in state.entities[key]) addRecord(key, pk);
+  } else for (const [key, pk] of changes.entities) addRecord(key, pk);
+  if (changes === undefined || changes.endpoints === 'all') {
+    for (const key in state.meta) addKey(key);
+    for (const key in state.endpoints) if (!(key in meta)) addKey(key);
+  } else for (const key of changes.endpoints) addKey(key);
+  return invalid.length
+    ? { entities, entitiesMeta, endpoints, meta, invalid }
+    : { entities, entitiesMeta, endpoints, meta };
+}
+
+/** The `[key, pk]` pairs of a snapshot's `invalid` list that are well formed. */
+export function invalidOf(snapshot: unknown): [string, string][] {
+  const list = (snapshot as { invalid?: unknown } | null)?.invalid;
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (pair): pair is [string, string] =>
+      Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && typeof pair[1] === 'string',
+  );
+}
+
+const NO_META: EntityMeta = { date: 0, fetchedAt: 0, expiresAt: 0 };
+
+/** Whether a record written at `incoming` replaces one written at `current`. */
+function newer(incoming: EntityMeta, current: EntityMeta | undefined): boolean {
+  return (
+    current === undefined ||
+    incoming.fetchedAt > current.fetchedAt ||
+    (incoming.fetchedAt === current.fetchedAt && incoming.date > current.date)
+  );
+}
+
+/**
+ * Two metas of one request key written by requests that started at the same time (one response seen
+ * by two controllers): an invalidation or expiry of either holds, and the later error.
+ */
+function joinMeta(current: RequestMeta, incoming: RequestMeta): RequestMeta {
+  const invalidated = current.invalidated || incoming.invalidated || undefined;
+  const expiresAt = Math.min(current.expiresAt, incoming.expiresAt);
+  const later = incoming.date > current.date;
+  if (invalidated === current.invalidated && expiresAt === current.expiresAt && !later) return current;
+  return later ? { ...incoming, invalidated, expiresAt } : { ...current, invalidated, expiresAt };
+}
+
+/**
+ * The merge of a snapshot into the state (`action.state` is the snapshot already restored: prototype-free
+ * tables, malformed parts dropped). A record or result replaces the stored one only when its request
+ * started later; nothing that started before the last reset is written. `replace` takes the snapshot
+ * as the whole state instead (time travel), keeping the optimistic layers in flight.
+ */
+export function mergeState(state: State, action: MergeAction, owned?: WeakSet<object>): Transition {
+  const incoming = action.state;
+  if (action.replace) {
+    return {
+      state: { ...incoming, optimistic: state.optimistic, lastReset: state.lastReset },
+      changes: { entities: 'all', endpoints: 'all', optimistic: false },
+    };
+  }
+  // tables the store alone holds are written in place (see `Store`), others copied once
+  const own = <T extends { [key: string]: unknown }>(table: T | undefined): T => {
+    if (table !== undefined && owned?.has(table)) return table;
+    const copy = (table === undefined ? emptyTable() : copyTable(table)) as T;
+    owned?.add(copy);
+    return copy;
+  };
+  type Tables<T> = { [key: string]: { [pk: string]: T } | undefined };
+  let entities = state.entities as Tables<unknown>;
+  let entitiesMeta = state.entitiesMeta as Tables<EntityMeta>;
+  const changedRecords: [string, string][] = [];
+  let touched = false;
+  const write = (key: string, pk: string, record: unknown, recordMeta: EntityMeta) => {
+    if (recordMeta.fetchedAt < state.lastReset || !newer(recordMeta, entitiesMeta[key]?.[pk])) return;
+    if (!touched) entitiesMeta = own(entitiesMeta);
+    touched = true;
+    (entitiesMeta[key] = own(entitiesMeta[key]))[pk] = recordMeta;
+    const current = entities[key]?.[pk];
+    if (
+      current !== undefined &&
+      (current === record || (current !== INVALID && record !== INVALID && jsonEqual(current, record)))
+    )
+      return;
+    if (changedRecords.length === 0) entities = own(entities);
+    (entities[key] = own(entities[key]))[pk] = record;
+    changedRecords.push([key, pk]);
+  };
+  for (const key in incoming.entities) {
+    const table = incoming.entities[key]!;
+    for (const pk in table) write(key, pk, table[pk], incoming.entitiesMeta[key]?.[pk] ?? NO_META);
+  }
+  for (const [key, pk] of action.invalid) write(key, pk, INVALID, incoming.entitiesMeta[key]?.[pk] ?? NO_META);
+
+  let endpoints = state.endpoints as { [key: string]: unknown };
+  let meta = state.meta as { [key: string]: RequestMeta | undefined };
+  let resultsCopied = false;
+  const changedKeys: string[] = [];
+  const keys = new Set([...Object.keys(incoming.meta), ...Object.keys(incoming.endpoints)]);
+  for (const key of keys) {
+    const incomingMeta = incoming.meta[key] ?? NO_META;
+    if (incomingMeta.fetchedAt < state.lastReset) continue;
+    const current = meta[key];
+    let next: RequestMeta = incomingMeta;
+    let takeResult = key in incoming.endpoints;
+    if (current !== undefined && incomingMeta.fetchedAt <= current.fetchedAt) {
+      if (incomingMeta.fetchedAt < current.fetchedAt) continue;
+      next = joinMeta(current, incomingMeta);
+      takeResult = false;
+      if (next === current) continue;
+    }
+    if (changedKeys.length === 0) meta = own(meta);
+    meta[key] = next;
+    if (takeResult && !jsonEqual(endpoints[key], incoming.endpoints[key])) {
+      if (!resultsCopied) endpoints = own(endpoints);
+      resultsCopied = true;
+      endpoints[key] = incoming.endpoints[key];
+    }
+    changedKeys.push(key);
+  }
+  if (!touched && changedKeys.length === 0)
+    return { state, changes: { entities: [], endpoints: [], optimistic: false } };
+  return {
+    state: { ...state, entities, entitiesMeta, endpoints, meta } as State,
+    changes: { entities: changedRecords, endpoints: changedKeys, optimistic: false },
+  };
+}
+
+/** A snapshot (or a whole `getState()` JSON) as a merge action; throws a `TypeError` for what is not one. */
+export function mergeAction(snapshot: unknown, replace: boolean): MergeAction {
+  if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot) || !isSnapshotLike(snapshot)) {
+    throw new TypeError(
+      'controller.restore expects a state snapshot (an object with entities, entitiesMeta, endpoints and meta ' +
+        'tables, as controller.snapshot() or getState() give), got ' +
+        (Array.isArray(snapshot) ? 'an array' : snapshot === null ? 'null' : typeof snapshot),
+    );
+  }
+  return { type: 'merge', state: restoreState(snapshot), invalid: invalidOf(snapshot), replace };
+}
+
+function isSnapshotLike(value: object): boolean {
+  return ['entities', 'endpoints', 'meta'].some((field) => {
+    const table = (value as Record<string, unknown>)[field];
+    return typeof table === 'object' && table !== null && !Array.isArray(table);
+  });
+}

@@ -1,0 +1,253 @@
+/**
+ * controller.snapshot() and controller.restore(): the state as plain data and back, merged by request
+ * start time (the newest wins, as within one controller), with the changes of every action attached so
+ * that a snapshot of one change carries only what it touched.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  Controller,
+  RestEndpoint,
+  schema,
+  type ControllerAction,
+  type QueryState,
+  type StateSnapshot,
+} from '../../core/index.js';
+import { Todo, TodoList } from '../fixtures/entities.js';
+
+const offline = {
+  urlPrefix: 'http://snapshot.test',
+  fetchResponse: (): Promise<Response> => Promise.reject(new Error('no request may leave these tests')),
+};
+const getTodo = new RestEndpoint({ ...offline, path: '/todos/:id', schema: Todo });
+const getTodos = new RestEndpoint({ ...offline, path: '/todos', schema: TodoList });
+const deleteTodo = new RestEndpoint({
+  ...offline,
+  path: '/todos/:id',
+  method: 'DELETE',
+  schema: new schema.Invalidate(Todo),
+});
+
+/** A controller on a clock the test moves. */
+function clocked(start = 1_000) {
+  const clock = { now: start };
+  const controller = new Controller({ now: () => clock.now, retry: 0, gcTime: Infinity });
+  return { clock, controller };
+}
+
+const roundTrip = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+describe('controller.snapshot', () => {
+  it('is plain data: JSON and structured clone keep it whole, without optimistic layers', () => {
+    const { controller } = clocked();
+    controller.setResponse(getTodos, {}, [
+      { id: 1, title: 'a' },
+      { id: 2, title: 'b' },
+    ]);
+    const snapshot = controller.snapshot();
+    expect(roundTrip(snapshot)).toEqual(structuredClone(snapshot));
+    expect(Object.keys(snapshot.entities.Todo!)).toEqual(['1', '2']);
+    expect(snapshot.meta[getTodos.key({})]?.fetchedAt).toBe(1_000);
+    expect(snapshot).not.toHaveProperty('optimistic');
+  });
+
+  it('leaves records marked INVALID out unless asked, then lists them', () => {
+    const { controller } = clocked();
+    controller.setResponse(getTodos, {}, [{ id: 1 }, { id: 2 }]);
+    controller.setResponse(deleteTodo, { id: 2 }, { id: 2 });
+    expect(Object.keys(controller.snapshot().entities.Todo!)).toEqual(['1']);
+    expect(controller.snapshot().invalid).toBeUndefined();
+    expect(controller.snapshot({ invalid: true }).invalid).toEqual([['Todo', '2']]);
+  });
+
+  it('with an action’s changes, holds only the records and request keys it touched', () => {
+    const { controller } = clocked();
+    controller.setResponse(getTodos, {}, [{ id: 1 }, { id: 2 }, { id: 3 }]);
+    const actions: ControllerAction[] = [];
+    controller.actions$.subscribe((action) => actions.push(action));
+    controller.setResponse(getTodo, { id: 2 }, { id: 2, title: 'changed' });
+    controller.set(Todo, { id: 3, completed: true });
+    controller.invalidate(getTodos, {});
+
+    expect(actions.map((a) => a.type)).toEqual(['set', 'set', 'invalidate']);
+    const [response, set, invalidate] = actions.map((a) => controller.snapshot({ changes: a.changes }));
+    expect(Object.keys(response!.entities.Todo!)).toEqual(['2']);
+    expect(Object.keys(response!.endpoints)).toEqual([getTodo.key({ id: 2 })]);
+    expect(set!.entities).toEqual({ Todo: { '3': expect.objectContaining({ id: 3, completed: true }) } });
+    expect(set!.endpoints).toEqual({});
+    expect(Object.keys(invalidate!.meta)).toEqual([getTodos.key({})]);
+    expect(invalidate!.meta[getTodos.key({})]?.invalidated).toBe(true);
+    expect(invalidate!.entities).toEqual({});
+  });
+
+  it('gives an error as plain fields', () => {
+    const { controller } = clocked();
+    controller.setError(getTodo, { id: 1 }, Object.assign(new Error('gone'), { name: 'RequestError', status: 404 }));
+    const meta = roundTrip(controller.snapshot()).meta[getTodo.key({ id: 1 })];
+    expect(meta?.error).toEqual({ name: 'RequestError', message: 'gone', status: 404 });
+  });
+});
+
+describe('controller.restore', () => {
+  it('brings a snapshot into an empty controller: observers read it without a request', () => {
+    const first = clocked().controller;
+    first.setResponse(getTodos, {}, [
+      { id: 1, title: 'a' },
+      { id: 2, title: 'b' },
+    ]);
+    const { controller } = clocked(2_000);
+    controller.restore(roundTrip(first.snapshot()));
+    const states: QueryState<Todo[]>[] = [];
+    controller.observe(getTodos, {}).subscribe((state) => states.push(state));
+    expect(states.at(-1)?.data?.map((todo) => todo.title)).toEqual(['a', 'b']);
+    expect(states.at(-1)?.data?.[0]).toBeInstanceOf(Todo);
+  });
+
+  it('keeps the newer of two records and results, by request start', () => {
+    const older = clocked(1_000).controller;
+    older.setResponse(getTodo, { id: 1 }, { id: 1, title: 'old' });
+    const newer = clocked(2_000).controller;
+    newer.setResponse(getTodo, { id: 1 }, { id: 1, title: 'new' });
+
+    newer.restore(older.snapshot());
+    expect(newer.get(Todo, { id: 1 })?.title).toBe('new');
+    expect(newer.snapshot().meta[getTodo.key({ id: 1 })]?.fetchedAt).toBe(2_000);
+
+    older.restore(newer.snapshot());
+    expect(older.get(Todo, { id: 1 })?.title).toBe('new');
+    expect(older.snapshot().meta[getTodo.key({ id: 1 })]?.fetchedAt).toBe(2_000);
+  });
+
+  it('re-emits only the observers of what changed, and keeps unchanged records as they were', () => {
+    const { controller } = clocked();
+    controller.setResponse(getTodos, {}, [
+      { id: 1, title: 'a' },
+      { id: 2, title: 'b' },
+    ]);
+    const list: QueryState<Todo[]>[] = [];
+    const one: QueryState<Todo>[] = [];
+    controller.observe(getTodos, {}).subscribe((state) => list.push(state));
+    controller.setResponse(getTodo, { id: 1 }, { id: 1, title: 'a' });
+    controller.observe(getTodo, { id: 1 }).subscribe((state) => one.push(state));
+    const [listBefore, oneBefore] = [list.length, one.length];
+    const other = clocked(5_000).controller;
+    other.set(Todo, { id: 2, title: 'b, from elsewhere' });
+
+    controller.restore(other.snapshot());
+    expect(list.length).toBe(listBefore + 1);
+    expect(list.at(-1)?.data?.[1]?.title).toBe('b, from elsewhere');
+    expect(list.at(-1)?.data?.[0]).toBe(list.at(-2)?.data?.[0]);
+    expect(one.length).toBe(oneBefore);
+  });
+
+  it('joins an invalidation of the same response, and a later response clears it', () => {
+    const a = clocked(1_000);
+    const b = clocked(1_000);
+    a.controller.setResponse(getTodos, {}, [{ id: 1 }]);
+    b.controller.restore(a.controller.snapshot());
+    const actions: ControllerAction[] = [];
+    a.controller.actions$.subscribe((action) => actions.push(action));
+    a.controller.invalidate(getTodos, {});
+    b.controller.restore(roundTrip(a.controller.snapshot({ changes: actions[0]!.changes })));
+    expect(b.controller.getResponse(getTodos, {}).invalid).toBe(true);
+
+    b.clock.now = 3_000;
+    b.controller.setResponse(getTodos, {}, [{ id: 1 }, { id: 2 }]);
+    a.controller.restore(b.controller.snapshot());
+    expect(a.controller.getResponse(getTodos, {})).toMatchObject({ invalid: false, stale: false });
+    expect(a.controller.getResponse(getTodos, {}).data?.length).toBe(2);
+  });
+
+  it('applies a deletion listed in invalid, and not one older than the record', () => {
+    const a = clocked(1_000);
+    a.controller.setResponse(getTodos, {}, [{ id: 1 }, { id: 2 }]);
+    const b = clocked(1_000);
+    b.controller.restore(a.controller.snapshot());
+    a.clock.now = 2_000;
+    a.controller.setResponse(deleteTodo, { id: 2 }, { id: 2 });
+    const deletion = a.controller.snapshot({ invalid: true });
+
+    b.controller.restore(deletion);
+    expect(b.controller.get(Todo, { id: 2 })).toBeUndefined();
+    expect(b.controller.getResponse(getTodos, {}).data?.map((todo) => todo.id)).toEqual([1]);
+
+    const c = clocked(5_000);
+    c.controller.set(Todo, { id: 2, title: 'written after the deletion' });
+    c.controller.restore(deletion);
+    expect(c.controller.get(Todo, { id: 2 })?.title).toBe('written after the deletion');
+  });
+
+  it('writes nothing that started before the last reset', () => {
+    const old = clocked(1_000).controller;
+    old.setResponse(getTodos, {}, [{ id: 1 }]);
+    const { controller, clock } = clocked(2_000);
+    controller.resetEntireStore();
+    clock.now = 3_000;
+    controller.restore(old.snapshot());
+    expect(controller.getState().entities).toEqual({});
+    expect(controller.getResponse(getTodos, {}).data).toBeUndefined();
+  });
+
+  it('replace takes the snapshot as the whole state', () => {
+    const { controller } = clocked(1_000);
+    controller.setResponse(getTodos, {}, [{ id: 1, title: 'first' }]);
+    const past = controller.snapshot();
+    controller.setResponse(getTodos, {}, [{ id: 1, title: 'second' }, { id: 2 }]);
+    const states: QueryState<Todo[]>[] = [];
+    controller.observe(getTodos, {}).subscribe((state) => states.push(state));
+    expect(states.at(-1)?.data?.length).toBe(2);
+
+    controller.restore(past, { replace: true });
+    expect(states.at(-1)?.data?.map((todo) => todo.title)).toEqual(['first']);
+    expect(Object.keys(controller.getState().entities.Todo!)).toEqual(['1']);
+  });
+
+  it('reports a restore action with its changes, and none for a snapshot that changes nothing', () => {
+    const source = clocked(1_000).controller;
+    source.setResponse(getTodo, { id: 1 }, { id: 1 });
+    const { controller } = clocked(1_000);
+    const actions: ControllerAction[] = [];
+    controller.actions$.subscribe((action) => actions.push(action));
+    controller.restore(source.snapshot());
+    controller.restore(source.snapshot());
+    expect(actions).toHaveLength(1);
+    expect(actions[0]).toMatchObject({
+      type: 'restore',
+      changes: { entities: [['Todo', '1']], endpoints: [getTodo.key({ id: 1 })] },
+    });
+  });
+
+  it('refuses what is no snapshot with a TypeError and keeps the store', () => {
+    const { controller } = clocked();
+    controller.setResponse(getTodo, { id: 1 }, { id: 1, title: 'kept' });
+    const before = controller.getState();
+    for (const bad of [null, 'state', 42, [], { hello: 'world' }, undefined]) {
+      expect(() => controller.restore(bad)).toThrow(/controller\.restore expects a state snapshot/);
+    }
+    expect(controller.getState()).toBe(before);
+  });
+
+  it('drops malformed parts and is safe with hostile keys', () => {
+    const { controller } = clocked();
+    controller.setResponse(getTodo, { id: 1 }, { id: 1, title: 'kept' });
+    const hostile = JSON.parse(`{
+      "entities": { "Todo": { "__proto__": { "id": 9 }, "2": { "id": 2, "title": "ok" }, "3": "not a record" },
+                    "constructor": { "x": { "polluted": true } } },
+      "entitiesMeta": { "Todo": { "2": { "date": 5000, "fetchedAt": 5000, "expiresAt": 9000 },
+                                  "1": { "date": "soon", "fetchedAt": null } } },
+      "endpoints": { "__proto__": ["1"] },
+      "meta": { "k": 7 }
+    }`) as StateSnapshot;
+    controller.restore(hostile);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('id');
+    expect(controller.get(Todo, { id: 1 })?.title).toBe('kept');
+    expect(controller.get(Todo, { id: 2 })?.title).toBe('ok');
+    expect(controller.getState().entities.Todo?.['3']).toBeUndefined();
+  });
+
+  it('throws once disposed', () => {
+    const { controller } = clocked();
+    controller.dispose();
+    expect(() => controller.restore(controller.snapshot())).toThrow(/disposed/);
+  });
+});
