@@ -3,10 +3,7 @@ import { planOf } from './entityPlan.js';
 import { normalizeList } from './Array.js';
 import { assertEntityMembers, PolymorphicSchema, type SchemaAttribute } from './Polymorphic.js';
 import type { DenormalizeContext, NormalizeContext } from './SchemaNode.js';
-import { INVALID } from './special.js';
-
-/** The input a read of `schema.All` is given: it reads the tables, not a stored result. */
-export const ALL_INPUT: readonly never[] = Object.freeze([]);
+import { ALL_INPUT, INVALID } from './special.js';
 
 /**
  * Every entity of a class in the store (or of several, with a map and an attribute), in table order.
@@ -50,6 +47,14 @@ export class All<S = unknown, A extends SchemaAttribute | undefined = undefined>
     }
     if (!found) return INVALID;
     return ctx.stable(this, 'All', parts, () => parts.filter((part) => part !== INVALID && part !== undefined));
+  }
+
+  override queryKey(): unknown {
+    return ALL_INPUT;
+  }
+
+  override queryTables(visit: (schema: unknown) => void): void {
+    for (const member of this.members()) visit(member);
   }
 }
 

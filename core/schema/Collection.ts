@@ -5,7 +5,8 @@ import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableS
 import { schemaLabel } from './schemaKind.js';
 import type { Union } from './Union.js';
 import type { SchemaAttribute } from './Polymorphic.js';
-import type { Denormalize } from './types.js';
+import type { Denormalize, EntityTables } from './types.js';
+import { ownValue } from './normalize.js';
 import { emptyTable, hasOwn } from './safeObject.js';
 
 /** Combines the pks of a stored collection with the pks of newly added items. */
@@ -268,6 +269,16 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
 
   build(record: unknown, ctx: DenormalizeContext): unknown {
     return denormalizeList(this.itemSchema, record, ctx);
+  }
+
+  /** The list stored under the first argument, when there is one. */
+  override queryKey(args: readonly unknown[], entities: EntityTables): unknown {
+    const pk = collectionArgsKey(args[0]);
+    return ownValue(ownValue(entities, this.key), pk) !== undefined ? pk : undefined;
+  }
+
+  override queryTables(_visit: unknown, addTable: (key: string) => void): void {
+    addTable(this.key);
   }
 
   /** @internal Adds `pks` to every stored list accepted by `filter`. */

@@ -1,8 +1,9 @@
 import { NormalizeError, describeKind } from '../errors.js';
 import { INVALID } from './special.js';
-import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
+import { SchemaNode, type DenormalizeContext, type NormalizeContext, type QueryKeyOf } from './SchemaNode.js';
 import { schemaKeysOf, schemaLabel } from './schemaKind.js';
 import { assignField, hasCycle } from './safeObject.js';
+import type { EntityTables } from './types.js';
 
 const shapes = new WeakMap<object, string>();
 
@@ -69,6 +70,18 @@ export function denormalizeMembers(
   });
 }
 
+/** What a read of an object schema from the tables starts from: that of each of its schema members. */
+export function membersQueryKey(
+  definition: Readonly<Record<string, unknown>>,
+  args: readonly unknown[],
+  entities: EntityTables,
+  keyOf: QueryKeyOf,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of schemaKeysOf(definition)) out[key] = keyOf(definition[key], args, entities);
+  return out;
+}
+
 /**
  * An object whose members are schemas; other members pass through. `{ results: [Todo], total: 0 }` used
  * as a schema is the same as `new schema.Object({ results: [Todo] })`.
@@ -96,5 +109,13 @@ export class ObjectSchema<O extends Record<string, unknown> = Record<string, unk
 
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {
     return denormalizeMembers(this.schema, input, ctx);
+  }
+
+  override queryKey(args: readonly unknown[], entities: EntityTables, keyOf: QueryKeyOf): unknown {
+    return membersQueryKey(this.schema, args, entities, keyOf);
+  }
+
+  override queryTables(visit: (schema: unknown) => void): void {
+    visit(this.schema);
   }
 }

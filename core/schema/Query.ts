@@ -1,7 +1,8 @@
-import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
+import type { DenormalizeResult } from './denormalize.js';
+import { SchemaNode, type DenormalizeContext, type NormalizeContext, type QueryKeyOf } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import { INVALID } from './special.js';
-import type { Denormalize } from './types.js';
+import type { Denormalize, EntityTables } from './types.js';
 
 /**
  * A computed read of the store: reads `schema` (an Entity, `schema.All`, `schema.Values`, an object of
@@ -39,6 +40,30 @@ export class Query<S = unknown, R = unknown, P extends readonly unknown[] = read
 
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {
     return this.apply(ctx.unvisit(this.schema, input), ctx.args);
+  }
+
+  override queryKey(args: readonly unknown[], entities: EntityTables, keyOf: QueryKeyOf): unknown {
+    return keyOf(this.schema, args, entities);
+  }
+
+  override queryTables(visit: (schema: unknown) => void): void {
+    visit(this.schema);
+  }
+
+  /** `process` applied to the read of `schema` (the memo's result is per input, so the arguments are applied here). */
+  override queryRead(
+    read: (schema: unknown) => DenormalizeResult<unknown>,
+    args: readonly unknown[],
+  ): DenormalizeResult<unknown> {
+    const inner = read(this.schema);
+    if (inner.invalid || inner.data === undefined) return inner;
+    return {
+      data: this.apply(inner.data, args),
+      invalid: false,
+      get paths() {
+        return inner.paths;
+      },
+    };
   }
 
   /** @internal `process` applied to a read value, remembered per value and arguments. */

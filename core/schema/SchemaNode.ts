@@ -1,4 +1,5 @@
-import type { EntityMeta } from './types.js';
+import type { DenormalizeResult } from './denormalize.js';
+import type { EntityMeta, EntityTables } from './types.js';
 
 /** What a schema sees while normalizing: the request arguments, recursion, and the tables being written. */
 export interface NormalizeContext {
@@ -60,4 +61,19 @@ export abstract class SchemaNode {
   abstract normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown;
   /** Turns a normalized value back into instances (or INVALID). */
   abstract denormalize(input: unknown, ctx: DenormalizeContext): unknown;
+  /**
+   * What a read of this schema straight from the tables starts from (`queryKey`); `undefined` when the
+   * store cannot answer. `keyOf` reads a nested schema. Without it, only a stored result can be read.
+   */
+  queryKey?(args: readonly unknown[], entities: EntityTables, keyOf: QueryKeyOf): unknown;
+  /** Names the tables whose every write may change a read of this schema from the tables (`queryTables`). */
+  queryTables?(visit: (schema: unknown) => void, addTable: (key: string) => void): void;
+  /** A computed read (`schema.Query`): its result from `read`, which reads a schema from the query's input. */
+  queryRead?(
+    read: (schema: unknown) => DenormalizeResult<unknown>,
+    args: readonly unknown[],
+  ): DenormalizeResult<unknown>;
 }
+
+/** `queryKey` of a nested schema, as handed to `SchemaNode.queryKey`. */
+export type QueryKeyOf = (schema: unknown, args: readonly unknown[], entities: EntityTables) => unknown;

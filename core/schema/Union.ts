@@ -1,6 +1,7 @@
 import { SchemaDefinitionError } from '../errors.js';
 import { PolymorphicSchema, assertEntityMembers, type SchemaAttribute } from './Polymorphic.js';
-import type { DenormalizeContext, NormalizeContext } from './SchemaNode.js';
+import type { DenormalizeContext, NormalizeContext, QueryKeyOf } from './SchemaNode.js';
+import type { EntityTables } from './types.js';
 import { ArraySchema } from './Array.js';
 
 /**
@@ -40,6 +41,27 @@ export class Union<M extends Record<string, unknown> = Record<string, unknown>> 
 
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {
     return this.denormalizeValue(input, ctx);
+  }
+
+  /** The member the first argument's attribute names, else the first member that finds it: `{ id, schema }`. */
+  override queryKey(args: readonly unknown[], entities: EntityTables, keyOf: QueryKeyOf): unknown {
+    const first = args[0];
+    if (typeof first !== 'object' || first === null) return undefined;
+    const attr = this.attributeOf(first as Record<string, unknown>, undefined, '');
+    const named = this.member(attr);
+    if (named !== undefined) {
+      const id = keyOf(named, args, entities);
+      return id === undefined ? undefined : { id, schema: attr };
+    }
+    for (const name of Object.keys(this.schema)) {
+      const id = keyOf(this.schema[name], args, entities);
+      if (id !== undefined) return { id, schema: name };
+    }
+    return undefined;
+  }
+
+  override queryTables(visit: (schema: unknown) => void): void {
+    for (const member of this.members()) visit(member);
   }
 }
 

@@ -1,16 +1,13 @@
-import { All, ALL_INPUT } from './All.js';
-import { ArraySchema } from './Array.js';
-import { Collection, collectionArgsKey } from './Collection.js';
 import type { Entity } from './Entity.js';
 import { planOf, type EntityPlan } from './entityPlan.js';
 import { ownValue } from './normalize.js';
-import { ObjectSchema } from './Object.js';
-import { Query } from './Query.js';
 import { hasOwn, isPlainObject, jsonEqual } from './safeObject.js';
 import { MemoCache, type DenormalizeResult } from './denormalize.js';
+import { membersQueryKey } from './Object.js';
+import { SchemaNode } from './SchemaNode.js';
 import { schemaKeysOf } from './schemaKind.js';
+import { ALL_INPUT } from './special.js';
 import type { Denormalize, EntityTables } from './types.js';
-import { Union } from './Union.js';
 import { tableIndexes } from './tableDerived.js';
 
 /**
@@ -78,33 +75,9 @@ function entityQueryKey(Cls: typeof Entity, plan: EntityPlan, args: readonly unk
 export function queryKey(schema: unknown, args: readonly unknown[], entities: EntityTables): unknown {
   const plan = planOf(schema);
   if (plan) return entityQueryKey(schema as typeof Entity, plan, args, entities);
-  if (schema instanceof All) return ALL_INPUT;
-  if (schema instanceof Query) return queryKey(schema.schema, args, entities);
-  if (schema instanceof Union) {
-    const first = args[0];
-    if (typeof first !== 'object' || first === null) return undefined;
-    const attr = schema.attributeOf(first as Record<string, unknown>, undefined, '');
-    const named = schema.member(attr);
-    if (named !== undefined) {
-      const id = queryKey(named, args, entities);
-      return id === undefined ? undefined : { id, schema: attr };
-    }
-    for (const name of Object.keys(schema.schema)) {
-      const id = queryKey(schema.schema[name], args, entities);
-      if (id !== undefined) return { id, schema: name };
-    }
-    return undefined;
-  }
-  if (schema instanceof Collection) {
-    const pk = collectionArgsKey(args[0]);
-    return ownValue(ownValue(entities, schema.key), pk) !== undefined ? pk : undefined;
-  }
-  if (schema instanceof ObjectSchema || (isPlainObject(schema) && !(schema instanceof ArraySchema))) {
-    const definition = (schema instanceof ObjectSchema ? schema.schema : schema) as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const key of schemaKeysOf(definition)) out[key] = queryKey(definition[key], args, entities);
-    return out;
-  }
+  // each schema class answers for itself, so that a bundle without All, Query or Union leaves them out
+  if (schema instanceof SchemaNode) return schema.queryKey?.(args, entities, queryKey);
+  if (isPlainObject(schema)) return membersQueryKey(schema, args, entities, queryKey);
   return undefined;
 }
 
@@ -122,12 +95,10 @@ export function queryTables(schema: unknown): string[] {
   const visit = (node: unknown): void => {
     const plan = planOf(node);
     if (plan) keys.add(plan.key);
-    else if (node instanceof All || node instanceof Union) for (const member of node.members()) visit(member);
-    else if (node instanceof Query) visit(node.schema);
-    else if (node instanceof Collection) keys.add(node.key);
-    else if (node instanceof ObjectSchema) visit(node.schema);
+    else if (node instanceof SchemaNode) node.queryTables?.(visit, addTable);
     else if (isPlainObject(node)) for (const key of schemaKeysOf(node)) visit(node[key]);
   };
+  const addTable = (key: string) => void keys.add(key);
   visit(schema);
   return [...keys];
 }
@@ -171,14 +142,8 @@ export function query<S>(
     else byArgs.set(argsKey, input);
   }
   if (input === undefined) return NOT_FOUND as DenormalizeResult<Denormalize<S>>;
-  if (!(schema instanceof Query)) return memo.denormalize(schema, input, entities, args);
-  const read = memo.denormalize(schema.schema, input, entities, args);
-  if (read.invalid || read.data === undefined) return read as DenormalizeResult<Denormalize<S>>;
-  return {
-    data: schema.apply(read.data, args) as Denormalize<S>,
-    invalid: false,
-    get paths() {
-      return read.paths;
-    },
-  };
+  const read = (node: unknown) => memo.denormalize(node, input, entities, args);
+  return (
+    schema instanceof SchemaNode && schema.queryRead ? schema.queryRead(read, args) : read(schema)
+  ) as DenormalizeResult<Denormalize<S>>;
 }

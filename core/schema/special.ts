@@ -7,3 +7,6 @@ export const INVALID: unique symbol = Symbol.for('rx-rest.INVALID') as never;
 
 /** The type of the INVALID marker. */
 export type Invalid = typeof INVALID;
+
+/** The input a read of `schema.All` is given: it reads the tables, not a stored result. */
+export const ALL_INPUT: readonly never[] = Object.freeze([]);

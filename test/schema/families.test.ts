@@ -285,6 +285,28 @@ describe('reading an Entity without a stored result (what controller.get does)',
     expect(queryTables({ me: User, feed: new schema.Collection([Post]) }).sort()).toEqual(['User', '[Post]']);
   });
 
+  it('reads a Union member: the one the argument’s attribute names, else the first that holds the pk', () => {
+    const stored = normalize([FeedItem], [...feed, { id: 2, type: 'post', title: 'Only a post' }]);
+    expect(queryKey(FeedItem, [{ id: 1, type: 'post' }], stored.entities)).toEqual({ id: '1', schema: 'post' });
+    expect(query(FeedItem, [{ id: 1, type: 'post' }], stored.entities).data).toBeInstanceOf(Post);
+    expect(query(FeedItem, [{ id: 2 }], stored.entities).data).toMatchObject({ title: 'Only a post' });
+    expect(query(FeedItem, [{ id: 1, type: 'video' }], stored.entities).data).toBeInstanceOf(Link);
+    expect(query(FeedItem, [{ id: 3, type: 'link' }], stored.entities).data).toBeUndefined();
+    expect(queryKey(FeedItem, ['1'], stored.entities)).toBeUndefined();
+    expect(queryTables(new schema.Object({ feed: FeedItem })).sort()).toEqual(['Link', 'Post']);
+  });
+
+  it('reads an object schema member by member; schemas that only a response fills read as undefined', () => {
+    const stored = normalize([User], [{ id: 1, username: 'ann' }]);
+    const both = new schema.Object({ me: User, all: new schema.All(User) });
+    const read = query(both, [{ id: 1 }], stored.entities).data!;
+    expect(read.me.username).toBe('ann');
+    expect(read.all.map((user) => user.id)).toEqual([1]);
+    expect(queryKey(new schema.Values(User), [{ id: 1 }], stored.entities)).toBeUndefined();
+    expect(queryKey(new schema.Array(User), [{ id: 1 }], stored.entities)).toBeUndefined();
+    expect(queryTables(new schema.Values(User))).toEqual([]);
+  });
+
   it('reads a Collection stored under the arguments', () => {
     const Users = new schema.Collection([User]);
     const stored = normalize(Users, [{ id: 1 }], [{ team: 'a' }]);
