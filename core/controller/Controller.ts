@@ -1,4 +1,4 @@
-import { Observable, asyncScheduler, type Observable as ObservableType, type Subscription } from 'rxjs';
+import { Observable, type Observable as ObservableType, type Subscription } from 'rxjs';
 import { connectSource, type ConnectPolicy } from './connect.js';
 import { StoreQueries, isQueryable, type Queryable } from './storeQueries.js';
 import type { Denormalize } from '../schema/index.js';
@@ -88,7 +88,7 @@ export class Controller {
     this.state$ = this.#store.state$;
     this.#cache = new QueryCache(this.#store, {
       now: options.now ?? Date.now,
-      scheduler: options.scheduler ?? asyncScheduler,
+      scheduler: options.scheduler,
       retry: options.retry ?? 3,
       retryDelay: options.retryDelay ?? defaultRetryDelay,
       environment: options.environment ?? browserEnvironment(),
@@ -101,7 +101,7 @@ export class Controller {
     this.#queries = new StoreQueries(this.#store, this.#cache);
     this.#connectPolicy = {
       retryDelay: options.retryDelay ?? defaultRetryDelay,
-      scheduler: options.scheduler ?? asyncScheduler,
+      scheduler: options.scheduler,
       onError: (error, message) => {
         const log = this.#requests.log;
         if (log.observed) log.emit({ type: 'pushError', error, message });

@@ -12,8 +12,9 @@
  *    the data, another error replaces it);
  * 5. emission: only when a field changed, to every subscriber of the key at once.
  */
-import { BehaviorSubject, Observable, interval, type Subscription } from 'rxjs';
+import { BehaviorSubject, Observable, type Unsubscribable } from 'rxjs';
 import { isTransient } from './retry.js';
+import { every } from './timers.js';
 import type { QueryCache } from './queryCache.js';
 import type { ControllerEndpoint, QueryState } from './types.js';
 
@@ -110,7 +111,7 @@ export function queryState(read: QueryRead, fetching: boolean, now: number, paus
 /** @internal A stream's subject and polling subscription, for tests that check what is left (not exported by the package). */
 export let streamInternals: (stream: QueryStream) => {
   readonly subject: BehaviorSubject<QueryState<unknown>>;
-  readonly poll: Subscription | undefined;
+  readonly poll: Unsubscribable | undefined;
 };
 
 /**
@@ -122,7 +123,7 @@ export class QueryStream {
   readonly #cache: QueryCache;
   #subscribers = 0;
   #pollers = 0;
-  #poll: Subscription | undefined;
+  #poll: Unsubscribable | undefined;
   /** When polling paused (hidden page, no network) while a polling subscriber stayed. */
   #pausedAt: number | undefined;
   #updating = false;
@@ -265,7 +266,7 @@ export class QueryStream {
     if (shouldPoll && !this.#poll) {
       if (this.#pausedAt !== undefined && cache.now() - this.#pausedAt >= frequency) cache.refetch(this);
       this.#pausedAt = undefined;
-      this.#poll = interval(frequency, cache.scheduler).subscribe(() => cache.refetch(this));
+      this.#poll = every(frequency, () => cache.refetch(this), cache.scheduler);
     } else if (!shouldPoll && this.#poll) {
       this.#poll.unsubscribe();
       this.#poll = undefined;

@@ -7,12 +7,14 @@
  */
 import { Subscription, type Observable, type SchedulerLike } from 'rxjs';
 import type { RetryDelay } from '../endpoint/index.js';
+import { after } from './timers.js';
 import { toError } from './requests.js';
 
 /** How a connection waits and reports. */
 export interface ConnectPolicy {
   readonly retryDelay: RetryDelay;
-  readonly scheduler: SchedulerLike;
+  /** Where the waits before resubscribing are scheduled (`undefined`: the global `setTimeout`). */
+  readonly scheduler: SchedulerLike | undefined;
   /** A message `apply` threw on (the message is skipped). */
   readonly onError: (error: Error, message: unknown) => void;
 }
@@ -41,7 +43,7 @@ export function connectSource<T>(
           const delay =
             typeof policy.retryDelay === 'function' ? policy.retryDelay(attempt, toError(error)) : policy.retryDelay;
           attempt++;
-          connection.add(policy.scheduler.schedule(start, typeof delay === 'number' && delay > 0 ? delay : 0));
+          connection.add(after(typeof delay === 'number' && delay > 0 ? delay : 0, start, policy.scheduler));
         },
       }),
     );

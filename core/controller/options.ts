@@ -19,7 +19,7 @@ export interface ControllerOptions {
   readonly retryDelay?: RetryDelay | undefined;
   /**
    * Where retry waits and polling intervals are scheduled (an RxJS scheduler; a `TestScheduler` in
-   * marble tests). Default `asyncScheduler`, which fake timers control.
+   * marble tests). Default: the global `setTimeout` and `setInterval`, which fake timers control.
    */
   readonly scheduler?: SchedulerLike | undefined;
   /** Stale or errored streams with subscribers refetch when the network comes back. Default `true`. */

@@ -31,8 +31,8 @@ function pkFromArgs(schema: typeof Entity, args: readonly unknown[]): string | u
 export interface QueryCacheOptions extends RequestPolicy {
   /** The clock (ms since the epoch). */
   readonly now: () => number;
-  /** Where polling and retry waits are scheduled. */
-  readonly scheduler: SchedulerLike;
+  /** Where polling and retry waits are scheduled (`undefined`: the global timers). */
+  readonly scheduler: SchedulerLike | undefined;
   /** The network, visibility and focus events. */
   readonly environment: ControllerEnvironment;
   /** Stale or errored streams with subscribers refetch when the network comes back. */
@@ -63,8 +63,8 @@ export class QueryCache implements EnvironmentListener {
   #effective: EffectiveEntities | undefined;
   /** Numbers transitions: a stream listed with the current one is already listed for it. */
   #transitions = 0;
-  /** Where polling and retry waits are scheduled. */
-  declare readonly scheduler: SchedulerLike;
+  /** Where polling and retry waits are scheduled (`undefined`: the global timers). */
+  declare readonly scheduler: SchedulerLike | undefined;
   /** The requests of this cache's keys. */
   declare readonly requests: Requests;
   /** The network and the page, as the environment tells them. */

@@ -2,8 +2,9 @@
  * Retries of a failed request: which errors are worth another attempt, how long to wait, and the
  * attempt loop, stopped by an abort (the request's signal) or a store reset.
  */
-import type { SchedulerLike, Subscription } from 'rxjs';
+import type { SchedulerLike, Unsubscribable } from 'rxjs';
 import type { RetryDelay } from '../endpoint/index.js';
+import { after } from './timers.js';
 
 /** The default wait before retry number `attempt` (0-based): 1 s, 2 s, 4 s, ..., at most 30 s (TanStack Query's). */
 export function defaultRetryDelay(attempt: number): number {
@@ -27,8 +28,8 @@ export interface RetryPolicy {
   readonly retries: number;
   /** The wait before each retry. */
   readonly retryDelay: RetryDelay;
-  /** Where the waits are scheduled. */
-  readonly scheduler: SchedulerLike;
+  /** Where the waits are scheduled (`undefined`: the global `setTimeout`). */
+  readonly scheduler: SchedulerLike | undefined;
 }
 
 /** A retry count as the options give it (`false`, a negative or a non-number is 0; `Infinity` is allowed). */
@@ -65,9 +66,9 @@ export async function withRetries<T>(
 }
 
 /** Resolves after `ms` on `scheduler`, or as soon as `abort` or `stop` aborts. */
-function wait(ms: number, scheduler: SchedulerLike, abort: AbortSignal, stop: AbortSignal): Promise<void> {
+function wait(ms: number, scheduler: SchedulerLike | undefined, abort: AbortSignal, stop: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
-    let subscription: Subscription | undefined;
+    let subscription: Unsubscribable | undefined;
     let done = false;
     const finish = () => {
       if (done) return;
@@ -79,7 +80,7 @@ function wait(ms: number, scheduler: SchedulerLike, abort: AbortSignal, stop: Ab
     };
     abort.addEventListener('abort', finish);
     stop.addEventListener('abort', finish);
-    subscription = scheduler.schedule(finish, ms);
+    subscription = after(ms, finish, scheduler);
     if (done) subscription.unsubscribe();
   });
 }

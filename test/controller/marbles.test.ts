@@ -3,9 +3,10 @@
  * retry waits are scheduled, so virtual time drives them. The expected request times are written as
  * marble diagrams (`r` = one request reaches the server); msw answers between virtual frames.
  */
+import { Subject, defer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Controller, RestEndpoint } from '../../core/index.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Controller, RestEndpoint, type ControllerOptions } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { API, TodoResource, flush, useTodoServer } from '../reliability/faultHarness.js';
 
@@ -47,7 +48,8 @@ function requestsAt(marbles: string): number[] {
   }
 }
 
-const controllerOn = () => new Controller({ scheduler, now: () => scheduler.now(), retry: 0 });
+const controllerOn = (options: ControllerOptions = {}) =>
+  new Controller({ scheduler, now: () => scheduler.now(), retry: 0, ...options });
 
 describe('marble timing on the controller scheduler', () => {
   it('a polling stream refetches every pollFrequency frames, and stops when its last subscriber leaves', async () => {
@@ -86,5 +88,42 @@ describe('marble timing on the controller scheduler', () => {
     await advanceTo(20);
     expect(frames).toEqual(requestsAt('(rr) 1ms r'));
     subscription.unsubscribe();
+  });
+
+  it('a failed GET waits retryDelay frames on the scheduler before each retry', async () => {
+    fake.fail('GET', 500, 2);
+    const controller = controllerOn({ retry: 2, retryDelay: (attempt) => 5 * (attempt + 1) });
+    const fetched = controller.fetch(TodoResource.get, { id: 1 });
+    // msw answers in real time: wait until the failure is in and its retry waits on the scheduler
+    const retryWaiting = () => vi.waitFor(() => expect(scheduler.actions.length).toBe(1), { timeout: 2000 });
+    await retryWaiting();
+    await advanceTo(4);
+    expect(frames).toEqual(requestsAt('r'));
+    await advanceTo(5);
+    await retryWaiting();
+    await advanceTo(14);
+    expect(frames).toEqual(requestsAt('r 4ms r'));
+    await advanceTo(15);
+    expect((await fetched).title).toBe('todo 1');
+    expect(frames).toEqual(requestsAt('r 4ms r 9ms r'));
+  });
+
+  it('a connection resubscribes after the retry delay on the scheduler, and not after it ended', async () => {
+    const controller = controllerOn({ retryDelay: 7 });
+    const subscribedAt: number[] = [];
+    let current: Subject<number> | undefined;
+    const source = defer(() => {
+      subscribedAt.push(scheduler.now());
+      return (current = new Subject<number>());
+    });
+    const connection = controller.connect(source, () => undefined);
+    await advanceTo(3);
+    current!.error(new Error('lost'));
+    await advanceTo(20);
+    expect(subscribedAt).toEqual([0, 10]);
+    connection.unsubscribe();
+    current!.error(new Error('lost after the end'));
+    await advanceTo(40);
+    expect(subscribedAt).toEqual([0, 10]);
   });
 });
