@@ -54,14 +54,19 @@ export interface DevtoolsMessage {
 
 /** One connection to the extension: what `window.__REDUX_DEVTOOLS_EXTENSION__.connect(options)` returns. */
 export interface DevtoolsConnection {
+  /** Starts the history with this state. */
   init(state: unknown): void;
+  /** Adds an action and the state after it (`null` and a lifted state: replaces the history). */
   send(action: DevtoolsAction | null, state: unknown): void;
+  /** Listens to the monitor's messages; returns what removes the listener. */
   subscribe(listener: (message: DevtoolsMessage) => void): (() => void) | undefined;
+  /** Removes every listener of this connection. */
   unsubscribe(): void;
 }
 
 /** The extension's page object, `window.__REDUX_DEVTOOLS_EXTENSION__`. */
 export interface DevtoolsExtension {
+  /** Opens a connection: one instance in the extension's list. */
   connect(options: object): DevtoolsConnection;
 }
 
