@@ -30,6 +30,8 @@ export function importProblem(from: string, specifier: string): string | undefin
   if (layer.name === source.name) return undefined;
   const entry = layer.name.endsWith('.ts') ? layer.name : `${layer.name}/index.ts`;
   if (target !== entry) return `${from} imports ${specifier}: past ${entry} into ${layer.name}'s internals`;
+  if (source.rank === 6 && layer.name !== 'core/index.ts')
+    return `${from} imports ${specifier}: an adapter or add-on imports only core/index.ts (and its own files)`;
   return undefined;
 }
 
@@ -69,6 +71,10 @@ describe('layering', () => {
     expect(importProblem('core/controller/Controller.ts', '../store/index.js')).toBeUndefined();
     expect(importProblem('core/controller/Controller.ts', './requests.js')).toBeUndefined();
     expect(importProblem('adapters/solid/index.ts', '../../core/index.js')).toBeUndefined();
+    expect(importProblem('adapters/devtools/index.ts', '../svelte/index.js')).toMatch(/only core\/index.ts/);
+    expect(importProblem('adapters/devtools/index.ts', '../../core/errors.js')).toMatch(/only core\/index.ts/);
+    expect(importProblem('adapters/devtools/index.ts', '../../demos/api.js')).toMatch(/outside the layers/);
+    expect(importProblem('adapters/devtools/index.ts', './plain.js')).toBeUndefined();
     expect(specifiersOf("import type { A } from './a.js';\nexport { b } from '../b/index.js';")).toEqual([
       './a.js',
       '../b/index.js',

@@ -123,6 +123,9 @@ function joinMeta(current: RequestMeta, incoming: RequestMeta): RequestMeta {
 export function mergeState(state: State, action: MergeAction, owned?: WeakSet<object>): Transition {
   const incoming = action.state;
   if (action.replace) {
+    // the restored tables are the merge's own (restoreState built them): marked in place
+    const tables = incoming.entities as { [key: string]: { [pk: string]: unknown } };
+    for (const [key, pk] of action.invalid) (tables[key] ??= emptyTable())[pk] = INVALID;
     return {
       state: { ...incoming, optimistic: state.optimistic, lastReset: state.lastReset },
       changes: { entities: 'all', endpoints: 'all', optimistic: false },

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   Controller,
+  INVALID,
   RestEndpoint,
   schema,
   type ControllerAction,
@@ -199,6 +200,18 @@ describe('controller.restore', () => {
     controller.restore(past, { replace: true });
     expect(states.at(-1)?.data?.map((todo) => todo.title)).toEqual(['first']);
     expect(Object.keys(controller.getState().entities.Todo!)).toEqual(['1']);
+  });
+
+  it('replace keeps the records a snapshot lists as invalid marked INVALID', () => {
+    const { controller } = clocked(1_000);
+    controller.setResponse(getTodos, {}, [{ id: 1 }, { id: 2 }]);
+    controller.setResponse(deleteTodo, { id: 2 }, { id: 2 });
+    const past = roundTrip(controller.snapshot({ invalid: true }));
+    controller.setResponse(getTodo, { id: 3 }, { id: 3 });
+
+    controller.restore(past, { replace: true });
+    expect(controller.getState().entities.Todo?.['2']).toBe(INVALID);
+    expect(controller.snapshot({ invalid: true })).toEqual(past);
   });
 
   it('reports a restore action with its changes, and none for a snapshot that changes nothing', () => {

@@ -65,6 +65,8 @@ describe('the packed package', () => {
       'dist/index.js',
       'dist/svelte.js',
       'dist/solid.js',
+      'dist/devtools.js',
+      'dist/types/adapters/devtools/index.d.ts',
       'dist/types/core/index.d.ts',
       'dist/types/adapters/svelte/index.d.ts',
       'dist/types/adapters/solid/index.d.ts',
@@ -85,6 +87,7 @@ describe('the packed package', () => {
 import { Controller, Entity, NetworkError, createResource, schema } from 'rx-rest';
 import * as svelte from 'rx-rest/svelte';
 import * as solid from 'rx-rest/solid';
+import * as devtools from 'rx-rest/devtools';
 
 class Todo extends Entity {
   id = 0;
@@ -104,6 +107,8 @@ console.log(JSON.stringify({
   schema: typeof schema.Collection,
   svelte: Object.keys(svelte).sort(),
   solid: Object.keys(solid).sort(),
+  devtools: Object.keys(devtools).sort(),
+  teardown: typeof devtools.connectDevtools(controller, { name: 'packed' }),
 }));
 `,
     );
@@ -118,6 +123,7 @@ console.log(JSON.stringify({
     expect(result.svelte).toEqual(
       expect.arrayContaining(['createQuery', 'getController', 'setController', 'useLive', 'useSuspense']),
     );
+    expect(result).toMatchObject({ devtools: ['connectDevtools'], teardown: 'function' });
     expect(result.solid).toEqual(
       expect.arrayContaining(['ControllerProvider', 'createQuery', 'useController', 'useLive', 'useSuspense']),
     );
@@ -130,6 +136,7 @@ console.log(JSON.stringify({
 import { Controller, Entity, createResource, type QueryState } from 'rx-rest';
 import { createQuery as svelteQuery } from 'rx-rest/svelte';
 import { createQuery as solidQuery, type ControllerProvider } from 'rx-rest/solid';
+import { connectDevtools } from 'rx-rest/devtools';
 import type { Readable } from 'svelte/store';
 import type { Resource } from 'solid-js';
 
@@ -149,6 +156,7 @@ export const many: Promise<Todo[]> = controller.fetch(TodoResource.getList);
 controller.fetch(TodoResource.get, {});
 export const store: Readable<QueryState<Todo[]>> = svelteQuery(TodoResource.getList, undefined, controller);
 export type Solid = [typeof solidQuery, typeof ControllerProvider, Resource<Todo>];
+export const stop: () => void = connectDevtools(controller, { name: 'packed' });
 `,
     );
     const module = resolution === 'node16' ? 'node16' : 'esnext';
