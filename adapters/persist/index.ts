@@ -13,6 +13,10 @@ import { Controller, type ControllerAction, type StateSnapshot } from '../../cor
 /**
  * Where saves go: anything with `getItem`/`setItem`/`removeItem`, synchronous (`localStorage`,
  * `sessionStorage`) or answering with promises (an IndexedDB wrapper). Values are strings.
+ *
+ * @example
+ * import { get, set, del } from 'idb-keyval';
+ * const idbStorage: PersistStorage = { getItem: get, setItem: set, removeItem: del };
  */
 export interface PersistStorage {
   /** The value under `key`; `null` or `undefined` when there is none. */
@@ -23,7 +27,12 @@ export interface PersistStorage {
   removeItem(key: string): unknown;
 }
 
-/** Options of `persist(controller, options)`. */
+/**
+ * Options of `persist(controller, options)`.
+ *
+ * @example
+ * const options: PersistOptions = { storage: localStorage, key: 'todo-app', version: 2, maxAge: 7 * 24 * 3600_000 };
+ */
 export interface PersistOptions {
   /** Where the state is kept. */
   readonly storage: PersistStorage;
@@ -37,7 +46,13 @@ export interface PersistOptions {
   readonly throttle?: number | undefined;
 }
 
-/** What is stored under the key (as JSON). */
+/**
+ * What is stored under the key (as JSON).
+ *
+ * @example
+ * const save = JSON.parse(localStorage.getItem('rx-rest') ?? 'null') as PersistedState | null;
+ * console.log(save && new Date(save.savedAt));
+ */
 export interface PersistedState {
   /** Marks an rx-rest save: any other value under the key is foreign. */
   readonly format: 'rx-rest';
@@ -52,10 +67,19 @@ export interface PersistedState {
 /**
  * What `persist` returns: the teardown (stops saving after saving a pending change; safe to call
  * twice), with `restored` and `flush`.
+ *
+ * @example
+ * const stop = persist(controller, { storage: idbStorage });
+ * await stop.restored; // the saved data is in the store (or there was none)
+ * await stop.flush(); // the last change is in the storage
+ * stop();
  */
 export interface Persistence {
   (): void;
-  /** Settles when the save was read: `true` when one was restored, `false` when there was none or it was ignored. Never rejects. */
+  /**
+   * Settles when the save was read: `true` when it was restored into the controller, `false` when there
+   * was none, it was ignored, or the teardown came first. Never rejects.
+   */
   readonly restored: Promise<boolean>;
   /** Saves a pending change now (after the restore); resolves when the storage has it. Never rejects. */
   flush(): Promise<void>;
@@ -96,7 +120,7 @@ function isEnvelope(value: unknown): value is PersistedState {
  *   managers: [(c) => persist(c, { storage: localStorage, version: 2, maxAge: 24 * 60 * 60 * 1000 })],
  * });
  * @example
- * const stop = persist(controller, { storage: idbStorage });
+ * const stop = persist(controller, { storage: idbStorage, key: 'todo-app' });
  * if (!(await stop.restored)) console.log('no saved state');
  */
 export function persist(controller: Controller, options: PersistOptions): Persistence {
@@ -110,7 +134,7 @@ export function persist(controller: Controller, options: PersistOptions): Persis
   let writes: Promise<void> | undefined; // asynchronous writes in flight, one after another
   let finalState: StateSnapshot | undefined; // the state at a teardown that came before the restore
   let saved: StateSnapshot | undefined; // the save read after such a teardown
-  let reset = false; // the store was reset before the save was read: the save is of before it
+  let reset = false; // the store was reset before the save was read
 
   /** Runs a storage write now, or after the one in flight; a failure warns and nothing throws. */
   const write = (what: string, run: () => unknown): void => {
@@ -194,11 +218,8 @@ export function persist(controller: Controller, options: PersistOptions): Persis
   /** Restores what the storage answered; whether anything was restored. */
   const apply = (raw: unknown): boolean => {
     const state = read(raw);
-    if (state === false) return false;
-    if (finalState) {
-      if (!reset) saved = state; // torn down before the storage answered: merged with the final state in `settled`
-      return true;
-    }
+    if (state === false || reset) return false; // after a reset, the save is of before it
+    if (finalState) saved = state; // torn down before the storage answered: merged with the final state in `settled`
     if (stopped) return false;
     restoring = true;
     try {
