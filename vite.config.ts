@@ -15,6 +15,7 @@ export default defineConfig({
         svelte: 'adapters/svelte/index.ts',
         solid: 'adapters/solid/index.ts',
         devtools: 'adapters/devtools/index.ts',
+        persist: 'adapters/persist/index.ts',
       },
       formats: ['es'],
     },

@@ -35,6 +35,13 @@ export function importProblem(from: string, specifier: string): string | undefin
   return undefined;
 }
 
+/** Whether an add-on's file may import `specifier`: the core's index.ts, rxjs, or a file beside it. */
+function addOnMayImport(file: string, specifier: string): boolean {
+  if (/^rxjs(\/|$)/.test(specifier)) return true;
+  if (specifier.startsWith('./') && !specifier.slice(2).includes('/')) return true;
+  return specifier.startsWith('.') && path.posix.join(path.posix.dirname(file), specifier) === 'core/index.js';
+}
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && /\.(ts|tsx|svelte)$/.test(entry.name))
@@ -61,6 +68,24 @@ describe('layering', () => {
         .filter((problem) => problem !== undefined),
     );
     expect(problems).toEqual([]);
+  });
+
+  it('an add-on (adapters/ but the framework adapters) imports only the core’s index.ts and rxjs', () => {
+    const frameworks = new Set(['svelte', 'solid']);
+    const files = sourceFiles('adapters').filter((file) => !frameworks.has(file.split('/')[1]!));
+    expect(files).toContain('adapters/persist/index.ts');
+    const problems = files.flatMap((file) =>
+      specifiersOf(readFileSync(path.join(root, file), 'utf8'))
+        .filter((specifier) => !addOnMayImport(file, specifier))
+        .map((specifier) => `${file} imports ${specifier}`),
+    );
+    expect(problems).toEqual([]);
+    expect(addOnMayImport('adapters/persist/index.ts', '../../core/index.js')).toBe(true);
+    expect(addOnMayImport('adapters/persist/index.ts', './envelope.js')).toBe(true);
+    expect(addOnMayImport('adapters/persist/index.ts', 'rxjs')).toBe(true);
+    expect(addOnMayImport('adapters/persist/index.ts', '../../core/store/index.js')).toBe(false);
+    expect(addOnMayImport('adapters/persist/index.ts', '../svelte/index.js')).toBe(false);
+    expect(addOnMayImport('adapters/persist/index.ts', 'svelte/store')).toBe(false);
   });
 
   it('the check itself finds upward imports and imports of internals', () => {

@@ -1,7 +1,8 @@
 /**
  * The installable package: `npm run build`, `npm pack`, then `npm install` of the tarball (with rxjs,
- * svelte and solid-js) into a scratch project in the OS temp folder. There, `rx-rest`, `rx-rest/svelte`
- * and `rx-rest/solid` must load in Node ESM and type-check under `moduleResolution` `bundler` and `node16`.
+ * svelte and solid-js) into a scratch project in the OS temp folder. There, `rx-rest`, `rx-rest/svelte`,
+ * `rx-rest/solid` and `rx-rest/persist` must load in Node ESM and type-check under `moduleResolution`
+ * `bundler` and `node16`.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,6 +71,8 @@ describe('the packed package', () => {
       'dist/types/core/index.d.ts',
       'dist/types/adapters/svelte/index.d.ts',
       'dist/types/adapters/solid/index.d.ts',
+      'dist/persist.js',
+      'dist/types/adapters/persist/index.d.ts',
     ]) {
       expect(files).toContain(file);
     }
@@ -88,6 +91,7 @@ import { Controller, Entity, NetworkError, createResource, schema } from 'rx-res
 import * as svelte from 'rx-rest/svelte';
 import * as solid from 'rx-rest/solid';
 import * as devtools from 'rx-rest/devtools';
+import { persist } from 'rx-rest/persist';
 
 class Todo extends Entity {
   id = 0;
@@ -99,6 +103,12 @@ const TodoResource = createResource({ urlPrefix: 'http://api.test', path: '/todo
 const controller = new Controller();
 controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, title: 'Packed' });
 const todo = controller.getResponse(TodoResource.get, { id: 1 }).data;
+const saves = new Map();
+const storage = { getItem: (k) => saves.get(k) ?? null, setItem: (k, v) => saves.set(k, v), removeItem: (k) => saves.delete(k) };
+const first = new Controller({ managers: [(c) => persist(c, { storage })] });
+first.setResponse(TodoResource.get, { id: 1 }, { id: 1, title: 'Persisted' });
+first.dispose();
+const reloaded = new Controller({ managers: [(c) => persist(c, { storage })] });
 console.log(JSON.stringify({
   url: TodoResource.getList.url({}),
   title: todo.title,
@@ -109,6 +119,7 @@ console.log(JSON.stringify({
   solid: Object.keys(solid).sort(),
   devtools: Object.keys(devtools).sort(),
   teardown: typeof devtools.connectDevtools(controller, { name: 'packed' }),
+  persisted: reloaded.getResponse(TodoResource.get, { id: 1 }).data?.title,
 }));
 `,
     );
@@ -119,6 +130,7 @@ console.log(JSON.stringify({
       isTodo: true,
       schema: 'function',
       networkError: 'function',
+      persisted: 'Persisted',
     });
     expect(result.svelte).toEqual(
       expect.arrayContaining(['createQuery', 'getController', 'setController', 'useLive', 'useSuspense']),
@@ -139,6 +151,7 @@ import { createQuery as solidQuery, type ControllerProvider } from 'rx-rest/soli
 import { connectDevtools } from 'rx-rest/devtools';
 import type { Readable } from 'svelte/store';
 import type { Resource } from 'solid-js';
+import { persist, type PersistStorage } from 'rx-rest/persist';
 
 export class Todo extends Entity {
   id = 0;
@@ -157,6 +170,8 @@ controller.fetch(TodoResource.get, {});
 export const store: Readable<QueryState<Todo[]>> = svelteQuery(TodoResource.getList, undefined, controller);
 export type Solid = [typeof solidQuery, typeof ControllerProvider, Resource<Todo>];
 export const stop: () => void = connectDevtools(controller, { name: 'packed' });
+declare const idb: PersistStorage;
+export const restored: Promise<boolean> = persist(controller, { storage: idb, version: 1 }).restored;
 `,
     );
     const module = resolution === 'node16' ? 'node16' : 'esnext';

@@ -1,0 +1,301 @@
+/**
+ * rx-rest/persist: the controller's state kept in a storage (localStorage, an IndexedDB wrapper) across
+ * page loads. It restores a save on start and saves `controller.snapshot()` after changes, throttled.
+ * A save that does not fit (another version, too old, corrupt, foreign) or a storage that fails is
+ * reported with `console.warn` and never reaches the app or the store.
+ *
+ * @example
+ * import { persist } from 'rx-rest/persist';
+ * const controller = new Controller({ managers: [(c) => persist(c, { storage: localStorage, version: 3 })] });
+ */
+import { Controller, type ControllerAction, type StateSnapshot } from '../../core/index.js';
+
+/**
+ * Where saves go: anything with `getItem`/`setItem`/`removeItem`, synchronous (`localStorage`,
+ * `sessionStorage`) or answering with promises (an IndexedDB wrapper). Values are strings.
+ *
+ * @example
+ * import { get, set, del } from 'idb-keyval';
+ * const idbStorage: PersistStorage = { getItem: get, setItem: set, removeItem: del };
+ */
+export interface PersistStorage {
+  /** The value under `key`; `null` or `undefined` when there is none. */
+  getItem(key: string): string | null | undefined | PromiseLike<string | null | undefined>;
+  /** Stores `value` under `key`; a returned promise is awaited before the next write. */
+  setItem(key: string, value: string): unknown;
+  /** Removes `key`; a returned promise is awaited before the next write. */
+  removeItem(key: string): unknown;
+}
+
+/**
+ * Options of `persist(controller, options)`.
+ *
+ * @example
+ * const options: PersistOptions = { storage: localStorage, key: 'todo-app', version: 2, maxAge: 7 * 24 * 3600_000 };
+ */
+export interface PersistOptions {
+  /** Where the state is kept. */
+  readonly storage: PersistStorage;
+  /** The storage key. Default `'rx-rest'`. */
+  readonly key?: string | undefined;
+  /** The app's data version: a save of another version is ignored and removed. Change it when entities change shape. */
+  readonly version?: string | number | undefined;
+  /** The age (ms) past which a save is ignored and removed. Default: no limit. */
+  readonly maxAge?: number | undefined;
+  /** At most one save per this many ms; the last change of a window is always saved. Default 1000. */
+  readonly throttle?: number | undefined;
+}
+
+/**
+ * What is stored under the key (as JSON).
+ *
+ * @example
+ * const save = JSON.parse(localStorage.getItem('rx-rest') ?? 'null') as PersistedState | null;
+ * console.log(save && new Date(save.savedAt));
+ */
+export interface PersistedState {
+  /** Marks an rx-rest save: any other value under the key is foreign. */
+  readonly format: 'rx-rest';
+  /** `options.version` of the app that saved it. */
+  readonly version?: string | number | undefined;
+  /** When it was saved (ms since the epoch, `Date.now()`). */
+  readonly savedAt: number;
+  /** `controller.snapshot()`: no records marked INVALID, no optimistic layers. */
+  readonly state: StateSnapshot;
+}
+
+/**
+ * What `persist` returns: the teardown (stops saving after saving a pending change; safe to call
+ * twice), with `restored` and `flush`.
+ *
+ * @example
+ * const stop = persist(controller, { storage: idbStorage });
+ * await stop.restored; // the saved data is in the store (or there was none)
+ * await stop.flush(); // the last change is in the storage
+ * stop();
+ */
+export interface Persistence {
+  (): void;
+  /**
+   * Settles when the save was read: `true` when it was restored into the controller, `false` when there
+   * was none, it was ignored, or the teardown came first. Never rejects.
+   */
+  readonly restored: Promise<boolean>;
+  /** Saves a pending change now (after the restore); resolves when the storage has it. Never rejects. */
+  flush(): Promise<void>;
+}
+
+const FORMAT = 'rx-rest';
+
+const warn = (message: string) => console.warn(`rx-rest/persist: ${message}`);
+
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+
+function isEnvelope(value: unknown): value is PersistedState {
+  const envelope = value as PersistedState | null;
+  return (
+    typeof envelope === 'object' &&
+    envelope !== null &&
+    envelope.format === FORMAT &&
+    typeof envelope.savedAt === 'number' &&
+    typeof envelope.state === 'object' &&
+    envelope.state !== null
+  );
+}
+
+/**
+ * Keeps `controller`'s state in `storage`: restores the save under `key` now (synchronous storage) or
+ * when the storage answers (asynchronous; data fetched meanwhile is newer and wins), then saves
+ * `controller.snapshot()` at most once per `throttle` ms after changes, at once after a reset (which
+ * removes the save), when the page is hidden, and on teardown. A save of another `version`, older than
+ * `maxAge`, corrupt or not an rx-rest save is ignored and removed; a storage that throws or rejects
+ * (quota, private mode) is reported. Every such case logs one `console.warn` naming the reason and
+ * never throws. Returns the teardown; as a manager, `dispose()` calls it.
+ *
+ * @example
+ * const controller = new Controller({
+ *   managers: [(c) => persist(c, { storage: localStorage, version: 2, maxAge: 24 * 60 * 60 * 1000 })],
+ * });
+ * @example
+ * const stop = persist(controller, { storage: idbStorage, key: 'todo-app' });
+ * if (!(await stop.restored)) console.log('no saved state');
+ */
+export function persist(controller: Controller, options: PersistOptions): Persistence {
+  const { storage, key = 'rx-rest', version, maxAge = Infinity, throttle = 1000 } = options;
+  let ready = false; // the save was read: writes may start
+  let stopped = false;
+  let restoring = false; // our own restore is being applied: its action is no change to save
+  let dirty = false; // a change not saved yet
+  let failing = false; // the last write failed (warned once until one succeeds)
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let writes: Promise<void> | undefined; // asynchronous writes in flight, one after another
+  let finalState: StateSnapshot | undefined; // the state at a teardown that came before the restore
+  let saved: StateSnapshot | undefined; // the save read after such a teardown
+  let reset = false; // the store was reset before the save was read
+
+  /** Runs a storage write now, or after the one in flight; a failure warns and nothing throws. */
+  const write = (what: string, run: () => unknown): void => {
+    const fail = (error: unknown) => {
+      if (!failing) warn(`could not ${what} under '${key}' (${describe(error)}); the app goes on without it.`);
+      failing = true;
+    };
+    const attempt = (): Promise<void> | undefined => {
+      try {
+        const result = run();
+        if (isThenable(result))
+          return Promise.resolve(result).then(() => {
+            failing = false;
+          }, fail);
+        failing = false;
+      } catch (error) {
+        fail(error);
+      }
+      return undefined;
+    };
+    const next = writes ? writes.then(attempt) : attempt();
+    if (next === undefined) return;
+    const chained: Promise<void> = next.then(() => {
+      if (writes === chained) writes = undefined;
+    });
+    writes = chained;
+  };
+
+  const envelope = (state: StateSnapshot): string =>
+    JSON.stringify({ format: FORMAT, version, savedAt: Date.now(), state } satisfies PersistedState);
+
+  /** Saves now when a change is pending (the snapshot is taken when the write runs). */
+  const save = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (!dirty || !ready || stopped) return;
+    dirty = false;
+    write('save the state', () => storage.setItem(key, envelope(controller.snapshot())));
+  };
+
+  const changed = (action: ControllerAction): void => {
+    const changes = action.changes;
+    if (restoring || stopped || changes === undefined) return;
+    if (action.type === 'reset') {
+      clearTimeout(timer);
+      timer = undefined;
+      dirty = false;
+      reset = !ready;
+      write('remove the save', () => storage.removeItem(key));
+      return;
+    }
+    if (changes.entities.length === 0 && changes.endpoints.length === 0) return; // optimistic layers only
+    dirty = true;
+    if (ready && timer === undefined) timer = setTimeout(save, throttle);
+  };
+
+  /** Ignores and removes the save for `reason`. */
+  const drop = (reason: string): false => {
+    warn(`the save under '${key}' ${reason}; it was ignored and removed.`);
+    write('remove the save', () => storage.removeItem(key));
+    return false;
+  };
+
+  /** The save as a state to restore, or why not. */
+  const read = (raw: unknown): StateSnapshot | false => {
+    if (raw === null || raw === undefined) return false;
+    let value: unknown;
+    try {
+      value = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    } catch {
+      return drop('is corrupt (not JSON)');
+    }
+    if (!isEnvelope(value)) return drop('is not an rx-rest save');
+    if (value.version !== version)
+      return drop(`is of version ${String(value.version)}, not ${String(version)} (options.version)`);
+    const age = Date.now() - value.savedAt;
+    if (age > maxAge) return drop(`is ${age} ms old, older than maxAge (${maxAge} ms)`);
+    return value.state;
+  };
+
+  /** Restores what the storage answered; whether anything was restored. */
+  const apply = (raw: unknown): boolean => {
+    const state = read(raw);
+    if (state === false || reset) return false; // after a reset, the save is of before it
+    if (finalState) saved = state; // torn down before the storage answered: merged with the final state in `settled`
+    if (stopped) return false;
+    restoring = true;
+    try {
+      controller.restore(state);
+      return true;
+    } catch (error) {
+      if (error instanceof TypeError) return drop('holds no state snapshot');
+      warn(`could not restore the save under '${key}' (${describe(error)}).`);
+      return false;
+    } finally {
+      restoring = false;
+    }
+  };
+
+  const unreadable = (error: unknown): false => {
+    warn(`could not read '${key}' (${describe(error)}); starting without a saved state.`);
+    return false;
+  };
+
+  /** The save was read (or could not be): saves may start. */
+  const settled = (restored: boolean): boolean => {
+    ready = true;
+    if (finalState) {
+      // the state at teardown, merged with the save it never restored, so that neither is lost
+      let state = finalState;
+      if (saved) {
+        const merged = new Controller({ environment: {}, gcTime: Infinity });
+        try {
+          merged.restore(saved);
+          merged.restore(finalState);
+          state = merged.snapshot();
+        } catch {
+          drop('holds no state snapshot');
+        }
+        merged.dispose();
+      }
+      write('save the state', () => storage.setItem(key, envelope(state)));
+      finalState = saved = undefined;
+    } else if (dirty && !stopped && timer === undefined) timer = setTimeout(save, throttle);
+    return restored;
+  };
+
+  const subscription = controller.actions$.subscribe(changed);
+  let restored: Promise<boolean>;
+  try {
+    const raw = storage.getItem(key);
+    restored = isThenable(raw)
+      ? Promise.resolve(raw).then(apply, unreadable).then(settled)
+      : Promise.resolve(settled(apply(raw)));
+  } catch (error) {
+    restored = Promise.resolve(settled(unreadable(error)));
+  }
+
+  const onPageHide = () => save();
+  const onVisibility = () => {
+    if (globalThis.document?.visibilityState === 'hidden') save();
+  };
+  globalThis.addEventListener?.('pagehide', onPageHide);
+  globalThis.document?.addEventListener('visibilitychange', onVisibility);
+
+  const teardown = (): void => {
+    if (stopped) return;
+    if (!ready && dirty) finalState = controller.snapshot();
+    save();
+    stopped = true;
+    clearTimeout(timer);
+    subscription.unsubscribe();
+    globalThis.removeEventListener?.('pagehide', onPageHide);
+    globalThis.document?.removeEventListener('visibilitychange', onVisibility);
+  };
+  return Object.assign(teardown, {
+    restored,
+    flush: async (): Promise<void> => {
+      await restored;
+      save();
+      await writes;
+    },
+  });
+}
