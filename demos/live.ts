@@ -141,6 +141,13 @@ function catchUp(controller: Controller): void {
 /** Where the stream stands: opening for the first time, open, or waiting to reconnect. */
 export type StreamStatus = 'connecting' | 'live' | 'reconnecting';
 
+/** What the live panels say about the stream. */
+export const STREAM_LABELS: Readonly<Record<StreamStatus, string>> = {
+  connecting: 'connecting the stream…',
+  live: 'changes stream in',
+  reconnecting: 'stream lost, reconnecting…',
+};
+
 /** Options of `connectTodoEvents`. */
 export interface LiveOptions {
   /** Hears where the stream stands. */
