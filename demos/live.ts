@@ -143,9 +143,9 @@ export type StreamStatus = 'connecting' | 'live' | 'reconnecting';
 
 /** What the live panels say about the stream. */
 export const STREAM_LABELS: Readonly<Record<StreamStatus, string>> = {
-  connecting: 'connecting the stream…',
-  live: 'changes stream in',
-  reconnecting: 'stream lost, reconnecting…',
+  connecting: 'connecting…',
+  live: 'streaming',
+  reconnecting: 'reconnecting…',
 };
 
 /** Options of `connectTodoEvents`. */
