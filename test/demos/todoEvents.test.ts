@@ -94,7 +94,8 @@ describe('GET /events', () => {
     expect((await send('PATCH', '/todos/999', { completed: true })).status).toBe(404);
     expect((await send('DELETE', '/todos/999')).status).toBe(404);
     expect((await send('PATCH', '/todos/1', { completed: todo(1).completed })).status).toBe(200);
-    await send('PATCH', '/todos/2', { title: 'the one change' }); // a change after them: their messages would come first
+    // a change after them: a message of theirs would come first
+    await send('PATCH', '/todos/2', { title: 'the one change' });
     await expect.poll(() => events(stream), SOON).toEqual([{ type: 'updated', todo: todo(2) }]);
   });
 

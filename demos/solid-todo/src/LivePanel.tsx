@@ -6,7 +6,7 @@ import { shortError, timeAgo } from '../../format';
 import { STREAM_LABELS, type StreamStatus } from '../../live';
 import { RETRY_MS } from '../../recovery';
 
-/** Every todo, polled and streamed in: per-user counts and the newest todos; shows a failed poll and keeps the data. */
+/** Every todo, polled and streamed in: per-user counts and the newest todos; a failed poll shows, the data stays. */
 export function LivePanel(props: {
   state: QueryState<Todo[]>;
   /** The failure being retried (see recovery.ts): shown instead of "Loading…" until the server answers. */
