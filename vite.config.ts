@@ -26,6 +26,8 @@ export default defineConfig({
       {
         // core, type tests and the adapters' server rendering (node: Svelte's and Solid's server builds)
         plugins: [svelte()],
+        // the demos' shared modules (test/demos) import `rx-rest`: its source, as in the demo apps
+        resolve: { alias: [{ find: /^rx-rest$/, replacement: new URL('./core/index.ts', import.meta.url).pathname }] },
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],

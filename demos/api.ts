@@ -15,11 +15,13 @@ export const POLL_MS = 2_000;
 /**
  * The apps' `new Controller(...)` options: a failed GET (server down: the dev proxy answers 502) is
  * retried twice, after 300 ms and 600 ms, so "Server unreachable" shows about a second after a poll
- * fails instead of after the default 1 s + 2 s + 4 s. Mutations are never retried.
+ * fails instead of after the default 1 s + 2 s + 4 s. Mutations are never retried. The live stream
+ * (live.ts) reconnects after the same delays, doubling up to 2 s, so it is back at most 2 s after
+ * the server.
  */
 export const CONTROLLER_OPTIONS: ControllerOptions = {
   retry: 2,
-  retryDelay: (attempt) => 300 * 2 ** attempt,
+  retryDelay: (attempt) => Math.min(300 * 2 ** attempt, 2_000),
 };
 
 /** A user of the todo server (`GET /users`). */

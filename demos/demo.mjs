@@ -2,9 +2,9 @@
 /**
  * `npm run demo`: the REST server on a scratch copy of the seed, and the Svelte and Solid apps (vite
  * dev servers; `--preview` builds them and serves the build instead). Prints every URL. Type `s` and
- * Enter to stop or restart the REST server (the apps show an error, keep their data and recover),
- * `q` and Enter or Ctrl-C to quit. SIGTERM, SIGINT or SIGHUP (to this process or to the `npm run demo`
- * that started it) stops every server it started.
+ * Enter to stop or restart the REST server and its live stream (the apps show an error, keep their
+ * data and recover), `q` and Enter or Ctrl-C to quit. SIGTERM, SIGINT or SIGHUP (to this process or to
+ * the `npm run demo` that started it) stops every server it started.
  */
 import { createInterface } from 'node:readline';
 import { buildDemos, startDemo } from './server/demoServers.mjs';
@@ -19,9 +19,10 @@ rx-rest demo (${mode === 'dev' ? 'vite dev servers' : 'built apps, vite preview'
   Svelte app    ${demo.apps.svelte}
   Solid app     ${demo.apps.solid}
   REST server   ${demo.rest.url}/   (json-server: ${demo.rest.url}/todos, ${demo.rest.url}/users)
+  live stream   ${demo.rest.url}/events   (Server-Sent Events: every todo created, updated or deleted)
   data          ${demo.scratch} (a scratch copy of demos/server/seed.json)
 
-Open both apps side by side: a change in one shows in the other's live panel within seconds.
+Open both apps side by side: a change in one (or a curl to the REST server) shows in the other at once.
 Type s + Enter to stop/start the REST server, q + Enter or Ctrl-C to quit.
 `);
 
@@ -48,7 +49,9 @@ if (process.stdin.isTTY || process.env.RX_REST_DEMO_STDIN) {
     if (command !== 's') return;
     if (demo.rest.running) {
       await demo.rest.stop();
-      console.log('REST server stopped: the apps show an error and keep their data. Type s + Enter to start it again.');
+      console.log(
+        'REST server and live stream stopped: the apps show an error and keep their data. Type s + Enter to start it again.',
+      );
     } else {
       await demo.rest.start();
       console.log(`REST server running again at ${demo.rest.url}/: the apps recover within seconds.`);

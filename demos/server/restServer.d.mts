@@ -26,6 +26,22 @@ export declare function copySeed(options?: { now?: number; newestAgeMs?: number 
   remove(): void;
 };
 
+/** The live stream's `GET /events` messages (the data of each, as JSON). */
+export type TodoChange =
+  { type: 'created'; todo: SeedTodo } | { type: 'updated'; todo: SeedTodo } | { type: 'deleted'; id: number };
+
+/** The live stream's side on the server. */
+export interface TodoEvents {
+  /** How many streams are open now. */
+  readonly clients: number;
+  /** How many streams were opened since the server started. */
+  readonly connections: number;
+  /** Sends `text` as the data of one message to every open stream, unchecked (a malformed message, for tests). */
+  send(text: string): void;
+  /** Ends every open stream (the clients reconnect); the server goes on. */
+  drop(): void;
+}
+
 export interface RestServer {
   /** `http://127.0.0.1:<port>` (no trailing slash). */
   readonly url: string;
@@ -34,12 +50,20 @@ export interface RestServer {
   readonly running: boolean;
   /** The current data, as the server holds it. */
   data(): SeedData;
-  /** Puts the data back as it was when the server started. */
+  /** Puts the data back as it was when the server started (the stream tells the changes). */
   reset(): void;
-  /** Stops listening (and drops open connections); `start()` listens again on the same port. */
+  /** `GET /events`, the Server-Sent Events stream of every change of the todos. */
+  readonly events: TodoEvents;
+  /** Stops listening (ending the streams, dropping open connections); `start()` listens again on the same port. */
   stop(): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
-export declare function startRestServer(options: { file: string; host?: string; port?: number }): Promise<RestServer>;
+export declare function startRestServer(options: {
+  file: string;
+  host?: string;
+  port?: number;
+  /** How often a quiet stream sends a keep-alive comment, in milliseconds (default 15 000). */
+  keepAliveMs?: number;
+}): Promise<RestServer>;

@@ -1,6 +1,7 @@
 /**
  * The demos' REST server: json-server 0.17 over a scratch copy of `seed.json` (users and todos), on
- * 127.0.0.1. Used by `npm run demo` and by the end-to-end tests, which can stop, restart and reset it.
+ * 127.0.0.1, plus `GET /events`, a Server-Sent Events stream of every change of the todos (see
+ * todoEvents.mjs). Used by `npm run demo` and by the end-to-end tests, which can stop, restart and reset it.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import jsonServer from 'json-server';
+import { todoEvents } from './todoEvents.mjs';
 
 /** The seeded database (never written: the server works on a copy). */
 export const SEED_FILE = fileURLToPath(new URL('./seed.json', import.meta.url));
@@ -36,17 +38,29 @@ export function copySeed(options) {
 const require = createRequire(import.meta.url);
 const homepage = join(dirname(require.resolve('json-server/package.json')), 'public');
 
+/** Methods that never write. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
- * Starts json-server on `host:port` (port 0: a free one) over `file`. `stop()` closes it (dropping open
- * connections), `start()` listens again on the same port, `reset()` puts the file's initial content
- * back, `close()` stops it for good.
+ * Starts json-server on `host:port` (port 0: a free one) over `file`, with the live stream at
+ * `/events` (a keep-alive comment every `keepAliveMs`). `stop()` closes it (ending the streams and
+ * dropping open connections), `start()` listens again on the same port, `reset()` puts the file's
+ * initial content back, `close()` stops it for good.
  */
-export async function startRestServer({ file, host = '127.0.0.1', port = 0 }) {
+export async function startRestServer({ file, host = '127.0.0.1', port = 0, keepAliveMs }) {
   const initial = readFileSync(file, 'utf8');
   const app = jsonServer.create();
   const router = jsonServer.router(file);
+  const events = todoEvents({ readTodos: () => router.db.get('todos').value(), keepAliveMs });
+  // before json-server's defaults: their gzip would hold the stream's messages back
+  app.get('/events', events.stream);
   // json-server's defaults: its homepage (listing /todos and /users), CORS, no-cache headers
   app.use(jsonServer.defaults({ logger: false, static: homepage }));
+  // once a request that may write is done (answered or abandoned), the stream tells what changed
+  app.use((req, res, next) => {
+    if (!READS.has(req.method)) res.once('close', events.publish);
+    next();
+  });
   app.use(router);
 
   let server;
@@ -72,11 +86,23 @@ export async function startRestServer({ file, host = '127.0.0.1', port = 0 }) {
     data: () => router.db.getState(),
     reset() {
       router.db.setState(JSON.parse(initial)).write();
+      events.publish();
+    },
+    events: {
+      get clients() {
+        return events.clients;
+      },
+      get connections() {
+        return events.connections;
+      },
+      send: events.send,
+      drop: events.drop,
     },
     async stop() {
       if (!server) return;
       const closing = server;
       server = undefined;
+      events.drop();
       await new Promise((resolve) => {
         closing.close(() => resolve());
         closing.closeAllConnections();

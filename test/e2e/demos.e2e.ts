@@ -48,13 +48,24 @@ afterEach(async () => {
 
 type App = 'svelte' | 'solid';
 
-async function open(app: App): Promise<Page> {
+/**
+ * Opens an app and waits until its lists show and its live stream is open. `stream: false` keeps the
+ * stream from connecting: the page hears of another client's change only by polling, as when it acts
+ * before the change's message arrived (realtime.e2e.ts tests the stream).
+ */
+async function open(app: App, { stream = true } = {}): Promise<Page> {
   const page = await context.newPage();
   pages.push(page);
   page.on('pageerror', (error) => pageErrors.push(`${app}: ${error.message}`));
+  if (!stream)
+    await page.route(
+      (url) => url.pathname === '/api/events',
+      (route) => route.abort(),
+    );
   await page.goto(demo.apps[app]);
   await page.getByTestId('todo-list').waitFor();
   await page.getByTestId('live-list').waitFor();
+  if (stream) await page.locator('[data-testid="stream-status"][data-status="live"]').waitFor();
   return page;
 }
 
@@ -249,7 +260,7 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
   });
 
   it('rolls an optimistic toggle back when the server refuses it', async () => {
-    const page = await open(app);
+    const page = await open(app, { stream: false }); // it must not hear of the delete below
     // another client deletes todo 1: the app still shows it, and the server refuses to update it (404)
     expect((await fetch(`${demo.rest.url}/todos/1`, { method: 'DELETE' })).status).toBe(200);
     const request = await hold(page, 'PATCH', 1);
@@ -309,7 +320,7 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
   });
 
   it('shows a failed create or rename inline (createMutation error), keeps what was typed, and clears on dismiss', async () => {
-    const page = await open(app);
+    const page = await open(app, { stream: false }); // it must not hear of the delete below
     const shown = await titles(page);
     await page.route(
       (url) => url.pathname === '/api/todos',
@@ -388,7 +399,7 @@ describe.each(['svelte', 'solid'] as const)('%s app', (app) => {
   });
 
   it('a move the server refuses goes back to its list and is reported', async () => {
-    const page = await open(app);
+    const page = await open(app, { stream: false }); // it must not hear of the delete below
     const ada = (await server<SeedTodo[]>('/todos?userId=1&_limit=5')).body;
     await showUser(page, 1, ada);
     expect((await fetch(`${demo.rest.url}/todos/1`, { method: 'DELETE' })).status).toBe(200);
@@ -499,12 +510,12 @@ describe('both apps', () => {
     await svelte.getByTestId('new-owner').selectOption('3');
     await svelte.getByTestId('add-todo').click();
     await row(svelte, 25).waitFor();
-    await expect.poll(() => liveTitles(solid), SOON).toContain('Made in Svelte'); // Solid's live panel polled it
+    await expect.poll(() => liveTitles(solid), SOON).toContain('Made in Svelte'); // streamed in (or polled)
     await expect.poll(() => solid.getByTestId('live-count').nth(2).textContent(), SOON).toBe('3 of 9 done');
 
     expect(await isDone(svelte, 3)).toBe(true);
     await row(solid, 3).getByTestId('todo-toggle').click();
     await expect.poll(async () => (await serverTodo(3)).completed, SOON).toBe(false);
-    await expect.poll(() => isDone(svelte, 3), SOON).toBe(false); // Svelte's poll updated the entity in its list
+    await expect.poll(() => isDone(svelte, 3), SOON).toBe(false); // the entity in Svelte's list, streamed in (or polled)
   });
 });

@@ -113,12 +113,12 @@ describe('npm run demo (dev mode)', () => {
     if (demo && demo.npm.exitCode === null) demo.npm.kill('SIGKILL');
   });
 
-  it('serves both apps, each rendering the server data, and stops everything on SIGTERM', async () => {
+  it('serves both apps, each rendering the server data and its live stream, and stops everything on SIGTERM', async () => {
     demo = await startNpmDemo();
-    const todos = (await (await fetch(`${demo.urls.rest}todos?_limit=5`)).json()) as { title: string }[];
     const users = (await (await fetch(`${demo.urls.rest}users`)).json()) as { name: string }[];
     const errors: string[] = [];
     for (const app of ['svelte', 'solid'] as const) {
+      const todos = (await (await fetch(`${demo.urls.rest}todos?_limit=5`)).json()) as { title: string }[];
       const page = await browser.context.newPage();
       page.on('pageerror', (error) => errors.push(`${app}: ${error.message}`));
       page.on('console', (message) => message.type() === 'error' && errors.push(`${app}: ${message.text()}`));
@@ -130,6 +130,17 @@ describe('npm run demo (dev mode)', () => {
         'All users',
         ...users.map((user) => user.name),
       ]);
+      // the live stream comes through vite's dev proxy too: a change made with curl shows
+      await page.locator('[data-testid="stream-status"][data-status="live"]').waitFor({ timeout: 15_000 });
+      const title = `Streamed to the ${app} dev server`;
+      await fetch(`${demo.urls.rest}todos/1`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title }),
+      });
+      await page
+        .locator('[data-testid="todo-item"][data-id="1"] [data-testid="todo-title"]', { hasText: title })
+        .waitFor();
       await page.close();
     }
     expect(errors).toEqual([]);

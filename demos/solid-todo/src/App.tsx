@@ -4,6 +4,7 @@ import { createSignal, For, onCleanup, Show, type JSX } from 'solid-js';
 import { Temporal } from 'temporal-polyfill';
 import { CONTROLLER_OPTIONS, LiveTodos, UserResource } from '../../api';
 import { shortError } from '../../format';
+import { connectTodoEvents, type StreamStatus } from '../../live';
 import { RETRY_MS, recovery } from '../../recovery';
 import { LivePanel } from './LivePanel';
 import { TodoList } from './TodoList';
@@ -33,6 +34,10 @@ function Page(): JSX.Element {
     recovery(controller, LiveTodos, {}).subscribe((failure) => setLiveFailure(() => failure)),
   ];
   onCleanup(() => watching.forEach((subscription) => subscription.unsubscribe()));
+  // every todo change on the server, whoever made it, written into the store as it happens (live.ts)
+  const [stream, setStream] = createSignal<StreamStatus>('connecting');
+  const streaming = connectTodoEvents(controller, { onStatus: setStream });
+  onCleanup(() => streaming.unsubscribe());
   const [now, setNow] = createSignal(Temporal.Now.instant());
   const timer = setInterval(() => setNow(Temporal.Now.instant()), 15_000);
   onCleanup(() => clearInterval(timer));
@@ -78,7 +83,7 @@ function Page(): JSX.Element {
 
       <div class="layout">
         <TodoList users={users().data ?? []} now={now()} report={report} />
-        <LivePanel state={live()} failure={liveFailure()} users={users().data ?? []} now={now()} />
+        <LivePanel state={live()} failure={liveFailure()} stream={stream()} users={users().data ?? []} now={now()} />
       </div>
     </div>
   );

@@ -3,13 +3,16 @@ import { For, Match, Show, Switch, type JSX } from 'solid-js';
 import type { Temporal } from 'temporal-polyfill';
 import { POLL_MS, type Todo, type User } from '../../api';
 import { shortError, timeAgo } from '../../format';
+import { STREAM_LABELS, type StreamStatus } from '../../live';
 import { RETRY_MS } from '../../recovery';
 
-/** Every todo, polled: per-user counts and the newest todos; shows a failed poll and keeps the data. */
+/** Every todo, polled and streamed in: per-user counts and the newest todos; a failed poll shows, the data stays. */
 export function LivePanel(props: {
   state: QueryState<Todo[]>;
   /** The failure being retried (see recovery.ts): shown instead of "Loading…" until the server answers. */
   failure: Error | undefined;
+  /** Where the live stream stands (live.ts). */
+  stream: StreamStatus;
   users: User[];
   now: Temporal.Instant;
 }): JSX.Element {
@@ -25,7 +28,9 @@ export function LivePanel(props: {
     <aside class="card" aria-label="Live panel" data-testid="live-panel">
       <h2>
         <span>Live</span>
-        <span class="hint">polls every {POLL_MS / 1000} s</span>
+        <span class={`hint stream ${props.stream}`} data-testid="stream-status" data-status={props.stream}>
+          {STREAM_LABELS[props.stream]} · polls every {POLL_MS / 1000} s
+        </span>
       </h2>
       <Switch>
         <Match when={!props.state.data && props.failure}>
