@@ -14,6 +14,7 @@ export default defineConfig({
         index: 'core/index.ts',
         svelte: 'adapters/svelte/index.ts',
         solid: 'adapters/solid/index.ts',
+        sync: 'adapters/sync/index.ts',
       },
       formats: ['es'],
     },

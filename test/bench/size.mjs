@@ -50,6 +50,13 @@ const CASES = [
     external: [/^solid-js(\/.*)?$/, /^rxjs(\/.*)?$/, /\/core\/index\.(js|ts)$/],
     code: `export * from ${JSON.stringify(path.join(root, 'adapters/solid/index.ts'))};`,
   },
+  {
+    name: 'rx-rest/sync (rxjs and the core external)',
+    budget: 1.5 * KiB,
+    limit: 1.5 * KiB,
+    external: [/^rxjs(\/.*)?$/, /\/core\/index\.(js|ts)$/],
+    code: `export * from ${JSON.stringify(path.join(root, 'adapters/sync/index.ts'))};`,
+  },
 ];
 
 /** Minified bundle of one virtual entry module (with its source map when `sourcemap` is set). */

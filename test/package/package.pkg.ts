@@ -68,6 +68,8 @@ describe('the packed package', () => {
       'dist/types/core/index.d.ts',
       'dist/types/adapters/svelte/index.d.ts',
       'dist/types/adapters/solid/index.d.ts',
+      'dist/sync.js',
+      'dist/types/adapters/sync/index.d.ts',
     ]) {
       expect(files).toContain(file);
     }
@@ -85,6 +87,7 @@ describe('the packed package', () => {
 import { Controller, Entity, NetworkError, createResource, schema } from 'rx-rest';
 import * as svelte from 'rx-rest/svelte';
 import * as solid from 'rx-rest/solid';
+import * as sync from 'rx-rest/sync';
 
 class Todo extends Entity {
   id = 0;
@@ -104,6 +107,7 @@ console.log(JSON.stringify({
   schema: typeof schema.Collection,
   svelte: Object.keys(svelte).sort(),
   solid: Object.keys(solid).sort(),
+  sync: Object.keys(sync).sort(),
 }));
 `,
     );
@@ -118,6 +122,7 @@ console.log(JSON.stringify({
     expect(result.svelte).toEqual(
       expect.arrayContaining(['createQuery', 'getController', 'setController', 'useLive', 'useSuspense']),
     );
+    expect(result.sync).toEqual(['syncTabs']);
     expect(result.solid).toEqual(
       expect.arrayContaining(['ControllerProvider', 'createQuery', 'useController', 'useLive', 'useSuspense']),
     );
@@ -132,6 +137,7 @@ import { createQuery as svelteQuery } from 'rx-rest/svelte';
 import { createQuery as solidQuery, type ControllerProvider } from 'rx-rest/solid';
 import type { Readable } from 'svelte/store';
 import type { Resource } from 'solid-js';
+import { syncTabs } from 'rx-rest/sync';
 
 export class Todo extends Entity {
   id = 0;
@@ -149,6 +155,7 @@ export const many: Promise<Todo[]> = controller.fetch(TodoResource.getList);
 controller.fetch(TodoResource.get, {});
 export const store: Readable<QueryState<Todo[]>> = svelteQuery(TodoResource.getList, undefined, controller);
 export type Solid = [typeof solidQuery, typeof ControllerProvider, Resource<Todo>];
+export const synced = new Controller({ managers: [(c) => syncTabs(c, { channel: 'todos' })] });
 `,
     );
     const module = resolution === 'node16' ? 'node16' : 'esnext';
