@@ -5,6 +5,7 @@ import { Temporal } from 'temporal-polyfill';
 import { CONTROLLER_OPTIONS, LiveTodos, UserResource } from '../../api';
 import { shortError } from '../../format';
 import { RETRY_MS, recovery } from '../../recovery';
+import { shareAcrossTabs } from '../../sync';
 import { LivePanel } from './LivePanel';
 import { TodoList } from './TodoList';
 
@@ -14,7 +15,7 @@ export type Report = (what: string, error: unknown) => void;
 /** The Solid demo: one controller for the app, the todo list and the live panel. */
 export function App(): JSX.Element {
   return (
-    <ControllerProvider controller={new Controller(CONTROLLER_OPTIONS)}>
+    <ControllerProvider controller={new Controller({ ...CONTROLLER_OPTIONS, managers: [shareAcrossTabs] })}>
       <Page />
     </ControllerProvider>
   );
