@@ -16,6 +16,7 @@ export default defineConfig({
         solid: 'adapters/solid/index.ts',
         devtools: 'adapters/devtools/index.ts',
         persist: 'adapters/persist/index.ts',
+        sync: 'adapters/sync/index.ts',
       },
       formats: ['es'],
     },

@@ -31,6 +31,7 @@ export function demoConfig(appUrl: string, plugins: PluginOption[], port: number
         { find: /^rx-rest\/svelte$/, replacement: source('adapters/svelte/index.ts') },
         { find: /^rx-rest\/solid$/, replacement: source('adapters/solid/index.ts') },
         { find: /^rx-rest\/devtools$/, replacement: source('adapters/devtools/index.ts') },
+        { find: /^rx-rest\/sync$/, replacement: source('adapters/sync/index.ts') },
       ],
     },
     server: { host: '127.0.0.1', port, proxy },

@@ -1,5 +1,6 @@
 /**
  * Imports point one way: errors <- schema <- endpoint <- store <- controller <- core/index.ts <- adapters.
+ * Adapters and add-ons (adapters/<name>/) import only core/index.ts, never each other.
  * Nothing imports upward, and a file imports another layer only through that layer's index.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -28,6 +29,8 @@ export function importProblem(from: string, specifier: string): string | undefin
   if (!source || !layer) return `${from} imports ${specifier}, outside the layers`;
   if (layer.rank > source.rank) return `${from} imports ${specifier}: upward (${source.name} -> ${layer.name})`;
   if (layer.name === source.name) return undefined;
+  if (source.name.startsWith('adapters/') && layer.name.startsWith('adapters/'))
+    return `${from} imports ${specifier}: an adapter or add-on imports only the core (core/index.ts)`;
   const entry = layer.name.endsWith('.ts') ? layer.name : `${layer.name}/index.ts`;
   if (target !== entry) return `${from} imports ${specifier}: past ${entry} into ${layer.name}'s internals`;
   if (source.rank === 6 && layer.name !== 'core/index.ts')
@@ -100,6 +103,7 @@ describe('layering', () => {
     expect(importProblem('adapters/devtools/index.ts', '../../core/errors.js')).toMatch(/only core\/index.ts/);
     expect(importProblem('adapters/devtools/index.ts', '../../demos/api.js')).toMatch(/outside the layers/);
     expect(importProblem('adapters/devtools/index.ts', './plain.js')).toBeUndefined();
+    expect(importProblem('adapters/sync/index.ts', '../svelte/index.js')).toMatch(/imports only the core/);
     expect(specifiersOf("import type { A } from './a.js';\nexport { b } from '../b/index.js';")).toEqual([
       './a.js',
       '../b/index.js',

@@ -44,6 +44,7 @@ export { INVALID } from './special.js';
 export type { Invalid } from './special.js';
 export { isSchema, schemaLabel } from './schemaKind.js';
 export { emptyTable, copyTable, assignField, jsonEqual } from './safeObject.js';
+export { forgetDerived } from './tableDerived.js';
 
 // ---- Types ---------------------------------------------------------------------------------------
 export type {

@@ -3,7 +3,7 @@
  * controller (storage, other tabs, devtools), and the merge that brings such a snapshot back in, with
  * the same rule as the store's own writes: the newest by request start wins.
  */
-import { INVALID, copyTable, emptyTable, jsonEqual, type EntityMeta } from '../schema/index.js';
+import { INVALID, copyTable, emptyTable, forgetDerived, jsonEqual, type EntityMeta } from '../schema/index.js';
 import type { MergeAction } from './actions.js';
 import type { Changes, Transition } from './reducer.js';
 import { restoreState, type RequestMeta, type State } from './state.js';
@@ -154,8 +154,12 @@ export function mergeState(state: State, action: MergeAction, owned?: WeakSet<ob
       (current === record || (current !== INVALID && record !== INVALID && jsonEqual(current, record)))
     )
       return;
-    if (changedRecords.length === 0) entities = own(entities);
-    (entities[key] = own(entities[key]))[pk] = record;
+    // as in normalize's TableWriter: the root is always a new object (reads are memoized by it), and a
+    // table written in place drops what was derived from it (its pks and indexes)
+    if (changedRecords.length === 0) entities = copyTable(entities);
+    const table = entities[key];
+    if (table !== undefined && owned?.has(table)) forgetDerived(table);
+    (entities[key] = own(table))[pk] = record;
     changedRecords.push([key, pk]);
   };
   for (const key in incoming.entities) {

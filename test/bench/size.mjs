@@ -72,6 +72,7 @@ const CASES = [
   entry('rx-rest/solid', 'adapters/solid/index.ts', ['solid-js']),
   entry('rx-rest/devtools', 'adapters/devtools/index.ts'),
   entry('rx-rest/persist', 'adapters/persist/index.ts'),
+  entry('rx-rest/sync', 'adapters/sync/index.ts'),
 ];
 
 /** Minified bundle of one virtual entry module (with its source map when `sourcemap` is set). */

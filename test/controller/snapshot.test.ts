@@ -118,6 +118,41 @@ describe('controller.restore', () => {
     expect(older.snapshot().meta[getTodo.key({ id: 1 })]?.fetchedAt).toBe(2_000);
   });
 
+  it('observers see each restore that follows another (tables the store wrote in place)', () => {
+    const { controller: source, clock: sourceClock } = clocked(1_000);
+    source.setResponse(getTodos, {}, [
+      { id: 1, title: 'a' },
+      { id: 2, title: 'b' },
+    ]);
+    const { controller, clock } = clocked(500);
+    controller.restore(source.snapshot());
+    const list: QueryState<Todo[]>[] = [];
+    const all: QueryState<Todo[]>[] = [];
+    controller.observe(getTodos, {}).subscribe((state) => list.push(state));
+    controller.observe(new schema.All(Todo)).subscribe((state) => all.push(state));
+    expect(list.at(-1)?.data?.map((todo) => todo.title)).toEqual(['a', 'b']);
+
+    sourceClock.now = 2_000;
+    source.set(Todo, { id: 2, title: 'b renamed' });
+    source.set(Todo, { id: 3, title: 'c' });
+    controller.restore(
+      source.snapshot({
+        changes: {
+          entities: [
+            ['Todo', '2'],
+            ['Todo', '3'],
+          ],
+          endpoints: [],
+        },
+      }),
+    );
+    expect(list.at(-1)?.data?.map((todo) => todo.title)).toEqual(['a', 'b renamed']);
+    expect(all.at(-1)?.data?.map((todo) => todo.title)).toEqual(['a', 'b renamed', 'c']);
+    clock.now = 3_000;
+    controller.set(Todo, { id: 1, title: 'a renamed' });
+    expect(list.at(-1)?.data?.map((todo) => todo.title)).toEqual(['a renamed', 'b renamed']);
+  });
+
   it('re-emits only the observers of what changed, and keeps unchanged records as they were', () => {
     const { controller } = clocked();
     controller.setResponse(getTodos, {}, [

@@ -73,6 +73,8 @@ describe('the packed package', () => {
       'dist/types/adapters/solid/index.d.ts',
       'dist/persist.js',
       'dist/types/adapters/persist/index.d.ts',
+      'dist/sync.js',
+      'dist/types/adapters/sync/index.d.ts',
     ]) {
       expect(files).toContain(file);
     }
@@ -92,6 +94,7 @@ import * as svelte from 'rx-rest/svelte';
 import * as solid from 'rx-rest/solid';
 import * as devtools from 'rx-rest/devtools';
 import { persist } from 'rx-rest/persist';
+import * as sync from 'rx-rest/sync';
 
 class Todo extends Entity {
   id = 0;
@@ -120,6 +123,7 @@ console.log(JSON.stringify({
   devtools: Object.keys(devtools).sort(),
   teardown: typeof devtools.connectDevtools(controller, { name: 'packed' }),
   persisted: reloaded.getResponse(TodoResource.get, { id: 1 }).data?.title,
+  sync: Object.keys(sync).sort(),
 }));
 `,
     );
@@ -136,6 +140,7 @@ console.log(JSON.stringify({
       expect.arrayContaining(['createQuery', 'getController', 'setController', 'useLive', 'useSuspense']),
     );
     expect(result).toMatchObject({ devtools: ['connectDevtools'], teardown: 'function' });
+    expect(result.sync).toEqual(['syncTabs']);
     expect(result.solid).toEqual(
       expect.arrayContaining(['ControllerProvider', 'createQuery', 'useController', 'useLive', 'useSuspense']),
     );
@@ -152,6 +157,7 @@ import { connectDevtools } from 'rx-rest/devtools';
 import type { Readable } from 'svelte/store';
 import type { Resource } from 'solid-js';
 import { persist, type PersistStorage } from 'rx-rest/persist';
+import { syncTabs } from 'rx-rest/sync';
 
 export class Todo extends Entity {
   id = 0;
@@ -172,6 +178,7 @@ export type Solid = [typeof solidQuery, typeof ControllerProvider, Resource<Todo
 export const stop: () => void = connectDevtools(controller, { name: 'packed' });
 declare const idb: PersistStorage;
 export const restored: Promise<boolean> = persist(controller, { storage: idb, version: 1 }).restored;
+export const synced = new Controller({ managers: [(c) => syncTabs(c, { channel: 'todos' })] });
 `,
     );
     const module = resolution === 'node16' ? 'node16' : 'esnext';

@@ -1,0 +1,204 @@
+/**
+ * rx-rest/sync: the tabs of one app share one cache. Each change to shared data (a response, `set`,
+ * an error, an invalidation, a reset) goes to the other tabs as a snapshot of what it touched, and what
+ * comes in is merged with `controller.restore` (the newest by request start wins, so two tabs that write
+ * at once agree). What a tab applies from the channel is never posted again.
+ *
+ * @example
+ * import { syncTabs } from 'rx-rest/sync';
+ * const controller = new Controller({ managers: [(c) => syncTabs(c)] });
+ */
+import type { Controller, ControllerAction, StateSnapshot } from '../../core/index.js';
+
+/**
+ * What `syncTabs` talks through: a `BroadcastChannel`, or anything shaped like one (tests, other transports).
+ *
+ * @example
+ * const { port1 } = new MessageChannel();
+ * const channel: SyncChannel = { postMessage: (m) => port1.postMessage(m), close: () => port1.close(), onmessage: null };
+ * port1.onmessage = (event) => channel.onmessage?.(event);
+ */
+export interface SyncChannel {
+  /** Sends a message to the other ends (structured clone). */
+  postMessage(message: unknown): void;
+  /** Ends the channel; `syncTabs` calls it only on a channel it opened itself. */
+  close(): void;
+  /** Where messages arrive (used when present, else `onmessage`). */
+  addEventListener?(type: 'message', listener: (event: { readonly data: unknown }) => void): void;
+  /** Removes a listener `addEventListener` added. */
+  removeEventListener?(type: 'message', listener: (event: { readonly data: unknown }) => void): void;
+  /** Where messages arrive when there is no `addEventListener`. */
+  onmessage?: ((event: MessageEvent) => void) | null;
+}
+
+/**
+ * The options of `syncTabs`.
+ *
+ * @example
+ * syncTabs(controller, { channel: 'todos-app' });
+ */
+export interface SyncTabsOptions {
+  /** A `BroadcastChannel` name (default `'rx-rest'`: every tab of the origin), or a channel to use as given. */
+  readonly channel?: string | SyncChannel | undefined;
+}
+
+/** The marker every message carries: what is not marked so (another app on the channel) is ignored. */
+const SYNC_FORMAT = 'rx-rest/sync@1';
+
+/** One message on the channel: a snapshot of changes (or the whole state, `to` a tab that said hello), a reset, or a hello. */
+interface SyncMessage {
+  readonly format: typeof SYNC_FORMAT;
+  /** The sending tab's id. */
+  readonly from: string;
+  readonly kind: 'snapshot' | 'reset' | 'hello';
+  /** The one tab a snapshot is for (the answer to its hello). */
+  readonly to?: string | undefined;
+  readonly snapshot?: StateSnapshot | undefined;
+}
+
+/** The actions whose changes the other tabs need (not optimistic layers, not garbage collection). */
+const SHARED = new Set<ControllerAction['type']>(['fetch', 'set', 'setError', 'invalidate', 'expire', 'restore']);
+const HOSTILE = new Set(['__proto__', 'constructor', 'prototype']);
+
+const warn = (...what: unknown[]) => console.warn('rx-rest/sync:', ...what);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isChannel = (value: unknown): value is SyncChannel =>
+  isObject(value) &&
+  typeof value.postMessage === 'function' &&
+  typeof value.close === 'function' &&
+  (typeof value.addEventListener === 'function' || 'onmessage' in value);
+const isTime = (meta: unknown) =>
+  isObject(meta) && ['date', 'fetchedAt', 'expiresAt'].every((field) => typeof meta[field] === 'number');
+
+/** Every table of `value` (`depth` levels of objects) holds what `item` accepts. */
+function tables(value: unknown, depth: number, item: (value: unknown) => boolean): boolean {
+  return isObject(value) && Object.values(value).every((v) => (depth > 1 ? tables(v, depth - 1, item) : item(v)));
+}
+
+/** A key anywhere in `value` that could reach a prototype. */
+function hostileKey(value: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  const stack = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    for (const key of Object.keys(node)) {
+      if (HOSTILE.has(key)) return key;
+      stack.push((node as Record<string, unknown>)[key]);
+    }
+  }
+  return undefined;
+}
+
+/** Why `message` is not a message of this add-on, or `undefined` when it is well formed. */
+function syncMessageProblem(message: unknown): string | undefined {
+  if (!isObject(message) || message.format !== SYNC_FORMAT) return `no ${SYNC_FORMAT} format marker`;
+  const { from, kind, to, snapshot } = message;
+  if (typeof from !== 'string' || (to !== undefined && typeof to !== 'string')) return 'no sender id';
+  if (kind === 'hello' || kind === 'reset') return undefined;
+  if (kind !== 'snapshot') return `unknown kind ${JSON.stringify(kind)}`;
+  const s = snapshot as Record<string, unknown>;
+  const key = hostileKey(s);
+  if (key !== undefined) return `the key ${key} in its snapshot`;
+  const wellFormed =
+    tables(s, 1, () => true) &&
+    tables(s.entities, 2, (record) => typeof record === 'object' && record !== null) &&
+    tables(s.entitiesMeta, 2, isTime) &&
+    tables(s.endpoints, 1, () => true) &&
+    tables(s.meta, 1, isTime) &&
+    (s.invalid === undefined ||
+      (Array.isArray(s.invalid) &&
+        s.invalid.every(
+          (pair) => Array.isArray(pair) && pair.length === 2 && pair.every((p) => typeof p === 'string'),
+        )));
+  return wellFormed ? undefined : 'a malformed snapshot';
+}
+
+const isEmpty = (snapshot: StateSnapshot) =>
+  !snapshot.invalid && [snapshot.entities, snapshot.endpoints, snapshot.meta].every((t) => Object.keys(t).length === 0);
+
+/**
+ * Syncs `controller` with the other tabs of the app (every controller on the same channel): a response,
+ * `set`, error, invalidation or reset in one applies in the others, and a tab that opens later starts
+ * with what the others know. Returns a teardown that stops syncing (and closes the channel it opened).
+ * Where `BroadcastChannel` does not exist, it does nothing (one warning).
+ *
+ * @example
+ * const controller = new Controller({ managers: [(c) => syncTabs(c, { channel: 'todos' })] });
+ */
+export function syncTabs(controller: Controller, options: SyncTabsOptions = {}): () => void {
+  const given = options.channel ?? 'rx-rest';
+  let channel: SyncChannel;
+  if (typeof given === 'string') {
+    if (typeof BroadcastChannel === 'undefined') {
+      warn('there is no BroadcastChannel here: this tab is not synced with others.');
+      return () => {};
+    }
+    channel = new BroadcastChannel(given);
+  } else if (isChannel(given)) channel = given;
+  else {
+    throw new TypeError(
+      `syncTabs(controller, { channel }): channel must be a BroadcastChannel name or an object with postMessage, ` +
+        `close and addEventListener or onmessage, got ${given === null ? 'null' : typeof given}.`,
+    );
+  }
+  const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  // the kind of action a message from the channel is being applied as: that action is not posted back
+  let applying: ControllerAction['type'] | undefined;
+
+  const post = (kind: SyncMessage['kind'], extra?: Partial<SyncMessage>) => {
+    try {
+      channel.postMessage({ format: SYNC_FORMAT, from: id, kind, ...extra } satisfies SyncMessage);
+    } catch (error) {
+      warn(`a ${kind} message could not be posted (skipped):`, error);
+    }
+  };
+  const postSnapshot = (snapshot: StateSnapshot, to?: string) => {
+    if (!isEmpty(snapshot)) post('snapshot', to === undefined ? { snapshot } : { snapshot, to });
+  };
+
+  const receive = (event: { readonly data: unknown }) => {
+    const message = event.data as SyncMessage;
+    const problem = syncMessageProblem(message);
+    if (problem !== undefined) return warn(`ignored a message with ${problem}:`, message);
+    if (message.from === id || (message.to !== undefined && message.to !== id)) return;
+    if (message.kind === 'hello') return postSnapshot(controller.snapshot({ invalid: true }), message.from);
+    applying = message.kind === 'reset' ? 'reset' : 'restore';
+    try {
+      if (message.kind === 'reset') controller.resetEntireStore();
+      else controller.restore(message.snapshot);
+    } catch (error) {
+      warn(`a ${message.kind} message could not be applied:`, error);
+    } finally {
+      applying = undefined;
+    }
+  };
+
+  let stopped = false;
+  let subscription: { unsubscribe(): void } | undefined;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    subscription?.unsubscribe();
+    if (channel.addEventListener) channel.removeEventListener?.('message', receive);
+    else if (channel.onmessage === receive) channel.onmessage = null;
+    if (channel !== given) channel.close();
+  };
+  subscription = controller.actions$.subscribe({
+    next: (action) => {
+      if (action.type === applying) return;
+      if (action.type === 'reset') post('reset');
+      else if (SHARED.has(action.type) && action.changes)
+        postSnapshot(controller.snapshot({ changes: action.changes, invalid: true }));
+    },
+    complete: stop, // the controller was disposed
+  });
+  if (!stopped) {
+    if (channel.addEventListener) channel.addEventListener('message', receive);
+    else channel.onmessage = receive;
+    post('hello');
+  }
+  return stop;
+}

@@ -1,0 +1,584 @@
+/**
+ * rx-rest/sync: controllers in one process stand for the tabs of an app, each with its own
+ * `BroadcastChannel` of one name (Node's, delivered asynchronously as in a browser), answering through
+ * msw. Waits are on events (an action, a message), never on fixed sleeps.
+ */
+import { firstValueFrom, filter } from 'rxjs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HttpResponse, http } from 'msw';
+import {
+  Controller,
+  Entity,
+  INVALID,
+  type ControllerAction,
+  type ControllerOptions,
+  type QueryState,
+} from '../../../core/index.js';
+import { syncTabs, type SyncChannel } from '../../../adapters/sync/index.js';
+import { Todo } from '../../fixtures/entities.js';
+import { TodoResource } from '../../fixtures/todoResource.js';
+import { API, createTodoServer } from '../../fixtures/todoServer.js';
+
+/** A record the tests write only to know that a tab has read everything another posted before it. */
+class Marker extends Entity {
+  id = 0;
+  pk() {
+    return `${this.id}`;
+  }
+  static override key = 'Marker';
+}
+
+const fake = createTodoServer();
+const seed = structuredClone([...fake.todos.values()]);
+beforeAll(() => fake.server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => fake.server.close());
+
+let channelName: string;
+let names = 0;
+const cleanups: (() => void)[] = [];
+let warn: ReturnType<typeof vi.fn<(...args: unknown[]) => void>>;
+
+beforeEach(() => {
+  channelName = `rx-rest-sync-test-${++names}`; // a channel per test: nothing crosses between tests
+  warn = vi.fn();
+  vi.spyOn(console, 'warn').mockImplementation(warn);
+});
+
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+  fake.server.resetHandlers();
+  fake.requests.length = 0;
+  fake.todos.clear();
+  for (const todo of structuredClone(seed)) fake.todos.set(todo.id, todo);
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+/** A tab: a controller synced on this test's channel (disposed after the test). */
+function tab(options: ControllerOptions = {}): Controller {
+  const controller = new Controller({
+    retry: 0,
+    gcTime: Infinity,
+    managers: [(c) => syncTabs(c, { channel: channelName })],
+    ...options,
+  });
+  cleanups.push(() => controller.dispose());
+  return controller;
+}
+
+/** A controller on a clock the test sets. */
+function clockedTab(now: number) {
+  const clock = { now };
+  return { clock, controller: tab({ now: () => clock.now }) };
+}
+
+/** The next action of `type` in `controller` (listening from now on). */
+const next = (controller: Controller, type: ControllerAction['type'] = 'restore') =>
+  firstValueFrom(controller.actions$.pipe(filter((action) => action.type === type)));
+
+let markers = 0;
+/** Resolves once `to` has read everything `from` posted before now (one sender's messages arrive in order). */
+async function delivered(from: Controller, to: Controller): Promise<void> {
+  const id = `${++markers}`;
+  const applied = firstValueFrom(
+    to.actions$.pipe(
+      filter(
+        (action) =>
+          action.type === 'restore' &&
+          Array.isArray(action.changes?.entities) &&
+          action.changes.entities.some(([key, pk]) => key === 'Marker' && pk === id),
+      ),
+    ),
+  );
+  from.set(Marker, { id: Number(id) });
+  await applied;
+}
+
+/** A real `BroadcastChannel` of this test's name, handed over as a channel-like object that logs what is posted. */
+function logged(): { channel: SyncChannel; posted: Record<string, unknown>[]; closed: () => boolean } {
+  const real = new BroadcastChannel(channelName);
+  const posted: Record<string, unknown>[] = [];
+  let closed = false;
+  cleanups.push(() => real.close());
+  return {
+    posted,
+    closed: () => closed,
+    channel: {
+      postMessage: (message) => {
+        posted.push(message as Record<string, unknown>);
+        real.postMessage(message);
+      },
+      addEventListener: (type, listener) => real.addEventListener(type, listener as unknown as (event: Event) => void),
+      removeEventListener: (type, listener) =>
+        real.removeEventListener(type, listener as unknown as (event: Event) => void),
+      close: () => {
+        closed = true;
+        real.close();
+      },
+    },
+  };
+}
+
+interface Spy {
+  /** Every message seen on the channel, in order. */
+  readonly messages: Record<string, unknown>[];
+  /** Resolves with the `count`-th message (already seen or to come) that `match` accepts. */
+  until(match: (message: Record<string, unknown>) => boolean, count?: number): Promise<Record<string, unknown>>;
+  /** Posts as a foreign sender would. */
+  post(message: unknown): void;
+}
+
+/** A plain `BroadcastChannel` on this test's channel that records what the tabs post. */
+function spy(): Spy {
+  const channel = new BroadcastChannel(channelName);
+  cleanups.push(() => channel.close());
+  const messages: Record<string, unknown>[] = [];
+  const waiting = new Set<() => void>();
+  channel.onmessage = (event) => {
+    messages.push(event.data as Record<string, unknown>);
+    for (const check of [...waiting]) check();
+  };
+  return {
+    messages,
+    until: (match, count = 1) =>
+      new Promise((resolve) => {
+        const check = () => {
+          const found = messages.filter(match)[count - 1];
+          if (found === undefined) return;
+          waiting.delete(check);
+          resolve(found);
+        };
+        waiting.add(check);
+        check();
+      }),
+    post: (message) => channel.postMessage(message),
+  };
+}
+
+const userOne = { userId: 1 };
+const listKey = TodoResource.getList.key(userOne);
+const titlesOf = (state: QueryState<Todo[]> | undefined) => state?.data?.map((todo) => todo.title);
+
+/** The latest state of an observed query (subscribed until the test ends). */
+function watch<T>(source: { subscribe(next: (value: T) => void): { unsubscribe(): void } }) {
+  const seen: T[] = [];
+  const subscription = source.subscribe((value) => seen.push(value));
+  cleanups.push(() => subscription.unsubscribe());
+  return { seen, latest: () => seen.at(-1) };
+}
+
+describe('syncTabs: what one tab learns, the others have', () => {
+  it('a response: the other tab holds it without a request of its own', async () => {
+    const [a, b] = [tab(), tab()];
+    const restored = next(b);
+    const todos = await a.fetch(TodoResource.getList, userOne);
+    await restored;
+    expect(b.getResponse(TodoResource.getList, userOne).data?.map((todo) => todo.title)).toEqual(
+      todos.map((todo) => todo.title),
+    );
+    expect(b.getResponse(TodoResource.getList, userOne).data?.[0]).toBeInstanceOf(Todo);
+    expect(b.getState().meta[listKey]?.fetchedAt).toBe(a.getState().meta[listKey]?.fetchedAt);
+    // the other tab's observer reads it from the store: no request
+    const list = watch(b.observe(TodoResource.getList, userOne));
+    expect(titlesOf(list.latest())).toEqual(['todo 1', 'todo 3']);
+    expect(fake.requests).toEqual(['GET /todos?userId=1']);
+  });
+
+  it('set: the other tab’s observers show the change', async () => {
+    const [a, b] = [tab(), tab()];
+    let restored = next(b);
+    await a.fetch(TodoResource.getList, userOne);
+    await restored;
+    const list = watch(b.observe(TodoResource.getList, userOne));
+    restored = next(b);
+    a.set(Todo, { id: 3, title: 'renamed in tab A' });
+    await restored;
+    expect(titlesOf(list.latest())).toEqual(['todo 1', 'renamed in tab A']);
+    expect(fake.requests).toEqual(['GET /todos?userId=1']);
+  });
+
+  it('invalidate: the other tab’s observer refetches, and its response comes back', async () => {
+    const [a, b] = [tab(), tab()];
+    let restored = next(b);
+    await a.fetch(TodoResource.getList, userOne);
+    await restored;
+    const list = watch(b.observe(TodoResource.getList, userOne));
+    fake.todos.get(1)!.title = 'changed on the server';
+    const refetched = next(b, 'fetch');
+    restored = next(a);
+    a.invalidate(TodoResource.getList, userOne);
+    await refetched;
+    expect(titlesOf(list.latest())).toEqual(['changed on the server', 'todo 3']);
+    expect(fake.requests).toEqual(['GET /todos?userId=1', 'GET /todos?userId=1']);
+    await restored; // tab B's response, merged in tab A (which does not observe the list)
+    expect(a.getResponse(TodoResource.getList, userOne)).toMatchObject({ invalid: false, stale: false });
+    expect(a.getResponse(TodoResource.getList, userOne).data?.[0]?.title).toBe('changed on the server');
+  });
+
+  it('an error and an expiry', async () => {
+    const [a, b] = [tab(), tab()];
+    let restored = next(b);
+    await a.fetch(TodoResource.getList, userOne);
+    await restored;
+    restored = next(b);
+    a.expireAll(TodoResource.getList);
+    await restored;
+    expect(b.getResponse(TodoResource.getList, userOne)).toMatchObject({ stale: true, invalid: false });
+
+    restored = next(b);
+    a.setError(TodoResource.get, { id: 9 }, Object.assign(new Error('not there'), { status: 404 }));
+    await restored;
+    const error = b.getState().meta[TodoResource.get.key({ id: 9 })]?.error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ message: 'not there', status: 404 });
+  });
+
+  it('reset: the other tab empties its store too', async () => {
+    const [a, b] = [tab(), tab()];
+    const restored = next(b);
+    await a.fetch(TodoResource.getList, userOne);
+    await restored;
+    const reset = next(b, 'reset');
+    a.resetEntireStore();
+    await reset;
+    expect(b.getState().entities).toEqual({});
+    expect(b.getState().endpoints).toEqual({});
+    expect(b.getResponse(TodoResource.getList, userOne).data).toBeUndefined();
+  });
+
+  it('a created todo joins the other tab’s list (the response, not the optimistic guess)', async () => {
+    const [a, b] = [tab(), tab()];
+    let restored = next(b);
+    await a.fetch(TodoResource.getList, userOne);
+    await restored;
+    const list = watch(b.observe(TodoResource.getList, userOne));
+    restored = next(b);
+    const created = await a.fetch(TodoResource.getList.push, userOne, { title: 'made in tab A' });
+    await restored;
+    expect(titlesOf(list.latest())).toEqual(['todo 1', 'todo 3', 'made in tab A']);
+    expect(b.get(Todo, { id: created.id })?.title).toBe('made in tab A');
+    expect(b.getState().optimistic).toEqual([]);
+    expect(fake.requests).toEqual(['GET /todos?userId=1', 'POST /todos?userId=1']);
+  });
+
+  it('a deletion: the record is INVALID in the other tab and leaves its list', async () => {
+    const [a, b] = [tab(), tab()];
+    let restored = next(b);
+    await a.fetch(TodoResource.getList, userOne);
+    await restored;
+    const list = watch(b.observe(TodoResource.getList, userOne));
+    restored = next(b);
+    await a.fetch(TodoResource.delete, { id: 1 });
+    await restored;
+    expect(b.getState().entities.Todo?.['1']).toBe(INVALID);
+    expect(b.get(Todo, { id: 1 })).toBeUndefined();
+    expect(titlesOf(list.latest())).toEqual(['todo 3']);
+  });
+});
+
+describe('syncTabs: no lost update, no echo', () => {
+  it('two tabs setting one record at once: the later start wins in both', async () => {
+    const { controller: a } = clockedTab(1_000);
+    const { controller: b } = clockedTab(2_000);
+    const restored = next(a);
+    a.set(Todo, { id: 1, title: 'from A (earlier)' });
+    b.set(Todo, { id: 1, title: 'from B (later)' }); // before either message arrived
+    await restored;
+    await delivered(a, b);
+    expect(a.get(Todo, { id: 1 })?.title).toBe('from B (later)');
+    expect(b.get(Todo, { id: 1 })?.title).toBe('from B (later)');
+  });
+
+  it('two tabs fetching one record at once, answered out of order: the later request wins in both', async () => {
+    const { controller: a } = clockedTab(1_000);
+    const { controller: b } = clockedTab(2_000);
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let firstArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (firstArrived = resolve));
+    let calls = 0;
+    fake.server.use(
+      http.get(`${API}/todos/1`, async () => {
+        const call = ++calls;
+        if (call === 1) {
+          firstArrived();
+          await firstHeld;
+        }
+        return HttpResponse.json({ id: 1, title: call === 1 ? 'older read' : 'newer read' });
+      }),
+    );
+    const older = a.fetch(TodoResource.get, { id: 1 });
+    await arrived;
+    const restored = next(a);
+    await b.fetch(TodoResource.get, { id: 1 });
+    await restored; // B's newer read is in A while A's own request is still out
+    expect(a.get(Todo, { id: 1 })?.title).toBe('newer read');
+    releaseFirst();
+    expect((await older).title).toBe('older read'); // A's fetch resolves its own response...
+    await delivered(a, b);
+    expect(a.get(Todo, { id: 1 })?.title).toBe('newer read'); // ...but the store keeps the newer one
+    expect(b.get(Todo, { id: 1 })?.title).toBe('newer read');
+  });
+
+  it('what a tab applies is never posted again (three tabs, every kind of change)', async () => {
+    const logs = [logged(), logged(), logged()];
+    const [a, b, c] = logs.map(({ channel }) => tab({ managers: [(controller) => syncTabs(controller, { channel })] }));
+    // what each tab posted, but its answers to the hellos of the others (they depend on when a hello arrives)
+    const posted = () =>
+      logs.map((log) => log.posted.filter((message) => message.to === undefined).map((message) => message.kind));
+    expect(posted()).toEqual([['hello'], ['hello'], ['hello']]);
+    const inBoth = (type: ControllerAction['type'] = 'restore') => Promise.all([next(b!, type), next(c!, type)]);
+
+    let applied = inBoth();
+    a!.set(Todo, { id: 1, title: 'once' });
+    await applied;
+    applied = inBoth();
+    a!.invalidate(TodoResource.get, { id: 1 });
+    await applied;
+    applied = inBoth('reset');
+    a!.resetEntireStore();
+    await applied;
+    // a tab posts while it applies or not at all: each apply above is over
+    expect(posted()).toEqual([['hello', 'snapshot', 'snapshot', 'reset'], ['hello'], ['hello']]);
+
+    applied = Promise.all([next(a!), next(c!)]);
+    b!.set(Todo, { id: 2, title: 'from B' });
+    await applied;
+    expect(posted()).toEqual([['hello', 'snapshot', 'snapshot', 'reset'], ['hello', 'snapshot'], ['hello']]);
+    expect(c!.get(Todo, { id: 2 })?.title).toBe('from B');
+    const hellos = new Set(logs.map((log) => log.posted[0]!.from));
+    for (const log of logs) for (const { to } of log.posted) if (to !== undefined) expect(hellos).toContain(to);
+  });
+
+  it('a tab that opens later asks once and starts with what the others know (the newer of each)', async () => {
+    const [a, b] = [tab(), tab()];
+    const channel = spy();
+    let restored = next(b);
+    await a.fetch(TodoResource.getList, userOne);
+    await restored;
+    restored = next(a);
+    b.set(Todo, { id: 2, title: 'set in tab B' });
+    await restored;
+
+    const late = new Controller({ retry: 0, gcTime: Infinity, now: () => 1 }); // its own data is old
+    cleanups.push(() => late.dispose());
+    late.set(Todo, { id: 1, title: 'stale in the late tab' });
+    const answered = next(late);
+    syncTabs(late, { channel: channelName });
+    await answered;
+    const hello = await channel.until((message) => message.kind === 'hello');
+    await channel.until((message) => message.to === hello.from, 2); // both answers are out
+    await delivered(a, late);
+    await delivered(b, late);
+    expect(late.getResponse(TodoResource.getList, userOne).data?.map((todo) => todo.title)).toEqual([
+      'todo 1',
+      'todo 3',
+    ]);
+    expect(late.get(Todo, { id: 2 })?.title).toBe('set in tab B');
+    expect(fake.requests).toEqual(['GET /todos?userId=1']);
+    // one hello, answered once by each tab
+    expect(channel.messages.filter((message) => message.kind === 'hello')).toHaveLength(1);
+    const answers = channel.messages.filter((message) => message.to === hello.from);
+    expect(answers).toHaveLength(2);
+    expect(answers[0]!.from).not.toBe(answers[1]!.from);
+  });
+});
+
+describe('syncTabs: bad input', () => {
+  it('ignores what is not one of its messages (another app, a wrong shape, hostile keys) with a warning, and goes on', async () => {
+    const [a, b] = [tab(), tab()];
+    const channel = spy();
+    let restored = next(b);
+    a.set(Todo, { id: 1, title: 'kept' });
+    await restored;
+    const genuine = await channel.until((message) => message.kind === 'snapshot');
+    a.dispose(); // B alone reads what follows
+    const before = b.getState();
+    const snapshot = genuine.snapshot as Record<string, unknown>;
+    const bad: unknown[] = [
+      'hello',
+      null,
+      { type: 'chat', text: 'another app on the same channel name' },
+      { ...genuine, format: 'rx-rest/sync@0' },
+      { ...genuine, from: 7 },
+      { ...genuine, kind: 'drop-tables' },
+      { ...genuine, snapshot: 'everything' },
+      { ...genuine, snapshot: { ...snapshot, entities: { Todo: { 1: 'not a record' } } } },
+      { ...genuine, snapshot: { ...snapshot, meta: { key: { date: 'soon' } } } },
+      { ...genuine, snapshot: { ...snapshot, invalid: [['Todo']] } },
+      {
+        ...genuine,
+        snapshot: JSON.parse('{"entities":{"Todo":{"__proto__":{"id":9}}},"entitiesMeta":{},"endpoints":{},"meta":{}}'),
+      },
+      {
+        ...genuine,
+        snapshot: JSON.parse('{"entities":{"constructor":{"1":{"id":1}}},"entitiesMeta":{},"endpoints":{},"meta":{}}'),
+      },
+    ];
+    for (const message of bad) channel.post(message);
+    // then a well-formed message from the same sender: read after all of the above
+    restored = next(b);
+    channel.post({
+      ...genuine,
+      from: 'another tab',
+      snapshot: {
+        ...snapshot,
+        entities: { Todo: { 2: { id: 2, title: 'well formed' } } },
+        entitiesMeta: { Todo: { 2: { date: 1, fetchedAt: 1, expiresAt: 2 } } },
+      },
+    });
+    await restored;
+    expect(warn).toHaveBeenCalledTimes(bad.length);
+    for (const [prefix, text] of warn.mock.calls) {
+      expect(prefix).toBe('rx-rest/sync:');
+      expect(text).toMatch(/^ignored a message with .*:$/);
+    }
+    expect(warn.mock.calls.map((call) => call[2])).toEqual(bad);
+    expect(warn.mock.calls.map(([, text]) => (text as string).replace(/^ignored a message with (.*):$/, '$1'))).toEqual(
+      [
+        'no rx-rest/sync@1 format marker',
+        'no rx-rest/sync@1 format marker',
+        'no rx-rest/sync@1 format marker',
+        'no rx-rest/sync@1 format marker',
+        'no sender id',
+        'unknown kind "drop-tables"',
+        'a malformed snapshot',
+        'a malformed snapshot',
+        'a malformed snapshot',
+        'a malformed snapshot',
+        'the key __proto__ in its snapshot',
+        'the key constructor in its snapshot',
+      ],
+    );
+    expect(Object.prototype).not.toHaveProperty('id');
+    expect(b.get(Todo, { id: 1 })?.title).toBe('kept');
+    expect(b.get(Todo, { id: 2 })?.title).toBe('well formed');
+    expect(Object.keys(b.getState().entities)).toEqual(Object.keys(before.entities));
+    expect(b.getState().entities.Todo?.['9']).toBeUndefined();
+  });
+
+  it('a change that cannot be posted (a value structured clone refuses) is reported and skipped', async () => {
+    const [a, b] = [tab(), tab()];
+    a.set(Todo, { id: 1, title: 'with a function', onClick: () => 'not data' });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toBe('rx-rest/sync:');
+    expect(warn.mock.calls[0]![1]).toBe('a snapshot message could not be posted (skipped):');
+    expect((warn.mock.calls[0]![2] as Error).name).toBe('DataCloneError');
+    expect(a.get(Todo, { id: 1 })?.title).toBe('with a function'); // the tab's own store keeps it
+    const restored = next(b);
+    a.set(Todo, { id: 2, title: 'plain' });
+    await restored;
+    expect(b.get(Todo, { id: 2 })?.title).toBe('plain');
+    expect(b.get(Todo, { id: 1 })).toBeUndefined();
+  });
+
+  it('refuses a channel option that is no channel, with a TypeError that says what it takes', () => {
+    const controller = tab({ managers: [] });
+    expect(() => syncTabs(controller, { channel: 42 as never })).toThrow(TypeError);
+    expect(() => syncTabs(controller, { channel: { postMessage() {} } as never })).toThrow(
+      /syncTabs\(controller, \{ channel \}\): channel must be a BroadcastChannel name or an object with postMessage, close and addEventListener or onmessage, got object/,
+    );
+  });
+
+  it('does nothing where BroadcastChannel does not exist, with one warning', () => {
+    vi.stubGlobal('BroadcastChannel', undefined);
+    const controller = tab({ managers: [] });
+    const stop = syncTabs(controller);
+    controller.set(Todo, { id: 1, title: 'local only' });
+    controller.resetEntireStore();
+    stop();
+    expect(warn.mock.calls).toEqual([
+      ['rx-rest/sync:', 'there is no BroadcastChannel here: this tab is not synced with others.'],
+    ]);
+  });
+});
+
+describe('syncTabs: channels and teardown', () => {
+  it('the teardown stops posting and reading, and closes the channel it opened', async () => {
+    const close = vi.spyOn(BroadcastChannel.prototype, 'close');
+    const [a, b] = [tab({ managers: [] }), tab()];
+    const stop = syncTabs(a, { channel: channelName });
+    const restored = next(b);
+    a.set(Todo, { id: 1, title: 'synced' });
+    await restored;
+    expect(close).not.toHaveBeenCalled();
+    stop();
+    expect(close).toHaveBeenCalledTimes(1);
+    stop(); // twice is harmless
+    expect(close).toHaveBeenCalledTimes(1);
+
+    const channel = spy();
+    a.set(Todo, { id: 1, title: 'not synced any more' });
+    b.set(Todo, { id: 2, title: 'from B' });
+    await channel.until((message) => message.kind === 'snapshot');
+    expect(channel.messages).toHaveLength(1); // B's, and nothing from A
+    expect(a.get(Todo, { id: 2 })).toBeUndefined();
+    expect(b.get(Todo, { id: 1 })?.title).toBe('synced');
+  });
+
+  it('as a manager it ends with dispose(); a channel it was given stays open, without its listener', async () => {
+    const given = logged();
+    const removed = vi.spyOn(given.channel, 'removeEventListener');
+    const a = new Controller({ managers: [(controller) => syncTabs(controller, { channel: given.channel })] });
+    const b = tab();
+    const restored = next(b);
+    a.set(Todo, { id: 1, title: 'synced' });
+    await restored;
+    a.dispose();
+    expect(removed).toHaveBeenCalledTimes(1);
+    expect(given.closed()).toBe(false);
+    const posts = given.posted.length;
+    // the channel still delivers (to a listener added now), but no longer to the disposed tab
+    const arrived = new Promise((resolve) => given.channel.addEventListener!('message', resolve));
+    b.set(Todo, { id: 2, title: 'after dispose' });
+    await arrived;
+    expect(a.getState().entities.Todo?.['2']).toBeUndefined();
+    expect(given.posted).toHaveLength(posts);
+  });
+
+  it('on a disposed controller it does nothing', () => {
+    const close = vi.spyOn(BroadcastChannel.prototype, 'close');
+    const post = vi.spyOn(BroadcastChannel.prototype, 'postMessage');
+    const controller = new Controller();
+    controller.dispose();
+    const stop = syncTabs(controller, { channel: channelName });
+    expect(post).not.toHaveBeenCalled();
+    expect(close).toHaveBeenCalledTimes(1);
+    stop();
+    expect(close).toHaveBeenCalledTimes(1);
+  });
+
+  it('another transport: two tabs over a MessageChannel, through onmessage', async () => {
+    const { port1, port2 } = new MessageChannel();
+    cleanups.push(() => port1.close());
+    /** A port as a channel with `onmessage` only. */
+    const through = (port: MessagePort): SyncChannel => {
+      const channel: SyncChannel = {
+        onmessage: null,
+        postMessage: (message) => port.postMessage(message),
+        close: () => port.close(),
+      };
+      port.onmessage = (event) => channel.onmessage?.(event);
+      return channel;
+    };
+    const [one, two] = [through(port1), through(port2)];
+    const a = tab({ managers: [(controller) => syncTabs(controller, { channel: one })] });
+    const b = tab({ managers: [] });
+    const stop = syncTabs(b, { channel: two });
+    expect(typeof two.onmessage).toBe('function');
+    let restored = next(b);
+    a.set(Todo, { id: 1, title: 'over a port' });
+    await restored;
+    expect(b.get(Todo, { id: 1 })?.title).toBe('over a port');
+    const reset = next(a, 'reset');
+    b.resetEntireStore();
+    await reset;
+    expect(a.get(Todo, { id: 1 })).toBeUndefined();
+    restored = next(a);
+    b.set(Todo, { id: 2, title: 'back' });
+    await restored;
+    expect(a.get(Todo, { id: 2 })?.title).toBe('back');
+    stop();
+    expect(two.onmessage).toBeNull();
+  });
+});
