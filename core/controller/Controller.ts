@@ -1,17 +1,17 @@
-import { Observable, asyncScheduler, type Observable as ObservableType, type Subscription } from 'rxjs';
+import { Observable, type Observable as ObservableType, type Subscription } from 'rxjs';
 import { connectSource, type ConnectPolicy } from './connect.js';
 import { StoreQueries, isQueryable, type Queryable } from './storeQueries.js';
 import type { Denormalize } from '../schema/index.js';
-import { Store, initialState, restoreState, type State } from '../store/index.js';
+import { Store, restoreState, type State } from '../store/index.js';
 import type { ControllerAction } from './actions.js';
-import { browserEnvironment } from './environment.js';
-import type { ControllerOptions } from './options.js';
+import { cacheOptions, type ControllerOptions } from './options.js';
 import { QueryCache } from './queryCache.js';
-import { needsFetch, queryState, type ObserveOptions, type QueryStream } from './QueryStream.js';
+import { needsFetch, queryState, type ObserveOptions } from './QueryStream.js';
 import { toError, type Requests } from './requests.js';
-import { defaultRetryDelay } from './retry.js';
+import { Teardowns } from './teardowns.js';
 import {
   IDLE,
+  assertReadEndpoint,
   type ControllerEndpoint,
   type EndpointArgs,
   type EndpointData,
@@ -20,27 +20,8 @@ import {
   type ResponseSnapshot,
 } from './types.js';
 
-/** @internal The controller's bookkeeping, for tests that check that nothing is left behind (not exported by the package). */
-export let controllerInternals: (controller: Controller) => {
-  readonly streams: Map<string, QueryStream>;
-  readonly byPath: Map<string, Set<QueryStream>>;
-  readonly inFlight: Map<string, unknown>;
-  readonly store: Store;
-};
-
-/**
- * Throws a `TypeError` naming `endpoint` when it has side effects: observing it would send the request
- * once per subscriber and again on every refetch. `verb` names the caller (`controller.observe`,
- * `createQuery`, ...).
- */
-export function assertReadEndpoint(endpoint: ControllerEndpoint, verb: string): void {
-  if (endpoint.sideEffect) {
-    throw new TypeError(
-      `${verb}(${endpoint.name || endpoint.method}) refused an endpoint with side effects (${endpoint.method}): ` +
-        'it reads data. Send a mutation with controller.fetch(endpoint, ...args) (createMutation in the adapters).',
-    );
-  }
-}
+/** @internal The controller's query cache and store, for tests that check that nothing is left behind (not exported by the package). */
+export let controllerInternals: (controller: Controller) => { readonly cache: QueryCache; readonly store: Store };
 
 /**
  * Ties endpoints to the one normalized store: `fetch` runs an endpoint and stores its response,
@@ -60,49 +41,24 @@ export class Controller {
   readonly #cache: QueryCache;
   readonly #queries: StoreQueries;
   readonly #requests: Requests;
-  readonly #teardowns: (() => void)[] = [];
+  readonly #teardowns = new Teardowns();
   readonly #connectPolicy: ConnectPolicy;
   #disposed = false;
 
   static {
-    controllerInternals = (controller) => ({
-      streams: controller.#cache.streams,
-      byPath: controller.#cache.byPath,
-      inFlight: controller.#requests.inFlight,
-      store: controller.#store,
-    });
+    controllerInternals = (controller) => ({ cache: controller.#cache, store: controller.#store });
   }
 
   constructor(options: ControllerOptions = {}) {
-    const start = options.initialState === undefined ? initialState() : restoreState(options.initialState);
-    this.#store = new Store(start);
+    this.#store = new Store(restoreState(options.initialState));
     this.state$ = this.#store.state$;
-    this.#cache = new QueryCache(this.#store, {
-      now: options.now ?? Date.now,
-      scheduler: options.scheduler ?? asyncScheduler,
-      retry: options.retry ?? 3,
-      retryDelay: options.retryDelay ?? defaultRetryDelay,
-      environment: options.environment ?? browserEnvironment(),
-      refetchOnReconnect: options.refetchOnReconnect ?? true,
-      refetchOnFocus: options.refetchOnFocus ?? false,
-      pollInBackground: options.pollInBackground ?? false,
-      gcTime: options.gcTime ?? 300_000,
-    });
+    const settings = cacheOptions(options);
+    this.#cache = new QueryCache(this.#store, settings);
     this.#requests = this.#cache.requests;
     this.#queries = new StoreQueries(this.#store, this.#cache);
-    this.#connectPolicy = {
-      retryDelay: options.retryDelay ?? defaultRetryDelay,
-      scheduler: options.scheduler ?? asyncScheduler,
-      onError: (error, message) => {
-        const log = this.#requests.log;
-        if (log.observed) log.emit({ type: 'pushError', error, message });
-      },
-    };
+    this.#connectPolicy = { retryDelay: settings.retryDelay, scheduler: settings.scheduler, log: this.#requests.log };
     this.actions$ = this.#requests.log.actions$;
-    for (const manager of options.managers ?? []) {
-      const teardown = manager(this);
-      if (typeof teardown === 'function') this.#teardowns.push(teardown);
-    }
+    for (const manager of options.managers ?? []) this.#teardowns.add(manager(this));
   }
 
   /**
@@ -117,7 +73,7 @@ export class Controller {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#cache.dispose();
-    for (const teardown of this.#teardowns.splice(0)) teardown();
+    this.#teardowns.run();
   }
 
   /**
@@ -133,14 +89,7 @@ export class Controller {
    */
   connect<T>(source$: ObservableType<T>, apply: (message: T, controller: Controller) => void): Subscription {
     this.#alive('connect');
-    const connection = connectSource(source$, (message) => apply(message, this), this.#connectPolicy);
-    const stop = () => connection.unsubscribe();
-    this.#teardowns.push(stop);
-    connection.add(() => {
-      const index = this.#teardowns.indexOf(stop);
-      if (index >= 0) this.#teardowns.splice(index, 1);
-    });
-    return connection;
+    return this.#teardowns.hold(connectSource(source$, (message) => apply(message, this), this.#connectPolicy));
   }
 
   /**

@@ -7,14 +7,15 @@
  */
 import { Subscription, type Observable, type SchedulerLike } from 'rxjs';
 import type { RetryDelay } from '../endpoint/index.js';
+import type { ActionLog } from './actions.js';
 import { toError } from './requests.js';
 
 /** How a connection waits and reports. */
 export interface ConnectPolicy {
   readonly retryDelay: RetryDelay;
   readonly scheduler: SchedulerLike;
-  /** A message `apply` threw on (the message is skipped). */
-  readonly onError: (error: Error, message: unknown) => void;
+  /** Where a message `apply` threw on is reported (a `pushError`; the message is skipped). */
+  readonly log: ActionLog;
 }
 
 /** Subscribes to `source$` until the returned subscription ends; see the module header. */
@@ -34,7 +35,7 @@ export function connectSource<T>(
           try {
             apply(message);
           } catch (error) {
-            policy.onError(toError(error), message);
+            if (policy.log.observed) policy.log.emit({ type: 'pushError', error: toError(error), message });
           }
         },
         error: (error: unknown) => {

@@ -35,6 +35,20 @@ export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = un
 export type ReadEndpoint = ControllerEndpoint &
   ({ readonly method: 'GET' | 'HEAD' | 'OPTIONS' } | { readonly sideEffect: false });
 
+/**
+ * Throws a `TypeError` naming `endpoint` when it has side effects: observing it would send the request
+ * once per subscriber and again on every refetch. `verb` names the caller (`controller.observe`,
+ * `createQuery`, ...).
+ */
+export function assertReadEndpoint(endpoint: ControllerEndpoint, verb: string): void {
+  if (endpoint.sideEffect) {
+    throw new TypeError(
+      `${verb}(${endpoint.name || endpoint.method}) refused an endpoint with side effects (${endpoint.method}): ` +
+        'it reads data. Send a mutation with controller.fetch(endpoint, ...args) (createMutation in the adapters).',
+    );
+  }
+}
+
 /** The arguments of an endpoint. */
 export type EndpointArgs<E> = E extends (...args: infer A) => unknown ? A : never;
 

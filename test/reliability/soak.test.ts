@@ -72,12 +72,17 @@ afterEach(() => vi.useRealTimers());
 
 /** The controller's private bookkeeping. */
 function internals(controller: Controller) {
-  const parts = controllerInternals(controller);
-  const store = storeInternals(parts.store);
+  const { cache, store } = controllerInternals(controller);
+  const subjects = storeInternals(store);
   return {
-    ...parts,
+    streams: cache.streams,
+    byPath: cache.byPath,
+    inFlight: cache.requests.inFlight,
     /** Subscribers of the store's state subject and of its transitions (the controller's own one). */
-    storeObservers: () => ({ state: store.state.observers.length, transitions: store.transitions.observers.length }),
+    storeObservers: () => ({
+      state: subjects.state.observers.length,
+      transitions: subjects.transitions.observers.length,
+    }),
   };
 }
 
