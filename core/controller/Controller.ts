@@ -1,4 +1,4 @@
-import { Observable, type Observable as ObservableType, type Subscription } from 'rxjs';
+import type { Observable as ObservableType, Subscription } from 'rxjs';
 import { connectSource, type ConnectPolicy } from './connect.js';
 import { StoreQueries, isQueryable, type Queryable } from './storeQueries.js';
 import type { Denormalize } from '../schema/index.js';
@@ -6,8 +6,8 @@ import { Store, restoreState, type State } from '../store/index.js';
 import type { ControllerAction } from './actions.js';
 import { cacheOptions, type ControllerOptions } from './options.js';
 import { QueryCache } from './queryCache.js';
-import { needsFetch, queryState, type ObserveOptions } from './QueryStream.js';
-import { toError, type Requests } from './requests.js';
+import { isFresh, observeKey, peekKey, responseSnapshot, type ObserveOptions } from './QueryStream.js';
+import type { Requests } from './requests.js';
 import { Teardowns } from './teardowns.js';
 import {
   IDLE,
@@ -147,9 +147,7 @@ export class Controller {
       return Promise.reject(error);
     }
     const read = this.#cache.readKey(endpoint, args, key);
-    if (!read.missing && !read.invalid && !read.invalidated && !read.error && this.#cache.now() < read.expiresAt) {
-      return Promise.resolve(read.data as EndpointData<E>);
-    }
+    if (isFresh(read, this.#cache.now())) return Promise.resolve(read.data as EndpointData<E>);
     return this.fetch(endpoint, ...args);
   }
 
@@ -223,23 +221,7 @@ export class Controller {
   ): ObservableType<QueryState<EndpointData<E>>> {
     this.#alive('observe');
     assertReadEndpoint(endpoint, 'controller.observe');
-    if (args[0] === null) {
-      return new Observable<QueryState<EndpointData<E>>>((subscriber) => subscriber.next(IDLE));
-    }
-    return new Observable<QueryState<EndpointData<E>>>((subscriber) => {
-      let key: string;
-      try {
-        key = this.#cache.keyOf(endpoint, args);
-      } catch (error) {
-        // bad URL arguments: an error state (streams never error), and nothing to fetch
-        subscriber.next({ ...IDLE, error: toError(error) });
-        return undefined;
-      }
-      return this.#cache
-        .stream(endpoint, args, key)
-        .observe(options)
-        .subscribe(subscriber as never);
-    });
+    return observeKey(this.#cache, endpoint, args, options) as ObservableType<QueryState<EndpointData<E>>>;
   }
 
   /**
@@ -254,42 +236,25 @@ export class Controller {
     this.#alive('peek');
     if (args[0] === null) return IDLE;
     const key = endpoint.key(...(args as EndpointArgs<E>));
-    const read = this.#cache.readKey(endpoint, args, key);
-    const now = this.#cache.now();
-    const fetching =
-      this.#requests.isFetching(key) || needsFetch(read, false, now, this.#cache.streamOf(key)?.active !== true);
-    return queryState(read, fetching, now, this.#requests.isPaused(key)) as QueryState<EndpointData<E>>;
+    return peekKey(this.#cache, endpoint, args, key) as QueryState<EndpointData<E>>;
   }
 
   /** Marks the result of this request invalid: observers stop showing it and refetch. */
   invalidate<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): void {
     this.#alive('invalidate');
-    const key = endpoint.key(...args);
-    this.#mark('invalidate', [key], endpoint, args);
+    this.#cache.mark('invalidate', [endpoint.key(...args)], endpoint, args);
   }
 
   /** Marks every stored result of this endpoint invalid. */
   invalidateAll(endpoint: ControllerEndpoint): void {
     this.#alive('invalidateAll');
-    this.#mark('invalidate', this.#cache.keysOf(endpoint), endpoint);
+    this.#cache.mark('invalidate', this.#cache.keysOf(endpoint), endpoint);
   }
 
   /** Marks every stored result of this endpoint stale: observers refetch in the background and keep their data. */
   expireAll(endpoint: ControllerEndpoint): void {
     this.#alive('expireAll');
-    this.#mark('expire', this.#cache.keysOf(endpoint), endpoint);
-  }
-
-  #mark(
-    type: 'invalidate' | 'expire',
-    keys: Iterable<string>,
-    endpoint: ControllerEndpoint,
-    args?: readonly unknown[],
-  ): void {
-    const list = [...keys];
-    this.#store.dispatch({ type, keys: list, date: this.#cache.now() });
-    const log = this.#requests.log;
-    if (log.observed) log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args });
+    this.#cache.mark('expire', this.#cache.keysOf(endpoint), endpoint);
   }
 
   /**
@@ -321,22 +286,13 @@ export class Controller {
   getResponse<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): ResponseSnapshot<EndpointData<E>> {
     this.#alive('getResponse');
     const read = this.#cache.readKey(endpoint, args, endpoint.key(...args));
-    const invalid = read.invalid || read.invalidated;
-    return {
-      data: invalid ? undefined : (read.data as EndpointData<E>),
-      expiresAt: read.expiresAt,
-      stale: read.invalidated || this.#cache.now() >= read.expiresAt,
-      invalid,
-    };
+    return responseSnapshot(read, this.#cache.now()) as ResponseSnapshot<EndpointData<E>>;
   }
 
   /** Empties the store. Requests in flight settle without writing and stop retrying; observers refetch. */
   resetEntireStore(): void {
     this.#alive('resetEntireStore');
-    this.#requests.reset();
-    this.#store.dispatch({ type: 'reset', date: this.#cache.now() });
-    const log = this.#requests.log;
-    if (log.observed) log.emit({ type: 'reset' });
+    this.#cache.reset();
   }
 }
 

@@ -101,6 +101,14 @@ export class QueryCache implements EnvironmentListener {
     this.requests.log.complete();
   }
 
+  /** Empties the store: requests in flight settle without writing and stop retrying; streams refetch. */
+  reset(): void {
+    this.requests.reset();
+    this.#store.dispatch({ type: 'reset', date: this.now() });
+    const log = this.requests.log;
+    if (log.observed) log.emit({ type: 'reset' });
+  }
+
   /** Whether a request for this key waits for the network. */
   isPaused(key: string): boolean {
     return this.requests.isPaused(key);
@@ -173,6 +181,22 @@ export class QueryCache implements EnvironmentListener {
   /** Every request key this endpoint was used with. */
   keysOf(endpoint: ControllerEndpoint): Iterable<string> {
     return this.#keysByEndpoint.get(endpoint) ?? [];
+  }
+
+  /**
+   * Marks the results of `keys` invalid (observers stop showing them and refetch) or stale (observers
+   * refetch in the background and keep their data). `args`: the arguments of the one request marked.
+   */
+  mark(
+    type: 'invalidate' | 'expire',
+    keys: Iterable<string>,
+    endpoint: ControllerEndpoint,
+    args?: readonly unknown[],
+  ): void {
+    const list = [...keys];
+    this.#store.dispatch({ type, keys: list, date: this.now() });
+    const log = this.requests.log;
+    if (log.observed) log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args });
   }
 
   /** The stream of `key`, made on first use. */
