@@ -15,6 +15,7 @@ import {
   type ControllerEndpoint,
   type EndpointArgs,
   type EndpointData,
+  type EndpointResponse,
   type QueryState,
   type ReadEndpoint,
   type ResponseSnapshot,
@@ -258,14 +259,18 @@ export class Controller {
   }
 
   /**
-   * Stores `response` (the endpoint's raw JSON) for this request as if it had been fetched. The
-   * response is checked when it is normalized, not by its type: a server push or a restored value may
+   * Stores `response` (the endpoint's raw JSON) for this request as if it had been fetched. Its type is
+   * the JSON the server sends (`EndpointResponse`: with a schema every record partial, since it merges);
+   * it is checked again when it is normalized: a server push or a restored value (cast from `unknown`) may
    * lack fields (they read as the class defaults) or hold values a deserializer rejects (the query's error).
    *
    * @example
    * controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, title: 'from the server push' });
    */
-  setResponse<E extends ControllerEndpoint>(endpoint: E, ...argsAndResponse: [...EndpointArgs<E>, unknown]): void {
+  setResponse<E extends ControllerEndpoint>(
+    endpoint: E,
+    ...argsAndResponse: [...EndpointArgs<E>, EndpointResponse<E>]
+  ): void {
     this.#alive('setResponse');
     this.#set(endpoint, argsAndResponse, false);
   }

@@ -12,6 +12,7 @@ export type {
   QueryArgs,
   EndpointArgs,
   EndpointData,
+  EndpointResponse,
   QueryState,
   ReadEndpoint,
   ResponseSnapshot,
