@@ -26,6 +26,7 @@ class Node extends Entity {
 }
 Node.schema = { child: Node };
 
+// a minimal Todo of this file (no deserializer), in a table of its own (PendingTodo)
 class Todo extends Entity {
   id = 0;
   title = '';

@@ -18,6 +18,7 @@ import { Controller, Entity, createResource, type QueryState } from '../../core/
 
 const API = 'http://soak.test';
 
+// a plain Todo (no deserializer) in a table of its own (SoakTodo): the heap measured below holds only what its reads make
 class Todo extends Entity {
   id = 0;
   userId = 0;
