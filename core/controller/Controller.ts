@@ -297,7 +297,10 @@ export class Controller {
   /** Empties the store. Requests in flight settle without writing and stop retrying; observers refetch. */
   resetEntireStore(): void {
     this.#alive('resetEntireStore');
-    this.#cache.reset();
+    this.#requests.reset();
+    this.#store.dispatch({ type: 'reset', date: this.#cache.now() });
+    const log = this.#requests.log;
+    if (log.observed) log.emit({ type: 'reset' });
   }
 }
 

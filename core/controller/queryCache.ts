@@ -101,14 +101,6 @@ export class QueryCache implements EnvironmentListener {
     this.requests.log.complete();
   }
 
-  /** Empties the store: requests in flight settle without writing and stop retrying; streams refetch. */
-  reset(): void {
-    this.requests.reset();
-    this.#store.dispatch({ type: 'reset', date: this.now() });
-    const log = this.requests.log;
-    if (log.observed) log.emit({ type: 'reset' });
-  }
-
   /** Whether a request for this key waits for the network. */
   isPaused(key: string): boolean {
     return this.requests.isPaused(key);
