@@ -89,6 +89,7 @@ export type {
   ControllerOptions,
   EndpointArgs,
   EndpointData,
+  EndpointResponse,
   ObserveOptions,
   QueryArgs,
   QueryState,

@@ -1,10 +1,9 @@
-import { Observable, type Observable as ObservableType, type Subscription } from 'rxjs';
+import type { Observable as ObservableType, Subscription } from 'rxjs';
 import { connectSource, type ConnectPolicy } from './connect.js';
 import { StoreQueries, isQueryable, type Queryable } from './storeQueries.js';
 import type { Denormalize } from '../schema/index.js';
 import {
   Store,
-  initialState,
   mergeAction,
   restoreState,
   snapshotOf,
@@ -13,43 +12,25 @@ import {
   type StateSnapshot,
 } from '../store/index.js';
 import type { ControllerAction } from './actions.js';
-import { browserEnvironment } from './environment.js';
-import type { ControllerOptions } from './options.js';
+import { cacheOptions, type ControllerOptions } from './options.js';
 import { QueryCache } from './queryCache.js';
-import { needsFetch, queryState, type ObserveOptions, type QueryStream } from './QueryStream.js';
-import { toError, type Requests } from './requests.js';
-import { defaultRetryDelay } from './retry.js';
+import { isFresh, observeKey, peekKey, responseSnapshot, type ObserveOptions } from './QueryStream.js';
+import type { Requests } from './requests.js';
+import { Teardowns } from './teardowns.js';
 import {
   IDLE,
+  assertReadEndpoint,
   type ControllerEndpoint,
   type EndpointArgs,
   type EndpointData,
+  type EndpointResponse,
   type QueryState,
   type ReadEndpoint,
   type ResponseSnapshot,
 } from './types.js';
 
-/** @internal The controller's bookkeeping, for tests that check that nothing is left behind (not exported by the package). */
-export let controllerInternals: (controller: Controller) => {
-  readonly streams: Map<string, QueryStream>;
-  readonly byPath: Map<string, Set<QueryStream>>;
-  readonly inFlight: Map<string, unknown>;
-  readonly store: Store;
-};
-
-/**
- * Throws a `TypeError` naming `endpoint` when it has side effects: observing it would send the request
- * once per subscriber and again on every refetch. `verb` names the caller (`controller.observe`,
- * `createQuery`, ...).
- */
-export function assertReadEndpoint(endpoint: ControllerEndpoint, verb: string): void {
-  if (endpoint.sideEffect) {
-    throw new TypeError(
-      `${verb}(${endpoint.name || endpoint.method}) refused an endpoint with side effects (${endpoint.method}): ` +
-        'it reads data. Send a mutation with controller.fetch(endpoint, ...args) (createMutation in the adapters).',
-    );
-  }
-}
+/** @internal The controller's query cache and store, for tests that check that nothing is left behind (not exported by the package). */
+export let controllerInternals: (controller: Controller) => { readonly cache: QueryCache; readonly store: Store };
 
 /**
  * Ties endpoints to the one normalized store: `fetch` runs an endpoint and stores its response,
@@ -69,49 +50,24 @@ export class Controller {
   readonly #cache: QueryCache;
   readonly #queries: StoreQueries;
   readonly #requests: Requests;
-  readonly #teardowns: (() => void)[] = [];
+  readonly #teardowns = new Teardowns();
   readonly #connectPolicy: ConnectPolicy;
   #disposed = false;
 
   static {
-    controllerInternals = (controller) => ({
-      streams: controller.#cache.streams,
-      byPath: controller.#cache.byPath,
-      inFlight: controller.#requests.inFlight,
-      store: controller.#store,
-    });
+    controllerInternals = (controller) => ({ cache: controller.#cache, store: controller.#store });
   }
 
   constructor(options: ControllerOptions = {}) {
-    const start = options.initialState === undefined ? initialState() : restoreState(options.initialState);
-    this.#store = new Store(start);
+    this.#store = new Store(restoreState(options.initialState));
     this.state$ = this.#store.state$;
-    this.#cache = new QueryCache(this.#store, {
-      now: options.now ?? Date.now,
-      scheduler: options.scheduler,
-      retry: options.retry ?? 3,
-      retryDelay: options.retryDelay ?? defaultRetryDelay,
-      environment: options.environment ?? browserEnvironment(),
-      refetchOnReconnect: options.refetchOnReconnect ?? true,
-      refetchOnFocus: options.refetchOnFocus ?? false,
-      pollInBackground: options.pollInBackground ?? false,
-      gcTime: options.gcTime ?? 300_000,
-    });
+    const settings = cacheOptions(options);
+    this.#cache = new QueryCache(this.#store, settings);
     this.#requests = this.#cache.requests;
     this.#queries = new StoreQueries(this.#store, this.#cache);
-    this.#connectPolicy = {
-      retryDelay: options.retryDelay ?? defaultRetryDelay,
-      scheduler: options.scheduler,
-      onError: (error, message) => {
-        const log = this.#requests.log;
-        if (log.observed) log.emit({ type: 'pushError', error, message });
-      },
-    };
+    this.#connectPolicy = { retryDelay: settings.retryDelay, scheduler: settings.scheduler, log: this.#requests.log };
     this.actions$ = this.#requests.log.actions$;
-    for (const manager of options.managers ?? []) {
-      const teardown = manager(this);
-      if (typeof teardown === 'function') this.#teardowns.push(teardown);
-    }
+    for (const manager of options.managers ?? []) this.#teardowns.add(manager(this));
   }
 
   /**
@@ -126,7 +82,7 @@ export class Controller {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#cache.dispose();
-    for (const teardown of this.#teardowns.splice(0)) teardown();
+    this.#teardowns.run();
   }
 
   /**
@@ -142,14 +98,7 @@ export class Controller {
    */
   connect<T>(source$: ObservableType<T>, apply: (message: T, controller: Controller) => void): Subscription {
     this.#alive('connect');
-    const connection = connectSource(source$, (message) => apply(message, this), this.#connectPolicy);
-    const stop = () => connection.unsubscribe();
-    this.#teardowns.push(stop);
-    connection.add(() => {
-      const index = this.#teardowns.indexOf(stop);
-      if (index >= 0) this.#teardowns.splice(index, 1);
-    });
-    return connection;
+    return this.#teardowns.hold(connectSource(source$, (message) => apply(message, this), this.#connectPolicy));
   }
 
   /**
@@ -207,9 +156,7 @@ export class Controller {
       return Promise.reject(error);
     }
     const read = this.#cache.readKey(endpoint, args, key);
-    if (!read.missing && !read.invalid && !read.invalidated && !read.error && this.#cache.now() < read.expiresAt) {
-      return Promise.resolve(read.data as EndpointData<E>);
-    }
+    if (isFresh(read, this.#cache.now())) return Promise.resolve(read.data as EndpointData<E>);
     return this.fetch(endpoint, ...args);
   }
 
@@ -286,23 +233,7 @@ export class Controller {
   ): ObservableType<QueryState<EndpointData<E>>> {
     this.#alive('observe');
     assertReadEndpoint(endpoint, 'controller.observe');
-    if (args[0] === null) {
-      return new Observable<QueryState<EndpointData<E>>>((subscriber) => subscriber.next(IDLE));
-    }
-    return new Observable<QueryState<EndpointData<E>>>((subscriber) => {
-      let key: string;
-      try {
-        key = this.#cache.keyOf(endpoint, args);
-      } catch (error) {
-        // bad URL arguments: an error state (streams never error), and nothing to fetch
-        subscriber.next({ ...IDLE, error: toError(error) });
-        return undefined;
-      }
-      return this.#cache
-        .stream(endpoint, args, key)
-        .observe(options)
-        .subscribe(subscriber as never);
-    });
+    return observeKey(this.#cache, endpoint, args, options) as ObservableType<QueryState<EndpointData<E>>>;
   }
 
   /**
@@ -317,53 +248,40 @@ export class Controller {
     this.#alive('peek');
     if (args[0] === null) return IDLE;
     const key = endpoint.key(...(args as EndpointArgs<E>));
-    const read = this.#cache.readKey(endpoint, args, key);
-    const now = this.#cache.now();
-    const fetching =
-      this.#requests.isFetching(key) || needsFetch(read, false, now, this.#cache.streamOf(key)?.active !== true);
-    return queryState(read, fetching, now, this.#requests.isPaused(key)) as QueryState<EndpointData<E>>;
+    return peekKey(this.#cache, endpoint, args, key) as QueryState<EndpointData<E>>;
   }
 
   /** Marks the result of this request invalid: observers stop showing it and refetch. */
   invalidate<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): void {
     this.#alive('invalidate');
-    const key = endpoint.key(...args);
-    this.#mark('invalidate', [key], endpoint, args);
+    this.#cache.mark('invalidate', [endpoint.key(...args)], endpoint, args);
   }
 
   /** Marks every stored result of this endpoint invalid. */
   invalidateAll(endpoint: ControllerEndpoint): void {
     this.#alive('invalidateAll');
-    this.#mark('invalidate', this.#cache.keysOf(endpoint), endpoint);
+    this.#cache.mark('invalidate', this.#cache.keysOf(endpoint), endpoint);
   }
 
   /** Marks every stored result of this endpoint stale: observers refetch in the background and keep their data. */
   expireAll(endpoint: ControllerEndpoint): void {
     this.#alive('expireAll');
-    this.#mark('expire', this.#cache.keysOf(endpoint), endpoint);
-  }
-
-  #mark(
-    type: 'invalidate' | 'expire',
-    keys: Iterable<string>,
-    endpoint: ControllerEndpoint,
-    args?: readonly unknown[],
-  ): void {
-    const list = [...keys];
-    const { changes } = this.#store.dispatch({ type, keys: list, date: this.#cache.now() });
-    const log = this.#requests.log;
-    if (log.observed) log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args, changes });
+    this.#cache.mark('expire', this.#cache.keysOf(endpoint), endpoint);
   }
 
   /**
-   * Stores `response` (the endpoint's raw JSON) for this request as if it had been fetched. The
-   * response is checked when it is normalized, not by its type: a server push or a restored value may
+   * Stores `response` (the endpoint's raw JSON) for this request as if it had been fetched. Its type is
+   * the JSON the server sends (`EndpointResponse`: with a schema every record partial, since it merges);
+   * it is checked again when it is normalized: a server push or a restored value (cast from `unknown`) may
    * lack fields (they read as the class defaults) or hold values a deserializer rejects (the query's error).
    *
    * @example
    * controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, title: 'from the server push' });
    */
-  setResponse<E extends ControllerEndpoint>(endpoint: E, ...argsAndResponse: [...EndpointArgs<E>, unknown]): void {
+  setResponse<E extends ControllerEndpoint>(
+    endpoint: E,
+    ...argsAndResponse: [...EndpointArgs<E>, EndpointResponse<E>]
+  ): void {
     this.#alive('setResponse');
     this.#set(endpoint, argsAndResponse, false);
   }
@@ -384,13 +302,7 @@ export class Controller {
   getResponse<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): ResponseSnapshot<EndpointData<E>> {
     this.#alive('getResponse');
     const read = this.#cache.readKey(endpoint, args, endpoint.key(...args));
-    const invalid = read.invalid || read.invalidated;
-    return {
-      data: invalid ? undefined : (read.data as EndpointData<E>),
-      expiresAt: read.expiresAt,
-      stale: read.invalidated || this.#cache.now() >= read.expiresAt,
-      invalid,
-    };
+    return responseSnapshot(read, this.#cache.now()) as ResponseSnapshot<EndpointData<E>>;
   }
 
   /**

@@ -13,10 +13,11 @@
  * 5. emission: only when a field changed, to every subscriber of the key at once.
  */
 import { BehaviorSubject, Observable, type Unsubscribable } from 'rxjs';
+import { toError } from './requests.js';
 import { isTransient } from './retry.js';
 import { every } from './timers.js';
 import type { QueryCache } from './queryCache.js';
-import type { ControllerEndpoint, QueryState } from './types.js';
+import { IDLE, type ControllerEndpoint, type QueryState, type ResponseSnapshot } from './types.js';
 
 /** One read of a key from the store. */
 export interface QueryRead {
@@ -106,6 +107,61 @@ export function queryState(read: QueryRead, fetching: boolean, now: number, paus
     stale: read.missing ? data !== undefined : read.invalidated || now >= read.expiresAt,
     paused: fetching && paused,
   };
+}
+
+/** Whether a read answers without a request (`controller.fetchIfStale`): stored, usable and not expired at `now`. */
+export function isFresh(read: QueryRead, now: number): boolean {
+  return !read.missing && !read.invalid && !read.invalidated && !read.error && now < read.expiresAt;
+}
+
+/** What `controller.getResponse` answers for a read: its data unless invalid, and whether it is stale at `now`. */
+export function responseSnapshot(read: QueryRead, now: number): ResponseSnapshot<unknown> {
+  const invalid = read.invalid || read.invalidated;
+  return {
+    data: invalid ? undefined : read.data,
+    expiresAt: read.expiresAt,
+    stale: read.invalidated || now >= read.expiresAt,
+    invalid,
+  };
+}
+
+/**
+ * The states of one request for one subscriber (`controller.watch`): idle for `[null]` arguments, an
+ * error state for arguments the endpoint makes no key of, else the shared stream of the key.
+ */
+export function observeKey(
+  cache: QueryCache,
+  endpoint: ControllerEndpoint,
+  args: readonly unknown[],
+  options: ObserveOptions,
+): Observable<QueryState<unknown>> {
+  if (args[0] === null) {
+    return new Observable<QueryState<unknown>>((subscriber) => subscriber.next(IDLE));
+  }
+  return new Observable<QueryState<unknown>>((subscriber) => {
+    let key: string;
+    try {
+      key = cache.keyOf(endpoint, args);
+    } catch (error) {
+      // bad URL arguments: an error state (streams never error), and nothing to fetch
+      subscriber.next({ ...IDLE, error: toError(error) });
+      return undefined;
+    }
+    return cache.stream(endpoint, args, key).observe(options).subscribe(subscriber);
+  });
+}
+
+/** The state a subscriber of `key` would see first (`controller.peek`), without subscribing: no request, no timer. */
+export function peekKey(
+  cache: QueryCache,
+  endpoint: ControllerEndpoint,
+  args: readonly unknown[],
+  key: string,
+): QueryState<unknown> {
+  const read = cache.readKey(endpoint, args, key);
+  const now = cache.now();
+  const fetching = cache.isFetching(key) || needsFetch(read, false, now, cache.streamOf(key)?.active !== true);
+  return queryState(read, fetching, now, cache.isPaused(key));
 }
 
 /** @internal A stream's subject and polling subscription, for tests that check what is left (not exported by the package). */

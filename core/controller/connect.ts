@@ -8,6 +8,7 @@
 import { Subscription, type Observable, type SchedulerLike } from 'rxjs';
 import type { RetryDelay } from '../endpoint/index.js';
 import { after } from './timers.js';
+import type { ActionLog } from './actions.js';
 import { toError } from './requests.js';
 
 /** How a connection waits and reports. */
@@ -15,8 +16,8 @@ export interface ConnectPolicy {
   readonly retryDelay: RetryDelay;
   /** Where the waits before resubscribing are scheduled (`undefined`: the global `setTimeout`). */
   readonly scheduler: SchedulerLike | undefined;
-  /** A message `apply` threw on (the message is skipped). */
-  readonly onError: (error: Error, message: unknown) => void;
+  /** Where a message `apply` threw on is reported (a `pushError`; the message is skipped). */
+  readonly log: ActionLog;
 }
 
 /** Subscribes to `source$` until the returned subscription ends; see the module header. */
@@ -36,7 +37,7 @@ export function connectSource<T>(
           try {
             apply(message);
           } catch (error) {
-            policy.onError(toError(error), message);
+            if (policy.log.observed) policy.log.emit({ type: 'pushError', error: toError(error), message });
           }
         },
         error: (error: unknown) => {

@@ -1,17 +1,18 @@
 /** The controller layer: fetch, observe, invalidation, polling and optimistic updates over the store. */
-export { Controller, assertReadEndpoint } from './Controller.js';
+export { Controller } from './Controller.js';
 export type { Queryable } from './storeQueries.js';
 export type { ControllerManager, ControllerOptions } from './options.js';
 export type { ControllerAction, ControllerActionType, StateChanges } from './actions.js';
 export { browserEnvironment } from './environment.js';
 export type { ControllerEnvironment } from './environment.js';
-export { IDLE } from './types.js';
+export { IDLE, assertReadEndpoint } from './types.js';
 export type { ObserveOptions } from './QueryStream.js';
 export type {
   ControllerEndpoint,
   QueryArgs,
   EndpointArgs,
   EndpointData,
+  EndpointResponse,
   QueryState,
   ReadEndpoint,
   ResponseSnapshot,

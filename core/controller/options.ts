@@ -1,7 +1,9 @@
 import type { SchedulerLike } from 'rxjs';
 import type { RetryDelay } from '../endpoint/index.js';
 import type { Controller } from './Controller.js';
-import type { ControllerEnvironment } from './environment.js';
+import { browserEnvironment, type ControllerEnvironment } from './environment.js';
+import type { QueryCacheOptions } from './queryCache.js';
+import { defaultRetryDelay } from './retry.js';
 
 /** Options of `new Controller(...)`. */
 export interface ControllerOptions {
@@ -48,3 +50,18 @@ export interface ControllerOptions {
 
 /** An add-on started with the controller; its returned teardown runs on `dispose()`. */
 export type ControllerManager = (controller: Controller) => (() => void) | void;
+
+/** The query cache's options: the controller's, each missing one at the default documented above. */
+export function cacheOptions(options: ControllerOptions): QueryCacheOptions {
+  return {
+    now: options.now ?? Date.now,
+    scheduler: options.scheduler,
+    retry: options.retry ?? 3,
+    retryDelay: options.retryDelay ?? defaultRetryDelay,
+    environment: options.environment ?? browserEnvironment(),
+    refetchOnReconnect: options.refetchOnReconnect ?? true,
+    refetchOnFocus: options.refetchOnFocus ?? false,
+    pollInBackground: options.pollInBackground ?? false,
+    gcTime: options.gcTime ?? 300_000,
+  };
+}

@@ -175,6 +175,22 @@ export class QueryCache implements EnvironmentListener {
     return this.#keysByEndpoint.get(endpoint) ?? [];
   }
 
+  /**
+   * Marks the results of `keys` invalid (observers stop showing them and refetch) or stale (observers
+   * refetch in the background and keep their data). `args`: the arguments of the one request marked.
+   */
+  mark(
+    type: 'invalidate' | 'expire',
+    keys: Iterable<string>,
+    endpoint: ControllerEndpoint,
+    args?: readonly unknown[],
+  ): void {
+    const list = [...keys];
+    const { changes } = this.#store.dispatch({ type, keys: list, date: this.now() });
+    const log = this.requests.log;
+    if (log.observed) log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args, changes });
+  }
+
   /** The stream of `key`, made on first use. */
   stream(endpoint: ControllerEndpoint, args: readonly unknown[], key: string): QueryStream {
     let stream = this.streams.get(key);

@@ -1,4 +1,5 @@
-import type { Denormalize, Schema } from '../schema/index.js';
+import type { JsonOf, ResultOf } from '../endpoint/index.js';
+import type { Denormalize, Invalidate, Schema } from '../schema/index.js';
 
 /**
  * What the controller needs of an endpoint: callable with its arguments, a request key, a schema and
@@ -35,6 +36,20 @@ export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = un
 export type ReadEndpoint = ControllerEndpoint &
   ({ readonly method: 'GET' | 'HEAD' | 'OPTIONS' } | { readonly sideEffect: false });
 
+/**
+ * Throws a `TypeError` naming `endpoint` when it has side effects: observing it would send the request
+ * once per subscriber and again on every refetch. `verb` names the caller (`controller.observe`,
+ * `createQuery`, ...).
+ */
+export function assertReadEndpoint(endpoint: ControllerEndpoint, verb: string): void {
+  if (endpoint.sideEffect) {
+    throw new TypeError(
+      `${verb}(${endpoint.name || endpoint.method}) refused an endpoint with side effects (${endpoint.method}): ` +
+        'it reads data. Send a mutation with controller.fetch(endpoint, ...args) (createMutation in the adapters).',
+    );
+  }
+}
+
 /** The arguments of an endpoint. */
 export type EndpointArgs<E> = E extends (...args: infer A) => unknown ? A : never;
 
@@ -46,6 +61,39 @@ export type EndpointData<E> = E extends { readonly schema: infer S }
       : unknown
     : Denormalize<S>
   : unknown;
+
+/**
+ * The response `controller.setResponse(endpoint, ...args, response)` stores: the JSON the endpoint's
+ * server sends. With a schema, the JSON form of what it reads back as (`JsonOf<Todo>` for `Todo`,
+ * arrays of it for a list), every object in it partial, since a record merges into the stored one
+ * (a field it lacks reads as stored, or as the class default); an Invalidate schema takes the pk alone
+ * too. Without a schema, what a call of the endpoint resolves. `unknown` for an endpoint whose schema
+ * type is not known (`ControllerEndpoint`).
+ */
+export type EndpointResponse<E> = E extends { readonly schema: infer S }
+  ? [S] extends [undefined]
+    ? E extends (...args: never[]) => Promise<infer R>
+      ? R
+      : unknown
+    : Schema extends S
+      ? unknown
+      : SchemaResponse<S>
+  : unknown;
+
+/** The JSON that normalizes with schema `S`, partial (see `EndpointResponse`). */
+type SchemaResponse<S> =
+  S extends Invalidate<infer E>
+    ? string | number | PartialJson<JsonOf<InstanceType<E>>>
+    : S extends readonly [infer I]
+      ? readonly SchemaResponse<I>[]
+      : PartialJson<ResultOf<S>>;
+
+/** A JSON value with every object in it partial (arrays stay arrays, of partial items). */
+type PartialJson<T> = T extends readonly (infer I)[]
+  ? readonly PartialJson<I>[]
+  : T extends object
+    ? { [K in keyof T]?: PartialJson<T[K]> }
+    : T;
 
 /** The argument object of a query as the adapters take it (`undefined` for an endpoint without arguments). */
 export type QueryArgs<E> = EndpointArgs<E> extends readonly [] ? undefined : EndpointArgs<E>[0];

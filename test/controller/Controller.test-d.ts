@@ -1,8 +1,18 @@
 /** Types of every Controller verb: what compiles, what is inferred, and what must not compile. */
 import type { Observable } from 'rxjs';
 import { describe, expectTypeOf, it } from 'vitest';
-import { Controller, createResource, type QueryState, type ResponseSnapshot, type State } from '../../core/index.js';
-import { Todo } from '../fixtures/entities.js';
+import {
+  Controller,
+  RestEndpoint,
+  createResource,
+  schema,
+  type ControllerEndpoint,
+  type EndpointResponse,
+  type QueryState,
+  type ResponseSnapshot,
+  type State,
+} from '../../core/index.js';
+import { Article, Todo } from '../fixtures/entities.js';
 
 const R = createResource({
   path: '/todos/:id',
@@ -92,6 +102,71 @@ describe('Controller verbs are typed from the endpoint', () => {
     c.setResponse(R.get, { id: 1 });
     // @ts-expect-error getResponse checks its arguments
     c.getResponse(R.get, { idd: 1 });
+  });
+
+  it('setResponse takes the JSON the server sends: partial records for a schema, the declared type without one', () => {
+    type TodoJson = { id?: number; userId?: number; title?: string; completed?: boolean; createdAt?: string };
+    expectTypeOf<EndpointResponse<typeof R.get>>().toEqualTypeOf<TodoJson>();
+    expectTypeOf<EndpointResponse<typeof R.getList>>().toEqualTypeOf<readonly TodoJson[]>();
+    expectTypeOf<EndpointResponse<typeof R.getList.push>>().toEqualTypeOf<TodoJson>();
+    expectTypeOf<EndpointResponse<typeof R.delete>>().toEqualTypeOf<string | number | TodoJson>();
+    expectTypeOf<EndpointResponse<ControllerEndpoint>>().toEqualTypeOf<unknown>();
+    c.setResponse(R.get, { id: 1 }, { id: 1, title: 'a', createdAt: '2024-05-01T10:00:00Z' });
+    c.setResponse(R.get, { id: 1 }, { id: 1, completed: true }); // a partial record merges
+    c.setResponse(R.getList, { userId: 1 }, [{ id: 1, title: 'a' }, { id: 2 }]);
+    c.setResponse(R.getList.push, {}, { title: 'a' }, { id: 3, title: 'a' });
+    c.setResponse(R.delete, { id: 1 }, { id: 1 });
+    c.setResponse(R.delete, { id: 1 }, '1'); // an Invalidate schema takes the pk alone
+    const json: unknown = JSON.parse('{"id": 1}');
+    c.setResponse(R.get, { id: 1 }, json as EndpointResponse<typeof R.get>);
+    // @ts-expect-error a string where the record is expected
+    c.setResponse(R.get, { id: 1 }, 'a');
+    // @ts-expect-error a field of the wrong type
+    c.setResponse(R.get, { id: 1 }, { id: 1, title: 5 });
+    // @ts-expect-error a Temporal field is sent as its JSON string
+    c.setResponse(R.get, { id: 1 }, { id: 1, createdAt: 0 });
+    // @ts-expect-error a field the entity does not have
+    c.setResponse(R.get, { id: 1 }, { id: 1, titel: 'a' });
+    // @ts-expect-error one record where the list is expected
+    c.setResponse(R.getList, { userId: 1 }, { id: 1 });
+    // @ts-expect-error an item of the wrong shape in a list
+    c.setResponse(R.getList, { userId: 1 }, [{ id: 'one' }]);
+    // @ts-expect-error an untyped value is no response until it is cast
+    c.setResponse(R.get, { id: 1 }, json);
+  });
+
+  it('setResponse: nested records are partial too; an endpoint without schema takes its declared result', () => {
+    const getArticle = new RestEndpoint({ path: '/articles/:id', schema: Article });
+    c.setResponse(
+      getArticle,
+      { id: 1 },
+      { id: 1, author: { id: 'u1' }, comments: [{ id: 2, author: { name: 'Ann' } }] },
+    );
+    // @ts-expect-error a nested field of the wrong type
+    c.setResponse(getArticle, { id: 1 }, { id: 1, author: { name: 5 } });
+    // @ts-expect-error a nested list given as one record
+    c.setResponse(getArticle, { id: 1 }, { id: 1, comments: { id: 2 } });
+
+    const getFeed = new RestEndpoint({
+      path: '/feed',
+      schema: { results: new schema.Collection([Todo]), next: null as string | null },
+    });
+    c.setResponse(getFeed, {}, { results: [{ id: 1 }], next: 'c2' });
+    // @ts-expect-error the cursor is a string or null
+    c.setResponse(getFeed, {}, { results: [], next: 2 });
+
+    const health = new RestEndpoint({ path: '/health', process: (value): { ok: boolean } => value as { ok: boolean } });
+    expectTypeOf<EndpointResponse<typeof health>>().toEqualTypeOf<{ ok: boolean }>();
+    c.setResponse(health, {}, { ok: true });
+    // @ts-expect-error without a schema nothing merges: the whole declared result
+    c.setResponse(health, {}, {});
+    // @ts-expect-error a field of the wrong type
+    c.setResponse(health, {}, { ok: 'yes' });
+    const text = new RestEndpoint({ path: '/readme' }).extend({ content: 'text' });
+    expectTypeOf<EndpointResponse<typeof text>>().toEqualTypeOf<string>();
+    c.setResponse(text, {}, '# rx-rest');
+    // @ts-expect-error a text endpoint stores a string
+    c.setResponse(text, {}, { body: '# rx-rest' });
   });
 
   it('state, reset and the options', () => {

@@ -5,6 +5,8 @@ import { Controller, type QueryState } from '../../core/controller/index.js';
 import { createResource, RestEndpoint } from '../../core/endpoint/index.js';
 import { MemoCache, schema } from '../../core/index.js';
 import { Article, Todo, User } from '../fixtures/entities.js';
+import { record, settled } from '../fixtures/streams.js';
+import { TodoResource } from '../fixtures/todoResource.js';
 import { API, createTodoServer } from '../fixtures/todoServer.js';
 
 const fake = createTodoServer();
@@ -12,13 +14,6 @@ beforeAll(() => fake.server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => fake.server.close());
 
 let controller: Controller;
-const TodoResource = createResource({
-  urlPrefix: API,
-  path: '/todos/:id',
-  schema: Todo,
-  searchParams: {} as { userId?: number } | undefined,
-  optimistic: true,
-});
 
 const fresh = () => {
   const server = createTodoServer();
@@ -33,15 +28,6 @@ beforeEach(() => {
   controller = new Controller();
 });
 afterEach(() => vi.useRealTimers());
-
-/** Collects every emission of a stream. */
-function record<T>(source: { subscribe(fn: (v: T) => void): { unsubscribe(): void } }) {
-  const values: T[] = [];
-  const subscription = source.subscribe((v) => values.push(v));
-  return { values, last: () => values[values.length - 1]!, unsubscribe: () => subscription.unsubscribe() };
-}
-
-const settled = (check: () => void) => vi.waitFor(check, { timeout: 2000, interval: 5 });
 
 describe('Controller.fetch', () => {
   it('resolves denormalized instances once the store holds them', async () => {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Controller, Entity, NormalizeError, RestEndpoint, schema, type QueryState } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
+import { record } from '../fixtures/streams.js';
 
 const API = 'http://store-queries.test';
 let requests = 0;
@@ -41,12 +42,6 @@ function loaded(): Controller {
     { id: 8, username: 'bob' },
   ]);
   return controller;
-}
-
-function record<T>(source: { subscribe(next: (value: T) => void): { unsubscribe(): void } }) {
-  const values: T[] = [];
-  const subscription = source.subscribe((value) => values.push(value));
-  return { values, last: () => values[values.length - 1] as T, unsubscribe: () => subscription.unsubscribe() };
 }
 
 describe('controller.get', () => {

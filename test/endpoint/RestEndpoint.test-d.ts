@@ -3,6 +3,7 @@ import { RestEndpoint } from '../../core/endpoint/RestEndpoint.js';
 import type { JsonOf } from '../../core/endpoint/types.js';
 import { Collection, Entity, type Schema } from '../../core/schema/index.js';
 
+// a Todo with a `Date` field (not the fixture's): what JsonOf makes of a Date is tested below
 class Todo extends Entity {
   id = 0;
   title = '';

@@ -3,20 +3,11 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { NetworkError, ParseError } from '../../core/errors.js';
 import { RestEndpoint, type AnyRestEndpoint } from '../../core/endpoint/RestEndpoint.js';
-import { Entity, Invalidate } from '../../core/schema/index.js';
+import { Invalidate } from '../../core/schema/index.js';
+import { Todo } from '../fixtures/entities.js';
 
 const API = 'http://api.test';
 const CLOSED_PORT = 'http://127.0.0.1:9';
-
-class Todo extends Entity {
-  id = 0;
-  title = '';
-  completed = false;
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'Todo';
-}
 
 const server = setupServer();
 beforeAll(() =>

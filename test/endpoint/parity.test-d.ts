@@ -2,21 +2,15 @@ import { describe, expectTypeOf, test } from 'vitest';
 import { createResource } from '../../core/endpoint/createResource.js';
 import { RestEndpoint } from '../../core/endpoint/RestEndpoint.js';
 import { NetworkError } from '../../core/errors.js';
-import { Collection, CollectionAdder, CollectionMover, Entity, prependUnique } from '../../core/schema/index.js';
-
-class Todo extends Entity {
-  id = 0;
-  userId = 0;
-  title = '';
-  pk() {
-    return `${this.id}`;
-  }
-}
+import { Collection, CollectionAdder, CollectionMover, prependUnique } from '../../core/schema/index.js';
+import { Todo } from '../fixtures/entities.js';
 
 interface TodoJson {
   id: number;
   userId: number;
   title: string;
+  completed: boolean;
+  createdAt: string;
 }
 
 type V = string | number;

@@ -11,18 +11,9 @@ import { createResource } from '../../core/endpoint/createResource.js';
 import { RestEndpoint, type AnyRestEndpoint } from '../../core/endpoint/RestEndpoint.js';
 import { EndpointDefinitionError, NetworkError, NormalizeError, ParseError } from '../../core/errors.js';
 import { Collection, Entity, prependUnique } from '../../core/schema/index.js';
+import { Todo } from '../fixtures/entities.js';
 
 const API = 'http://api.test';
-
-class Todo extends Entity {
-  id = 0;
-  userId = 0;
-  title = '';
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'Todo';
-}
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

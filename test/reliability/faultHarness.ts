@@ -11,6 +11,7 @@ import { API, createTodoServer, type TodoJson } from '../fixtures/todoServer.js'
 import { TodoResource } from '../fixtures/todoResource.js';
 
 export { API, Todo, TodoResource };
+export { record, settled } from '../fixtures/streams.js';
 export type { TodoJson };
 
 /**
@@ -39,16 +40,6 @@ export function useTodoServer() {
 export function testController(options: ControllerOptions = {}): Controller {
   return new Controller({ retry: 0, ...options });
 }
-
-/** Collects every emission of a stream. */
-export function record<T>(source: { subscribe(fn: (v: T) => void): { unsubscribe(): void } }) {
-  const values: T[] = [];
-  const subscription = source.subscribe((v) => values.push(v));
-  return { values, last: () => values[values.length - 1]!, unsubscribe: () => subscription.unsubscribe() };
-}
-
-/** Waits (real time) until `check` passes. */
-export const settled = (check: () => void) => vi.waitFor(check, { timeout: 3000, interval: 5 });
 
 /** Lets pending promises and msw's handlers run without moving fake time. */
 export const flush = async (rounds = 5) => {

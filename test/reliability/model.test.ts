@@ -27,6 +27,7 @@ interface TodoJson {
   completed: boolean;
 }
 
+// exactly the server's fields (no createdAt default), so a read compares equal to the model's record; its own table
 class Todo extends Entity {
   id = 0;
   userId = 0;

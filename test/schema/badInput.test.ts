@@ -17,6 +17,7 @@ import {
   type NormalizedTables,
 } from '../../core/index.js';
 import { Article, Todo, TodoList, User } from '../fixtures/entities.js';
+import { own } from '../fixtures/own.js';
 
 // ---- helpers --------------------------------------------------------------------------------------
 
@@ -56,11 +57,6 @@ function deepFreeze<T>(value: T): T {
     for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
   }
   return value;
-}
-
-/** An own data property, read without going through a `__proto__` accessor. */
-function own(target: unknown, key: string): unknown {
-  return Object.getOwnPropertyDescriptor(target as object, key)?.value;
 }
 
 /** Pre-filled, deep-frozen tables: Todos (one INVALID, one with pk `__proto__`), Articles, Users. */

@@ -41,6 +41,7 @@ class Post extends Entity {
   static override key = 'Post';
 }
 
+// a User of this file: a numeric id, and `username` as an index for the lookups below
 class User extends Entity {
   id = 0;
   username = '';

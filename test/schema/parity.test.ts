@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Entity, INVALID, MemoCache, NormalizeError, denormalize, normalize, schema } from '../../core/index.js';
 
+// a User with a numeric id and a Todo with a string id (not the fixtures'): the pk conversions below depend on them
 class User extends Entity {
   id = 0;
   name = '';

@@ -23,7 +23,8 @@ const rxRestController: Peer<Controller> = {
   keepsIdentity: true,
   write(input) {
     const controller = new Controller();
-    controller.setResponse(getArticles, {}, input); // `setResponse(endpoint, response)` does not type-check for an endpoint without arguments
+    // the parsed response as is (no `prepare`); `setResponse(endpoint, response)` does not type-check for an endpoint without arguments
+    controller.setResponse(getArticles, {}, input as ArticleJson[]);
     return controller;
   },
   firstRead: (controller) => controller.getResponse(getArticles).data as readonly ArticleView[],
