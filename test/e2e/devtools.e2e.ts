@@ -6,39 +6,16 @@
  * the test sends the monitor's messages through it.
  */
 import type { Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DevtoolsAction } from '../../adapters/devtools/index.js';
 import type { StateSnapshot } from '../../core/index.js';
-import { startDemo, type Demo } from '../../demos/server/demoServers.mjs';
 import type { SeedTodo } from '../../demos/server/restServer.mjs';
-import { launchBrowser } from './browser.js';
+import { demoHarness } from './harness.js';
 
 const SOON = { timeout: 8_000, interval: 100 };
 
-let demo: Demo;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-const pages: Page[] = [];
-const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  demo = await startDemo({ mode: 'preview', ports: 'free', logLevel: 'silent' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
-
-beforeEach(() => {
-  demo.rest.reset();
-  pageErrors.length = 0;
-});
-
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((page) => page.close()));
-  expect(pageErrors).toEqual([]);
-});
+const h = demoHarness();
+const { pages, pageErrors } = h;
 
 /** What the stand-in recorded, as the page holds it. */
 interface Recorded {
@@ -78,7 +55,7 @@ function installRecorder() {
 }
 
 async function openSvelte({ extension }: { extension: boolean }): Promise<{ page: Page; warnings: string[] }> {
-  const page = await browser.context.newPage();
+  const page = await h.browser.context.newPage();
   pages.push(page);
   const warnings: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -86,7 +63,7 @@ async function openSvelte({ extension }: { extension: boolean }): Promise<{ page
     if (message.type() === 'warning') warnings.push(message.text());
   });
   if (extension) await page.addInitScript(installRecorder);
-  await page.goto(demo.apps.svelte);
+  await page.goto(h.demo.apps.svelte);
   await page.getByTestId('todo-list').waitFor();
   return { page, warnings };
 }
@@ -121,7 +98,7 @@ async function holdListGets(page: Page) {
 describe('connectDevtools in the Svelte demo', () => {
   it('reports the initial state and every action, and a JUMP_TO_STATE changes the page without being sent back', async () => {
     const { page, warnings } = await openSvelte({ extension: true });
-    const first = await (await fetch(`${demo.rest.url}/todos/4`)).json();
+    const first = await (await fetch(`${h.demo.rest.url}/todos/4`)).json();
 
     const { connects, inits } = await recorded(page);
     expect(connects).toEqual([
@@ -180,7 +157,7 @@ describe('connectDevtools in the Svelte demo', () => {
   it('without the extension the app runs as before, and nothing is warned', async () => {
     const { page, warnings } = await openSvelte({ extension: false });
     expect(await page.evaluate(() => '__REDUX_DEVTOOLS_EXTENSION__' in window)).toBe(false);
-    const todos = (await (await fetch(`${demo.rest.url}/todos?_limit=5`)).json()) as SeedTodo[];
+    const todos = (await (await fetch(`${h.demo.rest.url}/todos?_limit=5`)).json()) as SeedTodo[];
     await expect.poll(() => page.getByTestId('todo-title').allTextContents(), SOON).toEqual(todos.map((t) => t.title));
     expect(warnings.filter((text) => text.includes('rx-rest/devtools'))).toEqual([]);
   });

@@ -7,10 +7,9 @@
  * can come from a response.
  */
 import type { Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '../../demos/server/demoServers.mjs';
+import { describe, expect, it } from 'vitest';
 import type { SeedTodo } from '../../demos/server/restServer.mjs';
-import { launchBrowser } from './browser.js';
+import { demoHarness } from './harness.js';
 
 const SOON = { timeout: 8_000, interval: 100 };
 /**
@@ -22,35 +21,16 @@ const LIVE = { timeout: 2_000, interval: 20 };
 
 type App = 'svelte' | 'solid';
 
-let demo: Demo;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-const pages: Page[] = [];
-const pageErrors: string[] = [];
 const releases: (() => void)[] = [];
-
-beforeAll(async () => {
-  demo = await startDemo({ mode: 'preview', ports: 'free', logLevel: 'silent' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
-
-beforeEach(() => {
-  demo.rest.reset();
-  pageErrors.length = 0;
-});
-
-afterEach(async () => {
-  await demo.rest.start(); // in case a test stopped it
-  releases.splice(0).forEach((release) => release());
-  await Promise.all(pages.splice(0).map((page) => page.close()));
-  expect(pageErrors).toEqual([]);
+const h = demoHarness({
+  beforeClose: async () => {
+    await h.demo.rest.start(); // in case a test stopped it
+    releases.splice(0).forEach((release) => release());
+  },
   // a closed page's stream ends on the server too (through the proxy)
-  await expect.poll(() => demo.rest.events.clients, SOON).toBe(0);
+  afterClose: () => expect.poll(() => h.demo.rest.events.clients, SOON).toBe(0),
 });
+const { pages, pageErrors } = h;
 
 // ---- helpers -------------------------------------------------------------------------------------
 
@@ -58,10 +38,10 @@ const streamStatus = (page: Page) => page.getByTestId('stream-status').getAttrib
 
 /** Opens an app and waits until its lists show and its stream is open. */
 async function open(app: App): Promise<Page> {
-  const page = await browser.context.newPage();
+  const page = await h.browser.context.newPage();
   pages.push(page);
   page.on('pageerror', (error) => pageErrors.push(`${app}: ${error.message}`));
-  await page.goto(demo.apps[app]);
+  await page.goto(h.demo.apps[app]);
   await page.getByTestId('todo-list').waitFor();
   await page.getByTestId('live-list').waitFor();
   await expect.poll(() => streamStatus(page), SOON).toBe('live');
@@ -87,7 +67,7 @@ async function holdGets(page: Page, which = (url: URL) => /^\/api\/(todos|users)
 
 /** A request to the REST server itself, as `curl` would make it. */
 async function curl(method: string, path: string, body?: unknown): Promise<SeedTodo> {
-  const response = await fetch(`${demo.rest.url}${path}`, {
+  const response = await fetch(`${h.demo.rest.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -96,7 +76,7 @@ async function curl(method: string, path: string, body?: unknown): Promise<SeedT
   return (await response.json()) as SeedTodo;
 }
 const serverTodos = async (query: string) =>
-  (await (await fetch(`${demo.rest.url}/todos?${query}`)).json()) as SeedTodo[];
+  (await (await fetch(`${h.demo.rest.url}/todos?${query}`)).json()) as SeedTodo[];
 
 const titles = (page: Page) => page.getByTestId('todo-title').allTextContents();
 const row = (page: Page, id: number) => page.locator(`[data-testid="todo-item"][data-id="${id}"]`);
@@ -192,14 +172,14 @@ describe('the live stream', () => {
   it('reconnects when the REST server comes back: a change after the reconnect shows within a second', async () => {
     const svelte = await open('svelte');
     const solid = await open('solid');
-    await demo.rest.stop();
+    await h.demo.rest.stop();
     for (const page of [svelte, solid]) await expect.poll(() => streamStatus(page), SOON).toBe('reconnecting');
     expect(await svelte.getByTestId('stream-status').textContent()).toMatch(/reconnecting/);
 
-    await demo.rest.start();
+    await h.demo.rest.start();
     // the retry delays double up to 2 s: back within a few seconds of the server
     for (const page of [svelte, solid]) await expect.poll(() => streamStatus(page), SOON).toBe('live');
-    await expect.poll(() => demo.rest.events.clients, SOON).toBe(2);
+    await expect.poll(() => h.demo.rest.events.clients, SOON).toBe(2);
     await holdGets(svelte);
     await holdGets(solid);
     await curl('PATCH', '/todos/1', { title: 'After the restart' });
@@ -211,10 +191,10 @@ describe('the live stream', () => {
     const solid = await open('solid');
     await holdGets(svelte);
     await holdGets(solid);
-    const opened = demo.rest.events.connections;
-    demo.rest.events.drop();
-    await expect.poll(() => demo.rest.events.connections, SOON).toBe(opened + 2);
-    await expect.poll(() => demo.rest.events.clients, SOON).toBe(2);
+    const opened = h.demo.rest.events.connections;
+    h.demo.rest.events.drop();
+    await expect.poll(() => h.demo.rest.events.connections, SOON).toBe(opened + 2);
+    await expect.poll(() => h.demo.rest.events.clients, SOON).toBe(2);
     for (const page of [svelte, solid]) await expect.poll(() => streamStatus(page), SOON).toBe('live');
     await curl('PATCH', '/todos/4', { completed: true });
     for (const page of [svelte, solid]) await expect.poll(() => isDone(page, 4), LIVE).toBe(true);
@@ -226,7 +206,7 @@ describe('the live stream', () => {
     await holdGets(solid, (url) => url.pathname === '/api/todos' && url.search === '');
     const cut = (url: URL) => url.pathname === '/api/events';
     await solid.route(cut, (route) => route.abort());
-    demo.rest.events.drop();
+    h.demo.rest.events.drop();
     await expect.poll(() => streamStatus(solid), SOON).toBe('reconnecting');
 
     await curl('PATCH', '/todos/1', { title: 'Changed while cut off' });
@@ -241,7 +221,7 @@ describe('the live stream', () => {
     const solid = await open('solid');
     await holdGets(svelte);
     await holdGets(solid);
-    const opened = demo.rest.events.connections;
+    const opened = h.demo.rest.events.connections;
     for (const text of [
       '{not json',
       '{"type":"created"}',
@@ -249,7 +229,7 @@ describe('the live stream', () => {
       '{"type":"deleted","id":{}}',
       '{"type":"updated","todo":{"title":"no id"}}',
     ])
-      demo.rest.events.send(text);
+      h.demo.rest.events.send(text);
 
     await curl('PATCH', '/todos/1', { title: 'After the bad messages' });
     for (const page of [svelte, solid]) {
@@ -259,6 +239,6 @@ describe('the live stream', () => {
       expect(await page.getByTestId('connection').textContent()).toMatch(/Live/);
       expect(await titles(page)).toEqual((await serverTodos('_limit=5')).map((todo) => todo.title));
     }
-    expect(demo.rest.events.connections).toBe(opened); // the same streams: none was reopened
+    expect(h.demo.rest.events.connections).toBe(opened); // the same streams: none was reopened
   });
 });

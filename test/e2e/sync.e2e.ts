@@ -5,46 +5,23 @@
  * through the channel, not from the server.
  */
 import type { Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '../../demos/server/demoServers.mjs';
+import { describe, expect, it } from 'vitest';
 import type { SeedTodo } from '../../demos/server/restServer.mjs';
-import { launchBrowser } from './browser.js';
+import { demoHarness } from './harness.js';
 
 const WITHIN_A_SECOND = { timeout: 1_000, interval: 50 };
 const SOON = { timeout: 8_000, interval: 100 };
 
-let demo: Demo;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-const pages: Page[] = [];
-const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  demo = await startDemo({ mode: 'preview', ports: 'free', logLevel: 'silent' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
-
-beforeEach(() => {
-  demo.rest.reset();
-  pageErrors.length = 0;
-});
-
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((page) => page.close()));
-  expect(pageErrors).toEqual([]);
-});
+const h = demoHarness();
+const { pages, pageErrors } = h;
 
 type App = 'svelte' | 'solid';
 
 async function open(app: App): Promise<Page> {
-  const page = await browser.context.newPage();
+  const page = await h.browser.context.newPage();
   pages.push(page);
   page.on('pageerror', (error) => pageErrors.push(`${app}: ${error.message}`));
-  await page.goto(demo.apps[app]);
+  await page.goto(h.demo.apps[app]);
   await page.getByTestId('todo-item').first().waitFor();
   await page.getByTestId('live-item').first().waitFor();
   return page;
@@ -79,7 +56,7 @@ const liveTitle = (page: Page, id: number) =>
   page.locator(`[data-testid="live-item"][data-id="${id}"] > span:first-child`).textContent();
 
 async function serverTodo(id: number): Promise<SeedTodo> {
-  return (await (await fetch(`${demo.rest.url}/todos/${id}`)).json()) as SeedTodo;
+  return (await (await fetch(`${h.demo.rest.url}/todos/${id}`)).json()) as SeedTodo;
 }
 
 describe.each(['svelte', 'solid'] as const)('%s app, two pages', (app) => {
