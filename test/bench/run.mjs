@@ -6,7 +6,9 @@
  *
  * Options: --quick (n = 100 and 500 only, fewer batches), --only=<peer file>,... , --cases=<kind>,... (size: A-D,
  * fanout: E, memory, writes: G), --json=<file>, --scaling[=500,5000,50000] (instead of the default run: A, B, D, E
- * and G at each n, for how cost grows with the data; a peer whose estimate at the next n is too slow is skipped there).
+ * and G at each n, for how cost grows with the data; a peer whose estimate at the next n is too slow is skipped there),
+ * --cpu (times are the process's CPU time, user + system, instead of the wall clock: less moved by other processes
+ * on a shared machine, but they include the collector's helper threads).
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,8 +19,9 @@ import { build } from 'vite';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const peersDir = path.join(root, 'test/bench/peers');
-// inside the repository, so that the compiled peers resolve their packages from node_modules
-const outDir = path.join(root, 'node_modules/.cache/rx-rest-bench');
+// inside the repository, so that the compiled peers resolve their packages from node_modules; named after the
+// checkout, since git worktrees may share one node_modules
+const outDir = path.join(root, `node_modules/.cache/rx-rest-bench-${path.basename(root)}`);
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -31,6 +34,7 @@ const cases = argv
   ?.slice(8)
   .split(',');
 const jsonOut = argv.find((a) => a.startsWith('--json='))?.slice(7);
+const cpuClock = argv.includes('--cpu');
 const scalingArg = argv.find((a) => a === '--scaling' || a.startsWith('--scaling='));
 /** `--scaling`: the sizes of the scaling tables (A, B, D, E and G at each). */
 const SCALING_SIZES = scalingArg
@@ -100,7 +104,7 @@ function runJob(file, job) {
       ],
       {
         cwd: root,
-        env: { ...process.env, NODE_ENV: 'production' },
+        env: { ...process.env, NODE_ENV: 'production', ...(cpuClock ? { BENCH_CLOCK: 'cpu' } : {}) },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
@@ -418,7 +422,7 @@ if (SCALING_SIZES) {
     `## rx-rest scaling (${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${cpus.length} × ${cpus[0]?.model.trim()}; ${os.platform()} ${os.arch()})\n`,
   );
   console.log(
-    `Median of batches (${SCALING_SIZES.map((n) => `${scalingBatches(n)} at n = ${n}`).join(', ')}); each peer in its own \`node --expose-gc\` process; NODE_ENV=production.\n`,
+    `Median of batches (${SCALING_SIZES.map((n) => `${scalingBatches(n)} at n = ${n}`).join(', ')}); each peer in its own \`node --expose-gc\` process; NODE_ENV=production${cpuClock ? '; CPU time' : ''}.\n`,
   );
   console.log(renderScaling(scaling));
   console.log(`\n(total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
@@ -449,7 +453,7 @@ console.log(
   `## rx-rest benchmark (${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${cpus.length} × ${cpus[0]?.model.trim()}; ${os.platform()} ${os.arch()})\n`,
 );
 console.log(
-  `Median of batches (${SIZES.map((n) => `${batchesFor(n)} at n = ${n}`).join(', ')}); each peer in its own \`node --expose-gc\` process; NODE_ENV=production.\n`,
+  `Median of batches (${SIZES.map((n) => `${batchesFor(n)} at n = ${n}`).join(', ')}); each peer in its own \`node --expose-gc\` process; NODE_ENV=production${cpuClock ? '; CPU time' : ''}.\n`,
 );
 console.log(render(results));
 console.log(`\n(total ${((Date.now() - started) / 1000).toFixed(0)} s)`);
