@@ -7,7 +7,7 @@ import { denormalizeMembers } from './Object.js';
 import { ownValue, tooDeep } from './normalize.js';
 import { SchemaNode, type DenormalizeContext, type TableSchema } from './SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from './schemaKind.js';
-import { assignField, emptyTable, isPlainObject } from './safeObject.js';
+import { assignField, emptyTable, hasOwn, isPlainObject } from './safeObject.js';
 import { keepShape } from './shapeKeeper.js';
 import { INVALID } from './special.js';
 import type { Denormalize, EntityTables } from './types.js';
@@ -468,16 +468,37 @@ function shallowEntity(plan: EntityPlan, record: Record<string, unknown>): objec
   return fillFields(plan, new plan.make(), record);
 }
 
-/** Class defaults, then the stored fields, then deserializers (skipping null/undefined) into `instance`. */
+/**
+ * The class's fields (the stored value, else the default) in declaration order, then the other stored
+ * fields, then deserializers (skipping null/undefined) into `instance`.
+ */
 function fillFields(
   plan: EntityPlan,
   instance: Record<string, unknown>,
   record: Record<string, unknown>,
 ): Record<string, unknown> {
-  Object.assign(instance, plan.defaults);
-  for (const field in record) {
-    const value = record[field];
-    if (value !== undefined && !plan.reserved.has(field)) assignField(instance, field, value);
+  const { defaults, fields } = plan;
+  let taken = 0;
+  if (fields === undefined) Object.assign(instance, defaults);
+  else {
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i] as string;
+      const value = record[field];
+      if (value === undefined) instance[field] = defaults[field];
+      else {
+        instance[field] = value;
+        taken++;
+      }
+    }
+    // a record of only the class's fields (the usual one) has nothing more to copy
+    for (const _ in record) taken--;
+  }
+  if (taken !== 0 || fields === undefined) {
+    for (const field in record) {
+      const value = record[field];
+      if (value !== undefined && !(fields !== undefined && hasOwn.call(defaults, field)) && !plan.reserved.has(field))
+        assignField(instance, field, value);
+    }
   }
   for (const field of plan.deserializers) {
     const raw = record[field.name];

@@ -28,6 +28,11 @@ export interface EntityPlan {
    * the store but never assigned onto an instance, so data cannot replace the class's behaviour.
    */
   readonly reserved: ReadonlySet<string>;
+  /**
+   * The names of the class defaults in declaration order, when a read may take each straight from a
+   * record (none is reserved, `__proto__` or a name `Object.prototype` answers); otherwise `undefined`.
+   */
+  readonly fields: readonly string[] | undefined;
   /** The fields `pk()` reads whose default is a string or number (found on first use). */
   pkFields: readonly string[] | undefined;
   /**
@@ -164,13 +169,18 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     }
   }
   const make = bareConstructor(Cls.prototype);
+  const reserved = reservedFields(Cls as never);
+  const fields = Object.keys(defaults);
   plan = {
     key,
     defaults,
     schemaFields,
     deserializers,
     schemaFieldNames: new Set(schemaFields.map((field) => field.name)),
-    reserved: reservedFields(Cls as never),
+    reserved,
+    fields: fields.some((name) => name === '__proto__' || name in Object.prototype || reserved.has(name))
+      ? undefined
+      : fields,
     pkFields: undefined,
     make,
     pkMethod: Cls.prototype.pk,

@@ -61,6 +61,37 @@ describe('Entity', () => {
     expect(todo.createdAt).toBeInstanceOf(Temporal.Instant);
   });
 
+  it('reads the class fields in declaration order (stored value, else default), then the other stored fields', () => {
+    class Ordered extends Entity {
+      id = 0;
+      name = '';
+      count = 1;
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Ordered';
+    }
+    // a field named like a member of Object.prototype is read from the record only when it is its own
+    class Shadowing extends Entity {
+      id = 0;
+      __lookupGetter__ = 'default';
+      count = 1;
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Shadowing';
+    }
+    // the response in another order, without `count`, with a field the class lacks and an undefined one
+    const ordered = normalize(Ordered, { extra: 'x', name: 'n', id: 1, count: undefined });
+    const read = denormalize(Ordered, ordered.result, ordered)!;
+    expect(Object.keys(read)).toEqual(['id', 'name', 'count', 'extra']);
+    expect(read).toMatchObject({ id: 1, name: 'n', count: 1, extra: 'x' });
+    const shadowing = normalize(Shadowing, { extra: 'x', id: 2 });
+    const other = denormalize(Shadowing, shadowing.result, shadowing)!;
+    expect(Object.keys(other)).toEqual(['id', '__lookupGetter__', 'count', 'extra']);
+    expect(other).toMatchObject({ id: 2, __lookupGetter__: 'default', count: 1, extra: 'x' });
+  });
+
   it('keeps response fields the class does not declare', () => {
     const { result, entities } = normalize(Todo, { id: 1, extra: 'kept' });
     expect((denormalize(Todo, result, { entities }) as unknown as { extra: string }).extra).toBe('kept');
