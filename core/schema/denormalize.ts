@@ -238,6 +238,8 @@ class ReadPass implements DenormalizeContext {
    * copied out once at its exact length instead of growing an array of its own.
    */
   readonly #recorded: unknown[] = [];
+  /** The end of the recording in `#recorded` (slots past it are left to be overwritten, not cut off). */
+  #top = 0;
   /** Where the recording of each node being built starts in `#recorded` (-1: not recording, validating). */
   readonly #starts: number[] = [0];
   /** Nodes reached again while being validated (a cycle): their old value was handed out on trust. */
@@ -305,8 +307,7 @@ class ReadPass implements DenormalizeContext {
         shallow.set(record, value as object);
       }
     }
-    if ((this.#starts[this.#starts.length - 1] as number) >= 0)
-      this.#recorded.push(shallowMarker(schema), plan.key, pk, value);
+    this.#record(shallowMarker(schema), plan.key, pk, value);
     return value;
   }
 
@@ -321,7 +322,7 @@ class ReadPass implements DenormalizeContext {
       typeof record === 'object' && record !== null
         ? this.#resolve(schema as TableSchema | typeof Entity, record, plan)
         : INVALID;
-    if ((this.#starts[this.#starts.length - 1] as number) >= 0) this.#recorded.push(schema, key, pk, value);
+    this.#record(schema, key, pk, value);
     return value;
   }
 
@@ -338,13 +339,24 @@ class ReadPass implements DenormalizeContext {
     return this.#take(0);
   }
 
+  /** Records a read of `key`/`pk` that gave `value`, unless validating. */
+  #record(schema: unknown, key: string, pk: string, value: unknown): void {
+    if ((this.#starts[this.#starts.length - 1] as number) < 0) return;
+    const recorded = this.#recorded;
+    const top = this.#top;
+    recorded[top] = schema;
+    recorded[top + 1] = key;
+    recorded[top + 2] = pk;
+    recorded[top + 3] = value;
+    this.#top = top + STRIDE;
+  }
+
   /** The dependencies recorded from `start` on, taken off the recording. */
   #take(start: number): Dependencies {
-    const recorded = this.#recorded;
-    if (recorded.length === start) return NO_DEPS;
-    const deps = recorded.slice(start);
-    recorded.length = start;
-    return deps;
+    const top = this.#top;
+    if (top === start) return NO_DEPS;
+    this.#top = start;
+    return this.#recorded.slice(start, top);
   }
 
   stable<T>(input: object, shape: string, parts: readonly unknown[], build: () => T): T {
@@ -401,7 +413,7 @@ class ReadPass implements DenormalizeContext {
     const before = built.deps;
     built.status = BUILDING;
     built.deps = undefined;
-    const start = this.#recorded.length;
+    const start = this.#top;
     this.#starts.push(start);
     this.#building.push(built);
     this.#depth++;
@@ -410,7 +422,7 @@ class ReadPass implements DenormalizeContext {
         ? buildEntity(plan, record as Record<string, unknown>, this, this.#register)
         : (schema as TableSchema).build(record, this, this.#register);
     } catch (error) {
-      this.#recorded.length = start;
+      this.#top = start;
       built.pass = 0;
       throw error;
     } finally {
