@@ -244,6 +244,10 @@ class ReadPass implements DenormalizeContext {
   readonly #starts: number[] = [0];
   /** Nodes reached again while being validated (a cycle): their old value was handed out on trust. */
   readonly #presumed: { node: RecordNode; value: unknown }[] = [];
+  /**
+   * Nodes resolved since the first value was handed out on trust: only they can have seen one (a node
+   * is resolved once per pass, and one reached while validating is presumed before its reader finishes).
+   */
   readonly #finished: RecordNode[] = [];
   /** Nodes being built, innermost last: `register` hands out the innermost one's value early (cycles). */
   readonly #building: RecordNode[] = [];
@@ -402,7 +406,7 @@ class ReadPass implements DenormalizeContext {
       node.pass = this.#id;
       if (node.deps && this.#stillValid(node, node.deps)) {
         node.status = DONE;
-        this.#finished.push(node);
+        if (this.#presumed.length !== 0) this.#finished.push(node);
         return node.value;
       }
     } else {
@@ -434,7 +438,7 @@ class ReadPass implements DenormalizeContext {
     built.status = DONE;
     if (!this.reshaped && built.deps.length > 0 && (before === undefined || !sameRecords(before, built.deps)))
       this.reshaped = true;
-    this.#finished.push(built);
+    if (this.#presumed.length !== 0) this.#finished.push(built);
     return built.value;
   }
 
