@@ -20,6 +20,7 @@ import type { Denormalize, EntityTables } from './types.js';
 type Dependencies = readonly unknown[];
 const STRIDE = 4;
 const NO_DEPS: Dependencies = Object.freeze([]);
+const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
 
 const VALIDATING = 1;
 const BUILDING = 2;
@@ -127,6 +128,8 @@ export class MemoCache {
   readonly #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
   readonly #pkResults = new WeakMap<object, Map<string, ResultEntry>>();
   #passes = 0;
+  /** The pass of the last read, kept for the next one. */
+  #idle: ReadPass | undefined;
 
   /** Reads `input` (a normalized result of `schema`) from `entities`. */
   denormalize<S>(
@@ -139,13 +142,17 @@ export class MemoCache {
     const cached = this.#cachedResult(schema, input);
     if (cached?.entities === entities) return cached.result as DenormalizeResult<Denormalize<S>>;
     let value: unknown;
-    let pass: ReadPass;
+    let roots: Dependencies;
+    // the last read's pass, unless a read is running (a deserializer that reads gets a pass of its own)
+    const pass = this.#idle ?? new ReadPass(this);
+    this.#idle = undefined;
     try {
       for (;;) {
-        pass = new ReadPass(this, ++this.#passes, entities, args);
+        pass.start(++this.#passes, entities, args);
         value = pass.unvisit(schema, input);
         if (pass.settled()) break;
       }
+      roots = pass.rootDeps();
     } catch (error) {
       if (!tooDeep(error)) throw error;
       throw new NormalizeError(
@@ -153,8 +160,10 @@ export class MemoCache {
         'the stored data is nested too deeply to read (the stack ran out).',
         input,
       );
+    } finally {
+      pass.end();
+      this.#idle = pass;
     }
-    const roots = pass.rootDeps();
     // when no record read gained or lost a dependency, the previous read's paths are still exact
     const paths = cached && !pass.reshaped && sameRecords(cached.roots, roots) ? cached.result.knownPaths : undefined;
     const result = new ReadResult(value, paths, this, roots, entities);
@@ -218,7 +227,7 @@ function keepShapes(): void {
   if (shapesKept) return;
   shapesKept = true;
   const memo = keepShape(new MemoCache());
-  keepShape(new ReadPass(memo, 0, emptyTable(), []));
+  keepShape(new ReadPass(memo));
   keepShape(new ReadResult(undefined, undefined, memo, [], emptyTable()));
 }
 
@@ -240,6 +249,8 @@ class ReadPass implements DenormalizeContext {
   readonly #recorded: unknown[] = [];
   /** The end of the recording in `#recorded` (slots past it are left to be overwritten, not cut off). */
   #top = 0;
+  /** How far this read's recording reached (`end` clears up to there). */
+  #high = 0;
   /** Where the recording of each node being built starts in `#recorded` (-1: not recording, validating). */
   readonly #starts: number[] = [0];
   /** Nodes reached again while being validated (a cycle): their old value was handed out on trust. */
@@ -258,15 +269,34 @@ class ReadPass implements DenormalizeContext {
   /** Records being resolved (built or validated) on the stack: past an entity's maxEntityDepth, it reads shallow. */
   #depth = 0;
   readonly #memo: MemoCache;
-  readonly #id: number;
-  readonly #entities: EntityTables;
-  declare readonly args: readonly unknown[];
+  #id = 0;
+  #entities: EntityTables = NO_TABLES;
+  args: readonly unknown[] = NO_DEPS;
 
-  constructor(memo: MemoCache, id: number, entities: EntityTables, args: readonly unknown[]) {
+  constructor(memo: MemoCache) {
     this.#memo = memo;
+  }
+
+  /** Starts pass number `id` over `entities`, dropping what a pass before it left (thrown, or not settled). */
+  start(id: number, entities: EntityTables, args: readonly unknown[]): void {
     this.#id = id;
     this.#entities = entities;
     this.args = args;
+    this.reshaped = false;
+    this.#top = 0;
+    this.#depth = 0;
+    // setting an array's length is a call into the engine: only when there is something to drop
+    if (this.#starts.length !== 1) this.#starts.length = 1;
+    if (this.#presumed.length !== 0) this.#presumed.length = 0;
+    if (this.#finished.length !== 0) this.#finished.length = 0;
+    if (this.#building.length !== 0) this.#building.length = 0;
+  }
+
+  /** The read is over: the pass keeps nothing of it. */
+  end(): void {
+    this.#recorded.fill(undefined, 0, Math.max(this.#top, this.#high));
+    this.#high = 0;
+    this.start(0, NO_TABLES, NO_DEPS);
   }
 
   unvisit(schema: unknown, input: unknown): unknown {
@@ -359,6 +389,7 @@ class ReadPass implements DenormalizeContext {
   #take(start: number): Dependencies {
     const top = this.#top;
     if (top === start) return NO_DEPS;
+    if (top > this.#high) this.#high = top;
     this.#top = start;
     return this.#recorded.slice(start, top);
   }
