@@ -29,7 +29,7 @@ import {
   type ResponseSnapshot,
 } from './types.js';
 
-/** @internal The controller's query cache and store, for tests that check that nothing is left behind (not exported by the package). */
+/** @internal The controller's query cache and store, for the core's own helpers and for tests (not exported by the package). */
 export let controllerInternals: (controller: Controller) => { readonly cache: QueryCache; readonly store: Store };
 
 /**

@@ -6,7 +6,7 @@
  */
 import { BehaviorSubject, Observable, combineLatest, distinctUntilChanged, map, of } from 'rxjs';
 import { Collection, ObjectSchema, appendUnique, collectionArgsKey } from '../schema/index.js';
-import type { Controller } from './Controller.js';
+import { controllerInternals, type Controller } from './Controller.js';
 import { keepPrevious } from './placeholder.js';
 import {
   IDLE as IDLE_QUERY,
@@ -173,8 +173,9 @@ export function observeInfinite<E extends ReadEndpoint>(
     const snapshot = controller.getResponse(endpoint, ...list);
     if (snapshot.data === undefined) return undefined;
     let current = lists.get(key);
-    // a newer response for the list (refetch, setResponse) replaced its pages; a failed refetch keeps them
-    const meta = controller.getState().meta[key];
+    // a newer response for the list (refetch, setResponse) replaced its pages; a failed refetch keeps them.
+    // The store's current state, not getState(): that hands the state out, and the next write copies its tables
+    const meta = controllerInternals(controller).store.current.meta[key];
     if (!current || (current.fetchedAt !== meta?.fetchedAt && !meta?.error)) {
       current = { fetchedAt: meta?.fetchedAt, param: undefined, next: paging.next(snapshot.data, undefined) };
       lists.set(key, current);

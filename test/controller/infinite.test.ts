@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setupServer } from 'msw/node';
 import { firstValueFrom, filter, type Subscription } from 'rxjs';
+import { controllerInternals } from '../../core/controller/Controller.js';
 import { Controller, observeInfinite, type InfiniteState } from '../../core/index.js';
 import { FEED_PAGE, PostFeed, PostResource, feedHandlers } from '../fixtures/feedServer.js';
 
@@ -56,6 +57,19 @@ describe('observeInfinite by page number', () => {
     expect(feed.requests).toEqual(['GET /posts', 'GET /posts?page=2', 'GET /posts?page=3']);
     // the pages are one list in the store, under the list's own arguments
     expect(ids(controller.getResponse(PostResource.getList).data)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('following a list does not hand the store state out: single-record writes stay in place', async () => {
+    const view = follow(observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE }));
+    await view.until((s) => s.data !== undefined);
+    const { store } = controllerInternals(controller);
+    const table = store.current.entities.Post;
+    for (const title of ['first', 'second']) {
+      controller.setResponse(PostResource.get, { id: 1 }, { id: 1, userId: 1, title });
+      expect(view.last.data?.[0]?.title).toBe(title);
+      // each emission looks up where paging stands; the table is still written in place, not copied
+      expect(store.current.entities.Post).toBe(table);
+    }
   });
 
   it('without pageSize, the list ends at an empty page', async () => {
