@@ -51,6 +51,12 @@ export interface EntityPlan {
   readonly validate: ((processed: Readonly<Record<string, unknown>>) => string | undefined) | undefined;
   /** The class, when it overrides `shouldUpdate` or `shouldReorder` (writes then ask it). */
   readonly writePolicy: typeof Entity | undefined;
+  /** The class keeps Entity's static `process` (a shallow copy: normalize reads the input itself and copies once). */
+  readonly defaultProcess: boolean;
+  /** The class keeps Entity's static `pk` (normalize calls `pkMethod` itself). */
+  readonly defaultPk: boolean;
+  /** The class keeps Entity's static `merge` (a spread) and its write policy: an unchanged record is kept as is. */
+  readonly defaultMerge: boolean;
   /** The class's `pk` method (what the default static `pk` calls). */
   readonly pkMethod: (this: object, parent?: unknown, key?: string, args?: readonly unknown[]) => unknown;
 }
@@ -188,6 +194,12 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     validate: Cls.validate === Entity.validate ? undefined : (processed) => Cls.validate(processed),
     writePolicy:
       Cls.shouldUpdate === Entity.shouldUpdate && Cls.shouldReorder === Entity.shouldReorder ? undefined : Cls,
+    defaultProcess: Cls.process === Entity.process,
+    defaultPk: Cls.pk === Entity.pk,
+    defaultMerge:
+      Cls.merge === Entity.merge &&
+      Cls.shouldUpdate === Entity.shouldUpdate &&
+      Cls.shouldReorder === Entity.shouldReorder,
     keeper: Object.assign(new make(), defaults),
   };
   plans.set(Cls, plan);

@@ -172,16 +172,18 @@ class Normalizer implements NormalizeContext {
   }
 
   write(key: string, pk: string, incoming: unknown, merge?: (existing: unknown, incoming: unknown) => unknown): void {
-    this.#writeIn(this.writer.state(key), pk, incoming, merge);
+    const state = this.writer.state(key);
+    this.#writeIn(state, pk, ownValue(state.table, pk), incoming, merge);
   }
 
+  /** Writes `incoming` at `pk` over `existing`, the record stored there now. */
   #writeIn(
     state: TableState,
     pk: string,
+    existing: unknown,
     incoming: unknown,
     merge: ((existing: unknown, incoming: unknown) => unknown) | undefined,
   ): void {
-    const existing = ownValue(state.table, pk);
     const existingMeta = ownValue(state.meta, pk);
     const newer = existingMeta === undefined || this.meta.fetchedAt >= existingMeta.fetchedAt;
     if (existing === undefined) {
@@ -205,7 +207,7 @@ class Normalizer implements NormalizeContext {
     const existing = ownValue(state.table, pk);
     const existingMeta = ownValue(state.meta, pk);
     if (existing === undefined || existing === INVALID || existingMeta === undefined) {
-      this.#writeIn(state, pk, incoming, undefined);
+      this.#writeIn(state, pk, existing, incoming, undefined);
       return;
     }
     const stored = existing as Record<string, unknown>;
@@ -219,8 +221,7 @@ class Normalizer implements NormalizeContext {
    * With the default (spread) merge, a record whose every incoming field equals the stored one merges
    * into the same record: skip the merge, unless this request is newer and its time must be recorded.
    */
-  #holdsAlready(state: TableState, pk: string, incoming: Record<string, unknown>): boolean {
-    const existing = ownValue(state.table, pk);
+  #holdsAlready(state: TableState, pk: string, existing: unknown, incoming: Record<string, unknown>): boolean {
     if (typeof existing !== 'object' || existing === null) return false;
     const meta = ownValue(state.meta, pk);
     if (meta !== this.meta && (meta === undefined || this.meta.fetchedAt > meta.fetchedAt)) return false;
@@ -244,7 +245,7 @@ class Normalizer implements NormalizeContext {
     fieldKey: string | undefined,
   ): unknown {
     if (typeof input !== 'object' || input === null) return referenceTo(plan, input);
-    const customProcess = Cls.process !== Entity.process;
+    const customProcess = !plan.defaultProcess;
     if (Array.isArray(input) && !customProcess) {
       throw new NormalizeError(
         plan.key,
@@ -275,21 +276,22 @@ class Normalizer implements NormalizeContext {
         input,
       );
     }
-    const rawPk =
-      Cls.pk === Entity.pk
-        ? plan.pkMethod.call(processed, parent, fieldKey, args)
-        : Cls.pk(processed, parent, fieldKey, args);
+    const rawPk = plan.defaultPk
+      ? plan.pkMethod.call(processed, parent, fieldKey, args)
+      : Cls.pk(processed, parent, fieldKey, args);
     const pk = typeof rawPk === 'string' && plainPk(rawPk) ? rawPk : usablePk(plan.key, rawPk ?? undefined, input);
     assertPkFields(Cls, plan, processed, input, args);
     if (plan.validate) {
       const message = plan.validate(processed);
       if (message) throw new NormalizeError(plan.key, `validate() rejected ${preview(input)}: ${message}`, input);
     }
-    const defaultMerge = Cls.merge === Entity.merge && plan.writePolicy === undefined;
+    const defaultMerge = plan.defaultMerge;
     const state = this.writer.state(plan.key);
     const schemaFields = plan.schemaFields;
+    let existing: unknown;
     if (schemaFields.length === 0) {
-      if (defaultMerge && this.#holdsAlready(state, pk, processed)) {
+      existing = ownValue(state.table, pk);
+      if (defaultMerge && this.#holdsAlready(state, pk, existing, processed)) {
         if (tracked) this.#path.delete(input);
         return pk;
       }
@@ -312,8 +314,9 @@ class Normalizer implements NormalizeContext {
         this.#entityKeys.pop();
         this.#entityPks.pop();
       }
-      // the nested visits may have written to other tables: this one's state is still `state`
-      if (defaultMerge && this.#holdsAlready(state, pk, processed)) {
+      // the nested visits may have written to this table too (the same record, nested in itself)
+      existing = ownValue(state.table, pk);
+      if (defaultMerge && this.#holdsAlready(state, pk, existing, processed)) {
         if (tracked) this.#path.delete(input);
         return pk;
       }
@@ -326,6 +329,7 @@ class Normalizer implements NormalizeContext {
     this.#writeIn(
       state,
       pk,
+      existing,
       processed,
       defaultMerge
         ? defaultMergeOf
