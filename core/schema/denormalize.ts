@@ -143,6 +143,7 @@ export class MemoCache {
     if (cached?.entities === entities) return cached.result as DenormalizeResult<Denormalize<S>>;
     let value: unknown;
     let roots: Dependencies;
+    let reshaped: boolean;
     // the last read's pass, unless a read is running (a deserializer that reads gets a pass of its own)
     const pass = this.#idle ?? new ReadPass(this);
     this.#idle = undefined;
@@ -153,6 +154,7 @@ export class MemoCache {
         if (pass.settled()) break;
       }
       roots = pass.rootDeps();
+      reshaped = pass.reshaped;
     } catch (error) {
       if (!tooDeep(error)) throw error;
       throw new NormalizeError(
@@ -165,7 +167,7 @@ export class MemoCache {
       this.#idle = pass;
     }
     // when no record read gained or lost a dependency, the previous read's paths are still exact
-    const paths = cached && !pass.reshaped && sameRecords(cached.roots, roots) ? cached.result.knownPaths : undefined;
+    const paths = cached && !reshaped && sameRecords(cached.roots, roots) ? cached.result.knownPaths : undefined;
     const result = new ReadResult(value, paths, this, roots, entities);
     this.#storeResult(schema, input, { entities, result, roots });
     return result as DenormalizeResult<Denormalize<S>>;

@@ -270,6 +270,22 @@ describe('MemoCache: dependency paths', () => {
       'User:dan',
     ]);
   });
+
+  it('recomputes the paths of the same stored result when one of its records starts reading another record', () => {
+    const memo = new MemoCache();
+    const list = [Article] as const;
+    const names = (paths: ReadonlySet<string>) => [...paths].map((p) => p.replace('\u0000', ':')).sort();
+    const first = normalize(list, [article(1, 'ann', ['bob'])]);
+    expect(names(memo.denormalize(list, first.result, first.entities).paths)).toContain('User:bob');
+    // only the comment changes (a push of that one record): the list's result is the very same object
+    const moved = normalize(Comment, { id: 100, body: '', author: { id: 'carol', name: 'carol' } }, [], first);
+    const again = memo.denormalize(list, first.result, moved.entities);
+    expect(again.data![0]!.comments[0]!.author.id).toBe('carol');
+    expect(names(again.paths)).toEqual(['Article:1', 'Comment:100', 'User:ann', 'User:carol']);
+    // and a third read from the same pass keeps working
+    const renamed = normalize(User, { id: 'carol', name: 'Carol' }, [], moved);
+    expect(memo.denormalize(list, first.result, renamed.entities).data![0]!.comments[0]!.author.name).toBe('Carol');
+  });
 });
 
 describe('normalize: repeated records', () => {
