@@ -29,7 +29,7 @@ export function truncate(text: string, max: number): string {
 
 /** Describes the JavaScript kind of a value: `array (length 3)`, `string "abc"`, `null`, ... */
 export function describeKind(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return `an array (length ${value.length})`;
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${preview(value, 60)}`;

@@ -1,12 +1,19 @@
 /**
  * rx-rest/devtools: the store in the Redux DevTools browser extension. Every committed change is sent
- * as a plain action with the state after it (`controller.snapshot()`), and the extension's time travel
- * is applied with `controller.restore(state, { replace: true })`.
+ * as a plain action with the state after it (`takeSnapshot(controller)`), and the extension's time travel
+ * is applied with `restoreSnapshot(controller, state, { replace: true })`.
  *
  * @example
  * import { connectDevtools } from 'rx-rest/devtools';
  */
-import type { Controller, ControllerAction, ControllerActionType, StateChanges } from '../../core/index.js';
+import {
+  restoreSnapshot,
+  takeSnapshot,
+  type Controller,
+  type ControllerAction,
+  type ControllerActionType,
+  type StateChanges,
+} from '../../core/index.js';
 
 /** What `connectDevtools` takes besides the controller. */
 export interface DevtoolsOptions {
@@ -124,14 +131,14 @@ export function connectDevtools(controller: Controller, options: DevtoolsOptions
     warn('could not connect to Redux DevTools', error);
     return () => {};
   }
-  const current = () => controller.snapshot({ invalid: true });
+  const current = () => takeSnapshot(controller, { invalid: true });
   const initial = current();
   let applying = false;
   /** Takes a state of the extension as the whole store (not reported back), then `after`. */
   const apply = (state: unknown, after?: () => void) => {
     applying = true;
     try {
-      controller.restore(state, { replace: true });
+      restoreSnapshot(controller, state, { replace: true });
     } finally {
       applying = false;
     }

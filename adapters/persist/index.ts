@@ -1,6 +1,6 @@
 /**
  * rx-rest/persist: the controller's state kept in a storage (localStorage, an IndexedDB wrapper) across
- * page loads. It restores a save on start and saves `controller.snapshot()` after changes, throttled.
+ * page loads. It restores a save on start and saves `takeSnapshot(controller)` after changes, throttled.
  * A save that does not fit (another version, too old, corrupt, foreign) or a storage that fails is
  * reported with `console.warn` and never reaches the app or the store.
  *
@@ -8,7 +8,13 @@
  * import { persist } from 'rx-rest/persist';
  * const controller = new Controller({ managers: [(c) => persist(c, { storage: localStorage, version: 3 })] });
  */
-import { Controller, type ControllerAction, type StateSnapshot } from '../../core/index.js';
+import {
+  Controller,
+  restoreSnapshot,
+  takeSnapshot,
+  type ControllerAction,
+  type StateSnapshot,
+} from '../../core/index.js';
 
 /**
  * Where saves go: anything with `getItem`/`setItem`/`removeItem`, synchronous (`localStorage`,
@@ -60,7 +66,7 @@ export interface PersistedState {
   readonly version?: string | number | undefined;
   /** When it was saved (ms since the epoch, `Date.now()`). */
   readonly savedAt: number;
-  /** `controller.snapshot()`: no records marked INVALID, no optimistic layers. */
+  /** `takeSnapshot(controller)`: no records marked INVALID, no optimistic layers. */
   readonly state: StateSnapshot;
 }
 
@@ -109,7 +115,7 @@ function isEnvelope(value: unknown): value is PersistedState {
 /**
  * Keeps `controller`'s state in `storage`: restores the save under `key` now (synchronous storage) or
  * when the storage answers (asynchronous; data fetched meanwhile is newer and wins), then saves
- * `controller.snapshot()` at most once per `throttle` ms after changes, at once after a reset (which
+ * `takeSnapshot(controller)` at most once per `throttle` ms after changes, at once after a reset (which
  * removes the save), when the page is hidden, and on teardown. A save of another `version`, older than
  * `maxAge`, corrupt or not an rx-rest save is ignored and removed; a storage that throws or rejects
  * (quota, private mode) is reported. Every such case logs one `console.warn` naming the reason and
@@ -172,7 +178,7 @@ export function persist(controller: Controller, options: PersistOptions): Persis
     timer = undefined;
     if (!dirty || !ready || stopped) return;
     dirty = false;
-    write('save the state', () => storage.setItem(key, envelope(controller.snapshot())));
+    write('save the state', () => storage.setItem(key, envelope(takeSnapshot(controller))));
   };
 
   const changed = (action: ControllerAction): void => {
@@ -223,7 +229,7 @@ export function persist(controller: Controller, options: PersistOptions): Persis
     if (stopped) return false;
     restoring = true;
     try {
-      controller.restore(state);
+      restoreSnapshot(controller, state);
       return true;
     } catch (error) {
       if (error instanceof TypeError) return drop('holds no state snapshot');
@@ -248,9 +254,9 @@ export function persist(controller: Controller, options: PersistOptions): Persis
       if (saved) {
         const merged = new Controller({ environment: {}, gcTime: Infinity });
         try {
-          merged.restore(saved);
-          merged.restore(finalState);
-          state = merged.snapshot();
+          restoreSnapshot(merged, saved);
+          restoreSnapshot(merged, finalState);
+          state = takeSnapshot(merged);
         } catch {
           drop('holds no state snapshot');
         }
@@ -282,7 +288,7 @@ export function persist(controller: Controller, options: PersistOptions): Persis
 
   const teardown = (): void => {
     if (stopped) return;
-    if (!ready && dirty) finalState = controller.snapshot();
+    if (!ready && dirty) finalState = takeSnapshot(controller);
     save();
     stopped = true;
     clearTimeout(timer);

@@ -1,14 +1,20 @@
 /**
  * rx-rest/sync: the tabs of one app share one cache. Each change to shared data (a response, `set`,
  * an error, an invalidation, a reset) goes to the other tabs as a snapshot of what it touched, and what
- * comes in is merged with `controller.restore` (the newest by request start wins, so two tabs that write
+ * comes in is merged with `restoreSnapshot` (the newest by request start wins, so two tabs that write
  * at once agree). What a tab applies from the channel is never posted again.
  *
  * @example
  * import { syncTabs } from 'rx-rest/sync';
  * const controller = new Controller({ managers: [(c) => syncTabs(c)] });
  */
-import type { Controller, ControllerAction, StateSnapshot } from '../../core/index.js';
+import {
+  restoreSnapshot,
+  takeSnapshot,
+  type Controller,
+  type ControllerAction,
+  type StateSnapshot,
+} from '../../core/index.js';
 
 /**
  * What `syncTabs` talks through: a `BroadcastChannel`, or anything shaped like one (tests, other transports).
@@ -164,11 +170,11 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
     const problem = syncMessageProblem(message);
     if (problem !== undefined) return warn(`ignored a message with ${problem}:`, message);
     if (message.from === id || (message.to !== undefined && message.to !== id)) return;
-    if (message.kind === 'hello') return postSnapshot(controller.snapshot({ invalid: true }), message.from);
+    if (message.kind === 'hello') return postSnapshot(takeSnapshot(controller, { invalid: true }), message.from);
     applying = message.kind === 'reset' ? 'reset' : 'restore';
     try {
       if (message.kind === 'reset') controller.resetEntireStore();
-      else controller.restore(message.snapshot);
+      else restoreSnapshot(controller, message.snapshot);
     } catch (error) {
       warn(`a ${message.kind} message could not be applied:`, error);
     } finally {
@@ -191,7 +197,7 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
       if (action.type === applying) return;
       if (action.type === 'reset') post('reset');
       else if (SHARED.has(action.type) && action.changes)
-        postSnapshot(controller.snapshot({ changes: action.changes, invalid: true }));
+        postSnapshot(takeSnapshot(controller, { changes: action.changes, invalid: true }));
     },
     complete: stop, // the controller was disposed
   });

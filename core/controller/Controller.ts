@@ -2,15 +2,7 @@ import type { Observable as ObservableType, Subscription } from 'rxjs';
 import { connectSource, type ConnectPolicy } from './connect.js';
 import { StoreQueries, isQueryable, type Queryable } from './storeQueries.js';
 import type { Denormalize } from '../schema/index.js';
-import {
-  Store,
-  mergeAction,
-  restoreState,
-  snapshotOf,
-  type SnapshotOptions,
-  type State,
-  type StateSnapshot,
-} from '../store/index.js';
+import { Store, restoreState, type State } from '../store/index.js';
 import type { ControllerAction } from './actions.js';
 import { cacheOptions, type ControllerOptions } from './options.js';
 import { QueryCache } from './queryCache.js';
@@ -29,8 +21,22 @@ import {
   type ResponseSnapshot,
 } from './types.js';
 
-/** @internal The controller's query cache and store, for the core's own helpers and for tests (not exported by the package). */
-export let controllerInternals: (controller: Controller) => { readonly cache: QueryCache; readonly store: Store };
+/**
+ * @internal The controller's query cache and store and whether it was disposed, for the core's own
+ * functions beside the class (`takeSnapshot`, `observeInfinite`) and for tests (not exported by the package).
+ */
+export let controllerInternals: (controller: Controller) => {
+  readonly cache: QueryCache;
+  readonly store: Store;
+  readonly disposed: boolean;
+};
+
+/** @internal The error of a call (`controller.fetch`, `restoreSnapshot`) on a disposed controller. */
+export function disposedError(call: string): Error {
+  return new Error(
+    `${call}() was called after controller.dispose(): this controller was disposed. Create a new Controller.`,
+  );
+}
 
 /**
  * Ties endpoints to the one normalized store: `fetch` runs an endpoint and stores its response,
@@ -55,7 +61,11 @@ export class Controller {
   #disposed = false;
 
   static {
-    controllerInternals = (controller) => ({ cache: controller.#cache, store: controller.#store });
+    controllerInternals = (controller) => ({
+      cache: controller.#cache,
+      store: controller.#store,
+      disposed: controller.#disposed,
+    });
   }
 
   constructor(options: ControllerOptions = {}) {
@@ -113,11 +123,7 @@ export class Controller {
 
   /** Throws when the controller was disposed. */
   #alive(verb: string): void {
-    if (this.#disposed) {
-      throw new Error(
-        `controller.${verb}() was called after controller.dispose(): this controller was disposed. Create a new Controller.`,
-      );
-    }
+    if (this.#disposed) throw disposedError(`controller.${verb}`);
   }
 
   /** The normalized state (entities, endpoints, meta, entitiesMeta, optimistic). */
@@ -303,41 +309,6 @@ export class Controller {
     this.#alive('getResponse');
     const read = this.#cache.readKey(endpoint, args, endpoint.key(...args));
     return responseSnapshot(read, this.#cache.now()) as ResponseSnapshot<EndpointData<E>>;
-  }
-
-  /**
-   * The state as plain data (JSON and `postMessage` safe; no optimistic layers): all of it, or with
-   * `changes` (an action's) only the records and request keys a change touched. Records marked INVALID
-   * are listed in `invalid` when `{ invalid: true }`. `restore` takes it back, here or in another controller.
-   *
-   * @example
-   * localStorage.setItem('todos', JSON.stringify(controller.snapshot()));
-   * controller.actions$.subscribe((action) => channel.postMessage(controller.snapshot({ changes: action.changes, invalid: true })));
-   */
-  snapshot(options?: SnapshotOptions): StateSnapshot {
-    return snapshotOf(this.#store.current, options);
-  }
-
-  /**
-   * Merges a snapshot (`snapshot()`, or a `getState()` turned into JSON) into the store: each record
-   * and result replaces the stored one only when its request started later, and nothing that started
-   * before the last reset is written, so a restore never loses newer data. Malformed parts are dropped.
-   * `{ replace: true }` takes the snapshot as the whole state instead (time travel; optimistic layers in
-   * flight stay). Observers of what changed re-emit; `actions$` reports a `restore`. Throws a `TypeError`
-   * for a value that is no snapshot, with the store unchanged.
-   *
-   * @example
-   * const saved = localStorage.getItem('todos');
-   * if (saved) controller.restore(JSON.parse(saved));
-   */
-  restore(snapshot: StateSnapshot | unknown, options: { readonly replace?: boolean } = {}): void {
-    this.#alive('restore');
-    const action = mergeAction(snapshot, options.replace === true);
-    const { changes } = this.#store.dispatch(action);
-    if (changes.endpoints !== 'all') for (const key of changes.endpoints) this.#cache.written(key);
-    const log = this.#requests.log;
-    if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
-      log.emit({ type: 'restore', changes });
   }
 
   /** Empties the store. Requests in flight settle without writing and stop retrying; observers refetch. */

@@ -19,7 +19,7 @@ export type ControllerActionType =
 
 /**
  * What a change touched in the state: entity records as `[entity key, pk]` and request keys (`'all'` after
- * a reset or a replacing restore), and whether the optimistic layers changed. `controller.snapshot({ changes })`
+ * a reset or a replacing restore), and whether the optimistic layers changed. `takeSnapshot(controller, { changes })`
  * turns it into the plain data another tab or a log needs.
  */
 export type StateChanges = Changes;

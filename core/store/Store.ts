@@ -58,13 +58,22 @@ export class Store {
   }
 
   /** Applies an action; emits the new state and the transition when anything changed. */
-  dispatch(action: Action): Transition {
+  dispatch(action: Action): Transition;
+  /**
+   * Applies a change that its own module reduces (`reduce`, with the same contract as `reducer`): so
+   * that code only some apps use (the merge of a snapshot) is not bundled with every store.
+   */
+  dispatch<A>(action: A, reduce: (state: State, action: A, owned: WeakSet<object>) => Transition): Transition;
+  dispatch<A>(
+    action: A,
+    reduce: (state: State, action: A, owned: WeakSet<object>) => Transition = reducer as never,
+  ): Transition {
     const current = this.#subject.getValue();
     if (this.#exposed === current) {
       this.#owned = new WeakSet();
       this.#exposed = undefined;
     }
-    const transition = reducer(current, action, this.#owned);
+    const transition = reduce(current, action, this.#owned);
     if (transition.state !== this.#subject.getValue()) {
       this.#subject.next(transition.state);
       this.#transitionSubject.next(transition);

@@ -1,4 +1,4 @@
-import type { OptimisticLayer, State } from './state.js';
+import type { OptimisticLayer } from './state.js';
 
 /** A response to store: normalized with `schema` under `key`, written with its request's start time. */
 export interface ResponseAction {
@@ -68,17 +68,6 @@ export interface GcAction {
   readonly entities: readonly (readonly [string, string])[];
 }
 
-/**
- * A snapshot brought in (`controller.restore`: storage, another tab, devtools): `state` is it restored
- * (malformed parts dropped), `invalid` its records marked INVALID; `replace` takes it as the whole state.
- */
-export interface MergeAction {
-  readonly type: 'merge';
-  readonly state: State;
-  readonly invalid: readonly (readonly [string, string])[];
-  readonly replace: boolean;
-}
-
 /** Every change to the state is one of these. */
 export type Action =
   | ResponseAction
@@ -88,5 +77,4 @@ export type Action =
   | InvalidateAction
   | ResetAction
   | SetEntityAction
-  | GcAction
-  | MergeAction;
+  | GcAction;

@@ -1,6 +1,5 @@
 import { copyTable, jsonEqual, normalizeInto } from '../schema/index.js';
 import type { Action } from './actions.js';
-import { mergeState } from './snapshot.js';
 import { initialState, type RequestMeta, type State } from './state.js';
 
 /** Which parts of the state an action changed: the query streams use it to recompute only what it touches. */
@@ -197,8 +196,6 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
         changes: { entities: action.entities, endpoints: action.keys, optimistic: false },
       };
     }
-    case 'merge':
-      return mergeState(state, action, owned);
     case 'reset':
       return {
         state: initialState(action.date),

@@ -1,10 +1,11 @@
 /**
  * Snapshots: the state as plain data (JSON and structured-clone safe) for what lives outside one
  * controller (storage, other tabs, devtools), and the merge that brings such a snapshot back in, with
- * the same rule as the store's own writes: the newest by request start wins.
+ * the same rule as the store's own writes: the newest by request start wins. The merge is reduced
+ * here, not in `reducer`, so that only apps that restore snapshots bundle it.
  */
+import { describeKind } from '../errors.js';
 import { INVALID, copyTable, emptyTable, forgetDerived, jsonEqual, type EntityMeta } from '../schema/index.js';
-import type { MergeAction } from './actions.js';
 import type { Changes, Transition } from './reducer.js';
 import { restoreState, type RequestMeta, type State } from './state.js';
 
@@ -15,7 +16,7 @@ export interface SnapshotMeta extends Omit<RequestMeta, 'error'> {
 
 /**
  * The state, or the part of it a change touched, as plain data: `JSON.stringify`, `postMessage` and
- * `controller.restore` accept it. Optimistic layers are never part of it (they belong to requests in
+ * `restoreSnapshot` accept it. Optimistic layers are never part of it (they belong to requests in
  * flight in one controller).
  */
 export interface StateSnapshot {
@@ -89,6 +90,17 @@ export function invalidOf(snapshot: unknown): [string, string][] {
     (pair): pair is [string, string] =>
       Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && typeof pair[1] === 'string',
   );
+}
+
+/**
+ * A snapshot to bring in (storage, another tab, devtools), for `Store.dispatch` with `mergeState`:
+ * `state` is it restored (malformed parts dropped), `invalid` its records marked INVALID; `replace`
+ * takes it as the whole state.
+ */
+export interface MergeAction {
+  readonly state: State;
+  readonly invalid: readonly (readonly [string, string])[];
+  readonly replace: boolean;
 }
 
 const NO_META: EntityMeta = { date: 0, fetchedAt: 0, expiresAt: 0 };
@@ -206,12 +218,11 @@ export function mergeState(state: State, action: MergeAction, owned?: WeakSet<ob
 export function mergeAction(snapshot: unknown, replace: boolean): MergeAction {
   if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot) || !isSnapshotLike(snapshot)) {
     throw new TypeError(
-      'controller.restore expects a state snapshot (an object with entities, entitiesMeta, endpoints and meta ' +
-        'tables, as controller.snapshot() or getState() give), got ' +
-        (Array.isArray(snapshot) ? 'an array' : snapshot === null ? 'null' : typeof snapshot),
+      'restoreSnapshot expects a state snapshot (an object with entities, entitiesMeta, endpoints and meta ' +
+        `tables, as takeSnapshot(controller) or getState() give), got ${describeKind(snapshot)}`,
     );
   }
-  return { type: 'merge', state: restoreState(snapshot), invalid: invalidOf(snapshot), replace };
+  return { state: restoreState(snapshot), invalid: invalidOf(snapshot), replace };
 }
 
 function isSnapshotLike(value: object): boolean {

@@ -1,33 +1,49 @@
-/** Types of controller.snapshot / restore and of the changes every action carries. */
+/** Types of takeSnapshot / restoreSnapshot and of the changes every action carries. */
 import { describe, expectTypeOf, it } from 'vitest';
-import { Controller, type ControllerAction, type StateChanges, type StateSnapshot } from '../../core/index.js';
+import {
+  Controller,
+  restoreSnapshot,
+  takeSnapshot,
+  type ControllerAction,
+  type RestoreOptions,
+  type StateChanges,
+  type StateSnapshot,
+} from '../../core/index.js';
 
 const c = new Controller();
 
 describe('snapshot and restore', () => {
   it('snapshot gives plain tables, optionally of one change', () => {
-    expectTypeOf(c.snapshot()).toEqualTypeOf<StateSnapshot>();
-    expectTypeOf(c.snapshot().entities).toEqualTypeOf<{
+    expectTypeOf(takeSnapshot(c)).toEqualTypeOf<StateSnapshot>();
+    expectTypeOf(takeSnapshot(c).entities).toEqualTypeOf<{
       readonly [key: string]: { readonly [pk: string]: unknown };
     }>();
-    expectTypeOf(c.snapshot().invalid).toEqualTypeOf<readonly (readonly [string, string])[] | undefined>();
+    expectTypeOf(takeSnapshot(c).invalid).toEqualTypeOf<readonly (readonly [string, string])[] | undefined>();
     c.actions$.subscribe((action: ControllerAction) => {
       expectTypeOf(action.changes).toEqualTypeOf<StateChanges | undefined>();
-      c.snapshot({ changes: action.changes, invalid: true });
+      takeSnapshot(c, { changes: action.changes, invalid: true });
     });
     // @ts-expect-error changes are an action's, not a list of keys
-    c.snapshot({ changes: ['GET /todos'] });
+    takeSnapshot(c, { changes: ['GET /todos'] });
     // @ts-expect-error invalid is a boolean
-    c.snapshot({ invalid: 'yes' });
+    takeSnapshot(c, { invalid: 'yes' });
   });
 
   it('restore takes a snapshot or parsed JSON, and a replace flag', () => {
-    expectTypeOf(c.restore(c.snapshot())).toEqualTypeOf<void>();
-    c.restore(JSON.parse('{}') as unknown, { replace: true });
+    expectTypeOf(restoreSnapshot(c, takeSnapshot(c))).toEqualTypeOf<void>();
+    restoreSnapshot(c, JSON.parse('{}') as unknown, { replace: true });
     // @ts-expect-error replace is a boolean
-    c.restore(c.snapshot(), { replace: 'yes' });
+    restoreSnapshot(c, takeSnapshot(c), { replace: 'yes' });
     // @ts-expect-error an unknown option
-    c.restore(c.snapshot(), { merge: true });
+    restoreSnapshot(c, takeSnapshot(c), { merge: true });
+    expectTypeOf<RestoreOptions['replace']>().toEqualTypeOf<boolean | undefined>();
+  });
+
+  it('both take the controller first', () => {
+    // @ts-expect-error the controller comes first
+    takeSnapshot({ invalid: true });
+    // @ts-expect-error the controller comes first
+    restoreSnapshot(takeSnapshot(c), c);
   });
 
   it('StateChanges lists records and request keys, or all', () => {

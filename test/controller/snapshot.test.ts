@@ -1,5 +1,5 @@
 /**
- * controller.snapshot() and controller.restore(): the state as plain data and back, merged by request
+ * takeSnapshot(controller) and restoreSnapshot(controller, snapshot): the state as plain data and back, merged by request
  * start time (the newest wins, as within one controller), with the changes of every action attached so
  * that a snapshot of one change carries only what it touched.
  */
@@ -8,7 +8,9 @@ import {
   Controller,
   INVALID,
   RestEndpoint,
+  restoreSnapshot,
   schema,
+  takeSnapshot,
   type ControllerAction,
   type QueryState,
   type StateSnapshot,
@@ -37,14 +39,14 @@ function clocked(start = 1_000) {
 
 const roundTrip = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-describe('controller.snapshot', () => {
+describe('takeSnapshot', () => {
   it('is plain data: JSON and structured clone keep it whole, without optimistic layers', () => {
     const { controller } = clocked();
     controller.setResponse(getTodos, {}, [
       { id: 1, title: 'a' },
       { id: 2, title: 'b' },
     ]);
-    const snapshot = controller.snapshot();
+    const snapshot = takeSnapshot(controller);
     expect(roundTrip(snapshot)).toEqual(structuredClone(snapshot));
     expect(Object.keys(snapshot.entities.Todo!)).toEqual(['1', '2']);
     expect(snapshot.meta[getTodos.key({})]?.fetchedAt).toBe(1_000);
@@ -55,9 +57,9 @@ describe('controller.snapshot', () => {
     const { controller } = clocked();
     controller.setResponse(getTodos, {}, [{ id: 1 }, { id: 2 }]);
     controller.setResponse(deleteTodo, { id: 2 }, { id: 2 });
-    expect(Object.keys(controller.snapshot().entities.Todo!)).toEqual(['1']);
-    expect(controller.snapshot().invalid).toBeUndefined();
-    expect(controller.snapshot({ invalid: true }).invalid).toEqual([['Todo', '2']]);
+    expect(Object.keys(takeSnapshot(controller).entities.Todo!)).toEqual(['1']);
+    expect(takeSnapshot(controller).invalid).toBeUndefined();
+    expect(takeSnapshot(controller, { invalid: true }).invalid).toEqual([['Todo', '2']]);
   });
 
   it('with an action’s changes, holds only the records and request keys it touched', () => {
@@ -70,7 +72,7 @@ describe('controller.snapshot', () => {
     controller.invalidate(getTodos, {});
 
     expect(actions.map((a) => a.type)).toEqual(['set', 'set', 'invalidate']);
-    const [response, set, invalidate] = actions.map((a) => controller.snapshot({ changes: a.changes }));
+    const [response, set, invalidate] = actions.map((a) => takeSnapshot(controller, { changes: a.changes }));
     expect(Object.keys(response!.entities.Todo!)).toEqual(['2']);
     expect(Object.keys(response!.endpoints)).toEqual([getTodo.key({ id: 2 })]);
     expect(set!.entities).toEqual({ Todo: { '3': expect.objectContaining({ id: 3, completed: true }) } });
@@ -83,12 +85,12 @@ describe('controller.snapshot', () => {
   it('gives an error as plain fields', () => {
     const { controller } = clocked();
     controller.setError(getTodo, { id: 1 }, Object.assign(new Error('gone'), { name: 'RequestError', status: 404 }));
-    const meta = roundTrip(controller.snapshot()).meta[getTodo.key({ id: 1 })];
+    const meta = roundTrip(takeSnapshot(controller)).meta[getTodo.key({ id: 1 })];
     expect(meta?.error).toEqual({ name: 'RequestError', message: 'gone', status: 404 });
   });
 });
 
-describe('controller.restore', () => {
+describe('restoreSnapshot', () => {
   it('brings a snapshot into an empty controller: observers read it without a request', () => {
     const first = clocked().controller;
     first.setResponse(getTodos, {}, [
@@ -96,7 +98,7 @@ describe('controller.restore', () => {
       { id: 2, title: 'b' },
     ]);
     const { controller } = clocked(2_000);
-    controller.restore(roundTrip(first.snapshot()));
+    restoreSnapshot(controller, roundTrip(takeSnapshot(first)));
     const states: QueryState<Todo[]>[] = [];
     controller.observe(getTodos, {}).subscribe((state) => states.push(state));
     expect(states.at(-1)?.data?.map((todo) => todo.title)).toEqual(['a', 'b']);
@@ -109,13 +111,13 @@ describe('controller.restore', () => {
     const newer = clocked(2_000).controller;
     newer.setResponse(getTodo, { id: 1 }, { id: 1, title: 'new' });
 
-    newer.restore(older.snapshot());
+    restoreSnapshot(newer, takeSnapshot(older));
     expect(newer.get(Todo, { id: 1 })?.title).toBe('new');
-    expect(newer.snapshot().meta[getTodo.key({ id: 1 })]?.fetchedAt).toBe(2_000);
+    expect(takeSnapshot(newer).meta[getTodo.key({ id: 1 })]?.fetchedAt).toBe(2_000);
 
-    older.restore(newer.snapshot());
+    restoreSnapshot(older, takeSnapshot(newer));
     expect(older.get(Todo, { id: 1 })?.title).toBe('new');
-    expect(older.snapshot().meta[getTodo.key({ id: 1 })]?.fetchedAt).toBe(2_000);
+    expect(takeSnapshot(older).meta[getTodo.key({ id: 1 })]?.fetchedAt).toBe(2_000);
   });
 
   it('observers see each restore that follows another (tables the store wrote in place)', () => {
@@ -125,7 +127,7 @@ describe('controller.restore', () => {
       { id: 2, title: 'b' },
     ]);
     const { controller, clock } = clocked(500);
-    controller.restore(source.snapshot());
+    restoreSnapshot(controller, takeSnapshot(source));
     const list: QueryState<Todo[]>[] = [];
     const all: QueryState<Todo[]>[] = [];
     controller.observe(getTodos, {}).subscribe((state) => list.push(state));
@@ -135,8 +137,9 @@ describe('controller.restore', () => {
     sourceClock.now = 2_000;
     source.set(Todo, { id: 2, title: 'b renamed' });
     source.set(Todo, { id: 3, title: 'c' });
-    controller.restore(
-      source.snapshot({
+    restoreSnapshot(
+      controller,
+      takeSnapshot(source, {
         changes: {
           entities: [
             ['Todo', '2'],
@@ -168,7 +171,7 @@ describe('controller.restore', () => {
     const other = clocked(5_000).controller;
     other.set(Todo, { id: 2, title: 'b, from elsewhere' });
 
-    controller.restore(other.snapshot());
+    restoreSnapshot(controller, takeSnapshot(other));
     expect(list.length).toBe(listBefore + 1);
     expect(list.at(-1)?.data?.[1]?.title).toBe('b, from elsewhere');
     expect(list.at(-1)?.data?.[0]).toBe(list.at(-2)?.data?.[0]);
@@ -179,16 +182,16 @@ describe('controller.restore', () => {
     const a = clocked(1_000);
     const b = clocked(1_000);
     a.controller.setResponse(getTodos, {}, [{ id: 1 }]);
-    b.controller.restore(a.controller.snapshot());
+    restoreSnapshot(b.controller, takeSnapshot(a.controller));
     const actions: ControllerAction[] = [];
     a.controller.actions$.subscribe((action) => actions.push(action));
     a.controller.invalidate(getTodos, {});
-    b.controller.restore(roundTrip(a.controller.snapshot({ changes: actions[0]!.changes })));
+    restoreSnapshot(b.controller, roundTrip(takeSnapshot(a.controller, { changes: actions[0]!.changes })));
     expect(b.controller.getResponse(getTodos, {}).invalid).toBe(true);
 
     b.clock.now = 3_000;
     b.controller.setResponse(getTodos, {}, [{ id: 1 }, { id: 2 }]);
-    a.controller.restore(b.controller.snapshot());
+    restoreSnapshot(a.controller, takeSnapshot(b.controller));
     expect(a.controller.getResponse(getTodos, {})).toMatchObject({ invalid: false, stale: false });
     expect(a.controller.getResponse(getTodos, {}).data?.length).toBe(2);
   });
@@ -197,18 +200,18 @@ describe('controller.restore', () => {
     const a = clocked(1_000);
     a.controller.setResponse(getTodos, {}, [{ id: 1 }, { id: 2 }]);
     const b = clocked(1_000);
-    b.controller.restore(a.controller.snapshot());
+    restoreSnapshot(b.controller, takeSnapshot(a.controller));
     a.clock.now = 2_000;
     a.controller.setResponse(deleteTodo, { id: 2 }, { id: 2 });
-    const deletion = a.controller.snapshot({ invalid: true });
+    const deletion = takeSnapshot(a.controller, { invalid: true });
 
-    b.controller.restore(deletion);
+    restoreSnapshot(b.controller, deletion);
     expect(b.controller.get(Todo, { id: 2 })).toBeUndefined();
     expect(b.controller.getResponse(getTodos, {}).data?.map((todo) => todo.id)).toEqual([1]);
 
     const c = clocked(5_000);
     c.controller.set(Todo, { id: 2, title: 'written after the deletion' });
-    c.controller.restore(deletion);
+    restoreSnapshot(c.controller, deletion);
     expect(c.controller.get(Todo, { id: 2 })?.title).toBe('written after the deletion');
   });
 
@@ -218,7 +221,7 @@ describe('controller.restore', () => {
     const { controller, clock } = clocked(2_000);
     controller.resetEntireStore();
     clock.now = 3_000;
-    controller.restore(old.snapshot());
+    restoreSnapshot(controller, takeSnapshot(old));
     expect(controller.getState().entities).toEqual({});
     expect(controller.getResponse(getTodos, {}).data).toBeUndefined();
   });
@@ -226,13 +229,13 @@ describe('controller.restore', () => {
   it('replace takes the snapshot as the whole state', () => {
     const { controller } = clocked(1_000);
     controller.setResponse(getTodos, {}, [{ id: 1, title: 'first' }]);
-    const past = controller.snapshot();
+    const past = takeSnapshot(controller);
     controller.setResponse(getTodos, {}, [{ id: 1, title: 'second' }, { id: 2 }]);
     const states: QueryState<Todo[]>[] = [];
     controller.observe(getTodos, {}).subscribe((state) => states.push(state));
     expect(states.at(-1)?.data?.length).toBe(2);
 
-    controller.restore(past, { replace: true });
+    restoreSnapshot(controller, past, { replace: true });
     expect(states.at(-1)?.data?.map((todo) => todo.title)).toEqual(['first']);
     expect(Object.keys(controller.getState().entities.Todo!)).toEqual(['1']);
   });
@@ -241,12 +244,12 @@ describe('controller.restore', () => {
     const { controller } = clocked(1_000);
     controller.setResponse(getTodos, {}, [{ id: 1 }, { id: 2 }]);
     controller.setResponse(deleteTodo, { id: 2 }, { id: 2 });
-    const past = roundTrip(controller.snapshot({ invalid: true }));
+    const past = roundTrip(takeSnapshot(controller, { invalid: true }));
     controller.setResponse(getTodo, { id: 3 }, { id: 3 });
 
-    controller.restore(past, { replace: true });
+    restoreSnapshot(controller, past, { replace: true });
     expect(controller.getState().entities.Todo?.['2']).toBe(INVALID);
-    expect(controller.snapshot({ invalid: true })).toEqual(past);
+    expect(takeSnapshot(controller, { invalid: true })).toEqual(past);
   });
 
   it('reports a restore action with its changes, and none for a snapshot that changes nothing', () => {
@@ -255,8 +258,8 @@ describe('controller.restore', () => {
     const { controller } = clocked(1_000);
     const actions: ControllerAction[] = [];
     controller.actions$.subscribe((action) => actions.push(action));
-    controller.restore(source.snapshot());
-    controller.restore(source.snapshot());
+    restoreSnapshot(controller, takeSnapshot(source));
+    restoreSnapshot(controller, takeSnapshot(source));
     expect(actions).toHaveLength(1);
     expect(actions[0]).toMatchObject({
       type: 'restore',
@@ -269,7 +272,7 @@ describe('controller.restore', () => {
     controller.setResponse(getTodo, { id: 1 }, { id: 1, title: 'kept' });
     const before = controller.getState();
     for (const bad of [null, 'state', 42, [], { hello: 'world' }, undefined]) {
-      expect(() => controller.restore(bad)).toThrow(/controller\.restore expects a state snapshot/);
+      expect(() => restoreSnapshot(controller, bad)).toThrow(/restoreSnapshot expects a state snapshot/);
     }
     expect(controller.getState()).toBe(before);
   });
@@ -285,7 +288,7 @@ describe('controller.restore', () => {
       "endpoints": { "__proto__": ["1"] },
       "meta": { "k": 7 }
     }`) as StateSnapshot;
-    controller.restore(hostile);
+    restoreSnapshot(controller, hostile);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('id');
     expect(controller.get(Todo, { id: 1 })?.title).toBe('kept');
@@ -296,6 +299,22 @@ describe('controller.restore', () => {
   it('throws once disposed', () => {
     const { controller } = clocked();
     controller.dispose();
-    expect(() => controller.restore(controller.snapshot())).toThrow(/disposed/);
+    expect(() => restoreSnapshot(controller, takeSnapshot(controller))).toThrow(
+      'restoreSnapshot() was called after controller.dispose()',
+    );
+  });
+
+  it('refuses what is no controller with a TypeError naming the function (arguments swapped)', () => {
+    const { controller } = clocked();
+    controller.setResponse(getTodo, { id: 1 }, { id: 1, title: 'kept' });
+    const snapshot = takeSnapshot(controller);
+    const before = controller.getState();
+    const swapped = (): void => (restoreSnapshot as (...args: unknown[]) => void)(snapshot, controller);
+    expect(swapped).toThrow(TypeError);
+    expect(swapped).toThrow('restoreSnapshot expects a Controller as its first argument, got an object');
+    expect(() => (takeSnapshot as (value: unknown) => unknown)(undefined)).toThrow(
+      'takeSnapshot expects a Controller as its first argument, got undefined',
+    );
+    expect(controller.getState()).toBe(before);
   });
 });

@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectDevtools, type DevtoolsConnection, type DevtoolsMessage } from '../../../adapters/devtools/index.js';
-import { Controller, type StateSnapshot } from '../../../core/index.js';
+import { Controller, takeSnapshot, type StateSnapshot } from '../../../core/index.js';
 import { TodoResource, record, settled, useTodoServer } from '../../reliability/faultHarness.js';
 
 const fake = useTodoServer();
@@ -122,7 +122,7 @@ describe('connectDevtools reporting', () => {
       features: { pause: true, export: true, import: 'custom', jump: true },
     });
     expect(connection!.inits).toHaveLength(1);
-    expect(connection!.inits[0]!.state).toEqual(controller.snapshot({ invalid: true }));
+    expect(connection!.inits[0]!.state).toEqual(takeSnapshot(controller, { invalid: true }));
     expect(titles(connection!.inits[0]!.state)).toEqual(['before']);
     expect(connection!.listeners.size).toBe(1);
   });
@@ -169,7 +169,7 @@ describe('connectDevtools reporting', () => {
     });
     expect(titles(connection.sends[0]!.state)).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']);
     expect(titles(connection.sends[2]!.state)).toEqual(['todo 1', 'renamed', 'todo 3', 'todo 4']);
-    expect(connection.sends.at(-1)!.state).toEqual(controller.snapshot({ invalid: true }));
+    expect(connection.sends.at(-1)!.state).toEqual(takeSnapshot(controller, { invalid: true }));
   });
 
   it('keeps each state as it was sent while the store moves on (the extension serializes later)', async () => {
@@ -218,7 +218,7 @@ describe('connectDevtools time travel', () => {
     connection.jump(2, 'JUMP_TO_ACTION');
     expect(list.last().data?.[0]?.title).toBe('first edit');
     expect(one.last().data?.title).toBe('first edit');
-    expect(controller.snapshot({ invalid: true })).toEqual(roundTrip(connection.sends[1]!.state));
+    expect(takeSnapshot(controller, { invalid: true })).toEqual(roundTrip(connection.sends[1]!.state));
     expect(connection.sends).toHaveLength(sent);
 
     // the app's own changes after a jump are reported again
@@ -239,7 +239,7 @@ describe('connectDevtools time travel', () => {
     connection.jump(connection.sends.length);
     expect(list.last().data?.map((todo) => todo.id)).toEqual([1, 3, 4]);
     expect(controller.getState().entities.Todo?.['2']).toEqual(expect.anything());
-    expect(controller.snapshot({ invalid: true }).invalid).toEqual([['Todo', '2']]);
+    expect(takeSnapshot(controller, { invalid: true }).invalid).toEqual([['Todo', '2']]);
     list.unsubscribe();
   });
 
@@ -273,7 +273,10 @@ describe('connectDevtools time travel', () => {
     source.setResponse(TodoResource.get, { id: 9 }, { id: 9, title: 'imported' });
     const nextLiftedState = {
       actionsById: { 0: { action: { type: '@@INIT' } }, 1: { action: { type: 'rx-rest/set' } } },
-      computedStates: [{ state: roundTrip(new Controller().snapshot()) }, { state: roundTrip(source.snapshot()) }],
+      computedStates: [
+        { state: roundTrip(takeSnapshot(new Controller())) },
+        { state: roundTrip(takeSnapshot(source)) },
+      ],
       stagedActionIds: [0, 1],
       currentStateIndex: 1,
       nextActionId: 2,
@@ -309,7 +312,7 @@ describe('connectDevtools and bad messages', () => {
     for (const [text] of warn.mock.calls)
       expect(text).toMatch(/^rx-rest\/devtools: ignored a \w+ message of Redux DevTools: /);
     expect(warn.mock.calls[0]![0]).toMatch(/JUMP_TO_STATE.*JSON/);
-    expect(warn.mock.calls[3]![0]).toMatch(/controller\.restore expects a state snapshot/);
+    expect(warn.mock.calls[3]![0]).toMatch(/restoreSnapshot expects a state snapshot/);
     expect(controller.getState()).toBe(before);
     expect(connection.inits).toHaveLength(1);
   });

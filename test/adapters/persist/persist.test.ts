@@ -5,7 +5,7 @@
  * under fake timers counts the storage's writes.
  */
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { Controller, type ControllerOptions, type StateSnapshot } from '../../../core/index.js';
+import { Controller, takeSnapshot, type ControllerOptions, type StateSnapshot } from '../../../core/index.js';
 import { persist, type PersistStorage, type PersistedState } from '../../../adapters/persist/index.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource, flush, record, tick, useFakeClock, useTodoServer } from '../../reliability/faultHarness.js';
@@ -145,7 +145,7 @@ describe('restore on start', () => {
     await expect(persistOn(controller, { storage: localStorage }).restored).resolves.toBe(true);
   });
 
-  it('saves an envelope: format, version, savedAt and controller.snapshot()', async () => {
+  it('saves an envelope: format, version, savedAt and takeSnapshot(controller)', async () => {
     useFakeClock();
     vi.setSystemTime(new Date('2025-03-01T10:00:00Z'));
     const controller = newController();
@@ -157,7 +157,7 @@ describe('restore on start', () => {
       format: 'rx-rest',
       version: 'v2',
       savedAt: Date.parse('2025-03-01T10:00:01Z'), // when it was saved: a second after the change
-      state: JSON.parse(JSON.stringify(controller.snapshot())) as StateSnapshot,
+      state: JSON.parse(JSON.stringify(takeSnapshot(controller))) as StateSnapshot,
     });
     expect(Object.keys(envelope.state.entities.Todo!)).toEqual(['7']);
     expect(localStorage.getItem('rx-rest')).toBeNull();
@@ -433,7 +433,7 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     localStorage.setItem('rx-rest', raw);
     const controller = newController();
     controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, title: 'in the store' });
-    const before = controller.snapshot();
+    const before = takeSnapshot(controller);
     const restored = await persistOn(controller, { storage: localStorage, ...options }).restored;
     return { controller, before, restored };
   }
@@ -448,7 +448,7 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     const save = await saveOfFirstApp({ version: 1 });
     const { controller, before, restored } = await persistedOver(save, { version: 2 });
     expect(restored).toBe(false);
-    expect(controller.snapshot()).toEqual(before);
+    expect(takeSnapshot(controller)).toEqual(before);
     expect(localStorage.getItem('rx-rest')).toBeNull();
     expectWarned(/version 1, not 2/);
   });
@@ -471,7 +471,7 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     vi.setSystemTime(1_000_000 + 60_001);
     const { controller, before, restored } = await persistedOver(save, { maxAge: 60_000 });
     expect(restored).toBe(false);
-    expect(controller.snapshot()).toEqual(before);
+    expect(takeSnapshot(controller)).toEqual(before);
     expect(localStorage.getItem('rx-rest')).toBeNull();
     expectWarned(/60001 ms old, older than maxAge \(60000 ms\)/);
   });
@@ -479,7 +479,7 @@ describe('saves that do not fit, and failing storages: one warning, the store as
   it('corrupt (not JSON): ignored and removed', async () => {
     const { controller, before, restored } = await persistedOver('{"format":"rx-rest","sav');
     expect(restored).toBe(false);
-    expect(controller.snapshot()).toEqual(before);
+    expect(takeSnapshot(controller)).toEqual(before);
     expect(localStorage.getItem('rx-rest')).toBeNull();
     expectWarned(/corrupt/);
   });
@@ -492,7 +492,7 @@ describe('saves that do not fit, and failing storages: one warning, the store as
   ])('foreign (%s): ignored and removed', async (_, raw) => {
     const { controller, before, restored } = await persistedOver(raw);
     expect(restored).toBe(false);
-    expect(controller.snapshot()).toEqual(before);
+    expect(takeSnapshot(controller)).toEqual(before);
     expect(localStorage.getItem('rx-rest')).toBeNull();
     expectWarned(/is not an rx-rest save/);
   });
@@ -501,7 +501,7 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     const raw = JSON.stringify({ format: 'rx-rest', savedAt: Date.now(), state: { rows: [1, 2] } });
     const { controller, before, restored } = await persistedOver(raw);
     expect(restored).toBe(false);
-    expect(controller.snapshot()).toEqual(before);
+    expect(takeSnapshot(controller)).toEqual(before);
     expect(localStorage.getItem('rx-rest')).toBeNull();
     expectWarned(/holds no state snapshot/);
   });
@@ -539,10 +539,10 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     async.fail(new Error('the database is closed'));
     const controller = newController();
     controller.set(Todo, { id: 1, title: 'in the store' });
-    const before = controller.snapshot();
+    const before = takeSnapshot(controller);
     const stop = persistOn(controller, { storage: async.storage, throttle: 10 });
     await expect(stop.restored).resolves.toBe(false);
-    expect(controller.snapshot()).toEqual(before);
+    expect(takeSnapshot(controller)).toEqual(before);
     expectWarned(/could not read 'rx-rest' \(Error: the database is closed\)/);
 
     warn.mockClear();

@@ -1,0 +1,64 @@
+/**
+ * A controller's state as plain data and back: `takeSnapshot` and `restoreSnapshot`, for what lives outside
+ * one controller (storage, other tabs, devtools). Functions beside the `Controller`, not its methods, so that
+ * only apps that import them bundle them and the merge they bring.
+ */
+import { describeKind } from '../errors.js';
+import { mergeAction, mergeState, snapshotOf, type SnapshotOptions, type StateSnapshot } from '../store/index.js';
+import { Controller, controllerInternals, disposedError } from './Controller.js';
+
+/** How `restoreSnapshot` brings a snapshot in. */
+export interface RestoreOptions {
+  /** Take the snapshot as the whole state (time travel) instead of merging it. Default false. */
+  readonly replace?: boolean | undefined;
+}
+
+/** The controller's internals, after checking that `controller` is one (a swapped argument is a common slip). */
+function internalsOf(controller: Controller, call: string) {
+  if (!(controller instanceof Controller)) {
+    throw new TypeError(`${call} expects a Controller as its first argument, got ${describeKind(controller)}`);
+  }
+  return controllerInternals(controller);
+}
+
+/**
+ * The controller's state as plain data (JSON and `postMessage` safe; no optimistic layers): all of it, or
+ * with `changes` (an action's) only the records and request keys a change touched. Records marked INVALID
+ * are listed in `invalid` when `{ invalid: true }`. `restoreSnapshot` takes it back, into this controller
+ * or another. A disposed controller's state can still be taken.
+ *
+ * @example
+ * localStorage.setItem('todos', JSON.stringify(takeSnapshot(controller)));
+ * controller.actions$.subscribe((action) =>
+ *   channel.postMessage(takeSnapshot(controller, { changes: action.changes, invalid: true })),
+ * );
+ */
+export function takeSnapshot(controller: Controller, options?: SnapshotOptions): StateSnapshot {
+  return snapshotOf(internalsOf(controller, 'takeSnapshot').store.current, options);
+}
+
+/**
+ * Merges a snapshot (`takeSnapshot`'s, or a `getState()` turned into JSON) into the controller's store:
+ * each record and result replaces the stored one only when its request started later, and nothing that
+ * started before the last reset is written, so a restore never loses newer data. Malformed parts are
+ * dropped. `{ replace: true }` takes the snapshot as the whole state instead (time travel; optimistic
+ * layers in flight stay). Observers of what changed re-emit; `actions$` reports a `restore`. Throws a
+ * `TypeError` for a value that is no snapshot, with the store unchanged.
+ *
+ * @example
+ * const saved = localStorage.getItem('todos');
+ * if (saved) restoreSnapshot(controller, JSON.parse(saved));
+ */
+export function restoreSnapshot(
+  controller: Controller,
+  snapshot: StateSnapshot | unknown,
+  options: RestoreOptions = {},
+): void {
+  const { cache, store, disposed } = internalsOf(controller, 'restoreSnapshot');
+  if (disposed) throw disposedError('restoreSnapshot');
+  const { changes } = store.dispatch(mergeAction(snapshot, options.replace === true), mergeState);
+  if (changes.endpoints !== 'all') for (const key of changes.endpoints) cache.written(key);
+  const log = cache.requests.log;
+  if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
+    log.emit({ type: 'restore', changes });
+}
