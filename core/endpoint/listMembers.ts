@@ -4,7 +4,7 @@
  * keeps the list's options and hooks; each is built once per endpoint.
  */
 import { EndpointDefinitionError } from '../errors.js';
-import { Collection, ObjectSchema, appendUnique, collectionArgsKey } from '../schema/index.js';
+import { Collection, ObjectSchema, appendUnique, collectionArgsKey, isPlainObject } from '../schema/index.js';
 import type { ArraySchema, CreateCollectionFilter, Denormalize } from '../schema/index.js';
 import type { PathValue } from './path.js';
 import type { RestEndpoint } from './RestEndpoint.js';
@@ -43,7 +43,7 @@ export function getMemberOptions(endpoint: object): Readonly<Record<string, unkn
 /** The Collection in a schema: the schema itself, or the first one among the members of an object schema. */
 export function findCollection(schema: unknown): Collection<any> | undefined {
   if (schema instanceof Collection) return schema;
-  const members = schema instanceof ObjectSchema ? schema.schema : plainObject(schema) ? schema : undefined;
+  const members = schema instanceof ObjectSchema ? schema.schema : isPlainObject(schema) ? schema : undefined;
   if (members === undefined) return undefined;
   for (const key of Object.keys(members)) {
     const found = findCollection(members[key]);
@@ -56,7 +56,7 @@ export function findCollection(schema: unknown): Collection<any> | undefined {
 export function mapCollection(schema: unknown, map: (collection: Collection<any>) => unknown): unknown {
   if (schema instanceof Collection) return map(schema);
   if (schema instanceof ObjectSchema) return new ObjectSchema(mapMembers(schema.schema, map));
-  if (plainObject(schema)) return mapMembers(schema, map);
+  if (isPlainObject(schema)) return mapMembers(schema, map);
   return schema;
 }
 
@@ -67,12 +67,6 @@ function mapMembers(
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(members)) out[key] = mapCollection(members[key], map);
   return out;
-}
-
-function plainObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /** A derived member of `endpoint`, built on first use and then the same object. */

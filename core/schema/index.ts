@@ -43,7 +43,7 @@ export type { DenormalizeResult } from './denormalize.js';
 export { INVALID } from './special.js';
 export type { Invalid } from './special.js';
 export { isSchema, schemaLabel } from './schemaKind.js';
-export { emptyTable, copyTable, assignField, jsonEqual } from './safeObject.js';
+export { emptyTable, copyTable, assignField, isPlainObject, jsonEqual } from './safeObject.js';
 export { forgetDerived } from './tableDerived.js';
 
 // ---- Types ---------------------------------------------------------------------------------------
