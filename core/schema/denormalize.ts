@@ -29,6 +29,8 @@ const DONE = 3;
 /** The memo of one stored record: the value built from it and the records that value read. */
 interface RecordNode {
   readonly schema: unknown;
+  /** The record the value was built from (a node stands for its record only while the table holds it). */
+  readonly record: object;
   value: unknown;
   /** `undefined` forces a rebuild. */
   deps: Dependencies | undefined;
@@ -113,8 +115,9 @@ class ReadResult implements DenormalizeResult<unknown> {
 /**
  * Keeps denormalized values referentially stable across reads: an entity whose stored record and nested
  * entities are unchanged comes back as the same instance, a list or object whose members are unchanged
- * as the same object, and reading the same result from the same tables costs O(1). Memory is held
- * weakly by stored records, so dropped records are collected.
+ * as the same object, and reading the same result from the same tables costs O(1). What it keeps of a
+ * table goes with the table (besides the last version read of each table, until a newer one is read), so
+ * dropped records and states are collected.
  *
  * @example
  * const memo = new MemoCache();
@@ -122,7 +125,16 @@ class ReadResult implements DenormalizeResult<unknown> {
  * memo.denormalize([Todo], result, state.entities).data === first; // true
  */
 export class MemoCache {
-  /** @internal */ readonly nodes = new WeakMap<object, RecordNode>();
+  /**
+   * @internal The nodes of each table's records by pk, held as long as the table is. Not one `WeakMap` entry
+   * per record: V8 makes those costly to insert and to collect (a first read of 3,000 records spent more time
+   * on them than on building the instances).
+   */
+  readonly tables = new WeakMap<object, Map<string, RecordNode>>();
+  /** @internal The node map made last for each table key: a new version of the table starts from its nodes. */
+  readonly latest = new Map<string, Map<string, RecordNode>>();
+  /** @internal Nodes of entities given inline (not read from a table), by the object. */
+  readonly inline = new WeakMap<object, RecordNode>();
   /** @internal */ readonly stableByInput = new WeakMap<object, StableEntry>();
   /** @internal Entities read past the depth limit, by record. */ readonly shallow = new WeakMap<object, object>();
   readonly #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
@@ -173,6 +185,24 @@ export class MemoCache {
     return result as DenormalizeResult<Denormalize<S>>;
   }
 
+  /**
+   * @internal The nodes of `table` (table key `key`) by pk. A table seen for the first time (a new version
+   * of it) takes over the nodes of the previous version's records that it still holds.
+   */
+  nodesOf(key: string, table: object): Map<string, RecordNode> {
+    let nodes = this.tables.get(table);
+    if (nodes === undefined) {
+      nodes = new Map();
+      const previous = this.latest.get(key);
+      if (previous !== undefined)
+        for (const [pk, node] of previous)
+          if (ownValue(table as EntityTables[string], pk) === node.record) nodes.set(pk, node);
+      this.tables.set(table, nodes);
+      this.latest.set(key, nodes);
+    }
+    return nodes;
+  }
+
   /** @internal The transitive records read from `roots`, following the memo's nodes. */
   pathsOf(roots: Dependencies, entities: EntityTables): Set<string> {
     const paths = new Set<string>();
@@ -183,10 +213,12 @@ export class MemoCache {
         const key = deps[i + 1] as string;
         const pk = deps[i + 2] as string;
         paths.add(`${key}\u0000${pk}`);
-        const record = ownValue(ownValue(entities, key), pk);
+        const table = ownValue(entities, key);
+        const record = ownValue(table, pk);
         if (typeof record !== 'object' || record === null || seen.has(record)) continue;
         seen.add(record);
-        const children = this.nodes.get(record)?.deps;
+        const node = this.tables.get(table as object)?.get(pk);
+        const children = node?.record === record ? node.deps : undefined;
         if (children && children.length) pending.push(children);
       }
     }
@@ -268,6 +300,10 @@ class ReadPass implements DenormalizeContext {
     (this.#building[this.#building.length - 1] as RecordNode).value = value;
   };
 
+  /** The tables this read has used and their node maps, at the same index (a few: a scan beats a lookup). */
+  readonly #tables: object[] = [];
+  readonly #nodeMaps: Map<string, RecordNode>[] = [];
+
   /** Records being resolved (built or validated) on the stack: past an entity's maxEntityDepth, it reads shallow. */
   #depth = 0;
   readonly #memo: MemoCache;
@@ -298,6 +334,10 @@ class ReadPass implements DenormalizeContext {
   end(): void {
     this.#recorded.fill(undefined, 0, Math.max(this.#top, this.#high));
     this.#high = 0;
+    if (this.#tables.length !== 0) {
+      this.#tables.length = 0;
+      this.#nodeMaps.length = 0;
+    }
     this.start(0, NO_TABLES, NO_DEPS);
   }
 
@@ -325,7 +365,7 @@ class ReadPass implements DenormalizeContext {
   #inline(schema: typeof Entity, plan: EntityPlan, input: unknown): unknown {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
     if (input instanceof schema) return input;
-    return this.#resolve(schema, input, plan);
+    return this.#resolve(schema, input, plan, undefined, '');
   }
 
   /**
@@ -353,13 +393,26 @@ class ReadPass implements DenormalizeContext {
     pk: string,
     plan: EntityPlan | undefined = planOf(schema),
   ): unknown {
-    const record = ownValue(ownValue(this.#entities, key), pk);
+    const table = ownValue(this.#entities, key);
+    const record = ownValue(table, pk);
     const value =
       typeof record === 'object' && record !== null
-        ? this.#resolve(schema as TableSchema | typeof Entity, record, plan)
+        ? this.#resolve(schema as TableSchema | typeof Entity, record, plan, this.#nodesOf(key, table as object), pk)
         : INVALID;
     this.#record(schema, key, pk, value);
     return value;
+  }
+
+  #nodesOf(key: string, table: object): Map<string, RecordNode> {
+    const tables = this.#tables;
+    for (let i = 0; i < tables.length; i++)
+      if (tables[i] === table) return this.#nodeMaps[i] as Map<string, RecordNode>;
+    const nodes = this.#memo.nodesOf(key, table);
+    if (tables.length < 8) {
+      tables.push(table);
+      this.#nodeMaps.push(nodes);
+    }
+    return nodes;
   }
 
   tablePks(key: string): readonly string[] | undefined {
@@ -424,14 +477,23 @@ class ReadPass implements DenormalizeContext {
   }
 
   #currentValue(key: string, pk: string): unknown {
-    const record = ownValue(ownValue(this.#entities, key), pk);
+    const table = ownValue(this.#entities, key);
+    const record = ownValue(table, pk);
     if (typeof record !== 'object' || record === null) return INVALID;
-    return this.#memo.nodes.get(record)?.value;
+    const node = this.#nodesOf(key, table as object).get(pk);
+    return node !== undefined && node.record === record ? node.value : undefined;
   }
 
-  #resolve(schema: TableSchema | typeof Entity, record: object, plan: EntityPlan | undefined): unknown {
-    let node = this.#memo.nodes.get(record);
-    if (node && node.schema === schema) {
+  /** Validates or builds the node of `record`: the one at `pk` in `nodes`, or an inline entity's (no `nodes`). */
+  #resolve(
+    schema: TableSchema | typeof Entity,
+    record: object,
+    plan: EntityPlan | undefined,
+    nodes: Map<string, RecordNode> | undefined,
+    pk: string,
+  ): unknown {
+    let node = nodes === undefined ? this.#memo.inline.get(record) : nodes.get(pk);
+    if (node !== undefined && node.record === record && node.schema === schema) {
       if (node.pass === this.#id) {
         if (node.status === VALIDATING) this.#presumed.push({ node, value: node.value });
         return node.value;
@@ -443,8 +505,9 @@ class ReadPass implements DenormalizeContext {
         return node.value;
       }
     } else {
-      node = { schema, value: undefined, deps: undefined, pass: this.#id, status: BUILDING };
-      this.#memo.nodes.set(record, node);
+      node = { schema, record, value: undefined, deps: undefined, pass: this.#id, status: BUILDING };
+      if (nodes === undefined) this.#memo.inline.set(record, node);
+      else nodes.set(pk, node);
     }
     const built = node;
     const before = built.deps;
