@@ -300,8 +300,9 @@ class ReadPass implements DenormalizeContext {
     (this.#building[this.#building.length - 1] as RecordNode).value = value;
   };
 
-  /** The tables this read has used and their node maps, at the same index (a few: a scan beats a lookup). */
-  readonly #tables: object[] = [];
+  /** The table keys this read has used, their tables and node maps at the same index (a few: a scan beats a lookup). */
+  readonly #keys: string[] = [];
+  readonly #tables: { readonly [pk: string]: unknown }[] = [];
   readonly #nodeMaps: Map<string, RecordNode>[] = [];
 
   /** Records being resolved (built or validated) on the stack: past an entity's maxEntityDepth, it reads shallow. */
@@ -318,6 +319,7 @@ class ReadPass implements DenormalizeContext {
   /** Starts pass number `id` over `entities`, dropping what a pass before it left (thrown, or not settled). */
   start(id: number, entities: EntityTables, args: readonly unknown[]): void {
     this.#id = id;
+    if (entities !== this.#entities) this.#forgetTables();
     this.#entities = entities;
     this.args = args;
     this.reshaped = false;
@@ -334,11 +336,14 @@ class ReadPass implements DenormalizeContext {
   end(): void {
     this.#recorded.fill(undefined, 0, Math.max(this.#top, this.#high));
     this.#high = 0;
-    if (this.#tables.length !== 0) {
-      this.#tables.length = 0;
-      this.#nodeMaps.length = 0;
-    }
     this.start(0, NO_TABLES, NO_DEPS);
+  }
+
+  #forgetTables(): void {
+    if (this.#keys.length === 0) return;
+    this.#keys.length = 0;
+    this.#tables.length = 0;
+    this.#nodeMaps.length = 0;
   }
 
   unvisit(schema: unknown, input: unknown): unknown {
@@ -387,32 +392,27 @@ class ReadPass implements DenormalizeContext {
     return value;
   }
 
-  unvisitRecord(
-    schema: TableSchema | Function,
-    key: string,
-    pk: string,
-    plan: EntityPlan | undefined = planOf(schema),
-  ): unknown {
-    const table = ownValue(this.#entities, key);
-    const record = ownValue(table, pk);
+  /** `plan`: the schema's plan if known (else found when the record is built). */
+  unvisitRecord(schema: TableSchema | Function, key: string, pk: string, plan?: EntityPlan): unknown {
+    const slot = this.#slotOf(key);
+    const record = slot < 0 ? undefined : ownValue(this.#tables[slot], pk);
     const value =
       typeof record === 'object' && record !== null
-        ? this.#resolve(schema as TableSchema | typeof Entity, record, plan, this.#nodesOf(key, table as object), pk)
+        ? this.#resolve(schema as TableSchema | typeof Entity, record, plan, this.#nodeMaps[slot], pk)
         : INVALID;
     this.#record(schema, key, pk, value);
     return value;
   }
 
-  #nodesOf(key: string, table: object): Map<string, RecordNode> {
-    const tables = this.#tables;
-    for (let i = 0; i < tables.length; i++)
-      if (tables[i] === table) return this.#nodeMaps[i] as Map<string, RecordNode>;
-    const nodes = this.#memo.nodesOf(key, table);
-    if (tables.length < 8) {
-      tables.push(table);
-      this.#nodeMaps.push(nodes);
-    }
-    return nodes;
+  /** Where table `key` and its node map are in this read's lists (added on first use); -1 when there is no such table. */
+  #slotOf(key: string): number {
+    const keys = this.#keys;
+    for (let i = 0; i < keys.length; i++) if (keys[i] === key) return i;
+    const table = ownValue(this.#entities, key);
+    if (table === undefined) return -1;
+    this.#tables.push(table);
+    this.#nodeMaps.push(this.#memo.nodesOf(key, table));
+    return keys.push(key) - 1;
   }
 
   tablePks(key: string): readonly string[] | undefined {
@@ -477,10 +477,10 @@ class ReadPass implements DenormalizeContext {
   }
 
   #currentValue(key: string, pk: string): unknown {
-    const table = ownValue(this.#entities, key);
-    const record = ownValue(table, pk);
+    const slot = this.#slotOf(key);
+    const record = slot < 0 ? undefined : ownValue(this.#tables[slot], pk);
     if (typeof record !== 'object' || record === null) return INVALID;
-    const node = this.#nodesOf(key, table as object).get(pk);
+    const node = (this.#nodeMaps[slot] as Map<string, RecordNode>).get(pk);
     return node !== undefined && node.record === record ? node.value : undefined;
   }
 
@@ -513,13 +513,14 @@ class ReadPass implements DenormalizeContext {
     const before = built.deps;
     built.status = BUILDING;
     built.deps = undefined;
+    const entityPlan = plan ?? planOf(schema);
     const start = this.#top;
     this.#starts.push(start);
     this.#building.push(built);
     this.#depth++;
     try {
-      built.value = plan
-        ? buildEntity(plan, record as Record<string, unknown>, this, this.#register)
+      built.value = entityPlan
+        ? buildEntity(entityPlan, record as Record<string, unknown>, this, this.#register)
         : (schema as TableSchema).build(record, this, this.#register);
     } catch (error) {
       this.#top = start;
@@ -546,7 +547,7 @@ class ReadPass implements DenormalizeContext {
       for (let i = 0; i < deps.length; i += STRIDE) {
         const schema = deps[i];
         const value =
-          schema instanceof ShallowMarker
+          typeof schema !== 'function' && schema instanceof ShallowMarker
             ? this.#shallowRecord(schema.schema, planOf(schema.schema) as EntityPlan, deps[i + 2] as string)
             : this.unvisitRecord(schema as TableSchema, deps[i + 1] as string, deps[i + 2] as string);
         if (value !== deps[i + 3]) return false;
