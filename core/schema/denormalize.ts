@@ -21,6 +21,8 @@ type Dependencies = readonly unknown[];
 const STRIDE = 4;
 const NO_DEPS: Dependencies = Object.freeze([]);
 const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
+const NO_TABLE = NO_TABLES as { readonly [pk: string]: unknown };
+const NO_NODES = new Map<string, RecordNode>();
 
 const VALIDATING = 1;
 const BUILDING = 2;
@@ -304,6 +306,8 @@ class ReadPass implements DenormalizeContext {
   readonly #keys: string[] = [];
   readonly #tables: { readonly [pk: string]: unknown }[] = [];
   readonly #nodeMaps: Map<string, RecordNode>[] = [];
+  /** How many of those are this read's (the slots past it are cleared, kept for the next read). */
+  #slots = 0;
 
   /** Records being resolved (built or validated) on the stack: past an entity's maxEntityDepth, it reads shallow. */
   #depth = 0;
@@ -340,10 +344,12 @@ class ReadPass implements DenormalizeContext {
   }
 
   #forgetTables(): void {
-    if (this.#keys.length === 0) return;
-    this.#keys.length = 0;
-    this.#tables.length = 0;
-    this.#nodeMaps.length = 0;
+    for (let i = 0; i < this.#slots; i++) {
+      this.#keys[i] = '';
+      this.#tables[i] = NO_TABLE;
+      this.#nodeMaps[i] = NO_NODES;
+    }
+    this.#slots = 0;
   }
 
   unvisit(schema: unknown, input: unknown): unknown {
@@ -407,12 +413,14 @@ class ReadPass implements DenormalizeContext {
   /** Where table `key` and its node map are in this read's lists (added on first use); -1 when there is no such table. */
   #slotOf(key: string): number {
     const keys = this.#keys;
-    for (let i = 0; i < keys.length; i++) if (keys[i] === key) return i;
+    const slots = this.#slots;
+    for (let i = 0; i < slots; i++) if (keys[i] === key) return i;
     const table = ownValue(this.#entities, key);
     if (table === undefined) return -1;
-    this.#tables.push(table);
-    this.#nodeMaps.push(this.#memo.nodesOf(key, table));
-    return keys.push(key) - 1;
+    keys[slots] = key;
+    this.#tables[slots] = table;
+    this.#nodeMaps[slots] = this.#memo.nodesOf(key, table);
+    return this.#slots++;
   }
 
   tablePks(key: string): readonly string[] | undefined {
@@ -459,7 +467,7 @@ class ReadPass implements DenormalizeContext {
 
   /** True when every value handed out on trust turned out right; otherwise marks what to rebuild. */
   settled(): boolean {
-    if (this.#presumed.every(({ node, value }) => node.value === value)) return true;
+    if (this.#presumed.length === 0 || this.#presumed.every(({ node, value }) => node.value === value)) return true;
     // A node handed out on trust then rebuilt: rebuild it from scratch next pass (as BUILDING, it
     // hands out its new value to the cycle), along with everything that saw a value that changed.
     for (const { node, value } of this.#presumed) if (node.value !== value) node.deps = undefined;
