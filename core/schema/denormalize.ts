@@ -21,8 +21,6 @@ type Dependencies = readonly unknown[];
 const STRIDE = 4;
 const NO_DEPS: Dependencies = Object.freeze([]);
 const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
-const NO_TABLE = NO_TABLES as { readonly [pk: string]: unknown };
-const NO_NODES = new Map<string, RecordNode>();
 
 const VALIDATING = 1;
 const BUILDING = 2;
@@ -128,15 +126,14 @@ class ReadResult implements DenormalizeResult<unknown> {
  */
 export class MemoCache {
   /**
-   * @internal The nodes of each table's records by pk, held as long as the table is. Not one `WeakMap` entry
+   * @internal The nodes of each table's records by pk (of an inline entity, by the object: pk ''), held as
+   * long as the table is. Not one `WeakMap` entry
    * per record: V8 makes those costly to insert and to collect (a first read of 3,000 records spent more time
    * on them than on building the instances).
    */
   readonly tables = new WeakMap<object, Map<string, RecordNode>>();
   /** @internal The node map made last for each table key: a new version of the table starts from its nodes. */
   readonly latest = new Map<string, Map<string, RecordNode>>();
-  /** @internal Nodes of entities given inline (not read from a table), by the object. */
-  readonly inline = new WeakMap<object, RecordNode>();
   /** @internal */ readonly stableByInput = new WeakMap<object, StableEntry>();
   /** @internal Entities read past the depth limit, by record. */ readonly shallow = new WeakMap<object, object>();
   readonly #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
@@ -185,24 +182,6 @@ export class MemoCache {
     const result = new ReadResult(value, paths, this, roots, entities);
     this.#storeResult(schema, input, { entities, result, roots });
     return result as DenormalizeResult<Denormalize<S>>;
-  }
-
-  /**
-   * @internal The nodes of `table` (table key `key`) by pk. A table seen for the first time (a new version
-   * of it) takes over the nodes of the previous version's records that it still holds.
-   */
-  nodesOf(key: string, table: object): Map<string, RecordNode> {
-    let nodes = this.tables.get(table);
-    if (nodes === undefined) {
-      nodes = new Map();
-      const previous = this.latest.get(key);
-      if (previous !== undefined)
-        for (const [pk, node] of previous)
-          if (ownValue(table as EntityTables[string], pk) === node.record) nodes.set(pk, node);
-      this.tables.set(table, nodes);
-      this.latest.set(key, nodes);
-    }
-    return nodes;
   }
 
   /** @internal The transitive records read from `roots`, following the memo's nodes. */
@@ -302,12 +281,12 @@ class ReadPass implements DenormalizeContext {
     (this.#building[this.#building.length - 1] as RecordNode).value = value;
   };
 
-  /** The table keys this read has used, their tables and node maps at the same index (a few: a scan beats a lookup). */
-  readonly #keys: string[] = [];
-  readonly #tables: { readonly [pk: string]: unknown }[] = [];
-  readonly #nodeMaps: Map<string, RecordNode>[] = [];
-  /** How many of those are this read's (the slots past it are cleared, kept for the next read). */
-  #slots = 0;
+  /**
+   * The tables this read has used: `[key, table, node map, key, ...]` (a few: a scan beats a lookup), up
+   * to `#used`; the slots past it are cleared and kept for the next read.
+   */
+  readonly #slots: unknown[] = [];
+  #used = 0;
 
   /** Records being resolved (built or validated) on the stack: past an entity's maxEntityDepth, it reads shallow. */
   #depth = 0;
@@ -344,12 +323,8 @@ class ReadPass implements DenormalizeContext {
   }
 
   #forgetTables(): void {
-    for (let i = 0; i < this.#slots; i++) {
-      this.#keys[i] = '';
-      this.#tables[i] = NO_TABLE;
-      this.#nodeMaps[i] = NO_NODES;
-    }
-    this.#slots = 0;
+    this.#slots.fill(undefined, 0, this.#used);
+    this.#used = 0;
   }
 
   unvisit(schema: unknown, input: unknown): unknown {
@@ -376,7 +351,10 @@ class ReadPass implements DenormalizeContext {
   #inline(schema: typeof Entity, plan: EntityPlan, input: unknown): unknown {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
     if (input instanceof schema) return input;
-    return this.#resolve(schema, input, plan, undefined, '');
+    const tables = this.#memo.tables;
+    let nodes = tables.get(input);
+    if (nodes === undefined) tables.set(input, (nodes = new Map()));
+    return this.#resolve(schema, input, plan, nodes, '');
   }
 
   /**
@@ -401,26 +379,45 @@ class ReadPass implements DenormalizeContext {
   /** `plan`: the schema's plan if known (else found when the record is built). */
   unvisitRecord(schema: TableSchema | Function, key: string, pk: string, plan?: EntityPlan): unknown {
     const slot = this.#slotOf(key);
-    const record = slot < 0 ? undefined : ownValue(this.#tables[slot], pk);
+    const record = slot < 0 ? undefined : ownValue(this.#slots[slot + 1] as EntityTables[string], pk);
     const value =
       typeof record === 'object' && record !== null
-        ? this.#resolve(schema as TableSchema | typeof Entity, record, plan, this.#nodeMaps[slot], pk)
+        ? this.#resolve(
+            schema as TableSchema | typeof Entity,
+            record,
+            plan,
+            this.#slots[slot + 2] as Map<string, RecordNode>,
+            pk,
+          )
         : INVALID;
     this.#record(schema, key, pk, value);
     return value;
   }
 
-  /** Where table `key` and its node map are in this read's lists (added on first use); -1 when there is no such table. */
+  /**
+   * Where table `key` is in `#slots` (added on first use); -1 when there is no such table. A table the memo
+   * has not seen yet (a new version of it) takes over the nodes of the previous version's records it still holds.
+   */
   #slotOf(key: string): number {
-    const keys = this.#keys;
     const slots = this.#slots;
-    for (let i = 0; i < slots; i++) if (keys[i] === key) return i;
+    const used = this.#used;
+    for (let i = 0; i < used; i += 3) if (slots[i] === key) return i;
     const table = ownValue(this.#entities, key);
     if (table === undefined) return -1;
-    keys[slots] = key;
-    this.#tables[slots] = table;
-    this.#nodeMaps[slots] = this.#memo.nodesOf(key, table);
-    return this.#slots++;
+    const memo = this.#memo;
+    let nodes = memo.tables.get(table);
+    if (nodes === undefined) {
+      const previous = memo.latest.get(key);
+      nodes = new Map();
+      if (previous) for (const [pk, node] of previous) if (ownValue(table, pk) === node.record) nodes.set(pk, node);
+      memo.tables.set(table, nodes);
+      memo.latest.set(key, nodes);
+    }
+    slots[used] = key;
+    slots[used + 1] = table;
+    slots[used + 2] = nodes;
+    this.#used = used + 3;
+    return used;
   }
 
   tablePks(key: string): readonly string[] | undefined {
@@ -486,21 +483,21 @@ class ReadPass implements DenormalizeContext {
 
   #currentValue(key: string, pk: string): unknown {
     const slot = this.#slotOf(key);
-    const record = slot < 0 ? undefined : ownValue(this.#tables[slot], pk);
+    const record = slot < 0 ? undefined : ownValue(this.#slots[slot + 1] as EntityTables[string], pk);
     if (typeof record !== 'object' || record === null) return INVALID;
-    const node = (this.#nodeMaps[slot] as Map<string, RecordNode>).get(pk);
+    const node = (this.#slots[slot + 2] as Map<string, RecordNode>).get(pk);
     return node !== undefined && node.record === record ? node.value : undefined;
   }
 
-  /** Validates or builds the node of `record`: the one at `pk` in `nodes`, or an inline entity's (no `nodes`). */
+  /** Validates or builds the node of `record`, the one at `pk` in `nodes`. */
   #resolve(
     schema: TableSchema | typeof Entity,
     record: object,
     plan: EntityPlan | undefined,
-    nodes: Map<string, RecordNode> | undefined,
+    nodes: Map<string, RecordNode>,
     pk: string,
   ): unknown {
-    let node = nodes === undefined ? this.#memo.inline.get(record) : nodes.get(pk);
+    let node = nodes.get(pk);
     if (node !== undefined && node.record === record && node.schema === schema) {
       if (node.pass === this.#id) {
         if (node.status === VALIDATING) this.#presumed.push({ node, value: node.value });
@@ -514,8 +511,7 @@ class ReadPass implements DenormalizeContext {
       }
     } else {
       node = { schema, record, value: undefined, deps: undefined, pass: this.#id, status: BUILDING };
-      if (nodes === undefined) this.#memo.inline.set(record, node);
-      else nodes.set(pk, node);
+      nodes.set(pk, node);
     }
     const built = node;
     const before = built.deps;
