@@ -221,6 +221,21 @@ describe('denormalize: referential stability (MemoCache)', () => {
     expect(bob2!.name).toBe('Robert');
   });
 
+  it('keeps the instance of an entity given inline while the records it reads stay, and rebuilds it when one changes', () => {
+    const memo = new MemoCache();
+    const state = normalize(User, { id: 'ann', name: 'Ann' });
+    const inline = [{ id: 1, title: 'inline', author: 'ann' }];
+    const first = memo.denormalize([Article], inline, state.entities).data![0]!;
+    expect(first).toBeInstanceOf(Article);
+    expect(first.author.name).toBe('Ann');
+    const unrelated = normalize(User, { id: 'bob', name: 'Bob' }, [], state);
+    expect(memo.denormalize([Article], inline, unrelated.entities).data![0]).toBe(first);
+    const renamed = normalize(User, { id: 'ann', name: 'Ann II' }, [], state);
+    const next = memo.denormalize([Article], inline, renamed.entities).data![0]!;
+    expect(next).not.toBe(first);
+    expect(next.author.name).toBe('Ann II');
+  });
+
   it('a list stays the same array while its items are unchanged, and changes when one changes', () => {
     const memo = new MemoCache();
     const state = normalize([Todo], [{ id: 1 }, { id: 2 }]);
