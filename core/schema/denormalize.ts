@@ -22,10 +22,6 @@ const STRIDE = 4;
 const NO_DEPS: Dependencies = Object.freeze([]);
 const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
 
-const VALIDATING = 1;
-const BUILDING = 2;
-const DONE = 3;
-
 /** The memo of one stored record: the value built from it and the records that value read. */
 interface RecordNode {
   readonly schema: unknown;
@@ -34,8 +30,8 @@ interface RecordNode {
   value: unknown;
   /** `undefined` forces a rebuild. */
   deps: Dependencies | undefined;
+  /** The pass that resolved it last: its number once built or validated (or while building), minus it while validating. */
   pass: number;
-  status: typeof VALIDATING | typeof BUILDING | typeof DONE;
 }
 
 interface StableEntry {
@@ -465,7 +461,7 @@ class ReadPass implements DenormalizeContext {
   /** True when every value handed out on trust turned out right; otherwise marks what to rebuild. */
   settled(): boolean {
     if (this.#presumed.length === 0 || this.#presumed.every(({ node, value }) => node.value === value)) return true;
-    // A node handed out on trust then rebuilt: rebuild it from scratch next pass (as BUILDING, it
+    // A node handed out on trust then rebuilt: rebuild it from scratch next pass (while building, it
     // hands out its new value to the cycle), along with everything that saw a value that changed.
     for (const { node, value } of this.#presumed) if (node.value !== value) node.deps = undefined;
     for (const node of this.#finished) {
@@ -499,23 +495,23 @@ class ReadPass implements DenormalizeContext {
   ): unknown {
     let node = nodes.get(pk);
     if (node !== undefined && node.record === record && node.schema === schema) {
-      if (node.pass === this.#id) {
-        if (node.status === VALIDATING) this.#presumed.push({ node, value: node.value });
+      const id = this.#id;
+      if (node.pass === id || node.pass === -id) {
+        if (node.pass !== id) this.#presumed.push({ node, value: node.value });
         return node.value;
       }
-      node.pass = this.#id;
       if (node.deps && this.#stillValid(node, node.deps)) {
-        node.status = DONE;
+        node.pass = id;
         if (this.#presumed.length !== 0) this.#finished.push(node);
         return node.value;
       }
     } else {
-      node = { schema, record, value: undefined, deps: undefined, pass: this.#id, status: BUILDING };
+      node = { schema, record, value: undefined, deps: undefined, pass: 0 };
       nodes.set(pk, node);
     }
     const built = node;
     const before = built.deps;
-    built.status = BUILDING;
+    built.pass = this.#id;
     built.deps = undefined;
     const entityPlan = plan ?? planOf(schema);
     const start = this.#top;
@@ -536,7 +532,6 @@ class ReadPass implements DenormalizeContext {
       this.#building.pop();
     }
     built.deps = this.#take(start);
-    built.status = DONE;
     if (!this.reshaped && built.deps.length > 0 && (before === undefined || !sameRecords(before, built.deps)))
       this.reshaped = true;
     if (this.#presumed.length !== 0) this.#finished.push(built);
@@ -544,7 +539,7 @@ class ReadPass implements DenormalizeContext {
   }
 
   #stillValid(node: RecordNode, deps: Dependencies): boolean {
-    node.status = VALIDATING;
+    node.pass = -this.#id;
     this.#starts.push(-1);
     this.#depth++;
     try {
