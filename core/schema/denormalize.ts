@@ -22,18 +22,16 @@ const STRIDE = 4;
 const NO_DEPS: Dependencies = Object.freeze([]);
 const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
 
-const VALIDATING = 1;
-const BUILDING = 2;
-const DONE = 3;
-
 /** The memo of one stored record: the value built from it and the records that value read. */
 interface RecordNode {
   readonly schema: unknown;
+  /** The record the value was built from (a node stands for its record only while the table holds it). */
+  readonly record: object;
   value: unknown;
   /** `undefined` forces a rebuild. */
   deps: Dependencies | undefined;
+  /** The pass that resolved it last: its number once built or validated (or while building), minus it while validating. */
   pass: number;
-  status: typeof VALIDATING | typeof BUILDING | typeof DONE;
 }
 
 interface StableEntry {
@@ -113,8 +111,9 @@ class ReadResult implements DenormalizeResult<unknown> {
 /**
  * Keeps denormalized values referentially stable across reads: an entity whose stored record and nested
  * entities are unchanged comes back as the same instance, a list or object whose members are unchanged
- * as the same object, and reading the same result from the same tables costs O(1). Memory is held
- * weakly by stored records, so dropped records are collected.
+ * as the same object, and reading the same result from the same tables costs O(1). What it keeps of a
+ * table goes with the table (besides the last version read of each table, until a newer one is read), so
+ * dropped records and states are collected.
  *
  * @example
  * const memo = new MemoCache();
@@ -122,7 +121,15 @@ class ReadResult implements DenormalizeResult<unknown> {
  * memo.denormalize([Todo], result, state.entities).data === first; // true
  */
 export class MemoCache {
-  /** @internal */ readonly nodes = new WeakMap<object, RecordNode>();
+  /**
+   * @internal The nodes of each table's records by pk (of an inline entity, by the object: pk ''), held as
+   * long as the table is. Not one `WeakMap` entry
+   * per record: V8 makes those costly to insert and to collect (a first read of 3,000 records spent more time
+   * on them than on building the instances).
+   */
+  readonly tables = new WeakMap<object, Map<string, RecordNode>>();
+  /** @internal The node map made last for each table key: a new version of the table starts from its nodes. */
+  readonly latest = new Map<string, Map<string, RecordNode>>();
   /** @internal */ readonly stableByInput = new WeakMap<object, StableEntry>();
   /** @internal Entities read past the depth limit, by record. */ readonly shallow = new WeakMap<object, object>();
   readonly #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
@@ -183,10 +190,12 @@ export class MemoCache {
         const key = deps[i + 1] as string;
         const pk = deps[i + 2] as string;
         paths.add(`${key}\u0000${pk}`);
-        const record = ownValue(ownValue(entities, key), pk);
+        const table = ownValue(entities, key);
+        const record = ownValue(table, pk);
         if (typeof record !== 'object' || record === null || seen.has(record)) continue;
         seen.add(record);
-        const children = this.nodes.get(record)?.deps;
+        const node = this.tables.get(table as object)?.get(pk);
+        const children = node?.record === record ? node.deps : undefined;
         if (children && children.length) pending.push(children);
       }
     }
@@ -268,6 +277,13 @@ class ReadPass implements DenormalizeContext {
     (this.#building[this.#building.length - 1] as RecordNode).value = value;
   };
 
+  /**
+   * The tables this read has used: `[key, table, node map, key, ...]` (a few: a scan beats a lookup), up
+   * to `#used`; the slots past it are cleared and kept for the next read.
+   */
+  readonly #slots: unknown[] = [];
+  #used = 0;
+
   /** Records being resolved (built or validated) on the stack: past an entity's maxEntityDepth, it reads shallow. */
   #depth = 0;
   readonly #memo: MemoCache;
@@ -282,6 +298,7 @@ class ReadPass implements DenormalizeContext {
   /** Starts pass number `id` over `entities`, dropping what a pass before it left (thrown, or not settled). */
   start(id: number, entities: EntityTables, args: readonly unknown[]): void {
     this.#id = id;
+    if (entities !== this.#entities) this.#forgetTables();
     this.#entities = entities;
     this.args = args;
     this.reshaped = false;
@@ -299,6 +316,11 @@ class ReadPass implements DenormalizeContext {
     this.#recorded.fill(undefined, 0, Math.max(this.#top, this.#high));
     this.#high = 0;
     this.start(0, NO_TABLES, NO_DEPS);
+  }
+
+  #forgetTables(): void {
+    this.#slots.fill(undefined, 0, this.#used);
+    this.#used = 0;
   }
 
   unvisit(schema: unknown, input: unknown): unknown {
@@ -325,7 +347,10 @@ class ReadPass implements DenormalizeContext {
   #inline(schema: typeof Entity, plan: EntityPlan, input: unknown): unknown {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
     if (input instanceof schema) return input;
-    return this.#resolve(schema, input, plan);
+    const tables = this.#memo.tables;
+    let nodes = tables.get(input);
+    if (nodes === undefined) tables.set(input, (nodes = new Map()));
+    return this.#resolve(schema, input, plan, nodes, '');
   }
 
   /**
@@ -347,19 +372,48 @@ class ReadPass implements DenormalizeContext {
     return value;
   }
 
-  unvisitRecord(
-    schema: TableSchema | Function,
-    key: string,
-    pk: string,
-    plan: EntityPlan | undefined = planOf(schema),
-  ): unknown {
-    const record = ownValue(ownValue(this.#entities, key), pk);
+  /** `plan`: the schema's plan if known (else found when the record is built). */
+  unvisitRecord(schema: TableSchema | Function, key: string, pk: string, plan?: EntityPlan): unknown {
+    const slot = this.#slotOf(key);
+    const record = slot < 0 ? undefined : ownValue(this.#slots[slot + 1] as EntityTables[string], pk);
     const value =
       typeof record === 'object' && record !== null
-        ? this.#resolve(schema as TableSchema | typeof Entity, record, plan)
+        ? this.#resolve(
+            schema as TableSchema | typeof Entity,
+            record,
+            plan,
+            this.#slots[slot + 2] as Map<string, RecordNode>,
+            pk,
+          )
         : INVALID;
     this.#record(schema, key, pk, value);
     return value;
+  }
+
+  /**
+   * Where table `key` is in `#slots` (added on first use); -1 when there is no such table. A table the memo
+   * has not seen yet (a new version of it) takes over the nodes of the previous version's records it still holds.
+   */
+  #slotOf(key: string): number {
+    const slots = this.#slots;
+    const used = this.#used;
+    for (let i = 0; i < used; i += 3) if (slots[i] === key) return i;
+    const table = ownValue(this.#entities, key);
+    if (table === undefined) return -1;
+    const memo = this.#memo;
+    let nodes = memo.tables.get(table);
+    if (nodes === undefined) {
+      const previous = memo.latest.get(key);
+      nodes = new Map();
+      if (previous) for (const [pk, node] of previous) if (ownValue(table, pk) === node.record) nodes.set(pk, node);
+      memo.tables.set(table, nodes);
+      memo.latest.set(key, nodes);
+    }
+    slots[used] = key;
+    slots[used + 1] = table;
+    slots[used + 2] = nodes;
+    this.#used = used + 3;
+    return used;
   }
 
   tablePks(key: string): readonly string[] | undefined {
@@ -406,8 +460,8 @@ class ReadPass implements DenormalizeContext {
 
   /** True when every value handed out on trust turned out right; otherwise marks what to rebuild. */
   settled(): boolean {
-    if (this.#presumed.every(({ node, value }) => node.value === value)) return true;
-    // A node handed out on trust then rebuilt: rebuild it from scratch next pass (as BUILDING, it
+    if (this.#presumed.length === 0 || this.#presumed.every(({ node, value }) => node.value === value)) return true;
+    // A node handed out on trust then rebuilt: rebuild it from scratch next pass (while building, it
     // hands out its new value to the cycle), along with everything that saw a value that changed.
     for (const { node, value } of this.#presumed) if (node.value !== value) node.deps = undefined;
     for (const node of this.#finished) {
@@ -424,39 +478,49 @@ class ReadPass implements DenormalizeContext {
   }
 
   #currentValue(key: string, pk: string): unknown {
-    const record = ownValue(ownValue(this.#entities, key), pk);
+    const slot = this.#slotOf(key);
+    const record = slot < 0 ? undefined : ownValue(this.#slots[slot + 1] as EntityTables[string], pk);
     if (typeof record !== 'object' || record === null) return INVALID;
-    return this.#memo.nodes.get(record)?.value;
+    const node = (this.#slots[slot + 2] as Map<string, RecordNode>).get(pk);
+    return node !== undefined && node.record === record ? node.value : undefined;
   }
 
-  #resolve(schema: TableSchema | typeof Entity, record: object, plan: EntityPlan | undefined): unknown {
-    let node = this.#memo.nodes.get(record);
-    if (node && node.schema === schema) {
-      if (node.pass === this.#id) {
-        if (node.status === VALIDATING) this.#presumed.push({ node, value: node.value });
+  /** Validates or builds the node of `record`, the one at `pk` in `nodes`. */
+  #resolve(
+    schema: TableSchema | typeof Entity,
+    record: object,
+    plan: EntityPlan | undefined,
+    nodes: Map<string, RecordNode>,
+    pk: string,
+  ): unknown {
+    let node = nodes.get(pk);
+    if (node !== undefined && node.record === record && node.schema === schema) {
+      const id = this.#id;
+      if (node.pass === id || node.pass === -id) {
+        if (node.pass !== id) this.#presumed.push({ node, value: node.value });
         return node.value;
       }
-      node.pass = this.#id;
       if (node.deps && this.#stillValid(node, node.deps)) {
-        node.status = DONE;
+        node.pass = id;
         if (this.#presumed.length !== 0) this.#finished.push(node);
         return node.value;
       }
     } else {
-      node = { schema, value: undefined, deps: undefined, pass: this.#id, status: BUILDING };
-      this.#memo.nodes.set(record, node);
+      node = { schema, record, value: undefined, deps: undefined, pass: 0 };
+      nodes.set(pk, node);
     }
     const built = node;
     const before = built.deps;
-    built.status = BUILDING;
+    built.pass = this.#id;
     built.deps = undefined;
+    const entityPlan = plan ?? planOf(schema);
     const start = this.#top;
     this.#starts.push(start);
     this.#building.push(built);
     this.#depth++;
     try {
-      built.value = plan
-        ? buildEntity(plan, record as Record<string, unknown>, this, this.#register)
+      built.value = entityPlan
+        ? buildEntity(entityPlan, record as Record<string, unknown>, this, this.#register)
         : (schema as TableSchema).build(record, this, this.#register);
     } catch (error) {
       this.#top = start;
@@ -468,7 +532,6 @@ class ReadPass implements DenormalizeContext {
       this.#building.pop();
     }
     built.deps = this.#take(start);
-    built.status = DONE;
     if (!this.reshaped && built.deps.length > 0 && (before === undefined || !sameRecords(before, built.deps)))
       this.reshaped = true;
     if (this.#presumed.length !== 0) this.#finished.push(built);
@@ -476,14 +539,14 @@ class ReadPass implements DenormalizeContext {
   }
 
   #stillValid(node: RecordNode, deps: Dependencies): boolean {
-    node.status = VALIDATING;
+    node.pass = -this.#id;
     this.#starts.push(-1);
     this.#depth++;
     try {
       for (let i = 0; i < deps.length; i += STRIDE) {
         const schema = deps[i];
         const value =
-          schema instanceof ShallowMarker
+          typeof schema !== 'function' && schema instanceof ShallowMarker
             ? this.#shallowRecord(schema.schema, planOf(schema.schema) as EntityPlan, deps[i + 2] as string)
             : this.unvisitRecord(schema as TableSchema, deps[i + 1] as string, deps[i + 2] as string);
         if (value !== deps[i + 3]) return false;

@@ -180,6 +180,62 @@ describe('denormalize: referential stability (MemoCache)', () => {
     expect(b3).toBe(a3);
   });
 
+  it('keeps the objects of each version of a table: reading the older state again gives its records their old objects', () => {
+    const { read, state } = setup();
+    const [a1, a2] = read();
+    const changed = normalize(User, { id: 'cid', name: 'Cid II' }, [], state);
+    const [b1] = read(changed.entities);
+    expect(b1!.comments[1]!.author.name).toBe('Cid II');
+    // the older tables still hold the old Cid: its object comes back, and the unchanged rows stay the same
+    const [c1, c2] = read(state.entities);
+    expect(c1!.comments[1]!.author).toBe(a1!.comments[1]!.author);
+    expect(c1!.comments[1]!.author.name).toBe('User cid');
+    expect(c1!.author).toBe(a1!.author);
+    expect(c2).toBe(a2);
+    // and the newer version keeps its own
+    expect(read(changed.entities)[0]!.comments[1]!.author).toBe(b1!.comments[1]!.author);
+  });
+
+  it('a new version of a table keeps the objects of the records it still holds, not of those it dropped or changed', () => {
+    const memo = new MemoCache();
+    const state = normalize(
+      [User],
+      [
+        { id: 'ann', name: 'Ann' },
+        { id: 'bob', name: 'Bob' },
+      ],
+    );
+    const [ann, bob] = memo.denormalize([User], state.result, state.entities).data!;
+    // a copy of the table without bob, and another with bob's record replaced
+    const { bob: _dropped, ...withoutBob } = state.entities.User!;
+    const dropped = { ...state.entities, User: withoutBob };
+    expect(memo.denormalize([User], state.result, dropped).data).toEqual([ann]);
+    expect(memo.denormalize([User], state.result, dropped).data![0]).toBe(ann);
+    // the memo holds nothing of a record the table dropped
+    expect(memo.tables.get(withoutBob)?.has('ann')).toBe(true);
+    expect(memo.tables.get(withoutBob)?.has('bob')).toBe(false);
+    const replaced = { ...state.entities, User: { ...withoutBob, bob: { id: 'bob', name: 'Robert' } } };
+    const [ann2, bob2] = memo.denormalize([User], state.result, replaced).data!;
+    expect(ann2).toBe(ann);
+    expect(bob2).not.toBe(bob);
+    expect(bob2!.name).toBe('Robert');
+  });
+
+  it('keeps the instance of an entity given inline while the records it reads stay, and rebuilds it when one changes', () => {
+    const memo = new MemoCache();
+    const state = normalize(User, { id: 'ann', name: 'Ann' });
+    const inline = [{ id: 1, title: 'inline', author: 'ann' }];
+    const first = memo.denormalize([Article], inline, state.entities).data![0]!;
+    expect(first).toBeInstanceOf(Article);
+    expect(first.author.name).toBe('Ann');
+    const unrelated = normalize(User, { id: 'bob', name: 'Bob' }, [], state);
+    expect(memo.denormalize([Article], inline, unrelated.entities).data![0]).toBe(first);
+    const renamed = normalize(User, { id: 'ann', name: 'Ann II' }, [], state);
+    const next = memo.denormalize([Article], inline, renamed.entities).data![0]!;
+    expect(next).not.toBe(first);
+    expect(next.author.name).toBe('Ann II');
+  });
+
   it('a list stays the same array while its items are unchanged, and changes when one changes', () => {
     const memo = new MemoCache();
     const state = normalize([Todo], [{ id: 1 }, { id: 2 }]);
