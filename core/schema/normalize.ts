@@ -42,6 +42,21 @@ interface TableState {
   meta: { [pk: string]: EntityMeta | undefined } | undefined;
   copied: boolean;
   metaCopied: boolean;
+  /** Both tables are prototype-free (or absent): a plain read finds only own records. */
+  readonly bare: boolean;
+}
+
+/** Whether `table` has no prototype, so that `table[pk]` can only be an own record (or absent). */
+const bare = (table: object | undefined) => table === undefined || Object.getPrototypeOf(table) === null;
+
+/** The record of `pk` in `state`'s table, as it is now. */
+function recordOf(state: TableState, pk: string): unknown {
+  return state.bare ? state.table?.[pk] : ownValue(state.table, pk);
+}
+
+/** The meta of `pk` in `state`'s meta table, as it is now. */
+function metaOf(state: TableState, pk: string): EntityMeta | undefined {
+  return state.bare ? state.meta?.[pk] : ownValue(state.meta, pk);
 }
 
 /**
@@ -85,7 +100,8 @@ class TableWriter {
     let state = this.#tables.get(key);
     if (!state) {
       const base = ownValue(this.entities, key);
-      state = { key, base, table: base, meta: ownValue(this.entitiesMeta, key), copied: false, metaCopied: false };
+      const meta = ownValue(this.entitiesMeta, key);
+      state = { key, base, table: base, meta, copied: false, metaCopied: false, bare: bare(base) && bare(meta) };
       this.#tables.set(key, state);
     }
     this.#last = state;
@@ -93,7 +109,7 @@ class TableWriter {
   }
 
   get(key: string, pk: string): unknown {
-    return ownValue(this.state(key).table, pk);
+    return recordOf(this.state(key), pk);
   }
 
   pks(key: string): string[] {
@@ -173,7 +189,7 @@ class Normalizer implements NormalizeContext {
 
   write(key: string, pk: string, incoming: unknown, merge?: (existing: unknown, incoming: unknown) => unknown): void {
     const state = this.writer.state(key);
-    this.#writeIn(state, pk, ownValue(state.table, pk), incoming, merge);
+    this.#writeIn(state, pk, recordOf(state, pk), incoming, merge);
   }
 
   /** Writes `incoming` at `pk` over `existing`, the record stored there now. */
@@ -184,7 +200,7 @@ class Normalizer implements NormalizeContext {
     incoming: unknown,
     merge: ((existing: unknown, incoming: unknown) => unknown) | undefined,
   ): void {
-    const existingMeta = ownValue(state.meta, pk);
+    const existingMeta = metaOf(state, pk);
     const newer = existingMeta === undefined || this.meta.fetchedAt >= existingMeta.fetchedAt;
     if (existing === undefined) {
       // a new record: nothing to merge with or to share
@@ -204,8 +220,8 @@ class Normalizer implements NormalizeContext {
 
   /** Writes an entity whose class decides with `shouldUpdate` and `shouldReorder` how it meets the stored one. */
   #writeWithPolicy(Cls: typeof Entity, state: TableState, pk: string, incoming: Record<string, unknown>): void {
-    const existing = ownValue(state.table, pk);
-    const existingMeta = ownValue(state.meta, pk);
+    const existing = recordOf(state, pk);
+    const existingMeta = metaOf(state, pk);
     if (existing === undefined || existing === INVALID || existingMeta === undefined) {
       this.#writeIn(state, pk, existing, incoming, undefined);
       return;
@@ -223,7 +239,7 @@ class Normalizer implements NormalizeContext {
    */
   #holdsAlready(state: TableState, pk: string, existing: unknown, incoming: Record<string, unknown>): boolean {
     if (typeof existing !== 'object' || existing === null) return false;
-    const meta = ownValue(state.meta, pk);
+    const meta = metaOf(state, pk);
     if (meta !== this.meta && (meta === undefined || this.meta.fetchedAt > meta.fetchedAt)) return false;
     for (const field in incoming) {
       const value = incoming[field];
@@ -290,7 +306,7 @@ class Normalizer implements NormalizeContext {
     const schemaFields = plan.schemaFields;
     let existing: unknown;
     if (schemaFields.length === 0) {
-      existing = ownValue(state.table, pk);
+      existing = recordOf(state, pk);
       if (defaultMerge && this.#holdsAlready(state, pk, existing, processed)) {
         if (tracked) this.#path.delete(input);
         return pk;
@@ -315,7 +331,7 @@ class Normalizer implements NormalizeContext {
         this.#entityPks.pop();
       }
       // the nested visits may have written to this table too (the same record, nested in itself)
-      existing = ownValue(state.table, pk);
+      existing = recordOf(state, pk);
       if (defaultMerge && this.#holdsAlready(state, pk, existing, processed)) {
         if (tracked) this.#path.delete(input);
         return pk;

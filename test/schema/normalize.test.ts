@@ -104,6 +104,31 @@ describe('normalize: copy-on-write tables', () => {
     expect(after.title).toBe('b');
     expect(after.tags).toBe(before.tags);
   });
+
+  it('finds only own records in tables with a prototype (a state written by hand)', () => {
+    const at = { date: 1, fetchedAt: 1, expiresAt: 1 };
+    const state = { entities: { User: { ann: { id: 'ann', name: 'Ann' } } }, entitiesMeta: { User: { ann: at } } };
+    const next = normalize(
+      [User],
+      [
+        { id: 'constructor', name: 'C' },
+        { id: 'toString', name: 'T' },
+      ],
+      [],
+      state,
+      at,
+    );
+    expect(next.entities.User!['constructor']).toEqual({ id: 'constructor', name: 'C' });
+    expect(next.entities.User!['toString']).toEqual({ id: 'toString', name: 'T' });
+    expect(next.entitiesMeta.User!['constructor']).toBe(next.entitiesMeta.User!['toString']);
+    expect(next.changed).toEqual([
+      ['User', 'constructor'],
+      ['User', 'toString'],
+    ]);
+    const again = normalize(User, { id: 'ann', name: 'Ann' }, [], state, at);
+    expect(again.entities.User).toBe(state.entities.User);
+    expect(again.changed).toEqual([]);
+  });
 });
 
 describe('normalize: ordering by request start time', () => {
