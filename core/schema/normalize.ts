@@ -154,6 +154,7 @@ class Normalizer implements NormalizeContext {
    * pass that depth and meet itself there; JSON input (acyclic) rarely gets that deep, and pays nothing.
    */
   readonly #path = new Set<object>();
+  /** How many entities enclose the current value: `#entityKeys` and `#entityPks` hold them up to this index. */
   #depth = 0;
   readonly #entityKeys: string[] = [];
   readonly #entityPks: string[] = [];
@@ -175,7 +176,7 @@ class Normalizer implements NormalizeContext {
   }
 
   currentEntity(): { key: string; pk: string } | undefined {
-    const top = this.#entityKeys.length - 1;
+    const top = this.#depth - 1;
     return top < 0 ? undefined : { key: this.#entityKeys[top] as string, pk: this.#entityPks[top] as string };
   }
 
@@ -316,9 +317,10 @@ class Normalizer implements NormalizeContext {
     } else {
       if (processed === input) processed = { ...processed };
       checkPlainFields(plan, processed);
-      this.#entityKeys.push(plan.key);
-      this.#entityPks.push(pk);
-      this.#depth++;
+      // a stack by index (a push is a call into the engine; the entries past the depth are stale)
+      const depth = this.#depth++;
+      this.#entityKeys[depth] = plan.key;
+      this.#entityPks[depth] = pk;
       try {
         for (let i = 0; i < schemaFields.length; i++) {
           const field = schemaFields[i] as EntityPlan['schemaFields'][number];
@@ -327,8 +329,6 @@ class Normalizer implements NormalizeContext {
         }
       } finally {
         this.#depth--;
-        this.#entityKeys.pop();
-        this.#entityPks.pop();
       }
       // the nested visits may have written to this table too (the same record, nested in itself)
       existing = recordOf(state, pk);
