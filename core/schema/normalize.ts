@@ -121,8 +121,10 @@ class TableWriter {
   set(state: TableState, pk: string, current: unknown, value: unknown, meta: EntityMeta): void {
     if (value !== current) {
       // reported on the first write (when the record is still the base table's), not on later ones; a
-      // table written in place is its own base, so a record written twice there is listed twice
-      if (current === undefined || current === ownValue(state.base, pk)) this.changed.push([state.key, pk]);
+      // table written in place is its own base, so a record written twice there is listed twice (stored at
+      // the end: a push is a call into the engine)
+      if (current === undefined || current === ownValue(state.base, pk))
+        this.changed[this.changed.length] = [state.key, pk];
       if (!state.copied) {
         if (!this.#rootCopied) {
           this.entities = copyTable(this.entities);
