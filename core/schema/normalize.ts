@@ -44,6 +44,8 @@ interface TableState {
   metaCopied: boolean;
   /** Both tables are prototype-free (or absent): a plain read finds only own records. */
   readonly bare: boolean;
+  /** Neither table existed before this normalize: each record in it was written now, with its meta. */
+  readonly fresh: boolean;
 }
 
 /** Whether `table` has no prototype, so that `table[pk]` can only be an own record (or absent). */
@@ -101,7 +103,16 @@ class TableWriter {
     if (!state) {
       const base = ownValue(this.entities, key);
       const meta = ownValue(this.entitiesMeta, key);
-      state = { key, base, table: base, meta, copied: false, metaCopied: false, bare: bare(base) && bare(meta) };
+      state = {
+        key,
+        base,
+        table: base,
+        meta,
+        copied: false,
+        metaCopied: false,
+        bare: bare(base) && bare(meta),
+        fresh: base === undefined && meta === undefined,
+      };
       this.#tables.set(key, state);
     }
     this.#last = state;
@@ -195,6 +206,15 @@ class Normalizer implements NormalizeContext {
     this.#writeIn(state, pk, recordOf(state, pk), incoming, merge);
   }
 
+  /**
+   * The meta of `pk`, whose record is `existing`: in a table this normalize made, that of this write
+   * exactly when it holds the record (no lookup).
+   */
+  #metaOf(state: TableState, pk: string, existing: unknown): EntityMeta | undefined {
+    if (state.fresh) return existing === undefined ? undefined : this.meta;
+    return metaOf(state, pk);
+  }
+
   /** Writes `incoming` at `pk` over `existing`, the record stored there now. */
   #writeIn(
     state: TableState,
@@ -203,7 +223,7 @@ class Normalizer implements NormalizeContext {
     incoming: unknown,
     merge: ((existing: unknown, incoming: unknown) => unknown) | undefined,
   ): void {
-    const existingMeta = metaOf(state, pk);
+    const existingMeta = this.#metaOf(state, pk, existing);
     const newer = existingMeta === undefined || this.meta.fetchedAt >= existingMeta.fetchedAt;
     if (existing === undefined) {
       // a new record: nothing to merge with or to share
@@ -224,7 +244,7 @@ class Normalizer implements NormalizeContext {
   /** Writes an entity whose class decides with `shouldUpdate` and `shouldReorder` how it meets the stored one. */
   #writeWithPolicy(Cls: typeof Entity, state: TableState, pk: string, incoming: Record<string, unknown>): void {
     const existing = recordOf(state, pk);
-    const existingMeta = metaOf(state, pk);
+    const existingMeta = this.#metaOf(state, pk, existing);
     if (existing === undefined || existing === INVALID || existingMeta === undefined) {
       this.#writeIn(state, pk, existing, incoming, undefined);
       return;
@@ -242,7 +262,7 @@ class Normalizer implements NormalizeContext {
    */
   #holdsAlready(state: TableState, pk: string, existing: unknown, incoming: Record<string, unknown>): boolean {
     if (typeof existing !== 'object' || existing === null) return false;
-    const meta = metaOf(state, pk);
+    const meta = this.#metaOf(state, pk, existing);
     if (meta !== this.meta && (meta === undefined || this.meta.fetchedAt > meta.fetchedAt)) return false;
     for (const field in incoming) {
       const value = incoming[field];

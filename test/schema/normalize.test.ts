@@ -326,6 +326,24 @@ describe('normalize: repeated records', () => {
     expect(entities.Todo!['1']).toEqual({ id: 1, title: 'b', userId: 5 });
   });
 
+  it('writes a response with repeats alike into new tables and into tables holding other records', () => {
+    const response = [article(1, 'ann', ['bob', 'ann']), article(2, 'bob', ['bob']), article(1, 'ann', ['carol'])];
+    const at = { date: 5, fetchedAt: 5, expiresAt: 5 };
+    const fresh = normalize([Article], response, [], undefined, at);
+    const others = normalize([Article], [article(9, 'zed', ['zed'])], [], undefined, { fetchedAt: 1 });
+    const over = normalize([Article], response, [], others, at);
+    for (const key of ['Article', 'Comment', 'User']) {
+      const written = Object.keys(fresh.entities[key]!);
+      expect(written.map((pk) => over.entities[key]![pk])).toEqual(written.map((pk) => fresh.entities[key]![pk]));
+      expect(written.map((pk) => over.entitiesMeta[key]![pk])).toEqual(written.map(() => at));
+      expect(written.map((pk) => fresh.entitiesMeta[key]![pk])).toEqual(written.map(() => at));
+    }
+    // a repeat equal to the record written before keeps it; the changed repeat merged into it
+    expect(fresh.entities.User!.ann).toEqual({ id: 'ann', name: 'User ann' });
+    expect(fresh.entities.Article!['1']).toMatchObject({ comments: ['100'] });
+    expect(over.changed).toEqual(fresh.changed);
+  });
+
   it('keeps the stored record for repeated data but records the newer request time', () => {
     const first = normalize(Todo, { id: 1, title: 'a' }, [], undefined, { fetchedAt: 100 });
     const again = normalize(Todo, { id: 1, title: 'a' }, [], first, { fetchedAt: 200 });
