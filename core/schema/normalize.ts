@@ -74,6 +74,7 @@ class TableWriter {
   readonly #tables = new Map<string, TableState>();
   readonly #owned: WeakSet<object> | undefined;
   #last: TableState | undefined;
+  #previous: TableState | undefined;
   #rootCopied = false;
   #metaRootCopied = false;
 
@@ -95,10 +96,13 @@ class TableWriter {
     return copy;
   }
 
-  /** The state of table `key` (cached: consecutive writes mostly hit the same table). */
+  /** The state of table `key` (the last two at hand: writes mostly alternate between a record and a nested one). */
   state(key: string): TableState {
     const last = this.#last;
     if (last !== undefined && last.key === key) return last;
+    const previous = this.#previous;
+    this.#previous = last;
+    if (previous !== undefined && previous.key === key) return (this.#last = previous);
     let state = this.#tables.get(key);
     if (!state) {
       const base = ownValue(this.entities, key);
