@@ -7,6 +7,11 @@ export interface SchemaFieldPlan {
   readonly name: string;
   readonly schema: unknown;
   readonly required: boolean;
+  /**
+   * For writes, found on the first one: the Entity class of the field, or of its items when it is
+   * `[Entity]` (`list`); `null` for any other schema.
+   */
+  writes: { readonly Cls: typeof Entity; readonly plan: EntityPlan; readonly list: boolean } | null | undefined;
 }
 
 /** A deserializer member of an Entity's `static schema`, resolved once per class. */
@@ -164,7 +169,7 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
   for (const name of Object.keys(definition)) {
     const member = definition[name];
     if (isSchema(member)) {
-      schemaFields.push({ name, schema: member, required: defaults[name] instanceof Entity });
+      schemaFields.push({ name, schema: member, required: defaults[name] instanceof Entity, writes: undefined });
     } else if (typeof member === 'function' && !isEntityClass(member)) {
       deserializers.push({ name, deserialize: deserializerOf(member) });
     } else {

@@ -1,7 +1,7 @@
 import { NormalizeError, describeKind, preview } from '../errors.js';
 import { forgetDerived } from './tableDerived.js';
 import { Entity, plainPk, usablePk } from './Entity.js';
-import { assertPkFields, planOf, type EntityPlan } from './entityPlan.js';
+import { assertPkFields, planOf, type EntityPlan, type SchemaFieldPlan } from './entityPlan.js';
 import { normalizeList } from './Array.js';
 import { normalizeMembers } from './Object.js';
 import { SchemaNode, type NormalizeContext } from './SchemaNode.js';
@@ -280,6 +280,26 @@ class Normalizer implements NormalizeContext {
     return true;
   }
 
+  /** Normalizes the value of a nested-schema field: an Entity or a list of one straight, else through `visit`. */
+  #visitField(field: SchemaFieldPlan, value: unknown, parent: Record<string, unknown>): unknown {
+    const writes = field.writes === undefined ? (field.writes = writesOf(field.schema)) : field.writes;
+    if (writes !== null && value !== null) {
+      if (!writes.list) return this.#visitEntity(writes.Cls, writes.plan, value, parent, field.name);
+      if (Array.isArray(value)) {
+        const out = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          out[i] =
+            item === null || item === undefined
+              ? item
+              : this.#visitEntity(writes.Cls, writes.plan, item, parent, field.name);
+        }
+        return out;
+      }
+    }
+    return this.visit(field.schema, value, parent, field.name);
+  }
+
   #visitEntity(
     Cls: typeof Entity,
     plan: EntityPlan,
@@ -349,9 +369,9 @@ class Normalizer implements NormalizeContext {
       this.#entityPks[depth] = pk;
       try {
         for (let i = 0; i < schemaFields.length; i++) {
-          const field = schemaFields[i] as EntityPlan['schemaFields'][number];
+          const field = schemaFields[i] as SchemaFieldPlan;
           const value = processed[field.name];
-          if (value !== undefined) processed[field.name] = this.visit(field.schema, value, processed, field.name);
+          if (value !== undefined) processed[field.name] = this.#visitField(field, value, processed);
         }
       } finally {
         this.#depth--;
@@ -379,6 +399,15 @@ class Normalizer implements NormalizeContext {
     );
     return pk;
   }
+}
+
+/** What `Normalizer.#visitField` needs of a field's schema (see `SchemaFieldPlan.writes`). */
+function writesOf(schema: unknown): Exclude<SchemaFieldPlan['writes'], undefined> {
+  const plan = planOf(schema);
+  if (plan) return { Cls: schema as typeof Entity, plan, list: false };
+  const item = Array.isArray(schema) && schema.length === 1 ? (schema[0] as unknown) : undefined;
+  const itemPlan = planOf(item);
+  return itemPlan ? { Cls: item as typeof Entity, plan: itemPlan, list: true } : null;
 }
 
 /**

@@ -54,6 +54,30 @@ describe('normalize: shapes', () => {
     expect(a1!.author).toBeInstanceOf(User);
   });
 
+  it('normalizes every form a nested Entity or [Entity] field may take', () => {
+    const comment = (id: number) => ({ id, body: `c${id}`, author: 'ann' });
+    const { result, entities } = normalize(
+      [Article],
+      [
+        { id: 1, author: null, editor: 7, comments: [comment(10), null, undefined, comment(11)] },
+        { id: 2, author: { id: 'bob', name: 'Bob' }, comments: { a: comment(20), b: comment(21) } },
+        { id: 3, author: 'ann', editor: null, comments: null },
+        { id: 4, author: false, comments: [] },
+      ],
+    );
+    expect(result).toEqual(['1', '2', '3', '4']);
+    expect(entities.Article).toEqual({
+      '1': { id: 1, author: null, editor: '7', comments: ['10', null, undefined, '11'] },
+      '2': { id: 2, author: 'bob', comments: ['20', '21'] },
+      '3': { id: 3, author: 'ann', editor: null, comments: null },
+      '4': { id: 4, author: false, comments: [] },
+    });
+    expect(Object.keys(entities.Comment!)).toEqual(['10', '11', '20', '21']);
+    expect(entities.Comment!['20']).toEqual({ id: 20, body: 'c20', author: 'ann' });
+    expect(() => normalize(Article, { id: 5, comments: 'none' })).toThrow(/\[Comment\]: expected an array/);
+    expect(() => normalize(Article, { id: 6, author: [{ id: 'ann' }] })).toThrow(/User: expected an object/);
+  });
+
   it('keeps null members and null list items as they came, on write and on read', () => {
     const { result, entities } = normalize({ todos: [Todo], best: Todo }, { todos: [{ id: 1 }, null], best: null });
     expect(result).toEqual({ todos: ['1', null], best: null });
