@@ -46,6 +46,39 @@ interface TableState {
   readonly bare: boolean;
   /** Neither table existed before this normalize: each record in it was written now, with its meta. */
   readonly fresh: boolean;
+  /** Records written by this normalize and met again, by pk (see `Normalizer.#holdsAlready`). */
+  repeats: Map<string, Repeated> | undefined;
+}
+
+/** A record written by this normalize and met again: its fields in order, to compare its next repeats by position. */
+interface Repeated {
+  readonly record: object;
+  readonly fields: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+function repeatedOf(record: object): Repeated {
+  const fields = Object.keys(record);
+  const values = new Array<unknown>(fields.length);
+  for (let i = 0; i < fields.length; i++) values[i] = (record as Record<string, unknown>)[fields[i] as string];
+  return { record, fields, values };
+}
+
+/**
+ * Whether every field of `incoming` equals the repeated record's, comparing by position; `undefined` when
+ * its fields do not come in the record's order.
+ */
+function sameAsRepeated(seen: Repeated, incoming: Record<string, unknown>): boolean | undefined {
+  const fields = seen.fields;
+  const values = seen.values;
+  let i = 0;
+  for (const field in incoming) {
+    if (field !== fields[i]) return undefined;
+    const value = incoming[field];
+    const stored = values[i++];
+    if (value !== stored && (typeof value !== 'object' || value === null || !jsonEqual(value, stored))) return false;
+  }
+  return true;
 }
 
 /** Whether `table` has no prototype, so that `table[pk]` can only be an own record (or absent). */
@@ -116,6 +149,7 @@ class TableWriter {
         metaCopied: false,
         bare: bare(base) && bare(meta),
         fresh: base === undefined && meta === undefined,
+        repeats: undefined,
       };
       this.#tables.set(key, state);
     }
@@ -267,7 +301,19 @@ class Normalizer implements NormalizeContext {
   #holdsAlready(state: TableState, pk: string, existing: unknown, incoming: Record<string, unknown>): boolean {
     if (typeof existing !== 'object' || existing === null) return false;
     const meta = this.#metaOf(state, pk, existing);
-    if (meta !== this.meta && (meta === undefined || this.meta.fetchedAt > meta.fetchedAt)) return false;
+    if (meta === this.meta) {
+      // written by this normalize (a user in every article): from its second repeat on, compared by position
+      const repeats = (state.repeats ??= new Map());
+      const seen = repeats.get(pk);
+      if (seen !== undefined && seen.record === existing) {
+        const same = sameAsRepeated(seen, incoming);
+        if (same !== undefined) return same;
+      } else {
+        repeats.set(pk, repeatedOf(existing));
+      }
+    } else if (meta === undefined || this.meta.fetchedAt > meta.fetchedAt) {
+      return false;
+    }
     for (const field in incoming) {
       const value = incoming[field];
       const stored = (existing as Record<string, unknown>)[field];

@@ -350,6 +350,48 @@ describe('normalize: repeated records', () => {
     expect(entities.Todo!['1']).toEqual({ id: 1, title: 'b', userId: 5 });
   });
 
+  it('compares every repeat of a record within a response with the record as it is then, in any field order', () => {
+    const tags = { a: [1] };
+    const response: Record<string, unknown>[] = [
+      { id: 'ann', name: 'Ann', tags },
+      { id: 'ann', name: 'Ann', tags: { a: [1] } }, // equal, a nested value too
+      { id: 'ann', name: 'Ann', tags: { a: [1] } },
+      { name: 'Ann', id: 'ann' }, // another order, fewer fields: equal
+      { id: 'ann' },
+      { id: 'ann', name: 'Ann', tags: { a: [2] } }, // a nested value changed
+      { id: 'ann', name: 'Ann', tags: { a: [2] } },
+      { id: 'ann', name: 'Bea', tags: { a: [2] } },
+      { tags: { a: [2] }, id: 'ann', name: 'Bea' },
+      { id: 'ann', name: 'Bea', tags: { a: [2] }, extra: undefined }, // a field the record does not have
+      { id: 'ann', name: 'Bea', tags: { a: [2] }, extra: undefined },
+      { name: 'Cy', id: 'ann' },
+      { id: 'bob', name: 'Bob' },
+      { id: 'bob', name: 'Bob' },
+      { id: 'bob', name: undefined }, // a field the record has, given as undefined
+      { id: 'bob', name: undefined },
+      { id: 'cy', name: 'Cy' },
+      { id: 'cy', name: 'Cy' },
+      { id: 'cy', name: 'Cyd' },
+      { id: 'cy', name: 'Cy' }, // back to what it was two repeats ago
+    ];
+    const { result, entities, changed } = normalize([User], response);
+    expect(result).toEqual([...Array<string>(12).fill('ann'), ...Array<string>(4).fill('bob'), 'cy', 'cy', 'cy', 'cy']);
+    const ann = entities.User!.ann as Record<string, unknown>;
+    expect(ann).toEqual({ id: 'ann', name: 'Cy', tags: { a: [2] }, extra: undefined });
+    expect('extra' in ann).toBe(true);
+    const bob = entities.User!.bob as Record<string, unknown>;
+    expect('name' in bob && bob.name === undefined).toBe(true);
+    expect(entities.User!.cy).toEqual({ id: 'cy', name: 'Cy' });
+    expect(changed).toEqual([
+      ['User', 'ann'],
+      ['User', 'bob'],
+      ['User', 'cy'],
+    ]);
+    const unchanged = normalize([User], response.slice(0, 5));
+    expect(unchanged.entities.User!.ann).toEqual({ id: 'ann', name: 'Ann', tags: { a: [1] } });
+    expect((unchanged.entities.User!.ann as { tags: unknown }).tags).toBe(tags);
+  });
+
   it('writes a response with repeats alike into new tables and into tables holding other records', () => {
     const response = [article(1, 'ann', ['bob', 'ann']), article(2, 'bob', ['bob']), article(1, 'ann', ['carol'])];
     const at = { date: 5, fetchedAt: 5, expiresAt: 5 };
