@@ -26,8 +26,6 @@ export interface EntityPlan {
   readonly defaults: Readonly<Record<string, unknown>>;
   readonly schemaFields: readonly SchemaFieldPlan[];
   readonly deserializers: readonly DeserializerPlan[];
-  /** Names of the nested-schema fields. */
-  readonly schemaFieldNames: ReadonlySet<string>;
   /**
    * Methods and accessors of the class (`pk`, getters, ...): a response field of such a name is kept in
    * the store but never assigned onto an instance, so data cannot replace the class's behaviour.
@@ -187,7 +185,6 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     defaults,
     schemaFields,
     deserializers,
-    schemaFieldNames: new Set(schemaFields.map((field) => field.name)),
     reserved,
     fields: fields.some((name) => name === '__proto__' || name in Object.prototype || reserved.has(name))
       ? undefined

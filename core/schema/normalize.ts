@@ -472,11 +472,18 @@ function referenceTo(plan: EntityPlan, input: unknown): unknown {
   );
 }
 
+/** Whether `field` is one of the plan's nested-schema fields (a scan: they are few, and their names are interned). */
+function isSchemaField(plan: EntityPlan, field: string): boolean {
+  const fields = plan.schemaFields;
+  for (let i = 0; i < fields.length; i++) if ((fields[i] as SchemaFieldPlan).name === field) return true;
+  return false;
+}
+
 /** Plain (non-schema) values must be trees too: the store has to survive JSON.stringify. */
 function checkPlainFields(plan: EntityPlan, processed: Record<string, unknown>): void {
   for (const field in processed) {
     const value = processed[field];
-    if (typeof value === 'object' && value !== null && !plan.schemaFieldNames.has(field) && hasCycle(value)) {
+    if (typeof value === 'object' && value !== null && !isSchemaField(plan, field) && hasCycle(value)) {
       throw new NormalizeError(
         plan.key,
         'the input contains a cycle: a field refers back to an object that contains it.',
