@@ -344,11 +344,13 @@ export class QueryCache implements EnvironmentListener {
       if (stream !== undefined && stream.listFor(mark)) affected.push(stream);
     }
     const fullReads = affected.length;
+    const byPath = this.byPath;
     const addPath = (key: string, pk: string) => {
-      const streams = this.byPath.get(`${key}\u0000${pk}`);
+      const streams = byPath.get(`${key}\u0000${pk}`);
       if (streams) for (const stream of streams) if (stream.listFor(mark)) affected.push(stream);
     };
-    for (const [key, pk] of changes.entities) addPath(key, pk);
+    // no stream reads any record (a store written before anything observes it): nothing to look up
+    if (byPath.size > 0) for (const [key, pk] of changes.entities) addPath(key, pk);
     if (this.#effective !== before) {
       for (const [key, pk] of before?.touched ?? []) addPath(key, pk);
       for (const [key, pk] of this.#effective.touched) addPath(key, pk);

@@ -7,6 +7,11 @@ export interface SchemaFieldPlan {
   readonly name: string;
   readonly schema: unknown;
   readonly required: boolean;
+  /**
+   * For writes, found on the first one: the Entity class of the field, or of its items when it is
+   * `[Entity]` (`list`); `null` for any other schema.
+   */
+  writes: { readonly Cls: typeof Entity; readonly plan: EntityPlan; readonly list: boolean } | null | undefined;
 }
 
 /** A deserializer member of an Entity's `static schema`, resolved once per class. */
@@ -21,8 +26,6 @@ export interface EntityPlan {
   readonly defaults: Readonly<Record<string, unknown>>;
   readonly schemaFields: readonly SchemaFieldPlan[];
   readonly deserializers: readonly DeserializerPlan[];
-  /** Names of the nested-schema fields. */
-  readonly schemaFieldNames: ReadonlySet<string>;
   /**
    * Methods and accessors of the class (`pk`, getters, ...): a response field of such a name is kept in
    * the store but never assigned onto an instance, so data cannot replace the class's behaviour.
@@ -164,7 +167,7 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
   for (const name of Object.keys(definition)) {
     const member = definition[name];
     if (isSchema(member)) {
-      schemaFields.push({ name, schema: member, required: defaults[name] instanceof Entity });
+      schemaFields.push({ name, schema: member, required: defaults[name] instanceof Entity, writes: undefined });
     } else if (typeof member === 'function' && !isEntityClass(member)) {
       deserializers.push({ name, deserialize: deserializerOf(member) });
     } else {
@@ -182,7 +185,6 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     defaults,
     schemaFields,
     deserializers,
-    schemaFieldNames: new Set(schemaFields.map((field) => field.name)),
     reserved,
     fields: fields.some((name) => name === '__proto__' || name in Object.prototype || reserved.has(name))
       ? undefined

@@ -1,7 +1,7 @@
 import { NormalizeError, describeKind, preview } from '../errors.js';
 import { forgetDerived } from './tableDerived.js';
 import { Entity, plainPk, usablePk } from './Entity.js';
-import { assertPkFields, planOf, type EntityPlan } from './entityPlan.js';
+import { assertPkFields, planOf, type EntityPlan, type SchemaFieldPlan } from './entityPlan.js';
 import { normalizeList } from './Array.js';
 import { normalizeMembers } from './Object.js';
 import { SchemaNode, type NormalizeContext } from './SchemaNode.js';
@@ -42,6 +42,56 @@ interface TableState {
   meta: { [pk: string]: EntityMeta | undefined } | undefined;
   copied: boolean;
   metaCopied: boolean;
+  /** Both tables are prototype-free (or absent): a plain read finds only own records. */
+  readonly bare: boolean;
+  /** Neither table existed before this normalize: each record in it was written now, with its meta. */
+  readonly fresh: boolean;
+  /** Records written by this normalize and met again, by pk (see `Normalizer.#holdsAlready`). */
+  repeats: Map<string, Repeated> | undefined;
+}
+
+/** A record written by this normalize and met again: its fields in order, to compare its next repeats by position. */
+interface Repeated {
+  readonly record: object;
+  readonly fields: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+function repeatedOf(record: object): Repeated {
+  const fields = Object.keys(record);
+  const values = new Array<unknown>(fields.length);
+  for (let i = 0; i < fields.length; i++) values[i] = (record as Record<string, unknown>)[fields[i] as string];
+  return { record, fields, values };
+}
+
+/**
+ * Whether every field of `incoming` equals the repeated record's, comparing by position; `undefined` when
+ * its fields do not come in the record's order.
+ */
+function sameAsRepeated(seen: Repeated, incoming: Record<string, unknown>): boolean | undefined {
+  const fields = seen.fields;
+  const values = seen.values;
+  let i = 0;
+  for (const field in incoming) {
+    if (field !== fields[i]) return undefined;
+    const value = incoming[field];
+    const stored = values[i++];
+    if (value !== stored && (typeof value !== 'object' || value === null || !jsonEqual(value, stored))) return false;
+  }
+  return true;
+}
+
+/** Whether `table` has no prototype, so that `table[pk]` can only be an own record (or absent). */
+const bare = (table: object | undefined) => table === undefined || Object.getPrototypeOf(table) === null;
+
+/** The record of `pk` in `state`'s table, as it is now. */
+function recordOf(state: TableState, pk: string): unknown {
+  return state.bare ? state.table?.[pk] : ownValue(state.table, pk);
+}
+
+/** The meta of `pk` in `state`'s meta table, as it is now. */
+function metaOf(state: TableState, pk: string): EntityMeta | undefined {
+  return state.bare ? state.meta?.[pk] : ownValue(state.meta, pk);
 }
 
 /**
@@ -57,6 +107,7 @@ class TableWriter {
   readonly #tables = new Map<string, TableState>();
   readonly #owned: WeakSet<object> | undefined;
   #last: TableState | undefined;
+  #previous: TableState | undefined;
   #rootCopied = false;
   #metaRootCopied = false;
 
@@ -78,14 +129,28 @@ class TableWriter {
     return copy;
   }
 
-  /** The state of table `key` (cached: consecutive writes mostly hit the same table). */
+  /** The state of table `key` (the last two at hand: writes mostly alternate between a record and a nested one). */
   state(key: string): TableState {
     const last = this.#last;
     if (last !== undefined && last.key === key) return last;
+    const previous = this.#previous;
+    this.#previous = last;
+    if (previous !== undefined && previous.key === key) return (this.#last = previous);
     let state = this.#tables.get(key);
     if (!state) {
       const base = ownValue(this.entities, key);
-      state = { key, base, table: base, meta: ownValue(this.entitiesMeta, key), copied: false, metaCopied: false };
+      const meta = ownValue(this.entitiesMeta, key);
+      state = {
+        key,
+        base,
+        table: base,
+        meta,
+        copied: false,
+        metaCopied: false,
+        bare: bare(base) && bare(meta),
+        fresh: base === undefined && meta === undefined,
+        repeats: undefined,
+      };
       this.#tables.set(key, state);
     }
     this.#last = state;
@@ -93,7 +158,7 @@ class TableWriter {
   }
 
   get(key: string, pk: string): unknown {
-    return ownValue(this.state(key).table, pk);
+    return recordOf(this.state(key), pk);
   }
 
   pks(key: string): string[] {
@@ -105,8 +170,10 @@ class TableWriter {
   set(state: TableState, pk: string, current: unknown, value: unknown, meta: EntityMeta): void {
     if (value !== current) {
       // reported on the first write (when the record is still the base table's), not on later ones; a
-      // table written in place is its own base, so a record written twice there is listed twice
-      if (current === undefined || current === ownValue(state.base, pk)) this.changed.push([state.key, pk]);
+      // table written in place is its own base, so a record written twice there is listed twice (stored at
+      // the end: a push is a call into the engine)
+      if (current === undefined || current === ownValue(state.base, pk))
+        this.changed[this.changed.length] = [state.key, pk];
       if (!state.copied) {
         if (!this.#rootCopied) {
           this.entities = copyTable(this.entities);
@@ -138,6 +205,7 @@ class Normalizer implements NormalizeContext {
    * pass that depth and meet itself there; JSON input (acyclic) rarely gets that deep, and pays nothing.
    */
   readonly #path = new Set<object>();
+  /** How many entities enclose the current value: `#entityKeys` and `#entityPks` hold them up to this index. */
   #depth = 0;
   readonly #entityKeys: string[] = [];
   readonly #entityPks: string[] = [];
@@ -159,7 +227,7 @@ class Normalizer implements NormalizeContext {
   }
 
   currentEntity(): { key: string; pk: string } | undefined {
-    const top = this.#entityKeys.length - 1;
+    const top = this.#depth - 1;
     return top < 0 ? undefined : { key: this.#entityKeys[top] as string, pk: this.#entityPks[top] as string };
   }
 
@@ -173,7 +241,16 @@ class Normalizer implements NormalizeContext {
 
   write(key: string, pk: string, incoming: unknown, merge?: (existing: unknown, incoming: unknown) => unknown): void {
     const state = this.writer.state(key);
-    this.#writeIn(state, pk, ownValue(state.table, pk), incoming, merge);
+    this.#writeIn(state, pk, recordOf(state, pk), incoming, merge);
+  }
+
+  /**
+   * The meta of `pk`, whose record is `existing`: in a table this normalize made, that of this write
+   * exactly when it holds the record (no lookup).
+   */
+  #metaOf(state: TableState, pk: string, existing: unknown): EntityMeta | undefined {
+    if (state.fresh) return existing === undefined ? undefined : this.meta;
+    return metaOf(state, pk);
   }
 
   /** Writes `incoming` at `pk` over `existing`, the record stored there now. */
@@ -184,7 +261,7 @@ class Normalizer implements NormalizeContext {
     incoming: unknown,
     merge: ((existing: unknown, incoming: unknown) => unknown) | undefined,
   ): void {
-    const existingMeta = ownValue(state.meta, pk);
+    const existingMeta = this.#metaOf(state, pk, existing);
     const newer = existingMeta === undefined || this.meta.fetchedAt >= existingMeta.fetchedAt;
     if (existing === undefined) {
       // a new record: nothing to merge with or to share
@@ -204,8 +281,8 @@ class Normalizer implements NormalizeContext {
 
   /** Writes an entity whose class decides with `shouldUpdate` and `shouldReorder` how it meets the stored one. */
   #writeWithPolicy(Cls: typeof Entity, state: TableState, pk: string, incoming: Record<string, unknown>): void {
-    const existing = ownValue(state.table, pk);
-    const existingMeta = ownValue(state.meta, pk);
+    const existing = recordOf(state, pk);
+    const existingMeta = this.#metaOf(state, pk, existing);
     if (existing === undefined || existing === INVALID || existingMeta === undefined) {
       this.#writeIn(state, pk, existing, incoming, undefined);
       return;
@@ -223,8 +300,20 @@ class Normalizer implements NormalizeContext {
    */
   #holdsAlready(state: TableState, pk: string, existing: unknown, incoming: Record<string, unknown>): boolean {
     if (typeof existing !== 'object' || existing === null) return false;
-    const meta = ownValue(state.meta, pk);
-    if (meta !== this.meta && (meta === undefined || this.meta.fetchedAt > meta.fetchedAt)) return false;
+    const meta = this.#metaOf(state, pk, existing);
+    if (meta === this.meta) {
+      // written by this normalize (a user in every article): from its second repeat on, compared by position
+      const repeats = (state.repeats ??= new Map());
+      const seen = repeats.get(pk);
+      if (seen !== undefined && seen.record === existing) {
+        const same = sameAsRepeated(seen, incoming);
+        if (same !== undefined) return same;
+      } else {
+        repeats.set(pk, repeatedOf(existing));
+      }
+    } else if (meta === undefined || this.meta.fetchedAt > meta.fetchedAt) {
+      return false;
+    }
     for (const field in incoming) {
       const value = incoming[field];
       const stored = (existing as Record<string, unknown>)[field];
@@ -235,6 +324,26 @@ class Normalizer implements NormalizeContext {
       }
     }
     return true;
+  }
+
+  /** Normalizes the value of a nested-schema field: an Entity or a list of one straight, else through `visit`. */
+  #visitField(field: SchemaFieldPlan, value: unknown, parent: Record<string, unknown>): unknown {
+    const writes = field.writes === undefined ? (field.writes = writesOf(field.schema)) : field.writes;
+    if (writes !== null && value !== null) {
+      if (!writes.list) return this.#visitEntity(writes.Cls, writes.plan, value, parent, field.name);
+      if (Array.isArray(value)) {
+        const out = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          out[i] =
+            item === null || item === undefined
+              ? item
+              : this.#visitEntity(writes.Cls, writes.plan, item, parent, field.name);
+        }
+        return out;
+      }
+    }
+    return this.visit(field.schema, value, parent, field.name);
   }
 
   #visitEntity(
@@ -290,7 +399,7 @@ class Normalizer implements NormalizeContext {
     const schemaFields = plan.schemaFields;
     let existing: unknown;
     if (schemaFields.length === 0) {
-      existing = ownValue(state.table, pk);
+      existing = recordOf(state, pk);
       if (defaultMerge && this.#holdsAlready(state, pk, existing, processed)) {
         if (tracked) this.#path.delete(input);
         return pk;
@@ -300,22 +409,21 @@ class Normalizer implements NormalizeContext {
     } else {
       if (processed === input) processed = { ...processed };
       checkPlainFields(plan, processed);
-      this.#entityKeys.push(plan.key);
-      this.#entityPks.push(pk);
-      this.#depth++;
+      // a stack by index (a push is a call into the engine; the entries past the depth are stale)
+      const depth = this.#depth++;
+      this.#entityKeys[depth] = plan.key;
+      this.#entityPks[depth] = pk;
       try {
         for (let i = 0; i < schemaFields.length; i++) {
-          const field = schemaFields[i] as EntityPlan['schemaFields'][number];
+          const field = schemaFields[i] as SchemaFieldPlan;
           const value = processed[field.name];
-          if (value !== undefined) processed[field.name] = this.visit(field.schema, value, processed, field.name);
+          if (value !== undefined) processed[field.name] = this.#visitField(field, value, processed);
         }
       } finally {
         this.#depth--;
-        this.#entityKeys.pop();
-        this.#entityPks.pop();
       }
       // the nested visits may have written to this table too (the same record, nested in itself)
-      existing = ownValue(state.table, pk);
+      existing = recordOf(state, pk);
       if (defaultMerge && this.#holdsAlready(state, pk, existing, processed)) {
         if (tracked) this.#path.delete(input);
         return pk;
@@ -339,6 +447,15 @@ class Normalizer implements NormalizeContext {
   }
 }
 
+/** What `Normalizer.#visitField` needs of a field's schema (see `SchemaFieldPlan.writes`). */
+function writesOf(schema: unknown): Exclude<SchemaFieldPlan['writes'], undefined> {
+  const plan = planOf(schema);
+  if (plan) return { Cls: schema as typeof Entity, plan, list: false };
+  const item = Array.isArray(schema) && schema.length === 1 ? (schema[0] as unknown) : undefined;
+  const itemPlan = planOf(item);
+  return itemPlan ? { Cls: item as typeof Entity, plan: itemPlan, list: true } : null;
+}
+
 /**
  * A nested entity given as its pk (`author: 23`, `todos: ['5', '6']`) is kept as that reference; `false`
  * and `''` stand for "no entity" and pass through. Anything else cannot name an entity.
@@ -355,11 +472,18 @@ function referenceTo(plan: EntityPlan, input: unknown): unknown {
   );
 }
 
+/** Whether `field` is one of the plan's nested-schema fields (a scan: they are few, and their names are interned). */
+function isSchemaField(plan: EntityPlan, field: string): boolean {
+  const fields = plan.schemaFields;
+  for (let i = 0; i < fields.length; i++) if ((fields[i] as SchemaFieldPlan).name === field) return true;
+  return false;
+}
+
 /** Plain (non-schema) values must be trees too: the store has to survive JSON.stringify. */
 function checkPlainFields(plan: EntityPlan, processed: Record<string, unknown>): void {
   for (const field in processed) {
     const value = processed[field];
-    if (typeof value === 'object' && value !== null && !plan.schemaFieldNames.has(field) && hasCycle(value)) {
+    if (typeof value === 'object' && value !== null && !isSchemaField(plan, field) && hasCycle(value)) {
       throw new NormalizeError(
         plan.key,
         'the input contains a cycle: a field refers back to an object that contains it.',

@@ -310,6 +310,28 @@ describe('Controller.observe', () => {
     streams.forEach((s) => s.unsubscribe());
   });
 
+  it('a stream that reads no record yet gets its own result, then the records it reads from then on', () => {
+    const offline = { urlPrefix: API, fetchResponse: () => new Promise<Response>(() => {}) };
+    const getArticle = new RestEndpoint({ ...offline, path: '/articles/:id', schema: Article });
+    const getUser = new RestEndpoint({ ...offline, path: '/users/:id', schema: User });
+    const stream = record(controller.observe(getArticle, { id: 1 }));
+    // no stream reads a record: a write of records only changes nothing it shows
+    controller.setResponse(getUser, { id: 'u1' }, { id: 'u1', name: 'Ann' });
+    expect(stream.last()).toMatchObject({ data: undefined, loading: true });
+    const count = stream.values.length;
+    controller.setResponse(
+      getArticle,
+      { id: 1 },
+      { id: 1, title: 'a', author: { id: 'u1', name: 'Ann' }, comments: [] },
+    );
+    expect(stream.values).toHaveLength(count + 1);
+    expect(stream.last().data!.author.name).toBe('Ann');
+    controller.setResponse(getUser, { id: 'u1' }, { id: 'u1', name: 'Bob' });
+    expect(stream.values).toHaveLength(count + 2);
+    expect(stream.last().data!.author.name).toBe('Bob');
+    stream.unsubscribe();
+  });
+
   it('re-reads the data of a stream whose nested entity changed, keeping its own error, expiry and invalidation', () => {
     let now = 1_000;
     controller = new Controller({ now: () => now, retry: 0 });

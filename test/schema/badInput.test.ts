@@ -611,6 +611,20 @@ describe('cyclic input', () => {
     expectNormalizeError(() => normalize(Todo, todo), 'Todo', /cycle/);
   });
 
+  it('rejects a cycle in a plain field next to a nested-schema field, which holds an object', () => {
+    const extra: Record<string, unknown> = { note: 'n' };
+    extra.self = extra;
+    const person = { id: 'a', name: 'A', bestFriend: { id: 'b', name: 'B' }, extra };
+    expectNormalizeError(() => normalize(Person, person), 'Person', /cycle/);
+    const { entities } = normalize(Person, { ...person, extra: { note: 'n', list: [{ deep: true }] } });
+    expect(entities.Person!.a).toEqual({
+      id: 'a',
+      name: 'A',
+      bestFriend: 'b',
+      extra: { note: 'n', list: [{ deep: true }] },
+    });
+  });
+
   it('does not overflow the stack when a cyclic plain field is normalized over a stored one', () => {
     const first: Record<string, unknown> = { id: 1 };
     first.self = first;

@@ -54,6 +54,30 @@ describe('normalize: shapes', () => {
     expect(a1!.author).toBeInstanceOf(User);
   });
 
+  it('normalizes every form a nested Entity or [Entity] field may take', () => {
+    const comment = (id: number) => ({ id, body: `c${id}`, author: 'ann' });
+    const { result, entities } = normalize(
+      [Article],
+      [
+        { id: 1, author: null, editor: 7, comments: [comment(10), null, undefined, comment(11)] },
+        { id: 2, author: { id: 'bob', name: 'Bob' }, comments: { a: comment(20), b: comment(21) } },
+        { id: 3, author: 'ann', editor: null, comments: null },
+        { id: 4, author: false, comments: [] },
+      ],
+    );
+    expect(result).toEqual(['1', '2', '3', '4']);
+    expect(entities.Article).toEqual({
+      '1': { id: 1, author: null, editor: '7', comments: ['10', null, undefined, '11'] },
+      '2': { id: 2, author: 'bob', comments: ['20', '21'] },
+      '3': { id: 3, author: 'ann', editor: null, comments: null },
+      '4': { id: 4, author: false, comments: [] },
+    });
+    expect(Object.keys(entities.Comment!)).toEqual(['10', '11', '20', '21']);
+    expect(entities.Comment!['20']).toEqual({ id: 20, body: 'c20', author: 'ann' });
+    expect(() => normalize(Article, { id: 5, comments: 'none' })).toThrow(/\[Comment\]: expected an array/);
+    expect(() => normalize(Article, { id: 6, author: [{ id: 'ann' }] })).toThrow(/User: expected an object/);
+  });
+
   it('keeps null members and null list items as they came, on write and on read', () => {
     const { result, entities } = normalize({ todos: [Todo], best: Todo }, { todos: [{ id: 1 }, null], best: null });
     expect(result).toEqual({ todos: ['1', null], best: null });
@@ -103,6 +127,31 @@ describe('normalize: copy-on-write tables', () => {
     expect(after).not.toBe(before);
     expect(after.title).toBe('b');
     expect(after.tags).toBe(before.tags);
+  });
+
+  it('finds only own records in tables with a prototype (a state written by hand)', () => {
+    const at = { date: 1, fetchedAt: 1, expiresAt: 1 };
+    const state = { entities: { User: { ann: { id: 'ann', name: 'Ann' } } }, entitiesMeta: { User: { ann: at } } };
+    const next = normalize(
+      [User],
+      [
+        { id: 'constructor', name: 'C' },
+        { id: 'toString', name: 'T' },
+      ],
+      [],
+      state,
+      at,
+    );
+    expect(next.entities.User!['constructor']).toEqual({ id: 'constructor', name: 'C' });
+    expect(next.entities.User!['toString']).toEqual({ id: 'toString', name: 'T' });
+    expect(next.entitiesMeta.User!['constructor']).toBe(next.entitiesMeta.User!['toString']);
+    expect(next.changed).toEqual([
+      ['User', 'constructor'],
+      ['User', 'toString'],
+    ]);
+    const again = normalize(User, { id: 'ann', name: 'Ann' }, [], state, at);
+    expect(again.entities.User).toBe(state.entities.User);
+    expect(again.changed).toEqual([]);
   });
 });
 
@@ -355,6 +404,66 @@ describe('normalize: repeated records', () => {
       ],
     );
     expect(entities.Todo!['1']).toEqual({ id: 1, title: 'b', userId: 5 });
+  });
+
+  it('compares every repeat of a record within a response with the record as it is then, in any field order', () => {
+    const tags = { a: [1] };
+    const response: Record<string, unknown>[] = [
+      { id: 'ann', name: 'Ann', tags },
+      { id: 'ann', name: 'Ann', tags: { a: [1] } }, // equal, a nested value too
+      { id: 'ann', name: 'Ann', tags: { a: [1] } },
+      { name: 'Ann', id: 'ann' }, // another order, fewer fields: equal
+      { id: 'ann' },
+      { id: 'ann', name: 'Ann', tags: { a: [2] } }, // a nested value changed
+      { id: 'ann', name: 'Ann', tags: { a: [2] } },
+      { id: 'ann', name: 'Bea', tags: { a: [2] } },
+      { tags: { a: [2] }, id: 'ann', name: 'Bea' },
+      { id: 'ann', name: 'Bea', tags: { a: [2] }, extra: undefined }, // a field the record does not have
+      { id: 'ann', name: 'Bea', tags: { a: [2] }, extra: undefined },
+      { name: 'Cy', id: 'ann' },
+      { id: 'bob', name: 'Bob' },
+      { id: 'bob', name: 'Bob' },
+      { id: 'bob', name: undefined }, // a field the record has, given as undefined
+      { id: 'bob', name: undefined },
+      { id: 'cy', name: 'Cy' },
+      { id: 'cy', name: 'Cy' },
+      { id: 'cy', name: 'Cyd' },
+      { id: 'cy', name: 'Cy' }, // back to what it was two repeats ago
+    ];
+    const { result, entities, changed } = normalize([User], response);
+    expect(result).toEqual([...Array<string>(12).fill('ann'), ...Array<string>(4).fill('bob'), 'cy', 'cy', 'cy', 'cy']);
+    const ann = entities.User!.ann as Record<string, unknown>;
+    expect(ann).toEqual({ id: 'ann', name: 'Cy', tags: { a: [2] }, extra: undefined });
+    expect('extra' in ann).toBe(true);
+    const bob = entities.User!.bob as Record<string, unknown>;
+    expect('name' in bob && bob.name === undefined).toBe(true);
+    expect(entities.User!.cy).toEqual({ id: 'cy', name: 'Cy' });
+    expect(changed).toEqual([
+      ['User', 'ann'],
+      ['User', 'bob'],
+      ['User', 'cy'],
+    ]);
+    const unchanged = normalize([User], response.slice(0, 5));
+    expect(unchanged.entities.User!.ann).toEqual({ id: 'ann', name: 'Ann', tags: { a: [1] } });
+    expect((unchanged.entities.User!.ann as { tags: unknown }).tags).toBe(tags);
+  });
+
+  it('writes a response with repeats alike into new tables and into tables holding other records', () => {
+    const response = [article(1, 'ann', ['bob', 'ann']), article(2, 'bob', ['bob']), article(1, 'ann', ['carol'])];
+    const at = { date: 5, fetchedAt: 5, expiresAt: 5 };
+    const fresh = normalize([Article], response, [], undefined, at);
+    const others = normalize([Article], [article(9, 'zed', ['zed'])], [], undefined, { fetchedAt: 1 });
+    const over = normalize([Article], response, [], others, at);
+    for (const key of ['Article', 'Comment', 'User']) {
+      const written = Object.keys(fresh.entities[key]!);
+      expect(written.map((pk) => over.entities[key]![pk])).toEqual(written.map((pk) => fresh.entities[key]![pk]));
+      expect(written.map((pk) => over.entitiesMeta[key]![pk])).toEqual(written.map(() => at));
+      expect(written.map((pk) => fresh.entitiesMeta[key]![pk])).toEqual(written.map(() => at));
+    }
+    // a repeat equal to the record written before keeps it; the changed repeat merged into it
+    expect(fresh.entities.User!.ann).toEqual({ id: 'ann', name: 'User ann' });
+    expect(fresh.entities.Article!['1']).toMatchObject({ comments: ['100'] });
+    expect(over.changed).toEqual(fresh.changed);
   });
 
   it('keeps the stored record for repeated data but records the newer request time', () => {
