@@ -211,10 +211,10 @@ const plainTodo = (todo: Todo | undefined) =>
 const plainJson = (todo: TodoJson | undefined) =>
   todo && { id: todo.id, userId: todo.userId, title: todo.title, completed: todo.completed };
 
-async function quiet(check: () => boolean): Promise<void> {
+async function quiet(check: () => boolean, busyWith: () => string): Promise<void> {
   let calm = 0;
   for (let rounds = 0; calm < 3; rounds++) {
-    if (rounds > 4_000) throw new Error('the system did not settle');
+    if (rounds > 4_000) throw new Error(`the system did not settle: ${busyWith()}`);
     await delay(2);
     calm = check() ? calm + 1 : 0;
   }
@@ -280,7 +280,14 @@ describe('concurrency under faults (model-based, seeded)', () => {
         }
         await Promise.all(running);
         const busy = () => server.state.pending === 0 && [...live.values()].every((s) => !s.fetching);
-        await quiet(busy);
+        const busyWith = () =>
+          `${server.state.pending} requests at the server; fetching: ${
+            [...live]
+              .filter(([, s]) => s.fetching)
+              .map(([key]) => key)
+              .join(', ') || 'none'
+          }`;
+        await quiet(busy, busyWith);
 
         // each resolved mutation is what the server answered to it; each rejected one left no trace
         for (const { title, value } of resolved)
@@ -299,7 +306,7 @@ describe('concurrency under faults (model-based, seeded)', () => {
         server.state.faulty = false;
         controller.invalidateAll(chaos.plain.getList);
         controller.invalidateAll(chaos.plain.get);
-        await quiet(busy);
+        await quiet(busy, busyWith);
         lists.forEach((args, i) => {
           const expected = [...server.todos.values()]
             .filter((t) => !('userId' in args) || t.userId === args.userId)
