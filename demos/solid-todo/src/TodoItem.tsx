@@ -33,14 +33,16 @@ export function TodoItem(props: {
     void toggle.mutate({ id: props.todo.id }, { completed: !props.todo.completed });
   }
   function drop() {
-    const title = props.todo.title;
-    remove.mutate({ id: props.todo.id }).catch((error) => props.report(`Could not delete "${title}"`, error));
+    const { title } = props.todo;
+    const { report } = props; // read in the handler: the catch runs later
+    remove.mutate({ id: props.todo.id }).catch((error) => report(`Could not delete "${title}"`, error));
   }
   function moveTo(event: Event & { currentTarget: HTMLSelectElement }) {
     const { id, title, userId } = props.todo;
+    const { report } = props; // read in the handler: the catch runs later
     const to = Number(event.currentTarget.value);
     if (to === userId) return;
-    move.mutate({ id }, movedTo(to)).catch((error) => props.report(`Could not move "${title}"`, error));
+    move.mutate({ id }, movedTo(to)).catch((error) => report(`Could not move "${title}"`, error));
   }
 
   const [editing, setEditing] = createSignal(false);

@@ -156,6 +156,7 @@ describe('createMutation', () => {
 describe('switching args', () => {
   function TodoList(props: { userId: number; keep: boolean }) {
     const todos = createQuery(TodoResource.getList, () => ({ userId: props.userId }), {
+      // eslint-disable-next-line solid/reactivity -- an option, read once when the query is created
       keepPreviousData: props.keep,
     });
     return (
