@@ -91,6 +91,13 @@ async function compile() {
   });
 }
 
+/**
+ * A job still running after this long is stopped and reported as an error: a peer's set-up can grow much faster
+ * than the operation it times (data-client's E took 4.8 minutes at n = 5,000, most of it subscribing, and did
+ * not end in 5.5 minutes at 50,000), which the scaling run's estimate, made from the timed operation, cannot see.
+ */
+const JOB_LIMIT_MS = Number(process.env.BENCH_JOB_LIMIT_MS) || 6 * 60_000; // BENCH_JOB_LIMIT_MS overrides it
+
 /** Runs one job in a fresh child; resolves its result (or an error message). */
 function runJob(file, job) {
   return new Promise((resolve) => {
@@ -110,11 +117,18 @@ function runJob(file, job) {
     );
     let stdout = '';
     let stderr = '';
+    let stopped = false;
+    const limit = setTimeout(() => {
+      stopped = true;
+      child.kill('SIGKILL');
+    }, JOB_LIMIT_MS);
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('close', (code) => {
+      clearTimeout(limit);
       const line = stdout.split('\n').find((l) => l.startsWith('@@result '));
       if (code === 0 && line) resolve(JSON.parse(line.slice(9)).result);
+      else if (stopped) resolve({ error: `stopped after ${Math.round(JOB_LIMIT_MS / 1000)} s` });
       else resolve({ error: (stderr.trim().split('\n').slice(-3).join(' ') || `exit ${code}`).slice(0, 300) });
     });
   });
