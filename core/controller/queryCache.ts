@@ -57,7 +57,8 @@ export class QueryCache implements EnvironmentListener {
   readonly #keysByEndpoint = new WeakMap<object, Set<string>>();
   /** The endpoint and arguments of each key seen (to trace what its result reaches). */
   readonly #requestOf = new Map<string, { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] }>();
-  readonly #memo = new MemoCache();
+  /** @internal The memo every read of this controller shares (streams, `getResponse`, `get`): one instance per record. */
+  readonly memo = new MemoCache();
   readonly #store: Store;
   readonly #clock: () => number;
   #effective: EffectiveEntities | undefined;
@@ -99,6 +100,15 @@ export class QueryCache implements EnvironmentListener {
     }
     this.streams.clear();
     this.requests.log.complete();
+    this.forgetReads();
+  }
+
+  /**
+   * @internal Lets go of what the memo keeps beyond the stored tables (`MemoCache.forget`): after a reset
+   * nothing of the old data stays reachable from the controller.
+   */
+  forgetReads(): void {
+    this.memo.forget();
   }
 
   /** Whether a request for this key waits for the network. */
@@ -290,7 +300,7 @@ export class QueryCache implements EnvironmentListener {
     let invalid = false;
     let paths = NO_PATHS;
     if (schema !== undefined && input !== undefined) {
-      const result = this.#memo.denormalize(schema, input, this.entities(), args);
+      const result = this.memo.denormalize(schema, input, this.entities(), args);
       data = result.data;
       invalid = result.invalid;
       if (tracked) paths = result.paths; // computed on first use: a one-off read (getResponse, peek) never pays for it
@@ -312,7 +322,7 @@ export class QueryCache implements EnvironmentListener {
   #reread(stream: QueryStream, previous: QueryRead): QueryRead {
     const schema = stream.endpoint.schema;
     if (schema === undefined) return previous;
-    const result = this.#memo.denormalize(schema, previous.input, this.entities(), stream.args);
+    const result = this.memo.denormalize(schema, previous.input, this.entities(), stream.args);
     return {
       input: previous.input,
       data: result.data,

@@ -8,15 +8,7 @@
  * table whose new rows could change it (`queryTables`: All rows, index lookups, lists by arguments).
  */
 import { Observable } from 'rxjs';
-import {
-  MemoCache,
-  SchemaNode,
-  isEntityClass,
-  query,
-  queryTables,
-  type Denormalize,
-  type EntityClass,
-} from '../schema/index.js';
+import { SchemaNode, isEntityClass, query, queryTables, type Denormalize, type EntityClass } from '../schema/index.js';
 import type { Changes, Store } from '../store/index.js';
 import type { QueryCache } from './queryCache.js';
 import { IDLE, type QueryState } from './types.js';
@@ -33,7 +25,6 @@ export function isQueryable(value: unknown): value is Queryable {
 export class StoreQueries {
   readonly #store: Store;
   readonly #cache: QueryCache;
-  readonly #memo = new MemoCache();
 
   constructor(store: Store, cache: QueryCache) {
     this.#store = store;
@@ -42,7 +33,7 @@ export class StoreQueries {
 
   /** The current answer (optimistic layers applied); `undefined` when missing or INVALID. */
   get<S extends Queryable>(schema: S, args: readonly unknown[]): Denormalize<S> | undefined {
-    const read = query(schema, args, this.#cache.entities(), this.#memo);
+    const read = query(schema, args, this.#cache.entities(), this.#cache.memo);
     return read.invalid ? undefined : read.data;
   }
 
@@ -55,7 +46,7 @@ export class StoreQueries {
       const emit = () => {
         let next: QueryState<Denormalize<S>>;
         try {
-          const read = query(schema, args, this.#cache.entities(), this.#memo);
+          const read = query(schema, args, this.#cache.entities(), this.#cache.memo);
           paths = read.paths;
           next = { ...IDLE, data: read.invalid ? undefined : read.data };
         } catch (error) {

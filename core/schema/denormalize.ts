@@ -132,11 +132,23 @@ export class MemoCache {
   readonly latest = new Map<string, Map<string, RecordNode>>();
   /** @internal */ readonly stableByInput = new WeakMap<object, StableEntry>();
   /** @internal Entities read past the depth limit, by record. */ readonly shallow = new WeakMap<object, object>();
-  readonly #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
-  readonly #pkResults = new WeakMap<object, Map<string, ResultEntry>>();
+  #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
+  #pkResults = new WeakMap<object, Map<string, ResultEntry>>();
   #passes = 0;
   /** The pass of the last read, kept for the next one. */
   #idle: ReadPass | undefined;
+
+  /**
+   * @internal Lets go of what the memo holds beyond the tables it was given: the last version read of each
+   * table and the last result read per schema and input (which hold the tables they were read from). Reads
+   * after it rebuild what a newer table version would have taken over; instances of tables still held are
+   * kept. The controller calls it on a reset, so that nothing of the old data stays reachable.
+   */
+  forget(): void {
+    this.latest.clear();
+    this.#objectResults = new WeakMap();
+    this.#pkResults = new WeakMap();
+  }
 
   /** Reads `input` (a normalized result of `schema`) from `entities`. */
   denormalize<S>(

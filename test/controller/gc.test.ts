@@ -120,3 +120,43 @@ describe('a long session (soak)', () => {
     expect(fake.requests).toEqual([]);
   }, 120_000);
 });
+
+describe('what a reset leaves in memory', () => {
+  const collect = () =>
+    ((globalThis as { gc?: () => void }).gc ?? (v8.setFlagsFromString('--expose-gc'), vm.runInNewContext('gc')))();
+
+  /** Reads todo 1 through the store read and the store query; returns weak references to what they returned. */
+  async function readAndForget(controller: Controller) {
+    await controller.fetch(TodoResource.get, { id: 1 });
+    const read = controller.getResponse(TodoResource.get, { id: 1 }).data;
+    const queried = controller.get(Todo, { id: 1 });
+    expect(read?.title).toBe(fake.todos.get(1)?.title);
+    expect(queried).toBe(read);
+    return { read: new WeakRef(read!), record: new WeakRef(controller.getState().entities.Todo!['1']!) };
+  }
+
+  it('keeps nothing of the data read before resetEntireStore reachable from the controller', async () => {
+    const { controller } = clocked();
+    const refs = await readAndForget(controller);
+    controller.resetEntireStore();
+    await flush(1);
+    collect();
+    expect(refs.record.deref()).toBeUndefined();
+    expect(refs.read.deref()).toBeUndefined();
+    expect(controller.getState().entities).toEqual({});
+  });
+
+  it('gives getResponse, get and a live observer one instance per record, kept across writes of others', async () => {
+    const { controller } = clocked();
+    let observed: Todo | undefined;
+    const subscription = controller.observe(TodoResource.get, { id: 2 }).subscribe((s) => (observed = s.data));
+    await settled(() => expect(observed).toBeDefined());
+    expect(controller.getResponse(TodoResource.get, { id: 2 }).data).toBe(observed);
+    expect(controller.get(Todo, { id: 2 })).toBe(observed);
+    const before = observed;
+    await controller.fetch(TodoResource.get, { id: 3 });
+    expect(controller.get(Todo, { id: 2 })).toBe(before);
+    expect(observed).toBe(before);
+    subscription.unsubscribe();
+  });
+});
