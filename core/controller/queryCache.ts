@@ -104,11 +104,11 @@ export class QueryCache implements EnvironmentListener {
   }
 
   /**
-   * @internal Lets go of what the memo keeps beyond the stored tables (`MemoCache.forget`): after a reset
-   * nothing of the old data stays reachable from the controller.
+   * @internal Lets go of what the memo keeps beyond the stored tables (`MemoCache.forget`): all of it after a
+   * reset, what no longer is in `entities` after a garbage collection.
    */
-  forgetReads(): void {
-    this.memo.forget();
+  forgetReads(entities?: EntityTables): void {
+    this.memo.forget(entities);
   }
 
   /** Whether a request for this key waits for the network. */

@@ -139,15 +139,30 @@ export class MemoCache {
   #idle: ReadPass | undefined;
 
   /**
-   * @internal Lets go of what the memo holds beyond the tables it was given: the last version read of each
-   * table and the last result read per schema and input (which hold the tables they were read from). Reads
-   * after it rebuild what a newer table version would have taken over; instances of tables still held are
-   * kept. The controller calls it on a reset, so that nothing of the old data stays reachable.
+   * @internal Lets go of what the memo holds beyond the tables it was given: the last result read per schema
+   * and input (each holds the tables it was read from), and of the last version read of each table either
+   * all (no `entities`: a reset) or the records `entities` no longer holds (a garbage collection: the others
+   * keep their instances when a newer version of their table is read). So nothing of dropped data stays
+   * reachable from the memo.
    */
-  forget(): void {
-    this.latest.clear();
+  forget(entities?: EntityTables): void {
     this.#objectResults = new WeakMap();
     this.#pkResults = new WeakMap();
+    if (entities === undefined) {
+      this.latest.clear();
+      return;
+    }
+    for (const [key, nodes] of this.latest) {
+      const table = ownValue(entities, key);
+      if (table === undefined) {
+        this.latest.delete(key);
+        continue;
+      }
+      // a new map: the one given is still the node map of its own (older) table version
+      const kept = new Map<string, RecordNode>();
+      for (const [pk, node] of nodes) if (ownValue(table, pk) === node.record) kept.set(pk, node);
+      this.latest.set(key, kept);
+    }
   }
 
   /** Reads `input` (a normalized result of `schema`) from `entities`. */

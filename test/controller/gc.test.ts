@@ -121,7 +121,7 @@ describe('a long session (soak)', () => {
   }, 120_000);
 });
 
-describe('what a reset leaves in memory', () => {
+describe('what a reset or a collection leaves in memory', () => {
   const collect = () =>
     ((globalThis as { gc?: () => void }).gc ?? (v8.setFlagsFromString('--expose-gc'), vm.runInNewContext('gc')))();
 
@@ -144,6 +144,37 @@ describe('what a reset leaves in memory', () => {
     expect(refs.record.deref()).toBeUndefined();
     expect(refs.read.deref()).toBeUndefined();
     expect(controller.getState().entities).toEqual({});
+  });
+
+  it('keeps nothing of a record that gc collected reachable from the controller', async () => {
+    const { controller, clock } = clocked({ gcTime: 10 });
+    const refs = await readAndForget(controller);
+    const old = new WeakRef(controller.getState().entities);
+    clock.now += 10;
+    controller.gc();
+    expect(controller.getState().entities.Todo?.['1']).toBeUndefined();
+    await flush(1);
+    collect();
+    expect(refs.record.deref()).toBeUndefined();
+    expect(refs.read.deref()).toBeUndefined();
+    expect(old.deref()).toBeUndefined();
+  });
+
+  it('keeps the instances of the records a collection leaves, through later writes to their table', async () => {
+    const { controller, clock } = clocked({ gcTime: 10 });
+    let observed: Todo | undefined;
+    const subscription = controller.observe(TodoResource.get, { id: 2 }).subscribe((s) => (observed = s.data));
+    await settled(() => expect(observed).toBeDefined());
+    const kept = observed;
+    await controller.fetch(TodoResource.get, { id: 1 });
+    clock.now += 10;
+    controller.gc();
+    expect(Object.keys(controller.getState().entities.Todo ?? {})).toEqual(['2']);
+    expect(controller.get(Todo, { id: 2 })).toBe(kept);
+    await controller.fetch(TodoResource.get, { id: 3 }); // a newer version of the Todo table
+    expect(controller.get(Todo, { id: 2 })).toBe(kept);
+    expect(observed).toBe(kept);
+    subscription.unsubscribe();
   });
 
   it('gives getResponse, get and a live observer one instance per record, kept across writes of others', async () => {
