@@ -316,7 +316,7 @@ export class Controller {
     this.#alive('resetEntireStore');
     this.#requests.reset();
     const { changes } = this.#store.dispatch({ type: 'reset', date: this.#cache.now() });
-    this.#cache.forgetReads();
+    this.#cache.memo.forget(); // nothing of the old data stays reachable
     const log = this.#requests.log;
     if (log.observed) log.emit({ type: 'reset', changes });
   }

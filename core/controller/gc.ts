@@ -79,7 +79,7 @@ export class GarbageCollector {
     if (due.length === 0 && entities.length === 0) return;
     const { changes } = this.#store.dispatch({ type: 'gc', keys: due, entities });
     for (const key of due) this.#cache.forget(key);
-    this.#cache.forgetReads(this.#cache.entities());
+    this.#cache.memo.forget(this.#cache.entities()); // the memo lets go of the collected records too
     if (this.#log.observed) this.#log.emit({ type: 'gc', keys: due, changes });
   }
 

@@ -100,15 +100,7 @@ export class QueryCache implements EnvironmentListener {
     }
     this.streams.clear();
     this.requests.log.complete();
-    this.forgetReads();
-  }
-
-  /**
-   * @internal Lets go of what the memo keeps beyond the stored tables (`MemoCache.forget`): all of it after a
-   * reset, what no longer is in `entities` after a garbage collection.
-   */
-  forgetReads(entities?: EntityTables): void {
-    this.memo.forget(entities);
+    this.memo.forget();
   }
 
   /** Whether a request for this key waits for the network. */
