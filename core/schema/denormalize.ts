@@ -34,6 +34,13 @@ interface RecordNode {
   pass: number;
 }
 
+/** A new node map of the nodes in `nodes` whose records `table` still holds (the same objects). */
+function nodesStillIn(table: EntityTables[string], nodes: Map<string, RecordNode>): Map<string, RecordNode> {
+  const kept = new Map<string, RecordNode>();
+  for (const [pk, node] of nodes) if (ownValue(table, pk) === node.record) kept.set(pk, node);
+  return kept;
+}
+
 interface StableEntry {
   readonly shape: string;
   readonly parts: readonly unknown[];
@@ -159,9 +166,7 @@ export class MemoCache {
         continue;
       }
       // a new map: the one given is still the node map of its own (older) table version
-      const kept = new Map<string, RecordNode>();
-      for (const [pk, node] of nodes) if (ownValue(table, pk) === node.record) kept.set(pk, node);
-      this.latest.set(key, kept);
+      this.latest.set(key, nodesStillIn(table, nodes));
     }
   }
 
@@ -431,8 +436,7 @@ class ReadPass implements DenormalizeContext {
     let nodes = memo.tables.get(table);
     if (nodes === undefined) {
       const previous = memo.latest.get(key);
-      nodes = new Map();
-      if (previous) for (const [pk, node] of previous) if (ownValue(table, pk) === node.record) nodes.set(pk, node);
+      nodes = previous ? nodesStillIn(table, previous) : new Map<string, RecordNode>();
       memo.tables.set(table, nodes);
       memo.latest.set(key, nodes);
     }
