@@ -42,6 +42,9 @@ interface TableState {
   meta: { [pk: string]: EntityMeta | undefined } | undefined;
   copied: boolean;
   metaCopied: boolean;
+  /** The table (`inPlace`) or meta table (`metaInPlace`) is the store's own, written in place: its writes can be undone. */
+  inPlace: boolean;
+  metaInPlace: boolean;
   /** Both tables are prototype-free (or absent): a plain read finds only own records. */
   readonly bare: boolean;
   /** Neither table existed before this normalize: each record in it was written now, with its meta. */
@@ -99,6 +102,7 @@ function metaOf(state: TableState, pk: string): EntityMeta | undefined {
  * root once); everything else keeps its identity. A table in `owned` is seen by no one but the store
  * (no snapshot was handed out since it was made), so it is written in place: a single-record write then
  * costs the same in a table of ten records as in one of ten thousand. Copies are added to `owned`.
+ * A normalize that fails undoes its in-place writes (`undo`): a write is all or nothing.
  */
 class TableWriter {
   declare entities: EntityTables;
@@ -110,6 +114,8 @@ class TableWriter {
   #previous: TableState | undefined;
   #rootCopied = false;
   #metaRootCopied = false;
+  /** In-place writes, as (table, pk, the value before) triples, to undo if the normalize fails. */
+  readonly #undo: unknown[] = [];
 
   constructor(state: NormalizedTables, owned: WeakSet<object> | undefined) {
     this.entities = state.entities;
@@ -117,16 +123,34 @@ class TableWriter {
     this.#owned = owned;
   }
 
+  /** Whether the store owns `table` (then it is written in place). */
+  #owns(table: object | undefined): boolean {
+    return table !== undefined && this.#owned?.has(table) === true;
+  }
+
   /** `table` itself when the store owns it, else a copy (owned from now on). */
-  #writable<T extends { readonly [key: string]: unknown }>(table: T | undefined): T {
-    const owned = this.#owned;
-    if (table !== undefined && owned?.has(table)) {
-      forgetDerived(table); // its cached pks and indexes are about to go stale
-      return table;
+  #writable<T extends { readonly [key: string]: unknown }>(table: T | undefined, inPlace: boolean): T {
+    if (inPlace) {
+      forgetDerived(table as T); // its cached pks and indexes are about to go stale
+      return table as T;
     }
     const copy = copyTable(table) as T;
-    owned?.add(copy);
+    this.#owned?.add(copy);
     return copy;
+  }
+
+  /** Puts back what the in-place writes replaced, latest first: the store's tables are as they were. */
+  undo(): void {
+    const undo = this.#undo;
+    for (let i = undo.length - 3; i >= 0; i -= 3) {
+      const table = undo[i] as Record<string, unknown>;
+      const pk = undo[i + 1] as string;
+      const value = undo[i + 2];
+      if (value === undefined) delete table[pk];
+      else table[pk] = value;
+      forgetDerived(table);
+    }
+    undo.length = 0;
   }
 
   /** The state of table `key` (the last two at hand: writes mostly alternate between a record and a nested one). */
@@ -147,6 +171,8 @@ class TableWriter {
         meta,
         copied: false,
         metaCopied: false,
+        inPlace: false,
+        metaInPlace: false,
         bare: bare(base) && bare(meta),
         fresh: base === undefined && meta === undefined,
         repeats: undefined,
@@ -179,9 +205,11 @@ class TableWriter {
           this.entities = copyTable(this.entities);
           this.#rootCopied = true;
         }
-        state.table = this.entities[state.key] = this.#writable(state.table);
+        state.inPlace = this.#owns(state.table);
+        state.table = this.entities[state.key] = this.#writable(state.table, state.inPlace);
         state.copied = true;
       }
+      if (state.inPlace) this.#remember(state.table, pk);
       (state.table as EntityTable)[pk] = value;
     }
     if (!state.metaCopied) {
@@ -189,10 +217,21 @@ class TableWriter {
         this.entitiesMeta = copyTable(this.entitiesMeta);
         this.#metaRootCopied = true;
       }
-      state.meta = this.entitiesMeta[state.key] = this.#writable(state.meta);
+      state.metaInPlace = this.#owns(state.meta);
+      state.meta = this.entitiesMeta[state.key] = this.#writable(state.meta, state.metaInPlace);
       state.metaCopied = true;
     }
+    if (state.metaInPlace) this.#remember(state.meta, pk);
     (state.meta as Record<string, EntityMeta>)[pk] = meta;
+  }
+
+  /** Keeps what `table[pk]` holds before an in-place write (a push is a call into the engine: stored at the end). */
+  #remember(table: object | undefined, pk: string): void {
+    const undo = this.#undo;
+    const at = undo.length;
+    undo[at] = table;
+    undo[at + 1] = pk;
+    undo[at + 2] = ownValue(table as { readonly [key: string]: unknown }, pk);
   }
 }
 
@@ -569,6 +608,7 @@ export function normalizeInto<R = unknown>(
   try {
     result = normalizer.visit(schema, input, undefined, undefined) as R;
   } catch (error) {
+    normalizer.writer.undo(); // all or nothing: the store's own tables are put back as they were
     throw tooDeep(error)
       ? new NormalizeError(
           schemaLabel(schema),
