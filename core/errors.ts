@@ -69,6 +69,85 @@ export class NormalizeError extends Error {
   }
 }
 
+/** One issue a Standard Schema validator found (its spec's `Issue`): a message and where in the value. */
+export interface StandardIssue {
+  /** What is wrong, in the validator's words. */
+  readonly message: string;
+  /** Where in the value: keys and indexes from the top (`['items', 0, 'title']`), or segments holding them. */
+  readonly path?: ReadonlyArray<PropertyKey | StandardPathSegment> | undefined;
+}
+
+/** A segment of an issue's path, as some validators give it (`{ key: 'title' }`). */
+export interface StandardPathSegment {
+  /** The key or index. */
+  readonly key: PropertyKey;
+}
+
+/** Where a `ValidationError` happened: the request, the entity and its pk, as far as they are known. */
+export interface ValidationContext {
+  /** The request whose response failed (the controller adds it to an entity's failure). */
+  readonly request?: RequestDescription | undefined;
+  /** The entity whose `static validator` rejected a record (e.g. `'Todo'`). */
+  readonly entity?: string | undefined;
+  /** The pk of the rejected record, when it could be computed. */
+  readonly pk?: string | undefined;
+}
+
+/** An issue's path as text: `items[0].title` (`''` for the value itself). */
+function issuePath(issue: StandardIssue | undefined): string {
+  let text = '';
+  for (const segment of issue?.path ?? []) {
+    const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
+    text += typeof key === 'number' ? `[${key}]` : `${text ? '.' : ''}${String(key)}`;
+  }
+  return text;
+}
+
+/**
+ * Rejects a request whose response a validator refused: the endpoint's `responseSchema` (the whole
+ * body) or an entity's `static validator` (one record). Nothing of that response is written; an
+ * observer that had data keeps it and shows this error, and the request is not retried.
+ *
+ * @example
+ * try { await controller.fetch(TodoResource.get, { id: 1 }); }
+ * catch (error) { if (error instanceof ValidationError) console.warn(error.entity, error.pk, error.issues); }
+ */
+export class ValidationError extends Error {
+  override readonly name = 'ValidationError';
+  /** The issues, as the validator gave them. */
+  declare readonly issues: readonly StandardIssue[];
+  /** The request, when known. */
+  declare readonly request: RequestDescription | undefined;
+  /** The entity whose validator refused a record (`undefined` for an endpoint's `responseSchema`). */
+  declare readonly entity: string | undefined;
+  /** The pk of the refused record, when it could be computed. */
+  declare readonly pk: string | undefined;
+  /** The value that was refused (the body, or the processed record). */
+  declare readonly value: unknown;
+
+  constructor(issues: readonly StandardIssue[], value: unknown, context: ValidationContext) {
+    const { request, entity, pk } = context;
+    const path = issuePath(issues[0]);
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more issue${issues.length > 2 ? 's' : ''})` : '';
+    super(
+      `${entity ? `${entity}${pk === undefined ? '' : ` ${JSON.stringify(pk)}`} failed its validator` : 'The response failed its responseSchema'}` +
+        `${request ? ` in the response to ${describeRequest(request)}` : ''}` +
+        `${path ? ` at ${path}` : ''}: ${issues[0]?.message ?? 'invalid'}${more}. Nothing of the response was stored.`,
+    );
+    this.issues = issues;
+    this.request = request;
+    this.entity = entity;
+    this.pk = pk;
+    // not enumerable: an error kept in the state must not carry the value into JSON
+    Object.defineProperty(this, 'value', { value, enumerable: false });
+  }
+
+  /** The same error, its message also naming the request whose response it rejected (the controller adds this). */
+  inResponseTo(request: RequestDescription): ValidationError {
+    return new ValidationError(this.issues, this.value, { request, entity: this.entity, pk: this.pk });
+  }
+}
+
 /**
  * Thrown when reading an entity whose field deserializer (`static schema = { createdAt: Temporal.Instant.from }`)
  * rejects the stored value. The raw value stays in the store; fix the data or make the deserializer tolerant.

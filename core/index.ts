@@ -52,6 +52,19 @@ export type {
   NormalizeResult,
   NormalizedTables,
   Schema,
+  StandardSchemaV1,
+  StandardSchemaProps,
+  StandardResult,
+  StandardSuccess,
+  StandardFailure,
+  StandardIssue,
+  StandardPathSegment,
+  StandardTypes,
+  InferInput,
+  InferOutput,
+  EntityFields,
+  EntityValidator,
+  ValidatedInstance,
 } from './schema/index.js';
 
 // ---- Endpoints and resources ---------------------------------------------------------------------
@@ -121,5 +134,6 @@ export {
   DeserializeError,
   SchemaDefinitionError,
   EndpointDefinitionError,
+  ValidationError,
 } from './errors.js';
-export type { RequestDescription } from './errors.js';
+export type { RequestDescription, ValidationContext } from './errors.js';

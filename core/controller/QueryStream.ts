@@ -90,13 +90,21 @@ export function needsFetch(read: QueryRead, fetching: boolean, now: number, moun
 }
 
 /**
- * The QueryState of a read: transient errors (5xx, network) keep the data, 4xx and status-less errors
- * replace it; while a request runs and no data is shown (`loading`), the old error of a request is not
+ * Whether the data on screen stays beside `error`: a transient failure (5xx, network), or a response a
+ * validator refused (the stored data is as it was, and still the best there is).
+ */
+function keepsData(error: Error): boolean {
+  return isTransient(error) || error.name === 'ValidationError';
+}
+
+/**
+ * The QueryState of a read: transient errors (5xx, network) and validation failures keep the data, 4xx
+ * and other status-less errors replace it; while a request runs and no data is shown (`loading`), the old error of a request is not
  * shown either (an error reading the stored value is).
  * `paused`: the request waits for the network.
  */
 export function queryState(read: QueryRead, fetching: boolean, now: number, paused = false): QueryState<unknown> {
-  const usable = !read.invalid && !read.invalidated && !(read.error && !isTransient(read.error));
+  const usable = !read.invalid && !read.invalidated && !(read.error && !keepsData(read.error));
   const data = usable ? read.data : undefined;
   const loading = data === undefined && fetching;
   return {

@@ -1,4 +1,4 @@
-import { CollectionAdder, Invalidate, jsonEqual, normalize, type EntityTables } from '../schema/index.js';
+import { CollectionAdder, Invalidate, jsonEqual, normalizeInto, type EntityTables } from '../schema/index.js';
 import type { OptimisticLayer, State } from '../store/index.js';
 import type { ControllerEndpoint, StoreSnapshot } from './types.js';
 
@@ -51,11 +51,17 @@ export function applyLayers(state: State, previous: EffectiveEntities | undefine
   const touched: (readonly [string, string])[] = [];
   for (const layer of state.optimistic) {
     try {
-      const applied = normalize(layer.schema, layer.response, layer.args, tables, {
-        fetchedAt: layer.fetchedAt,
-        date: layer.fetchedAt,
-        expiresAt: layer.fetchedAt,
-      });
+      // the entities' validators do not run: the expected response is the app's own guess (a partial
+      // update holds only what changed), and the real response is validated when it arrives
+      const applied = normalizeInto(
+        layer.schema,
+        layer.response,
+        layer.args,
+        tables,
+        { fetchedAt: layer.fetchedAt, date: layer.fetchedAt, expiresAt: layer.fetchedAt },
+        undefined,
+        false,
+      );
       tables = applied;
       touched.push(...applied.changed);
     } catch {

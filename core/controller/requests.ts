@@ -5,7 +5,7 @@
  * `fetch` resolves with its own response.
  */
 import type { RetryDelay } from '../endpoint/index.js';
-import { AbortError, NetworkError, NormalizeError, type RequestDescription } from '../errors.js';
+import { AbortError, NetworkError, NormalizeError, ValidationError, type RequestDescription } from '../errors.js';
 import { MemoCache, normalize } from '../schema/index.js';
 import type { State, Store } from '../store/index.js';
 import type { ActionLog } from './actions.js';
@@ -244,7 +244,10 @@ export class Requests {
           fetched: true,
         });
       } catch (thrown) {
-        const error = thrown instanceof NormalizeError ? thrown.inResponseTo(describe(endpoint, key)) : toError(thrown);
+        const error =
+          thrown instanceof NormalizeError || (thrown instanceof ValidationError && !thrown.request)
+            ? thrown.inResponseTo(describe(endpoint, key))
+            : toError(thrown);
         this.write(endpoint, key, args, error, {
           isError: true,
           fetchedAt: startedAt,

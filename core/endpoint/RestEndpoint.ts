@@ -2,7 +2,7 @@
  * `RestEndpoint`: one HTTP request, described by a path, a method and a schema, and callable.
  */
 import { AbortError, EndpointDefinitionError, NetworkError, truncate, type RequestDescription } from '../errors.js';
-import type { Schema } from '../schema/index.js';
+import { validateResponse, type Schema, type StandardSchemaV1 } from '../schema/index.js';
 import { abortErrorOf, linkAbort, type RequestAbort } from './abort.js';
 import { readResponse, type ContentResult, type ResponseContent } from './content.js';
 import {
@@ -192,6 +192,8 @@ export class RestEndpoint<
   declare readonly content: ResponseContent | undefined;
   /** The path `move` requests, if not this endpoint's own. */
   declare readonly movePath: string | undefined;
+  /** The Standard Schema the parsed body must pass before `process`, if any. */
+  declare readonly responseSchema: StandardSchemaV1 | undefined;
 
   constructor(options: RestEndpointOptions<P, S, M, SP, B, R>) {
     const endpoint = ((...args: EndpointParameters<P, SP, B>) => endpoint.fetch(...args)) as unknown as RestEndpoint<
@@ -529,7 +531,10 @@ async function perform<P extends string, S extends Schema | undefined, M extends
     init = { ...init, signal: abort.signal };
   }
   const response = await endpoint.fetchResponse(url, init);
-  const value = await endpoint.parseResponse(response);
+  let value = await endpoint.parseResponse(response);
+  const schema = endpoint.responseSchema;
+  if (schema)
+    value = await validateResponse(schema, value, () => ({ method: endpoint.method, url, endpoint: endpoint.name }));
   return endpoint.process(value as ResultOf<S>, ...normalized);
 }
 

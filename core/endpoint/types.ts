@@ -2,7 +2,7 @@
  * Types an endpoint is built from: HTTP methods, the argument tuple of a call (from the path, the
  * search params and the body), and the JSON a call resolves (from the schema).
  */
-import type { Denormalize } from '../schema/index.js';
+import type { Denormalize, StandardSchemaV1 } from '../schema/index.js';
 import type { HasPathParams, PathArgs } from './path.js';
 
 /** The HTTP methods an endpoint may use. */
@@ -47,6 +47,12 @@ export interface EndpointExtraOptions {
    * Usually given per use: `endpoint.extend({ signal: abortController.signal })`.
    */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * A Standard Schema (zod 4, valibot 1, arktype 2, ...) the parsed response body must pass before
+   * `process` runs; it may be async. Its output goes on to `process`. A body that fails rejects with a
+   * `ValidationError` (not retried), and nothing of it is stored.
+   */
+  readonly responseSchema?: StandardSchemaV1 | undefined;
 }
 
 /** `retryDelay`: a fixed wait in ms, or the wait before retry number `attempt` (0-based) after `error`. */

@@ -1,5 +1,6 @@
 import { NormalizeError, SchemaDefinitionError, preview } from '../errors.js';
 import { assignField } from './safeObject.js';
+import type { StandardSchemaV1 } from './standard.js';
 
 /**
  * Base class of every normalized record type. Subclasses declare fields with defaults (which fix their
@@ -46,6 +47,18 @@ export abstract class Entity {
    * finds it by them.
    */
   declare static indexes: readonly string[] | undefined;
+
+  /**
+   * A Standard Schema (zod 4, valibot 1, arktype 2, or `{ '~standard': { version: 1, vendor, validate } }`)
+   * that every record of this entity in a response must pass, checked when it is normalized (after
+   * `process`, synchronously). Its output is what is stored. A record that fails rejects the request with
+   * a `ValidationError`, and nothing of that response is written. Check it against the class's fields
+   * with `satisfies EntityValidator<Todo>`.
+   *
+   * @example
+   * static override validator = z.object({ id: z.number(), title: z.string() }) satisfies EntityValidator<Todo>;
+   */
+  declare static validator: StandardSchemaV1 | undefined;
 
   /** The primary key of this entity as a string (or `undefined` when it cannot be computed). */
   abstract pk(parent?: unknown, key?: string, args?: readonly unknown[]): string | number | undefined;

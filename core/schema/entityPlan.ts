@@ -1,6 +1,7 @@
 import { NormalizeError, SchemaDefinitionError, describeKind, preview } from '../errors.js';
 import { Entity, entityDefaults, entityKey, isEntityClass, reservedFields } from './Entity.js';
 import { isSchema } from './schemaKind.js';
+import type { StandardSchemaV1 } from './standard.js';
 
 /** A nested-schema member of an Entity's `static schema`, resolved once per class. */
 export interface SchemaFieldPlan {
@@ -52,6 +53,8 @@ export interface EntityPlan {
   readonly maxEntityDepth: number;
   /** `static validate`, when the class overrides it. */
   readonly validate: ((processed: Readonly<Record<string, unknown>>) => string | undefined) | undefined;
+  /** `static validator`, when the class has one (a Standard Schema). */
+  readonly validator: StandardSchemaV1 | undefined;
   /** The class, when it overrides `shouldUpdate` or `shouldReorder` (writes then ask it). */
   readonly writePolicy: typeof Entity | undefined;
   /** The class keeps Entity's static `process` (a shallow copy: normalize reads the input itself and copies once). */
@@ -194,6 +197,7 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     pkMethod: Cls.prototype.pk,
     maxEntityDepth: Cls.maxEntityDepth ?? MAX_ENTITY_DEPTH,
     validate: Cls.validate === Entity.validate ? undefined : (processed) => Cls.validate(processed),
+    validator: Cls.validator ?? undefined,
     writePolicy:
       Cls.shouldUpdate === Entity.shouldUpdate && Cls.shouldReorder === Entity.shouldReorder ? undefined : Cls,
     defaultProcess: Cls.process === Entity.process,

@@ -45,6 +45,22 @@ export type { Invalid } from './special.js';
 export { isSchema, schemaLabel } from './schemaKind.js';
 export { emptyTable, copyTable, assignField, isPlainObject, jsonEqual } from './safeObject.js';
 export { forgetDerived } from './tableDerived.js';
+export { validateResponse } from './standard.js';
+export type {
+  StandardSchemaV1,
+  StandardSchemaProps,
+  StandardResult,
+  StandardSuccess,
+  StandardFailure,
+  StandardIssue,
+  StandardPathSegment,
+  StandardTypes,
+  InferInput,
+  InferOutput,
+  EntityFields,
+  EntityValidator,
+  ValidatedInstance,
+} from './standard.js';
 
 // ---- Types ---------------------------------------------------------------------------------------
 export type {

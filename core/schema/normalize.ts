@@ -8,6 +8,7 @@ import { SchemaNode, type NormalizeContext } from './SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from './schemaKind.js';
 import { copyTable, emptyTable, hasCycle, hasOwn, isPlainObject, jsonEqual } from './safeObject.js';
 import { keepShape } from './shapeKeeper.js';
+import { validateRecord } from './standard.js';
 import { INVALID } from './special.js';
 import type {
   EntityMeta,
@@ -239,6 +240,8 @@ class Normalizer implements NormalizeContext {
   declare readonly args: readonly unknown[];
   declare readonly meta: EntityMeta;
   declare readonly writer: TableWriter;
+  /** Entities' `static validator`s run (not for an optimistic layer: the expected response is the app's own guess). */
+  declare readonly validates: boolean;
   /**
    * Entities on the current path past DEEP levels: a cyclic input recurses forever, so it is bound to
    * pass that depth and meet itself there; JSON input (acyclic) rarely gets that deep, and pays nothing.
@@ -249,10 +252,17 @@ class Normalizer implements NormalizeContext {
   readonly #entityKeys: string[] = [];
   readonly #entityPks: string[] = [];
 
-  constructor(state: NormalizedTables, args: readonly unknown[], meta: EntityMeta, owned?: WeakSet<object>) {
+  constructor(
+    state: NormalizedTables,
+    args: readonly unknown[],
+    meta: EntityMeta,
+    owned?: WeakSet<object>,
+    validates = true,
+  ) {
     this.writer = new TableWriter(state, owned);
     this.args = args;
     this.meta = meta;
+    this.validates = validates;
   }
 
   visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown {
@@ -424,6 +434,13 @@ class Normalizer implements NormalizeContext {
         input,
       );
     }
+    if (plan.validator && this.validates) {
+      const output = validateRecord(plan.key, plan.validator, processed, (record) =>
+        Cls.pk(record, parent, fieldKey, args),
+      );
+      // the validator's output is stored: a copy of it, ours to change (the input stays the caller's)
+      if (output !== processed) processed = { ...output };
+    }
     const rawPk = plan.defaultPk
       ? plan.pkMethod.call(processed, parent, fieldKey, args)
       : Cls.pk(processed, parent, fieldKey, args);
@@ -589,7 +606,7 @@ export function normalize<R = unknown>(
 
 /**
  * `normalize` for the store: tables in `owned` are written in place (see `TableWriter`), the
- * roots are always new objects.
+ * roots are always new objects. `validates: false` skips the entities' validators (an optimistic layer).
  */
 export function normalizeInto<R = unknown>(
   schema: unknown,
@@ -598,12 +615,13 @@ export function normalizeInto<R = unknown>(
   state: NormalizedTables,
   meta: Partial<EntityMeta> | undefined,
   owned: WeakSet<object> | undefined,
+  validates = true,
 ): NormalizeResult<R> {
   shapeKeeper ??= keepShape(new Normalizer(emptyTables(), [], { date: 0, fetchedAt: 0, expiresAt: 0 }));
   const now = Date.now();
   const date = meta?.date ?? now;
   const fullMeta: EntityMeta = { date, fetchedAt: meta?.fetchedAt ?? date, expiresAt: meta?.expiresAt ?? date };
-  const normalizer = new Normalizer(state, args, fullMeta, owned);
+  const normalizer = new Normalizer(state, args, fullMeta, owned, validates);
   let result: R;
   try {
     result = normalizer.visit(schema, input, undefined, undefined) as R;

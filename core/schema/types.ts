@@ -10,6 +10,7 @@ import type { Union } from './Union.js';
 import type { Values } from './Values.js';
 import type { All } from './All.js';
 import type { Query } from './Query.js';
+import type { ValidatedInstance } from './standard.js';
 
 /** An Entity class (not an instance): what `schema: Todo` refers to. */
 export type EntityClass<T extends Entity = Entity> = (abstract new (...args: never[]) => T) & {
@@ -38,7 +39,7 @@ export type Schema =
 /** The value read back from a normalized result of schema `S`: Entity instances, arrays of them, objects of them. */
 export type Denormalize<S> =
   S extends EntityClass<infer T>
-    ? T
+    ? ValidatedInstance<T, S>
     : S extends Invalidate<infer E>
       ? InstanceType<E> | undefined
       : S extends CollectionAdder<any, infer R>

@@ -1,0 +1,187 @@
+/**
+ * Standard Schema v1 (https://standardschema.dev), the interface zod 4, valibot 1 and arktype 2
+ * implement: the types, written out here so that the core depends on none of them, and the one check
+ * an entity's `static validator` runs while a record is normalized.
+ */
+import {
+  SchemaDefinitionError,
+  ValidationError,
+  describeKind,
+  type RequestDescription,
+  type StandardIssue,
+  type StandardPathSegment,
+} from '../errors.js';
+
+export type { StandardIssue, StandardPathSegment };
+
+/**
+ * A Standard Schema v1 object: a zod 4, valibot 1 or arktype 2 schema, or one written by hand.
+ *
+ * @example
+ * const positive: StandardSchemaV1<number> = {
+ *   '~standard': {
+ *     version: 1,
+ *     vendor: 'my-app',
+ *     validate: (value) =>
+ *       typeof value === 'number' && value > 0 ? { value } : { issues: [{ message: 'expected a positive number' }] },
+ *   },
+ * };
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  /** The standard's properties. */
+  readonly '~standard': StandardSchemaProps<Input, Output>;
+}
+
+/** What a Standard Schema holds under `'~standard'`. */
+export interface StandardSchemaProps<Input = unknown, Output = Input> {
+  /** The version of the standard: 1. */
+  readonly version: 1;
+  /** The library that made the schema (`'zod'`, `'valibot'`, `'arktype'`, ...). */
+  readonly vendor: string;
+  /** Checks a value: its (possibly transformed) output, or the issues found; synchronously or as a Promise. */
+  readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+  /** The input and output types, for TypeScript only (never present at run time). */
+  readonly types?: StandardTypes<Input, Output> | undefined;
+}
+
+/** The result of `validate`: the output, or the issues. */
+export type StandardResult<Output> = StandardSuccess<Output> | StandardFailure;
+
+/** A value that passed: `value` is the validator's output. */
+export interface StandardSuccess<Output> {
+  /** The output (the input, or what the validator made of it: defaults filled in, unknown keys left out, ...). */
+  readonly value: Output;
+  /** Absent: no issues. */
+  readonly issues?: undefined;
+}
+
+/** A value that failed: what was wrong with it. */
+export interface StandardFailure {
+  /** The issues found (at least one). */
+  readonly issues: ReadonlyArray<StandardIssue>;
+}
+
+/** The input and output types of a Standard Schema (type-level only). */
+export interface StandardTypes<Input = unknown, Output = Input> {
+  /** What the schema accepts. */
+  readonly input: Input;
+  /** What it gives back. */
+  readonly output: Output;
+}
+
+/** The output type of a Standard Schema (`unknown` when it does not say). */
+export type InferOutput<S> = S extends { readonly '~standard': { readonly types?: infer T } }
+  ? NonNullable<T> extends { readonly output: infer O }
+    ? O
+    : unknown
+  : unknown;
+
+/** The input type of a Standard Schema (`unknown` when it does not say). */
+export type InferInput<S> = S extends { readonly '~standard': { readonly types?: infer T } }
+  ? NonNullable<T> extends { readonly input: infer I }
+    ? I
+    : unknown
+  : unknown;
+
+/**
+ * Runs an entity's `static validator` on one processed record (synchronously) and returns its output.
+ * Throws a `ValidationError` naming the entity and `pk()` (what it can make of the record) when the
+ * record fails, a `SchemaDefinitionError` when the validator answers with a Promise.
+ */
+export function validateRecord(
+  key: string,
+  validator: StandardSchemaV1,
+  record: object,
+  pkOf: (record: object) => unknown,
+): Record<string, unknown> {
+  const result = validator['~standard'].validate(record);
+  if (typeof (result as { then?: unknown }).then === 'function') {
+    (result as Promise<unknown>).then(undefined, () => undefined); // its own failure is reported by this error
+    throw new SchemaDefinitionError(
+      `${key}: static validator answered with a Promise, but an entity's validator must be synchronous ` +
+        '(it runs while a response is normalized). Remove the async checks from it, or move them to the ' +
+        "endpoint's responseSchema, which may be async.",
+    );
+  }
+  const { issues, value } = result as StandardSuccess<unknown> | (StandardFailure & { value?: undefined });
+  if (issues) {
+    let pk: unknown;
+    try {
+      pk = pkOf(record);
+    } catch {
+      // the record may lack what pk() reads: the message names the entity alone
+    }
+    throw new ValidationError(issues, record, { entity: key, pk: pk == null ? undefined : String(pk) });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SchemaDefinitionError(
+      `${key}: static validator must give back an object for a record, but it gave ${describeKind(value)}.`,
+    );
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Runs an endpoint's `responseSchema` on a parsed body (asynchronously allowed) and returns its output.
+ * Throws a `ValidationError` naming the request when the body fails.
+ */
+export async function validateResponse(
+  schema: StandardSchemaV1,
+  body: unknown,
+  request: () => RequestDescription,
+): Promise<unknown> {
+  const { issues, value } = (await schema['~standard'].validate(body)) as
+    StandardSuccess<unknown> | (StandardFailure & { value?: undefined });
+  if (issues) throw new ValidationError(issues, body, { request: request() });
+  return value;
+}
+
+/** A class field's type as a validator's output must give it: primitives (and lists of them) as declared, anything else (a nested entity, a deserialized value) unchecked. */
+type StoredField<V> = [V] extends [
+  string | number | boolean | bigint | null | undefined | readonly (string | number | boolean | null)[],
+]
+  ? V
+  : unknown;
+
+/**
+ * The stored shape of an entity's record as its validator must give it: each data field of `T`
+ * optional (a response may leave it out: the class default fills it), of the field's type where
+ * TypeScript can tell (a string, a number, a boolean, a list of them). A nested entity or a field with a
+ * deserializer in `static schema` is stored as JSON and left unchecked.
+ */
+export type EntityFields<T> = {
+  [K in keyof T as T[K] extends (...args: never[]) => unknown ? never : K]?: StoredField<T[K]>;
+};
+
+/**
+ * A Standard Schema whose output fits the fields of entity `T`: with `satisfies`, a validator that
+ * disagrees with the class (`id: z.string()` for `id = 0`) is a compile error, and its own output type
+ * is kept (fields it adds type the entity's data).
+ *
+ * @example
+ * class Todo extends Entity {
+ *   id = 0; title = '';
+ *   pk() { return `${this.id}`; }
+ *   static override validator = z.object({ id: z.number(), title: z.string() }) satisfies EntityValidator<Todo>;
+ * }
+ */
+export type EntityValidator<T> = StandardSchemaV1<any, EntityFields<T>>;
+
+/**
+ * The data an entity class reads as: its instance, plus the fields its `static validator`'s output
+ * declares that the class does not (where that output type is known).
+ */
+export type ValidatedInstance<T, C> = C extends { readonly validator?: infer V }
+  ? WithOutput<T, InferOutput<NonNullable<V>>>
+  : T;
+
+/** `T` with the members of `O` it lacks (`T` itself when `O` is unknown or adds nothing). */
+type WithOutput<T, O> = [O] extends [never]
+  ? T
+  : unknown extends O
+    ? T
+    : [O] extends [object]
+      ? [Exclude<keyof O, keyof T>] extends [never]
+        ? T
+        : T & Omit<O, keyof T>
+      : T;

@@ -1,0 +1,289 @@
+/**
+ * Runtime validation with Standard Schema, run once per library (zod, valibot, arktype) and once with a
+ * hand-written validator: an entity's `static validator` checks each record while it is normalized, an
+ * endpoint's `responseSchema` the parsed body; a failure rejects with a `ValidationError`, writes nothing,
+ * keeps an observer's data beside the error, rolls back exactly its optimistic layer and is not retried.
+ */
+import { HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import {
+  Controller,
+  Entity,
+  SchemaDefinitionError,
+  ValidationError,
+  createResource,
+  type StandardSchemaV1,
+} from '../../core/index.js';
+import {
+  API,
+  answerNext,
+  kept,
+  onceHandler,
+  record,
+  settled,
+  tick,
+  until,
+  useFakeClock,
+  useTodoServer,
+} from '../reliability/faultHarness.js';
+import { delay } from 'msw';
+import { VALIDATORS, asAsync } from './validators.js';
+
+const fake = useTodoServer();
+
+/** A todo entity checked by `validator`. */
+function todoEntity(validator: StandardSchemaV1 | undefined) {
+  return class VTodo extends Entity {
+    id = 0;
+    userId = 0;
+    title = '';
+    completed = false;
+    createdAt = '';
+    pk() {
+      return `${this.id}`;
+    }
+    static override key = 'VTodo';
+    static override validator = validator;
+  };
+}
+
+/** The todo resource over `Todo` (optimistic mutations), with `options` for every member. */
+function resourceOf(Todo: ReturnType<typeof todoEntity>, options: { responseSchema?: StandardSchemaV1 } = {}) {
+  return createResource({ urlPrefix: API, path: '/todos/:id', schema: Todo, optimistic: true, ...options });
+}
+
+/** Four todos, the third with a number for a title. */
+const badThird = () =>
+  HttpResponse.json([
+    { id: 1, userId: 1, title: 'new 1', completed: true, createdAt: 'x' },
+    { id: 2, userId: 2, title: 'new 2', completed: true, createdAt: 'x' },
+    { id: 3, userId: 1, title: 42, completed: true, createdAt: 'x' },
+    { id: 4, userId: 2, title: 'new 4', completed: true, createdAt: 'x' },
+  ]);
+
+const titles = (data: readonly { title: string }[] | undefined) => data?.map((todo) => todo.title);
+
+describe.each(VALIDATORS)('with $name', (validators) => {
+  describe("an entity's static validator", () => {
+    const Todo = todoEntity(validators.todo);
+    const Todos = resourceOf(Todo);
+
+    it('lets valid records through, stored as they came', async () => {
+      const controller = new Controller();
+      const todos = await controller.fetch(Todos.getList);
+      expect(titles(todos)).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']);
+      expect(todos[0]).toBeInstanceOf(Todo);
+      expect(controller.getState().entities.VTodo!['1']).toEqual({ ...fake.todos.get(1) });
+    });
+
+    it('a record that fails (the third of a list): a ValidationError naming endpoint, entity, pk and path; nothing written; no retry', async () => {
+      let now = 1_000;
+      const controller = new Controller({ retry: 3, retryDelay: 0, now: () => now });
+      const stream = record(controller.observe(Todos.getList));
+      await settled(() => expect(stream.last().data).toHaveLength(4));
+      const data = stream.last().data;
+      const before = kept(controller.getState());
+      const requests = fake.requests.length;
+      answerNext(fake, 'get', '/todos', badThird);
+      now += 61_000;
+      const error = await controller.fetch(Todos.getList).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      const failure = error as ValidationError;
+      expect(failure.name).toBe('ValidationError');
+      expect(failure).toMatchObject({
+        entity: 'VTodo',
+        pk: '3',
+        request: { method: 'GET', url: `${API}/todos`, endpoint: 'VTodo.getList' },
+      });
+      expect(failure.issues.length).toBeGreaterThan(0);
+      expect(typeof failure.issues[0]!.message).toBe('string');
+      expect(failure.message).toMatch(
+        new RegExp(
+          `^VTodo "3" failed its validator in the response to GET ${API}/todos \\(endpoint VTodo.getList\\) at title: `,
+        ),
+      );
+      // nothing of it was written: the first two records keep their values
+      expect(kept(controller.getState())).toEqual(before);
+      expect(controller.getState().entities).toBe(before.entities);
+      expect(fake.requests.length - requests).toBe(1); // not retried
+      // the observer keeps its data and shows the error, as for a 5xx
+      expect(stream.last()).toMatchObject({ data, error: failure, loading: false, fetching: false });
+      expect(stream.last().data).toBe(data);
+      // the next good response clears it
+      fake.todos.get(2)!.title = 'fixed';
+      await controller.fetch(Todos.getList);
+      expect(stream.last().error).toBeUndefined();
+      expect(titles(stream.last().data)).toEqual(['todo 1', 'fixed', 'todo 3', 'todo 4']);
+      stream.unsubscribe();
+    });
+
+    it('a first load that fails shows the error and no data', async () => {
+      const controller = new Controller({ retry: 3, retryDelay: 0 });
+      answerNext(fake, 'get', '/todos', badThird);
+      const stream = record(controller.observe(Todos.getList));
+      await settled(() => expect(stream.last().error).toBeInstanceOf(ValidationError));
+      expect(stream.last()).toMatchObject({ data: undefined, loading: false, fetching: false });
+      expect(fake.requests).toHaveLength(1);
+      expect(controller.getState().entities).toEqual({});
+      stream.unsubscribe();
+    });
+
+    it('the validator output is what is stored (a default filled in)', async () => {
+      const Defaulted = resourceOf(todoEntity(validators.todoWithDefault));
+      answerNext(fake, 'get', '/todos/1', () => HttpResponse.json({ id: 1 }));
+      const controller = new Controller();
+      const todo = await controller.fetch(Defaulted.get, { id: 1 });
+      expect(todo.title).toBe('untitled');
+      expect(controller.getState().entities.VTodo!['1']).toMatchObject({ id: 1, title: 'untitled' });
+    });
+
+    it('setResponse and set are validated too: a bad value throws and changes nothing', async () => {
+      const controller = new Controller();
+      await controller.fetch(Todos.getList);
+      const before = kept(controller.getState());
+      expect(() => controller.setResponse(Todos.get, { id: 1 }, { id: 1, title: 7 })).toThrow(ValidationError);
+      expect(() => controller.set(Todo, { id: 2, title: false })).toThrow(ValidationError);
+      expect(kept(controller.getState())).toEqual(before);
+    });
+
+    it('an optimistic mutation whose response fails rolls back exactly its layer', async () => {
+      const controller = new Controller();
+      const stream = record(controller.observe(Todos.getList));
+      await settled(() => expect(stream.last().data).toHaveLength(4));
+      const gate = { open: () => {} };
+      const opened = new Promise<void>((resolve) => (gate.open = resolve));
+      fake.server.use(
+        onceHandler(fake, 'patch', '/todos/1', async () => {
+          await opened;
+          return HttpResponse.json({ ...fake.todos.get(1), title: 'server 1' });
+        }),
+        onceHandler(fake, 'patch', '/todos/2', async () => {
+          await delay(5);
+          return HttpResponse.json({ id: 2, title: ['not', 'a', 'string'] });
+        }),
+      );
+      // the expected results show at once (a partial update is not validated: it is the app's own guess)
+      const first = controller.fetch(Todos.partialUpdate, { id: 1 }, { title: 'mine 1' });
+      const second = controller.fetch(Todos.partialUpdate, { id: 2 }, { title: 'mine 2' });
+      expect(titles(stream.last().data)).toEqual(['mine 1', 'mine 2', 'todo 3', 'todo 4']);
+      const error = await second.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).request).toMatchObject({ method: 'PATCH', endpoint: 'VTodo.partialUpdate' });
+      // the second layer is gone, the first one still shows
+      expect(titles(stream.last().data)).toEqual(['mine 1', 'todo 2', 'todo 3', 'todo 4']);
+      expect(controller.getState().optimistic).toHaveLength(1);
+      expect(stream.last().error).toBeUndefined(); // a mutation's error goes to its caller
+      gate.open();
+      await first;
+      expect(titles(stream.last().data)).toEqual(['server 1', 'todo 2', 'todo 3', 'todo 4']);
+      expect(controller.getState().optimistic).toEqual([]);
+      stream.unsubscribe();
+    });
+
+    it('an async validator is a clear error naming the entity, and nothing is written', async () => {
+      const Async = resourceOf(todoEntity(asAsync(validators.todo)));
+      const controller = new Controller();
+      const error = await controller.fetch(Async.getList).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SchemaDefinitionError);
+      expect((error as Error).message).toMatch(/^VTodo: static validator answered with a Promise/);
+      expect(controller.getState().entities).toEqual({});
+    });
+  });
+
+  describe("an endpoint's responseSchema", () => {
+    const Plain = resourceOf(todoEntity(undefined));
+
+    it('createResource passes it to every member, and extend keeps it', () => {
+      const resource = resourceOf(todoEntity(undefined), { responseSchema: validators.todo });
+      for (const member of [
+        resource.get,
+        resource.getList,
+        resource.update,
+        resource.partialUpdate,
+        resource.delete,
+        resource.getList.push,
+      ]) {
+        expect(member.responseSchema).toBe(validators.todo);
+      }
+      expect(resource.get.extend({ dataExpiryLength: 1 }).responseSchema).toBe(validators.todo);
+    });
+
+    it.each([
+      ['synchronous', false],
+      ['async', true],
+    ])(
+      '%s: a valid body passes, its output on to process; a bad one is a ValidationError naming the request and path, not retried, nothing written',
+      async (_name, async) => {
+        const responseSchema = async ? asAsync(validators.todoList) : validators.todoList;
+        const getList = Plain.getList.extend({ responseSchema });
+        let now = 1_000;
+        const controller = new Controller({ retry: 3, retryDelay: 0, now: () => now });
+        const stream = record(controller.observe(getList));
+        await settled(() => expect(stream.last().data).toHaveLength(4));
+        const data = stream.last().data;
+        const before = kept(controller.getState());
+        const requests = fake.requests.length;
+        answerNext(fake, 'get', '/todos', badThird);
+        now += 61_000;
+        const error = await controller.fetch(getList).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ValidationError);
+        const failure = error as ValidationError;
+        expect(failure).toMatchObject({
+          entity: undefined,
+          pk: undefined,
+          request: { method: 'GET', url: `${API}/todos`, endpoint: 'VTodo.getList' },
+        });
+        expect(failure.message).toMatch(
+          new RegExp(
+            `^The response failed its responseSchema in the response to GET ${API}/todos \\(endpoint VTodo.getList\\) at \\[2\\]\\.title: `,
+          ),
+        );
+        expect(fake.requests.length - requests).toBe(1);
+        expect(kept(controller.getState())).toEqual(before);
+        expect(stream.last()).toMatchObject({ data, error: failure, fetching: false });
+        stream.unsubscribe();
+      },
+    );
+
+    it('runs before process, which receives its output', async () => {
+      const seen: unknown[] = [];
+      const get = Plain.get.extend({
+        responseSchema: validators.todoWithDefault,
+        process(value: unknown) {
+          seen.push(value);
+          return value as never;
+        },
+      });
+      answerNext(fake, 'get', '/todos/1', () => HttpResponse.json({ id: 1 }));
+      await get({ id: 1 });
+      expect(seen).toEqual([expect.objectContaining({ id: 1, title: 'untitled' })]);
+      answerNext(fake, 'get', '/todos/1', () => HttpResponse.json({ id: 'one' }));
+      await expect(get({ id: 1 })).rejects.toThrow(ValidationError);
+      expect(seen).toHaveLength(1);
+    });
+  });
+
+  it('polling: each poll that fails validation is one request (no retries), the data stays, a good answer clears the error', async () => {
+    useFakeClock();
+    const Todos = resourceOf(todoEntity(validators.todo));
+    const polled = Todos.getList.extend({ pollFrequency: 1_000 });
+    const controller = new Controller({ retry: 3, retryDelay: 0 });
+    const stream = record(controller.observe(polled));
+    await until(() => expect(stream.last().data).toHaveLength(4));
+    const data = stream.last().data;
+    answerNext(fake, 'get', '/todos', badThird, badThird);
+    const requests = fake.requests.length;
+    await tick(1_000);
+    await until(() => expect(stream.last().error).toBeInstanceOf(ValidationError));
+    expect(fake.requests.length - requests).toBe(1);
+    expect(stream.last().data).toBe(data);
+    await tick(1_000);
+    expect(fake.requests.length - requests).toBe(2);
+    expect(stream.last().data).toBe(data);
+    await tick(1_000);
+    await until(() => expect(stream.last().error).toBeUndefined());
+    expect(fake.requests.length - requests).toBe(3);
+    expect(stream.last().data).toBe(data); // the good answer equals what was stored
+    stream.unsubscribe();
+  });
+});
