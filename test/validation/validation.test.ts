@@ -141,8 +141,8 @@ describe.each(VALIDATORS)('with $name', (validators) => {
       const controller = new Controller();
       await controller.fetch(Todos.getList);
       const before = kept(controller.getState());
-      expect(() => controller.setResponse(Todos.get, { id: 1 }, { id: 1, title: 7 })).toThrow(ValidationError);
-      expect(() => controller.set(Todo, { id: 2, title: false })).toThrow(ValidationError);
+      expect(() => controller.setResponse(Todos.get, { id: 1 }, { id: 1, title: 7 } as never)).toThrow(ValidationError);
+      expect(() => controller.set(Todo, { id: 2, title: false } as never)).toThrow(ValidationError);
       expect(kept(controller.getState())).toEqual(before);
     });
 
