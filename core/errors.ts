@@ -93,16 +93,6 @@ export interface ValidationContext {
   readonly pk?: string | undefined;
 }
 
-/** An issue's path as text: `items[0].title` (`''` for the value itself). */
-function issuePath(issue: StandardIssue | undefined): string {
-  let text = '';
-  for (const segment of issue?.path ?? []) {
-    const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
-    text += typeof key === 'number' ? `[${key}]` : `${text ? '.' : ''}${String(key)}`;
-  }
-  return text;
-}
-
 /**
  * Rejects a request whose response a validator refused: the endpoint's `responseSchema` (the whole
  * body) or an entity's `static validator` (one record). Nothing of that response is written; an
@@ -127,19 +117,23 @@ export class ValidationError extends Error {
 
   constructor(issues: readonly StandardIssue[], value: unknown, context: ValidationContext) {
     const { request, entity, pk } = context;
-    const path = issuePath(issues[0]);
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more issue${issues.length > 2 ? 's' : ''})` : '';
+    // the first issue's path as text: `[2].title`
+    let path = '';
+    for (const segment of issues[0]?.path ?? []) {
+      const key = (segment as StandardPathSegment).key ?? segment;
+      path += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+    }
     super(
-      `${entity ? `${entity}${pk === undefined ? '' : ` ${JSON.stringify(pk)}`} failed its validator` : 'The response failed its responseSchema'}` +
-        `${request ? ` in the response to ${describeRequest(request)}` : ''}` +
-        `${path ? ` at ${path}` : ''}: ${issues[0]?.message ?? 'invalid'}${more}. Nothing of the response was stored.`,
+      `${entity ? `${entity}${pk == null ? '' : ` "${pk}"`} failed its validator` : 'The response failed its responseSchema'}` +
+        `${request ? ` in the response to ${describeRequest(request)}` : ''}${path && ` at ${path.replace(/^\./, '')}`}: ` +
+        `${issues[0]?.message}${issues.length > 1 ? ` (+${issues.length - 1} more issues)` : ''}`,
     );
     this.issues = issues;
     this.request = request;
     this.entity = entity;
     this.pk = pk;
     // not enumerable: an error kept in the state must not carry the value into JSON
-    Object.defineProperty(this, 'value', { value, enumerable: false });
+    Object.defineProperty(this, 'value', { value });
   }
 
   /** The same error, its message also naming the request whose response it rejected (the controller adds this). */

@@ -245,7 +245,7 @@ export class Requests {
         });
       } catch (thrown) {
         const error =
-          thrown instanceof NormalizeError || (thrown instanceof ValidationError && !thrown.request)
+          thrown instanceof NormalizeError || thrown instanceof ValidationError
             ? thrown.inResponseTo(describe(endpoint, key))
             : toError(thrown);
         this.write(endpoint, key, args, error, {

@@ -2,7 +2,7 @@
  * `RestEndpoint`: one HTTP request, described by a path, a method and a schema, and callable.
  */
 import { AbortError, EndpointDefinitionError, NetworkError, truncate, type RequestDescription } from '../errors.js';
-import { validateResponse, type Schema, type StandardSchemaV1 } from '../schema/index.js';
+import { validated, type Schema, type StandardSchemaV1 } from '../schema/index.js';
 import { abortErrorOf, linkAbort, type RequestAbort } from './abort.js';
 import { readResponse, type ContentResult, type ResponseContent } from './content.js';
 import {
@@ -534,7 +534,9 @@ async function perform<P extends string, S extends Schema | undefined, M extends
   let value = await endpoint.parseResponse(response);
   const schema = endpoint.responseSchema;
   if (schema)
-    value = await validateResponse(schema, value, () => ({ method: endpoint.method, url, endpoint: endpoint.name }));
+    value = await validated(schema, value, () => ({
+      request: { method: endpoint.method, url, endpoint: endpoint.name },
+    }));
   return endpoint.process(value as ResultOf<S>, ...normalized);
 }
 

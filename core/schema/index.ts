@@ -45,7 +45,7 @@ export type { Invalid } from './special.js';
 export { isSchema, schemaLabel } from './schemaKind.js';
 export { emptyTable, copyTable, assignField, isPlainObject, jsonEqual } from './safeObject.js';
 export { forgetDerived } from './tableDerived.js';
-export { validateResponse } from './standard.js';
+export { validated } from './standard.js';
 export type {
   StandardSchemaV1,
   StandardSchemaProps,

@@ -8,7 +8,7 @@ import { SchemaNode, type NormalizeContext } from './SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from './schemaKind.js';
 import { copyTable, emptyTable, hasCycle, hasOwn, isPlainObject, jsonEqual } from './safeObject.js';
 import { keepShape } from './shapeKeeper.js';
-import { validateRecord } from './standard.js';
+import { validated } from './standard.js';
 import { INVALID } from './special.js';
 import type {
   EntityMeta,
@@ -43,9 +43,6 @@ interface TableState {
   meta: { [pk: string]: EntityMeta | undefined } | undefined;
   copied: boolean;
   metaCopied: boolean;
-  /** The table (`inPlace`) or meta table (`metaInPlace`) is the store's own, written in place: its writes can be undone. */
-  inPlace: boolean;
-  metaInPlace: boolean;
   /** Both tables are prototype-free (or absent): a plain read finds only own records. */
   readonly bare: boolean;
   /** Neither table existed before this normalize: each record in it was written now, with its meta. */
@@ -124,19 +121,15 @@ class TableWriter {
     this.#owned = owned;
   }
 
-  /** Whether the store owns `table` (then it is written in place). */
-  #owns(table: object | undefined): boolean {
-    return table !== undefined && this.#owned?.has(table) === true;
-  }
-
   /** `table` itself when the store owns it, else a copy (owned from now on). */
-  #writable<T extends { readonly [key: string]: unknown }>(table: T | undefined, inPlace: boolean): T {
-    if (inPlace) {
-      forgetDerived(table as T); // its cached pks and indexes are about to go stale
-      return table as T;
+  #writable<T extends { readonly [key: string]: unknown }>(table: T | undefined): T {
+    const owned = this.#owned;
+    if (table !== undefined && owned?.has(table)) {
+      forgetDerived(table); // its cached pks and indexes are about to go stale
+      return table;
     }
     const copy = copyTable(table) as T;
-    this.#owned?.add(copy);
+    owned?.add(copy);
     return copy;
   }
 
@@ -172,8 +165,6 @@ class TableWriter {
         meta,
         copied: false,
         metaCopied: false,
-        inPlace: false,
-        metaInPlace: false,
         bare: bare(base) && bare(meta),
         fresh: base === undefined && meta === undefined,
         repeats: undefined,
@@ -206,33 +197,35 @@ class TableWriter {
           this.entities = copyTable(this.entities);
           this.#rootCopied = true;
         }
-        state.inPlace = this.#owns(state.table);
-        state.table = this.entities[state.key] = this.#writable(state.table, state.inPlace);
+        state.table = this.entities[state.key] = this.#writable(state.table);
         state.copied = true;
       }
-      if (state.inPlace) this.#remember(state.table, pk);
-      (state.table as EntityTable)[pk] = value;
+      this.#write(state.table as EntityTable, pk, value);
     }
     if (!state.metaCopied) {
       if (!this.#metaRootCopied) {
         this.entitiesMeta = copyTable(this.entitiesMeta);
         this.#metaRootCopied = true;
       }
-      state.metaInPlace = this.#owns(state.meta);
-      state.meta = this.entitiesMeta[state.key] = this.#writable(state.meta, state.metaInPlace);
+      state.meta = this.entitiesMeta[state.key] = this.#writable(state.meta);
       state.metaCopied = true;
     }
-    if (state.metaInPlace) this.#remember(state.meta, pk);
-    (state.meta as Record<string, EntityMeta>)[pk] = meta;
+    this.#write(state.meta as EntityTable, pk, meta);
   }
 
-  /** Keeps what `table[pk]` holds before an in-place write (a push is a call into the engine: stored at the end). */
-  #remember(table: object | undefined, pk: string): void {
-    const undo = this.#undo;
-    const at = undo.length;
-    undo[at] = table;
-    undo[at + 1] = pk;
-    undo[at + 2] = ownValue(table as { readonly [key: string]: unknown }, pk);
+  /**
+   * `table[pk] = value` (the table is a copy or the store's own, prototype-free either way); for the
+   * store (`owned`), what it held is kept to undo (in a copy that is harmless: the copy is dropped).
+   */
+  #write(table: EntityTable, pk: string, value: unknown): void {
+    if (this.#owned) {
+      const undo = this.#undo;
+      const at = undo.length; // stored at the end: a push is a call into the engine
+      undo[at] = table;
+      undo[at + 1] = pk;
+      undo[at + 2] = table[pk];
+    }
+    table[pk] = value;
   }
 }
 
@@ -435,11 +428,20 @@ class Normalizer implements NormalizeContext {
       );
     }
     if (plan.validator && this.validates) {
-      const output = validateRecord(plan.key, plan.validator, processed, (record) =>
-        Cls.pk(record, parent, fieldKey, args),
-      );
+      const output = validated(plan.validator, processed, () => ({
+        entity: plan.key,
+        pk: pkOf(Cls, processed, parent, fieldKey, args),
+      }));
+      if (output instanceof Promise) {
+        output.catch(() => undefined); // its own failure is reported by this error
+        throw new NormalizeError(
+          plan.key,
+          "static validator answered with a Promise: it must be synchronous (async checks go in the endpoint's responseSchema)",
+          input,
+        );
+      }
       // the validator's output is stored: a copy of it, ours to change (the input stays the caller's)
-      if (output !== processed) processed = { ...output };
+      if (output !== processed) processed = { ...(output as object) } as Record<string, unknown>;
     }
     const rawPk = plan.defaultPk
       ? plan.pkMethod.call(processed, parent, fieldKey, args)
@@ -526,6 +528,21 @@ function referenceTo(plan: EntityPlan, input: unknown): unknown {
     `expected an object or a pk (a string or a finite number) but got ${describeKind(input)}.`,
     input,
   );
+}
+
+/** The pk of a record a validator refused, if `pk()` can make one of it (for the error's message). */
+function pkOf(
+  Cls: typeof Entity,
+  record: object,
+  parent: unknown,
+  key: string | undefined,
+  args: readonly unknown[],
+): string | undefined {
+  try {
+    return Cls.pk(record, parent, key, args);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether `field` is one of the plan's nested-schema fields (a scan: they are few, and their names are interned). */

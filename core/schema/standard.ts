@@ -3,14 +3,7 @@
  * implement: the types, written out here so that the core depends on none of them, and the one check
  * an entity's `static validator` runs while a record is normalized.
  */
-import {
-  SchemaDefinitionError,
-  ValidationError,
-  describeKind,
-  type RequestDescription,
-  type StandardIssue,
-  type StandardPathSegment,
-} from '../errors.js';
+import { ValidationError, type StandardIssue, type StandardPathSegment, type ValidationContext } from '../errors.js';
 
 export type { StandardIssue, StandardPathSegment };
 
@@ -84,56 +77,20 @@ export type InferInput<S> = S extends { readonly '~standard': { readonly types?:
   : unknown;
 
 /**
- * Runs an entity's `static validator` on one processed record (synchronously) and returns its output.
- * Throws a `ValidationError` naming the entity and `pk()` (what it can make of the record) when the
- * record fails, a `SchemaDefinitionError` when the validator answers with a Promise.
+ * Runs a Standard Schema on `value`: its output, or a Promise of it when the schema answered with one.
+ * A failure throws (rejects with) a `ValidationError` naming what `context` tells.
  */
-export function validateRecord(
-  key: string,
-  validator: StandardSchemaV1,
-  record: object,
-  pkOf: (record: object) => unknown,
-): Record<string, unknown> {
-  const result = validator['~standard'].validate(record);
-  if (typeof (result as { then?: unknown }).then === 'function') {
-    (result as Promise<unknown>).then(undefined, () => undefined); // its own failure is reported by this error
-    throw new SchemaDefinitionError(
-      `${key}: static validator answered with a Promise, but an entity's validator must be synchronous ` +
-        '(it runs while a response is normalized). Remove the async checks from it, or move them to the ' +
-        "endpoint's responseSchema, which may be async.",
-    );
-  }
-  const { issues, value } = result as StandardSuccess<unknown> | (StandardFailure & { value?: undefined });
-  if (issues) {
-    let pk: unknown;
-    try {
-      pk = pkOf(record);
-    } catch {
-      // the record may lack what pk() reads: the message names the entity alone
-    }
-    throw new ValidationError(issues, record, { entity: key, pk: pk == null ? undefined : String(pk) });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new SchemaDefinitionError(
-      `${key}: static validator must give back an object for a record, but it gave ${describeKind(value)}.`,
-    );
-  }
-  return value as Record<string, unknown>;
-}
-
-/**
- * Runs an endpoint's `responseSchema` on a parsed body (asynchronously allowed) and returns its output.
- * Throws a `ValidationError` naming the request when the body fails.
- */
-export async function validateResponse(
+export function validated(
   schema: StandardSchemaV1,
-  body: unknown,
-  request: () => RequestDescription,
-): Promise<unknown> {
-  const { issues, value } = (await schema['~standard'].validate(body)) as
-    StandardSuccess<unknown> | (StandardFailure & { value?: undefined });
-  if (issues) throw new ValidationError(issues, body, { request: request() });
-  return value;
+  value: unknown,
+  context: () => ValidationContext,
+): unknown | Promise<unknown> {
+  const result = schema['~standard'].validate(value);
+  const output = ({ issues, value: out }: StandardSuccess<unknown> | (StandardFailure & { value?: undefined })) => {
+    if (issues) throw new ValidationError(issues, value, context());
+    return out;
+  };
+  return result instanceof Promise ? result.then(output) : output(result);
 }
 
 /** A class field's type as a validator's output must give it: primitives (and lists of them) as declared, anything else (a nested entity, a deserialized value) unchecked. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   Controller,
   Entity,
-  SchemaDefinitionError,
+  NormalizeError,
   ValidationError,
   createResource,
   type StandardSchemaV1,
@@ -184,8 +184,9 @@ describe.each(VALIDATORS)('with $name', (validators) => {
       const Async = resourceOf(todoEntity(asAsync(validators.todo)));
       const controller = new Controller();
       const error = await controller.fetch(Async.getList).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(SchemaDefinitionError);
+      expect(error).toBeInstanceOf(NormalizeError);
       expect((error as Error).message).toMatch(/^VTodo: static validator answered with a Promise/);
+      expect((error as Error).message).toContain(`In the response to GET ${API}/todos (endpoint VTodo.getList).`);
       expect(controller.getState().entities).toEqual({});
     });
   });
