@@ -4,6 +4,8 @@
  * node_modules/.cache/rx-rest-bench, runs each peer in its own `node --expose-gc` child per size and
  * case (so one library's heap does not tax another's), and prints the tables of issue 7.
  *
+ * A peer's third entry in PEERS, when given, is the one kind of job it runs (the validating rx-rest peers: 'size').
+ *
  * Options: --quick (n = 100 and 500 only, fewer batches), --only=<peer file>,... , --cases=<kind>,... (size: A-D,
  * fanout: E, memory, writes: G), --json=<file>, --scaling[=500,5000,50000] (instead of the default run: A, B, D, E
  * and G at each n, for how cost grows with the data; a peer whose estimate at the next n is too slow is skipped there),
@@ -47,6 +49,9 @@ const SCALING_SIZES = scalingArg
 const PEERS = [
   ['floors', 'floors'],
   ['rxRest', 'rx-rest (normalize + MemoCache)'],
+  // validation on: cases A-D only (the size job), beside rx-rest without validators
+  ['rxRestZod', 'rx-rest + zod 4 validators', 'size'],
+  ['rxRestValibot', 'rx-rest + valibot 1 validators', 'size'],
   ['rxRestController', 'rx-rest Controller'],
   ['dataClient', '@data-client/core 0.10 + rest 0.9.9'],
   ['dataClientNormalizr', '@data-client/normalizr 0.18'],
@@ -312,9 +317,9 @@ async function runScaling() {
   const unsupported = new Set();
   for (const [index, n] of SCALING_SIZES.entries()) {
     const previous = SCALING_SIZES[index - 1];
-    for (const [file] of PEERS) {
+    for (const [file, , only] of PEERS) {
       for (const kind of ['size', 'fanout', 'writes']) {
-        if (cases && !cases.includes(kind)) continue;
+        if ((cases && !cases.includes(kind)) || (only && kind !== only)) continue;
         if ((file === 'floors' && kind !== 'size') || unsupported.has(`${file} ${kind}`)) continue;
         const before = results.find((r) => r.file === file && r.kind === kind && r.n === previous);
         if (previous && (!before || before.result.error) && results.some((r) => r.kind === kind && r.n === previous)) {
@@ -447,11 +452,12 @@ if (SCALING_SIZES) {
 const results = [];
 const jobs = [];
 for (const n of SIZES) for (const [file] of PEERS) jobs.push([file, { kind: 'size', n, batches: batchesFor(n) }]);
-for (const [file] of PEERS)
-  if (file !== 'floors') jobs.push([file, { kind: 'fanout', n: FANOUT_N, batches: quick ? 5 : 15 }]);
-if (!quick) for (const [file] of PEERS) jobs.push([file, { kind: 'memory', n: MEMORY_N }]);
+for (const [file, , only] of PEERS)
+  if (file !== 'floors' && !only) jobs.push([file, { kind: 'fanout', n: FANOUT_N, batches: quick ? 5 : 15 }]);
+if (!quick) for (const [file, , only] of PEERS) if (!only) jobs.push([file, { kind: 'memory', n: MEMORY_N }]);
 for (const n of WRITE_SIZES)
-  for (const [file] of PEERS) if (file !== 'floors') jobs.push([file, { kind: 'writes', n, batches: quick ? 3 : 7 }]);
+  for (const [file, , only] of PEERS)
+    if (file !== 'floors' && !only) jobs.push([file, { kind: 'writes', n, batches: quick ? 3 : 7 }]);
 for (const [file, job] of jobs) {
   if (cases && !cases.includes(job.kind)) continue;
   const t = Date.now();
