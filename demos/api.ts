@@ -3,7 +3,8 @@
  * their resources. Nothing here knows about a UI framework.
  */
 import { Temporal } from 'temporal-polyfill';
-import { Collection, Entity, createResource, type ControllerOptions } from 'rx-rest';
+import * as v from 'valibot';
+import { Collection, Entity, createResource, type ControllerOptions, type EntityValidator } from 'rx-rest';
 
 /** Where the apps reach the REST server: vite proxies `/api` to it (see demos/vite.shared.ts). */
 export const API_PREFIX = '/api';
@@ -49,6 +50,19 @@ export class Todo extends Entity {
   static override key = 'Todo';
   /** `createdAt` arrives as an ISO string; reading it gives a `Temporal.Instant`. */
   static override schema = { createdAt: Temporal.Instant.from };
+  /**
+   * Every todo the server sends (a response, or a change the live stream pushes) is checked before it is
+   * stored: a todo with a title that is not a string, say, is refused with a `ValidationError` and the
+   * lists keep what they show. Fields other than `id` may be missing (a push may carry only what
+   * changed: the stored todo keeps the rest).
+   */
+  static override validator = v.object({
+    id: v.number(),
+    userId: v.optional(v.number()),
+    title: v.optional(v.string()),
+    completed: v.optional(v.boolean()),
+    createdAt: v.optional(v.string()),
+  }) satisfies EntityValidator<Todo>;
 }
 
 /**
