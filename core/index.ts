@@ -64,6 +64,7 @@ export type {
   InferOutput,
   EntityFields,
   EntityValidator,
+  CheckedValidator,
   ValidatedInstance,
 } from './schema/index.js';
 

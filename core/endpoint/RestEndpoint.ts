@@ -2,7 +2,7 @@
  * `RestEndpoint`: one HTTP request, described by a path, a method and a schema, and callable.
  */
 import { AbortError, EndpointDefinitionError, NetworkError, truncate, type RequestDescription } from '../errors.js';
-import { validated, type Schema, type StandardSchemaV1 } from '../schema/index.js';
+import { validated, type CheckedValidator, type Schema, type StandardSchemaV1 } from '../schema/index.js';
 import { abortErrorOf, linkAbort, type RequestAbort } from './abort.js';
 import { readResponse, type ContentResult, type ResponseContent } from './content.js';
 import {
@@ -49,8 +49,8 @@ export interface RestEndpointOptions<
   readonly urlPrefix?: string | undefined;
   /** Default `'GET'`. */
   readonly method?: M;
-  /** The schema of the response, used when it is normalized into the store. */
-  readonly schema?: S;
+  /** The schema of the response, used when it is normalized into the store (an entity's validator must fit it: `CheckedValidator`). */
+  readonly schema?: S & CheckedValidator<S>;
   /** A type carrier for the query-string arguments: `{} as { userId?: number }`. */
   readonly searchParams?: SP;
   /** A type carrier for the body: `{} as Partial<Todo>`. Giving it lets any method send a body. */

@@ -4,7 +4,7 @@
  */
 import { EndpointDefinitionError } from '../errors.js';
 import { Collection, Invalidate } from '../schema/index.js';
-import type { CollectionOptions, Denormalize, EntityClass, Schema } from '../schema/index.js';
+import type { CheckedValidator, CollectionOptions, Denormalize, EntityClass, Schema } from '../schema/index.js';
 import { setMemberOptions } from './listMembers.js';
 import { parsePath, removeLastArg, type PathArgs, type RemoveLastArg } from './path.js';
 import { RestEndpoint, type AnyRestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
@@ -22,8 +22,8 @@ export interface ResourceOptions<
 > extends EndpointExtraOptions {
   /** The path of one item, e.g. `'/todos/:id'`; list members use `removeLastArg(path)`. */
   readonly path: P;
-  /** The entity class of the resource. */
-  readonly schema: S;
+  /** The entity class of the resource (its `static validator`, if any, must fit its fields: see `CheckedValidator`). */
+  readonly schema: S & CheckedValidator<S>;
   /** Prepended to every path. */
   readonly urlPrefix?: string | undefined;
   /** Type carrier for the query-string arguments of `getList`, `getList.push`/`unshift` and `getPage`. */

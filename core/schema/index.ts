@@ -59,6 +59,7 @@ export type {
   InferOutput,
   EntityFields,
   EntityValidator,
+  CheckedValidator,
   ValidatedInstance,
 } from './standard.js';
 

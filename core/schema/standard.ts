@@ -142,3 +142,17 @@ type WithOutput<T, O> = [O] extends [never]
         ? T
         : T & Omit<O, keyof T>
       : T;
+
+/**
+ * `unknown` when entity class `C`'s `static validator` fits its fields (or it has none, or its output type
+ * is not known); otherwise the type it should have, so that `schema: C` (in `createResource`,
+ * `new RestEndpoint`) does not compile: a validator that disagrees with the class is caught where the
+ * entity is used, even without `satisfies EntityValidator<T>`.
+ */
+export type CheckedValidator<C> = C extends { readonly prototype: infer T; readonly validator?: infer V }
+  ? unknown extends InferOutput<NonNullable<V>>
+    ? unknown
+    : [NonNullable<V>] extends [EntityValidator<T>]
+      ? unknown
+      : { readonly validator: EntityValidator<T> }
+  : unknown;

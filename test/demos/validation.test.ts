@@ -25,7 +25,7 @@ describe("the demos' Todo validator", () => {
     const bad = todos.map((todo, index) => (index === 2 ? { ...todo, title: 42 } : { ...todo, title: 'changed' }));
     let error: unknown;
     try {
-      controller.setResponse(TodoResource.getList, ALL, bad);
+      controller.setResponse(TodoResource.getList, ALL, bad as never);
     } catch (thrown) {
       error = thrown;
     }

@@ -117,6 +117,34 @@ describe('a validator that disagrees with the class fields does not compile', ()
     void (type({ id: 'number', title: 'string' }) satisfies EntityValidator<Todo>);
   });
 
+  it('without satisfies, where the entity is used: createResource and new RestEndpoint', () => {
+    class Wrong extends Entity {
+      id = 0;
+      title = '';
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Wrong';
+      static override validator = z.object({ id: z.string(), title: z.string() });
+    }
+    // @ts-expect-error: Wrong's validator says id is a string, the class a number
+    createResource({ path: '/wrong/:id', schema: Wrong });
+    // @ts-expect-error: the same for an endpoint
+    new RestEndpoint({ path: '/wrong/:id', schema: Wrong });
+    // a validator that fits, or one whose output type is unknown (hand-written), passes
+    createResource({ path: '/todos/:id', schema: ZodTodo });
+    class Hand extends Entity {
+      id = 0;
+      pk() {
+        return `${this.id}`;
+      }
+      static override validator: StandardSchemaV1 = {
+        '~standard': { version: 1, vendor: 'app', validate: (value) => ({ value }) },
+      };
+    }
+    createResource({ path: '/hand/:id', schema: Hand });
+  });
+
   it('fields with a deserializer or a nested entity are stored as JSON: not checked against the class', () => {
     class User extends Entity {
       id = '';
