@@ -180,6 +180,13 @@ describe.each(VALIDATORS)('with $name', (validators) => {
       stream.unsubscribe();
     });
 
+    it('a delete (an Invalidate of the entity) is not validated: its response holds only the pk', async () => {
+      const controller = new Controller();
+      await controller.fetch(Todos.getList);
+      await controller.fetch(Todos.delete, { id: 1 });
+      expect(titles(controller.getResponse(Todos.getList).data)).toEqual(['todo 2', 'todo 3', 'todo 4']);
+    });
+
     it('an async validator is a clear error naming the entity, and nothing is written', async () => {
       const Async = resourceOf(todoEntity(asAsync(validators.todo)));
       const controller = new Controller();
