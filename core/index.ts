@@ -95,6 +95,8 @@ export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './controller
 export { observeMutation } from './controller/index.js';
 export type { Mutation, MutationState } from './controller/index.js';
 export { keepPrevious } from './controller/index.js';
+export { inspectController } from './controller/index.js';
+export type { ControllerInspector, QueryInspection, RecordRef } from './controller/index.js';
 export type { QueryOptions, QueryResult } from './controller/index.js';
 export type {
   ControllerAction,

@@ -239,6 +239,11 @@ export class QueryStream {
     });
   }
 
+  /** How many subscribers it has now (`inspectController`'s observer count). */
+  get observers(): number {
+    return this.#subscribers;
+  }
+
   /** Whether anyone is subscribed. */
   get active(): boolean {
     return this.#subscribers > 0;

@@ -26,3 +26,5 @@ export { observeMutation } from './mutation.js';
 export type { Mutation, MutationState } from './mutation.js';
 export { keepPrevious } from './placeholder.js';
 export type { QueryOptions, QueryResult } from './placeholder.js';
+export { inspectController } from './inspect.js';
+export type { ControllerInspector, QueryInspection, RecordRef } from './inspect.js';

@@ -148,6 +148,11 @@ export class QueryCache implements EnvironmentListener {
     return key;
   }
 
+  /** @internal The endpoint and arguments `key` was last made from, if this cache saw it (`inspectController`). */
+  requestOf(key: string): { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] } | undefined {
+    return this.#requestOf.get(key);
+  }
+
   /** @internal The records the stored result of `key` reaches, or `undefined` when its endpoint is unknown. */
   pathsOf(key: string): ReadonlySet<string> | undefined {
     const request = this.#requestOf.get(key);
