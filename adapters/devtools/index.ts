@@ -193,3 +193,7 @@ export function connectDevtools(controller: Controller, options: DevtoolsOptions
     }
   };
 }
+
+export { mountDevtools } from './mount.js';
+export type { MountDevtoolsOptions } from './panel.js';
+export type { DevtoolsPosition } from './styles.js';

@@ -1,0 +1,78 @@
+/** How the panel writes values, ages and times as text. */
+
+/** Text longer than this is cut (a huge response would stall the panel's frame). */
+const MAX_TEXT = 20_000;
+/** Nesting shown before `…`. */
+const MAX_DEPTH = 12;
+
+/**
+ * A value as indented JSON-like text: Entity instances by their fields, values with `toJSON` (dates,
+ * Temporal) as it gives them, a cycle as `[Circular]`, the INVALID marker, symbols, functions and bigints
+ * by name, and errors by their name and message. Never throws.
+ */
+export function describeValue(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(plain(value, new Set(), 0), null, 2) ?? 'undefined';
+  } catch (error) {
+    text = `(not shown: ${error instanceof Error ? error.message : String(error)})`;
+  }
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (${text.length - MAX_TEXT} more characters)` : text;
+}
+
+function plain(value: unknown, ancestors: Set<object>, depth: number): unknown {
+  switch (typeof value) {
+    case 'undefined':
+      return '(undefined)';
+    case 'symbol':
+      return value === Symbol.for('rx-rest.INVALID') ? '(INVALID)' : String(value);
+    case 'function':
+      return `(function ${value.name})`;
+    case 'bigint':
+      return `${value}n`;
+    case 'object':
+      break;
+    default:
+      return value;
+  }
+  if (value === null) return null;
+  if (ancestors.has(value)) return '[Circular]';
+  if (depth >= MAX_DEPTH) return '…';
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return plain(toJSON.call(value), ancestors, depth);
+  ancestors.add(value);
+  try {
+    if (Array.isArray(value)) return value.map((item) => plain(item, ancestors, depth + 1));
+    if (value instanceof Map) return plain(Object.fromEntries(value), ancestors, depth);
+    if (value instanceof Set) return plain([...value], ancestors, depth);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      Object.defineProperty(out, key, {
+        value: plain((value as Record<string, unknown>)[key], ancestors, depth + 1),
+        enumerable: true,
+      });
+    }
+    return out;
+  } finally {
+    ancestors.delete(value);
+  }
+}
+
+/** An age in ms as a short text: `now`, `12s`, `3m`, `2h`, `4d`. */
+export function describeAge(ms: number): string {
+  if (!Number.isFinite(ms)) return '–';
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 1) return 'now';
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86_400)}d`;
+}
+
+/** A time of day with milliseconds, `14:03:27.118` (local time). */
+export function describeTime(ms: number): string {
+  const date = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+}

@@ -1,0 +1,41 @@
+/** `mountDevtools`: one panel per controller, nothing on a server. */
+import { Controller } from '../../core/index.js';
+import { Panel, type MountDevtoolsOptions } from './panel.js';
+
+const mounted = new WeakMap<Controller, { readonly panel: Panel; mounts: number }>();
+
+/**
+ * Mounts the in-page devtools panel of `controller`: a toggle button ("rx-rest devtools") in a corner of
+ * the page that opens tabs of its queries, entities and actions. The panel lives in an element with the
+ * attribute `data-rx-rest-devtools` and an open shadow root (its styles do not leak in or out). Returns a
+ * teardown that removes the panel and everything it holds.
+ *
+ * Without `document` (server rendering) it does nothing. Mounting the same controller again shows the
+ * same one panel; it goes when every mount's teardown has run. Closed, the panel does no work per action.
+ *
+ * @example
+ * if (import.meta.env.DEV) {
+ *   import('rx-rest/devtools').then(({ mountDevtools }) => mountDevtools(controller));
+ * }
+ */
+export function mountDevtools(controller: Controller, options: MountDevtoolsOptions = {}): () => void {
+  if (!(controller instanceof Controller))
+    throw new TypeError('mountDevtools expects a Controller as its first argument');
+  const doc = options.target?.ownerDocument ?? (typeof document === 'undefined' ? undefined : document);
+  if (doc === undefined || doc.defaultView === null) return () => {};
+  let entry = mounted.get(controller);
+  if (entry === undefined || entry.panel.destroyed) {
+    entry = { panel: new Panel(controller, doc, options), mounts: 0 };
+    mounted.set(controller, entry);
+  }
+  const own = entry;
+  own.mounts++;
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    if (--own.mounts > 0) return;
+    own.panel.destroy();
+    if (mounted.get(controller) === own) mounted.delete(controller);
+  };
+}
