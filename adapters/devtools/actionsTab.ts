@@ -113,10 +113,11 @@ export class ActionsTab implements Tab {
     }
   }
 
-  #renderLayers({ state, now, filter }: TabContext): void {
+  #renderLayers({ state, now, filter, version }: TabContext): void {
     const layers = state.optimistic;
-    if (this.#layersShown === layers) return;
-    this.#layersShown = layers;
+    const shownFor = `${version}\u0000${filter}`;
+    if (this.#layersShown === shownFor) return;
+    this.#layersShown = shownFor;
     const doc = this.#doc;
     const shown = layers.filter((layer) => matches(filter, layer.key));
     this.#layers.replaceChildren(

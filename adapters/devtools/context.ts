@@ -10,12 +10,20 @@ export interface TabContext {
   readonly doc: Document;
   readonly controller: Controller;
   readonly inspector: ControllerInspector;
+  /** The current state (`inspector.state()`: read it now, keep nothing of it). */
   readonly state: State;
+  /** Counts the actions seen: a tab redraws what it shows of the state when it changed. */
+  readonly version: number;
   /** The controller's clock at this frame. */
   readonly now: number;
   /** The filter box's text, lower case and trimmed ('' matches everything). */
   readonly filter: string;
   readonly log: ActionLog;
+  /**
+   * The request keys actions changed since the last render, or `'all'` when anything else may have
+   * changed (the first render, a tick, the filter, a tab, a reset): a tab may redraw only those rows.
+   */
+  readonly changed: ReadonlySet<string> | 'all';
   /** Shows a query (`Queries`, its key) or a record (`Entities`, `[entity key, pk]`). */
   show(tab: 'Queries', key: string): void;
   show(tab: 'Entities', record: readonly [string, string]): void;

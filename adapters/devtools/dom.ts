@@ -29,9 +29,12 @@ export function setAttribute(element: Element, name: string, value: string | num
   if (element.getAttribute(name) !== text) element.setAttribute(name, text);
 }
 
-/** Sets a node's text, touching the DOM only when it changes. */
+/** Sets a node's text, touching the DOM only when it changes (a lone text node's `data`: no node is replaced). */
 export function setText(node: Node, text: string): void {
-  if (node.textContent !== text) node.textContent = text;
+  const only = node.firstChild;
+  if (only !== null && only === node.lastChild && only.nodeType === 3) {
+    if ((only as Text).data !== text) (only as Text).data = text;
+  } else if (node.textContent !== text) node.textContent = text;
 }
 
 /**

@@ -21,7 +21,7 @@ export class EntitiesTab implements Tab {
   #table: string | undefined;
   #pk: string | undefined;
   #context: TabContext | undefined;
-  #shown: { table: string; pk: string; state: object } | undefined;
+  #shown: { table: string; pk: string; version: number } | undefined;
 
   constructor(doc: Document) {
     this.#doc = doc;
@@ -110,8 +110,8 @@ export class EntitiesTab implements Tab {
       return;
     }
     const shown = this.#shown;
-    if (shown?.table === table && shown.pk === pk && shown.state === context.state) return;
-    this.#shown = { table, pk, state: context.state };
+    if (shown?.table === table && shown.pk === pk && shown.version === context.version) return;
+    this.#shown = { table, pk, version: context.version };
     setText(this.#heading, `${table} ${pk}`);
     setText(this.#value, describeValue(stored[pk]));
     const readers = context.inspector.readers(table, pk);

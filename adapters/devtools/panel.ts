@@ -3,7 +3,12 @@
  * when open, the tabs. Open, it follows `actions$` and renders at most once per animation frame (and once a
  * second, for ages and requests in flight); closed, it holds no subscription, timer or frame.
  */
-import { inspectController, type Controller, type ControllerInspector } from '../../core/index.js';
+import {
+  inspectController,
+  type Controller,
+  type ControllerAction,
+  type ControllerInspector,
+} from '../../core/index.js';
 import { ActionLog } from './actionLog.js';
 import { ActionsTab } from './actionsTab.js';
 import type { Tab, TabContext, TabName } from './context.js';
@@ -47,6 +52,10 @@ export class Panel {
   #actions: { unsubscribe(): void } | undefined;
   #tick: ReturnType<typeof setInterval> | undefined;
   #destroyed = false;
+  /** The request keys actions changed since the last render (`'all'`: redraw everything). */
+  #changed: Set<string> | 'all' = 'all';
+  /** Counts actions and redraws (tabs compare it instead of the state, whose tables change in place). */
+  #version = 0;
 
   constructor(controller: Controller, doc: Document, options: MountDevtoolsOptions) {
     this.#controller = controller;
@@ -91,7 +100,7 @@ export class Panel {
     }
     tablist.addEventListener('keydown', (event) => this.#tabKey(event));
     this.#filter = el(doc, 'input', { type: 'search', class: 'filter', placeholder: 'Filter', 'aria-label': 'Filter' });
-    this.#filter.addEventListener('input', () => this.#frames.request());
+    this.#filter.addEventListener('input', () => this.#redraw());
     const reset = el(doc, 'button', { type: 'button', class: 'action danger' }, 'Reset store');
     reset.addEventListener('click', () => {
       try {
@@ -99,7 +108,7 @@ export class Panel {
       } catch (error) {
         console.warn('rx-rest/devtools: Reset store failed:', error);
       }
-      this.#frames.request();
+      this.#redraw();
     });
     const bar = el(doc, 'div', { class: 'bar' }, tablist, this.#filter, reset);
     this.#body = el(
@@ -141,11 +150,14 @@ export class Panel {
     setAttribute(this.#body, 'hidden', false);
     this.#actions = this.#controller.actions$.subscribe({
       next: (action) => {
+        this.#version++;
         this.#log.push(action, Date.now());
+        this.#note(action);
         this.#frames.request();
       },
     });
-    this.#tick = setInterval(() => this.#frames.request(), TICK_MS);
+    this.#tick = setInterval(() => this.#redraw(), TICK_MS);
+    this.#changed = 'all';
     this.render();
   }
 
@@ -162,7 +174,7 @@ export class Panel {
   select(tab: TabName): void {
     this.#active = tab;
     this.#showTab();
-    this.#frames.request();
+    this.#redraw();
   }
 
   /** Removes the host and stops everything. */
@@ -181,24 +193,48 @@ export class Panel {
       doc: this.#doc,
       controller: this.#controller,
       inspector: this.#inspector,
-      state: this.#controller.getState(),
+      // not getState(): a handed-out state makes the store copy the tables of its next write
+      state: this.#inspector.state(),
+      version: this.#changed === 'all' ? ++this.#version : this.#version,
       now: this.#inspector.now(),
       filter: this.#filter.value.trim().toLowerCase(),
       log: this.#log,
+      changed: this.#changed,
       show: (tab: TabName, target: string | readonly [string, string]) => {
         if (tab === 'Queries') this.#tabs.Queries.select(target as string);
         else if (tab === 'Entities') this.#tabs.Entities.select(...(target as readonly [string, string]));
         this.#filter.value = '';
         this.select(tab);
       },
-      invalidate: () => this.#frames.request(),
+      invalidate: () => this.#redraw(),
     };
+    this.#changed = new Set();
     const tab: Tab = this.#tabs[this.#active];
     try {
       tab.render(context);
     } catch (error) {
       console.warn('rx-rest/devtools: could not draw the panel:', error);
     }
+  }
+
+  /** Asks for a redraw of everything on the next frame. */
+  #redraw(): void {
+    this.#changed = 'all';
+    this.#frames.request();
+  }
+
+  /** Notes the request keys an action changed (for a redraw of just their rows). */
+  #note(action: ControllerAction): void {
+    const changed = this.#changed;
+    if (changed === 'all') return;
+    const changes = action.changes;
+    if (changes?.endpoints === 'all' || changes?.entities === 'all' || this.#active !== 'Queries') {
+      this.#changed = 'all';
+      return;
+    }
+    if (action.key !== undefined) changed.add(action.key);
+    for (const key of action.keys ?? []) changed.add(key);
+    for (const key of changes?.endpoints ?? []) changed.add(key);
   }
 
   #stop(): void {

@@ -32,7 +32,7 @@ export class QueriesTab implements Tab {
   #context: TabContext | undefined;
   readonly #parts: ReturnType<typeof makeDetail>;
   /** What the detail shows now (it is drawn again only when one of these changes). */
-  #shown: { key: string; state: object; status: string } | undefined;
+  #shown: { key: string; version: number; status: string } | undefined;
 
   constructor(doc: Document) {
     this.#doc = doc;
@@ -71,25 +71,18 @@ export class QueriesTab implements Tab {
 
   render(context: TabContext): void {
     this.#context = context;
-    const { inspector, state, now, filter } = context;
-    const rows: RowModel[] = [];
-    let selected: { query: QueryInspection; status: string } | undefined;
-    for (const key of inspector.keys()) {
-      if (!matches(filter, key)) continue;
-      const query = inspector.query(key);
-      const meta = state.meta[key];
-      const status = queryStatus(query, meta, now);
-      if (key === this.#selected) selected = { query, status };
-      rows.push({
-        id: key,
-        cells: [
-          [key],
-          [status, `state-${status}`],
-          [String(query.observers)],
-          [meta ? describeAge(now - meta.date) : '–'],
-        ],
-      });
+    const { state, filter, changed } = context;
+    // after actions alone: only the rows of the keys they changed, when those are all shown and still stored
+    if (changed !== 'all' && this.#table.selected === this.#selected) {
+      const keys = [...changed].filter((key) => matches(filter, key));
+      const stored = (key: string) => key in state.endpoints || key in state.meta;
+      if (keys.every(stored) && this.#table.patch(keys.map((key) => this.#row(context, key)))) {
+        if (this.#selected !== undefined) this.#renderDetail(context, this.#selection(context));
+        return;
+      }
     }
+    const rows: RowModel[] = [];
+    for (const key of context.inspector.keys()) if (matches(filter, key)) rows.push(this.#row(context, key));
     const left = this.#table.update(rows, this.#selected);
     setAttribute(this.#more, 'hidden', left === 0);
     setText(this.#more, left > 0 ? `${left} more keys: narrow them with the filter.` : '');
@@ -97,7 +90,25 @@ export class QueriesTab implements Tab {
       setAttribute(this.#more, 'hidden', false);
       setText(this.#more, filter ? 'No query matches the filter.' : 'No query yet.');
     }
-    this.#renderDetail(context, selected);
+    this.#renderDetail(context, this.#selection(context));
+  }
+
+  /** The row of one key. */
+  #row({ inspector, state, now }: TabContext, key: string): RowModel {
+    const query = inspector.query(key);
+    const meta = state.meta[key];
+    const status = queryStatus(query, meta, now);
+    const age = meta ? describeAge(now - meta.date) : '–';
+    return { id: key, cells: [[key], [status, `state-${status}`], [String(query.observers)], [age]] };
+  }
+
+  /** The selected key's inspection and state, if it is listed. */
+  #selection({ inspector, state, now, filter }: TabContext) {
+    const key = this.#selected;
+    if (key === undefined || !matches(filter, key)) return undefined;
+    const query = inspector.query(key);
+    if (!(key in state.endpoints) && !(key in state.meta) && query.observers === 0) return undefined; // gone
+    return { query, status: queryStatus(query, state.meta[key], now) };
   }
 
   #renderDetail(context: TabContext, selected: { query: QueryInspection; status: string } | undefined): void {
@@ -109,8 +120,8 @@ export class QueriesTab implements Tab {
     }
     const { query, status } = selected;
     const shown = this.#shown;
-    if (shown?.key === query.key && shown.state === context.state && shown.status === status) return;
-    this.#shown = { key: query.key, state: context.state, status };
+    if (shown?.key === query.key && shown.version === context.version && shown.status === status) return;
+    this.#shown = { key: query.key, version: context.version, status };
     const { controller, inspector, state } = context;
     const { endpoint, args } = query;
     const known = endpoint !== undefined && args !== undefined;

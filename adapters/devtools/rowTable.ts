@@ -3,7 +3,7 @@
  * changed text is written), one row is selected (`aria-selected`), and the keyboard moves between rows
  * (arrows, Home, End) and selects (Enter, Space). One row is in the tab order at a time.
  */
-import { el, reconcile, setAttribute, setText } from './dom.js';
+import { el, reconcile, setAttribute } from './dom.js';
 
 /** One cell: its text, and a class. */
 export type Cell = readonly [text: string, className?: string];
@@ -18,6 +18,13 @@ export interface RowModel {
 interface RowElements {
   readonly tr: HTMLTableRowElement;
   readonly cells: HTMLTableCellElement[];
+  /** The cells' text nodes: a change writes their `data` (no node is inserted or removed). */
+  readonly nodes: Text[];
+  /** What the cells show now (compared in JavaScript: reading the DOM back costs more than the diff). */
+  readonly texts: string[];
+  readonly classes: (string | undefined)[];
+  selected: boolean | undefined;
+  focusable: boolean | undefined;
 }
 
 /** More rows than this are not drawn (the filter narrows them). */
@@ -58,27 +65,68 @@ export class RowTable {
   update(rows: readonly RowModel[], selected: string | undefined): number {
     this.#selected = selected;
     const shown = rows.length > MAX_ROWS ? rows.slice(0, MAX_ROWS) : rows;
-    const keep = new Set<string>();
-    const elements: HTMLTableRowElement[] = [];
-    let focusable: HTMLTableRowElement | undefined;
-    for (const row of shown) {
-      keep.add(row.id);
-      const { tr, cells } = this.#row(row);
-      row.cells.forEach(([text, className], i) => {
-        const td = cells[i]!;
-        setText(td, text);
-        setAttribute(td, 'class', [this.#classes[i], className].filter(Boolean).join(' ') || undefined);
-      });
-      const isSelected = row.id === selected;
-      setAttribute(tr, 'aria-selected', isSelected ? 'true' : 'false');
-      if (isSelected) focusable = tr;
-      elements.push(tr);
-    }
-    focusable ??= elements[0];
-    for (const tr of elements) setAttribute(tr, 'tabindex', tr === focusable ? 0 : -1);
+    const order = shown.map((row) => row.id);
+    const focusable = order.includes(selected as string) ? selected : order[0];
+    const keep = new Set(order);
     for (const id of [...this.#rows.keys()]) if (!keep.has(id)) this.#rows.delete(id);
-    reconcile(this.#body, elements);
+    for (const row of shown) this.#write(row, this.#row(row), focusable);
+    this.#place(order);
     return rows.length - shown.length;
+  }
+
+  /**
+   * Updates the cells of `rows`, which must all be shown already (their order and the set of rows are
+   * unchanged); returns false, changing nothing, when one is not shown.
+   */
+  patch(rows: readonly RowModel[]): boolean {
+    if (!rows.every((row) => this.#rows.has(row.id))) return false;
+    const focusable = this.#order.includes(this.#selected as string) ? this.#selected : this.#order[0];
+    for (const row of rows) this.#write(row, this.#rows.get(row.id)!, focusable);
+    return true;
+  }
+
+  #order: string[] = [];
+
+  #write(row: RowModel, elements: RowElements, focusable: string | undefined): void {
+    row.cells.forEach(([text, className], i) => {
+      if (elements.texts[i] !== text) {
+        elements.nodes[i]!.data = elements.texts[i] = text;
+      }
+      const classes = [this.#classes[i], className].filter(Boolean).join(' ') || undefined;
+      if (elements.classes[i] !== classes) {
+        elements.classes[i] = classes;
+        setAttribute(elements.cells[i]!, 'class', classes);
+      }
+    });
+    const isSelected = row.id === this.#selected;
+    if (elements.selected !== isSelected) {
+      elements.selected = isSelected;
+      elements.tr.setAttribute('aria-selected', String(isSelected));
+    }
+    const isFocusable = row.id === focusable;
+    if (elements.focusable !== isFocusable) {
+      elements.focusable = isFocusable;
+      elements.tr.setAttribute('tabindex', isFocusable ? '0' : '-1');
+    }
+  }
+
+  /** Puts the rows in `order`: nothing when it is the same, new rows at the top when only those came (a log). */
+  #place(order: string[]): void {
+    const before = this.#order;
+    this.#order = order;
+    if (order.length === before.length && order.every((id, i) => id === before[i])) return;
+    const first = before.length > 0 ? order.indexOf(before[0]!) : -1;
+    const kept = first >= 0 ? order.length - first : 0;
+    if (first > 0 && kept <= before.length && order.slice(first).every((id, i) => id === before[i])) {
+      const top = this.#body.firstElementChild;
+      for (const id of order.slice(0, first)) this.#body.insertBefore(this.#rows.get(id)!.tr, top);
+      for (let i = before.length - 1; i >= kept; i--) this.#body.lastElementChild?.remove();
+      return;
+    }
+    reconcile(
+      this.#body,
+      order.map((id) => this.#rows.get(id)!.tr),
+    );
   }
 
   /** The id of the selected row. */
@@ -89,10 +137,15 @@ export class RowTable {
   #row(row: RowModel): RowElements {
     let found = this.#rows.get(row.id);
     if (found === undefined || found.cells.length !== row.cells.length) {
-      const cells = row.cells.map(() => el(this.#doc, 'td'));
-      const tr = el(this.#doc, 'tr', { tabindex: -1 }, ...cells);
+      const nodes = row.cells.map(() => this.#doc.createTextNode(''));
+      const cells = nodes.map((node) => el(this.#doc, 'td', {}, node));
+      const tr = el(this.#doc, 'tr', {}, ...cells);
       tr.dataset.id = row.id;
-      this.#rows.set(row.id, (found = { tr, cells }));
+      const none = row.cells.map(() => undefined);
+      this.#rows.set(
+        row.id,
+        (found = { tr, cells, nodes, texts: [], classes: none, selected: undefined, focusable: undefined }),
+      );
     }
     return found;
   }
@@ -124,7 +177,10 @@ export class RowTable {
     }
     event.preventDefault();
     if (target === null) return;
-    for (const row of this.#body.children) setAttribute(row, 'tabindex', row === target ? 0 : -1);
+    for (const elements of this.#rows.values()) {
+      elements.focusable = elements.tr === target;
+      elements.tr.setAttribute('tabindex', elements.focusable ? '0' : '-1');
+    }
     (target as HTMLElement).focus();
   }
 }

@@ -4,6 +4,7 @@
  * A function beside the `Controller` (not a method), so that only apps that import it bundle it.
  */
 import { Controller, controllerInternals, disposedError } from './Controller.js';
+import type { State } from '../store/index.js';
 import type { ControllerEndpoint } from './types.js';
 
 /** What the controller knows of one request key besides the state (`getState()`). */
@@ -28,6 +29,11 @@ export type RecordRef = readonly [entityKey: string, pk: string];
 export interface ControllerInspector {
   /** The controller's clock (ms since the epoch). */
   now(): number;
+  /**
+   * The current state, to read at once: unlike `getState()`, taking it does not make the next write copy
+   * the tables it changes, so its tables may change in place later (keep nothing of it).
+   */
+  state(): State;
   /** Every request key the controller knows: stored results, stored meta and live streams, sorted. */
   keys(): string[];
   /** What the controller knows of `key` (a key it does not know: no endpoint, no observers). */
@@ -66,6 +72,7 @@ export function inspectController(controller: Controller): ControllerInspector {
   const pathsOf = (key: string) => cache.streamOf(key)?.paths ?? cache.pathsOf(key);
   return {
     now: () => cache.now(),
+    state: () => store.current,
     keys() {
       const { endpoints, meta } = store.current;
       const keys = new Set([...Object.keys(endpoints), ...Object.keys(meta), ...cache.streams.keys()]);

@@ -61,6 +61,15 @@ describe('inspectController', () => {
     for (const s of subscriptions) s.unsubscribe();
   });
 
+  it('state() reads the current state without handing it out', async () => {
+    const { controller, subscriptions } = await controllerWithLists();
+    const inspector = inspectController(controller);
+    expect(inspector.state()).toBe(controller.getState());
+    controller.set(TodoResource.get.schema, { id: 1 }, { id: 1, title: 'renamed' });
+    expect((inspector.state().entities.Todo!['1'] as { title: string }).title).toBe('renamed');
+    for (const s of subscriptions) s.unsubscribe();
+  });
+
   it('counts no subscriber of its own and reads without fetching', async () => {
     const { controller, subscriptions } = await controllerWithLists();
     const before = controller.getState();
