@@ -11,6 +11,10 @@
  * A new entry is one line in CASES: `entry('rx-rest/persist', 'adapters/persist/index.ts')`, with the
  * packages it imports besides rxjs and the core as a third argument (`['svelte']`).
  *
+ * Then builds each demo app for production (its own vite config) and prints what a page loads at start and
+ * the chunks it loads on demand; it fails when the JavaScript loaded at start holds the devtools panel
+ * (`--no-demos` skips them).
+ *
  * `--modules`: also prints, for the core case, what each source module weighs in the minified bundle (from the
  * bundle's source map) and its share of the gzip size (in proportion to its minified bytes).
  */
@@ -73,7 +77,18 @@ const CASES = [
   },
   entry('rx-rest/svelte', 'adapters/svelte/index.ts', ['svelte']),
   entry('rx-rest/solid', 'adapters/solid/index.ts', ['solid-js']),
-  entry('rx-rest/devtools', 'adapters/devtools/index.ts'),
+  {
+    ...entry('rx-rest/devtools', 'adapters/devtools/index.ts'),
+    name: 'rx-rest/devtools connectDevtools (rxjs, the core external)',
+    code: `export { connectDevtools } from ${JSON.stringify(path.join(root, 'adapters/devtools/index.ts'))};`,
+  },
+  {
+    ...entry('rx-rest/devtools', 'adapters/devtools/index.ts'),
+    name: 'rx-rest/devtools mountDevtools, the in-page panel (rxjs, the core external)',
+    budget: 8 * KiB,
+    limit: 8.5 * KiB, // 7.66 KiB today
+    code: `export { mountDevtools } from ${JSON.stringify(path.join(root, 'adapters/devtools/index.ts'))};`,
+  },
   entry('rx-rest/persist', 'adapters/persist/index.ts'),
   entry('rx-rest/sync', 'adapters/sync/index.ts'),
 ];
@@ -197,6 +212,46 @@ for (const item of CASES) {
       `        ${(own / KiB).toFixed(2).padStart(6)} KiB gzip of it without rxjs (rxjs adds ${((gzipped - own) / KiB).toFixed(2)} KiB)`,
     );
   }
+}
+/** The demo apps' production builds: what a page loads at start, and the chunks it loads later. */
+const DEMOS = ['svelte-todo', 'solid-todo'];
+/** A string only the devtools panel's code holds. */
+const PANEL_MARK = 'data-rx-rest-devtools';
+
+async function printDemo(app) {
+  const output = await build({
+    configFile: path.join(root, 'demos', app, 'vite.config.ts'),
+    logLevel: 'silent',
+    mode: 'production',
+    build: { write: false },
+  });
+  const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => o.output).filter((c) => c.type === 'chunk');
+  const byName = new Map(chunks.map((c) => [c.fileName, c]));
+  const initial = new Set();
+  const visit = (chunk) => {
+    if (initial.has(chunk)) return;
+    initial.add(chunk);
+    for (const name of chunk.imports) visit(byName.get(name));
+  };
+  for (const chunk of chunks) if (chunk.isEntry) visit(chunk);
+  const size = (list) => {
+    const code = list.map((c) => c.code).join('\n');
+    return `${(gzipSync(code, { level: 9 }).length / KiB).toFixed(2).padStart(6)} KiB gzip (${(code.length / KiB).toFixed(1)} KiB min)`;
+  };
+  const leaks = [...initial].filter((c) => c.code.includes(PANEL_MARK));
+  failed ||= leaks.length > 0;
+  console.log(
+    `  ${size([...initial])}  demos/${app}: the JavaScript a page loads at start${leaks.length ? ': HOLDS THE DEVTOOLS PANEL' : ', without the devtools panel'}`,
+  );
+  for (const chunk of chunks.filter((c) => !initial.has(c)))
+    console.log(
+      `  ${size([chunk])}    loaded on demand: ${chunk.fileName.replace(/-[\w-]{8}\.js$/, '.js')}${chunk.code.includes(PANEL_MARK) ? ' (the devtools panel)' : ''}`,
+    );
+}
+
+if (!process.argv.includes('--no-demos')) {
+  console.log('demo apps, production builds (the panel loads in development, or on demand)');
+  for (const app of DEMOS) await printDemo(app);
 }
 if (process.argv.includes('--modules')) await printModules(CASES[0]);
 if (failed) {

@@ -6,6 +6,7 @@ import { CONTROLLER_OPTIONS, LiveTodos, UserResource } from '../../api';
 import { shortError } from '../../format';
 import { connectTodoEvents, type StreamStatus } from '../../live';
 import { RETRY_MS, recovery } from '../../recovery';
+import { devtoolsPanel } from '../../devtoolsPanel';
 import { shareAcrossTabs } from '../../sync';
 import { LivePanel } from './LivePanel';
 import { TodoList } from './TodoList';
@@ -16,7 +17,9 @@ export type Report = (what: string, error: unknown) => void;
 /** The Solid demo: one controller for the app, the todo list and the live panel. */
 export function App(): JSX.Element {
   return (
-    <ControllerProvider controller={new Controller({ ...CONTROLLER_OPTIONS, managers: [shareAcrossTabs] })}>
+    <ControllerProvider
+      controller={new Controller({ ...CONTROLLER_OPTIONS, managers: [shareAcrossTabs, devtoolsPanel] })}
+    >
       <Page />
     </ControllerProvider>
   );
