@@ -19,7 +19,9 @@ export function devtoolsPanel(controller: Controller): () => void {
   let stopped = false;
   const load = async (open: boolean) => {
     const { mountDevtools } = await import('./devtoolsPanelChunk');
-    if (!stopped) unmount ??= mountDevtools(controller, { initialIsOpen: open });
+    if (stopped) return;
+    if (open) unmount?.(); // the console call: mounted again, open
+    if (open || unmount === undefined) unmount = mountDevtools(controller, { initialIsOpen: open });
   };
   const asked = new URLSearchParams(window.location.search).has('rx-rest-devtools');
   if (import.meta.env.DEV || asked) void load(asked);
