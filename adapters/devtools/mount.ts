@@ -13,10 +13,11 @@ const mounted = new WeakMap<Controller, { readonly panel: Panel; mounts: number 
  * Without `document` (server rendering) it does nothing. Mounting the same controller again shows the
  * same one panel; it goes when every mount's teardown has run. Closed, the panel does no work per action.
  *
+ * Keep it out of production bundles with a dynamic import of `rx-rest/devtools` under your bundler's
+ * development flag (docs/addons.md).
+ *
  * @example
- * if (import.meta.env.DEV) {
- *   import('rx-rest/devtools').then(({ mountDevtools }) => mountDevtools(controller));
- * }
+ * const unmount = mountDevtools(controller, { initialIsOpen: true, position: 'bottom-left' });
  */
 export function mountDevtools(controller: Controller, options: MountDevtoolsOptions = {}): () => void {
   if (!(controller instanceof Controller))
