@@ -69,9 +69,9 @@ export class Controller {
   }
 
   constructor(options: ControllerOptions = {}) {
-    this.#store = new Store(restoreState(options.initialState));
-    this.state$ = this.#store.state$;
     const settings = cacheOptions(options);
+    this.#store = new Store(restoreState(options.initialState, 'new Controller({ initialState })'));
+    this.state$ = this.#store.state$;
     this.#cache = new QueryCache(this.#store, settings);
     this.#requests = this.#cache.requests;
     this.#queries = new StoreQueries(this.#store, this.#cache);
@@ -218,8 +218,8 @@ export class Controller {
   set<S extends Queryable>(schema: S, ...argsAndValue: readonly [...args: readonly unknown[], value: unknown]): void {
     this.#alive('set');
     const args = argsAndValue.slice(0, -1);
-    const now = this.#cache.now();
-    const changes = this.#queries.set(schema, args, argsAndValue[args.length], now, now + 60_000);
+    const at = this.#requests.writeTime();
+    const changes = this.#queries.set(schema, args, argsAndValue[args.length], at, this.#cache.now() + 60_000);
     const log = this.#requests.log;
     if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
       log.emit({ type: 'set', args, changes });

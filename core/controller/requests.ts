@@ -126,6 +126,22 @@ export class Requests {
     this.#cache = cache;
     this.#policy = policy;
     this.#newestWrite = newestWriteIn(store.current);
+    // a state restored from another clock (a server's, ahead): this controller's writes come after it
+    this.#lastStart = this.#newestWrite;
+  }
+
+  /**
+   * A snapshot from another clock was merged: the requests and writes of this controller start after
+   * the newest time it holds (else, from a clock ahead, they would lose to it until this clock caught up).
+   */
+  restored(state: State): void {
+    const newest = newestWriteIn(state);
+    if (newest > this.#lastStart) this.#lastStart = newest;
+  }
+
+  /** The time of a write without a request (`set`, `setResponse`): the clock, never before the latest start. */
+  writeTime(): number {
+    return Math.max(this.#cache.now(), this.#lastStart);
   }
 
   /** Whether a request for this key is in flight. */
@@ -345,7 +361,7 @@ export class Requests {
     options: WriteOptions,
   ): void {
     const date = options.date ?? this.#cache.now();
-    const fetchedAt = options.fetchedAt ?? date;
+    const fetchedAt = options.fetchedAt ?? Math.max(date, this.#lastStart);
     if (!options.isError && fetchedAt > this.#newestWrite) this.#newestWrite = fetchedAt;
     const { changes } = this.#store.dispatch(
       options.isError

@@ -1,4 +1,5 @@
-import { emptyTable, type EntityMetaTables, type EntityTables } from '../schema/index.js';
+import { SnapshotError, describeKind } from '../errors.js';
+import { emptyTable, type EntityMeta, type EntityMetaTables, type EntityTables } from '../schema/index.js';
 
 /** What the store knows about one request key: when it was answered, when it expires, and its error. */
 export interface RequestMeta {
@@ -65,11 +66,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function tableOf<T>(value: unknown, item: (v: unknown) => T | undefined): { [key: string]: T } {
+function tableOf<T>(value: unknown, item: (v: unknown, key: string) => T | undefined): { [key: string]: T } {
   const table = emptyTable<T>();
   if (isRecord(value)) {
     for (const key of Object.keys(value)) {
-      const converted = item(value[key]);
+      const converted = item(value[key], key);
       if (converted !== undefined) table[key] = converted;
     }
   }
@@ -85,48 +86,115 @@ function restoreError(value: unknown): Error | undefined {
   return error;
 }
 
+/** How deeply a restored snapshot may nest its values: deeper ones would overflow the merge's and the reads' stack. */
+export const MAX_SNAPSHOT_DEPTH = 4_096;
+
+/** `key` as a path segment: `Todo`, or quoted (`["1"]`) when it is not a plain name. */
+const segment = (key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
+
+const REJECTED = 'nothing of the snapshot was written';
+
 /**
- * Rebuilds a state from a `JSON.parse(JSON.stringify(controller.getState()))` value (server rendering,
- * persistence): tables become prototype-free again, optimistic layers are dropped (their requests
- * are gone), and malformed parts are ignored rather than trusted.
+ * Throws a `SnapshotError` for the first value of `json` nested more than `MAX_SNAPSHOT_DEPTH` levels
+ * deep (a cycle counts as that). Iterative: any depth is measured without using the stack.
  */
-export function restoreState(json: unknown): State {
+function assertShallow(json: object): void {
+  const stack: [unknown, number, string][] = [[json, 0, '']];
+  while (stack.length > 0) {
+    const [value, depth, path] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= MAX_SNAPSHOT_DEPTH) {
+      const where = path
+        .split(/(?=[.[])/)
+        .slice(0, 4)
+        .join('');
+      throw new SnapshotError(
+        where.replace(/^\./, ''),
+        `the value is nested more than ${MAX_SNAPSHOT_DEPTH.toLocaleString('en')} levels deep (or holds a cycle); ` +
+          `the merge and the reads could not walk it. The snapshot was rejected whole: ${REJECTED}.`,
+      );
+    }
+    for (const key of Object.keys(value)) {
+      stack.push([(value as Record<string, unknown>)[key], depth + 1, depth < 4 ? path + segment(key) : path]);
+    }
+  }
+}
+
+/** The latest time a `Date` can hold (ms since the epoch). */
+const MAX_TIME = 8.64e15;
+
+/**
+ * A time of a snapshot: a finite number of ms since the epoch, within what a `Date` holds (`date` and
+ * `fetchedAt` not negative; an expiry may be, it only means stale). Anything else would order writes
+ * wrongly: a `NaN` loses every comparison (the record could never be written again), `Infinity` wins
+ * them all.
+ */
+function timeOf(value: unknown, path: string, field: 'date' | 'fetchedAt' | 'expiresAt'): number {
+  if (
+    typeof value === 'number' &&
+    Math.abs(value) <= MAX_TIME && // false for NaN and ±Infinity
+    (field === 'expiresAt' || value >= 0)
+  )
+    return value;
+  throw new SnapshotError(
+    `${path}.${field}`,
+    `${describeKind(value)} is not a time: ${field} must be a finite number of ms since the epoch` +
+      `${field === 'expiresAt' ? '' : ', not negative'} (at most ${MAX_TIME}). The snapshot was rejected whole: ${REJECTED}.`,
+  );
+}
+
+/** The three times of a meta of a snapshot, checked. */
+function timesOf(value: Record<string, unknown>, path: string): EntityMeta {
+  return {
+    date: timeOf(value.date, path, 'date'),
+    fetchedAt: timeOf(value.fetchedAt, path, 'fetchedAt'),
+    expiresAt: timeOf(value.expiresAt, path, 'expiresAt'),
+  };
+}
+
+/**
+ * Rebuilds a state from a `JSON.parse(JSON.stringify(controller.getState()))` value or a snapshot
+ * (server rendering, persistence, other tabs): tables become prototype-free again, optimistic layers
+ * are dropped (their requests are gone), and malformed parts (a record or a meta that is not an object)
+ * are dropped rather than trusted. Times and depth are checked first: a time that is not a finite number
+ * or values nested too deeply throw a `SnapshotError` (a restore is all or nothing).
+ *
+ * Times are kept as they are (every controller compares the same numbers, so tabs that exchange
+ * snapshots agree), except `lastReset`, which is not taken: it ordered the requests of the controller
+ * that reset, and its state holds nothing from before it (a server's clock ahead would otherwise drop
+ * every request of this one as older). The controller orders its own writes after the newest time it
+ * holds (see `Requests`).
+ */
+export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
   if (!isRecord(json)) return initialState();
+  try {
+    return restoreChecked(json);
+  } catch (error) {
+    if (error instanceof SnapshotError) throw new SnapshotError(error.path, error.detail, source);
+    throw error;
+  }
+}
+
+function restoreChecked(json: Record<string, unknown>): State {
+  assertShallow(json);
   const entities = tableOf(json.entities, (table) =>
     isRecord(table)
       ? tableOf(table, (record) => (isRecord(record) || Array.isArray(record) ? record : undefined))
       : undefined,
   );
-  const entitiesMeta = tableOf(json.entitiesMeta, (table) =>
+  const entitiesMeta = tableOf(json.entitiesMeta, (table, key) =>
     isRecord(table)
-      ? tableOf(table, (m) =>
-          isRecord(m) &&
-          typeof m.date === 'number' &&
-          typeof m.fetchedAt === 'number' &&
-          typeof m.expiresAt === 'number'
-            ? { date: m.date, fetchedAt: m.fetchedAt, expiresAt: m.expiresAt }
-            : undefined,
-        )
+      ? tableOf(table, (m, pk) => (isRecord(m) ? timesOf(m, `entitiesMeta${segment(key)}${segment(pk)}`) : undefined))
       : undefined,
   );
-  const meta = tableOf(json.meta, (m): RequestMeta | undefined => {
+  const meta = tableOf(json.meta, (m, key): RequestMeta | undefined => {
     if (!isRecord(m)) return undefined;
-    const num = (v: unknown) => (typeof v === 'number' ? v : 0);
     return {
-      date: num(m.date),
-      fetchedAt: num(m.fetchedAt),
-      expiresAt: num(m.expiresAt),
+      ...timesOf(m, `meta${segment(key)}`),
       error: restoreError(m.error),
       invalidated: m.invalidated === true || undefined,
     };
   });
   const endpoints = tableOf(json.endpoints, (v) => v);
-  return {
-    entities,
-    endpoints,
-    meta,
-    entitiesMeta,
-    optimistic: [],
-    lastReset: typeof json.lastReset === 'number' ? json.lastReset : 0,
-  };
+  return { entities, endpoints, meta, entitiesMeta, optimistic: [], lastReset: 0 };
 }
