@@ -114,7 +114,9 @@ export class Controller {
   /**
    * Runs a garbage collection now: the results and meta of keys whose `gcTime` has passed since their
    * last subscriber left go, then every entity that no kept result, live stream or optimistic layer
-   * reaches. Data a live stream reads is never collected.
+   * reaches. Data a live stream reads is never collected, except records marked INVALID (deleted) once no
+   * request that started before the deletion runs: they read the same as missing ones, and their pks
+   * leave the collections' lists.
    */
   gc(): void {
     this.#alive('gc');

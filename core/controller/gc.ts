@@ -3,8 +3,9 @@
  * while nobody observed it). A collection drops the results and meta of the due keys, then every
  * entity record that nothing kept reaches: a mark phase over the kept results (the records each one
  * reads, as the memo reports them), the records live streams read (the path index) and the records
- * optimistic layers write. Its cost is one memoized read per kept result plus one pass over the
- * entity tables.
+ * optimistic layers write. Records marked INVALID go once no request that started before they were
+ * marked runs, whatever reaches them (see tombstones.ts). Its cost is one memoized read per kept
+ * result plus two passes over the entity tables.
  *
  * No timer of its own: a collection runs at the first release or write after a key fell due (an idle
  * controller holds no timer, and a dropped one is freed at once), or at once with `controller.gc()`.
