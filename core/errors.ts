@@ -183,8 +183,9 @@ export class EndpointDefinitionError extends Error {
 /**
  * Thrown by `restoreSnapshot` and `new Controller({ initialState })` for a snapshot that cannot be
  * restored safely: a time (`date`, `fetchedAt`, `expiresAt`) that is not a finite number, or values
- * nested more than 4,096 levels deep (which the merge and the reads could not walk). Nothing of the snapshot is written: the store is as it
- * was. A `TypeError`, like the error for a value that is no snapshot at all.
+ * nested more than 4,096 levels deep (which the merge and the reads could not walk). Nothing of the
+ * snapshot is written: the store is as it was. A `TypeError`, like the error for a value that is no
+ * snapshot at all.
  *
  * @example
  * try { restoreSnapshot(controller, JSON.parse(saved)); }
@@ -192,7 +193,7 @@ export class EndpointDefinitionError extends Error {
  */
 export class SnapshotError extends TypeError {
   override readonly name = 'SnapshotError';
-  /** Where in the snapshot the problem is, e.g. `entitiesMeta.Todo["1"].fetchedAt` (`''` for the whole value). */
+  /** Where in the snapshot the problem is, e.g. `entitiesMeta.Todo.1.fetchedAt` (`''` for the whole value). */
   declare readonly path: string;
   /** What is wrong there (the message without the call and the path). */
   declare readonly detail: string;

@@ -180,7 +180,7 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
       // a time that is not one, values nested too deeply: restoreSnapshot checked before writing anything
       if (error instanceof SnapshotError)
         warn(
-          `ignored a message with a snapshot it cannot restore (${error.path}: ${error.detail.split(/[:.] /)[0]}):`,
+          `ignored a message with a snapshot it cannot restore (${error.path}: ${error.detail.split(' (')[0]}):`,
           message,
         );
       else warn(`a ${message.kind} message could not be applied:`, error);

@@ -89,75 +89,18 @@ function restoreError(value: unknown): Error | undefined {
 /** How deeply a restored snapshot may nest its values: deeper ones would overflow the merge's and the reads' stack. */
 export const MAX_SNAPSHOT_DEPTH = 4_096;
 
-/** `key` as a path segment: `Todo`, or quoted (`["1"]`) when it is not a plain name. */
-const segment = (key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
-
-const REJECTED = 'nothing of the snapshot was written';
-
-/**
- * Throws a `SnapshotError` for the first value of `json` nested more than `MAX_SNAPSHOT_DEPTH` levels
- * deep (a cycle counts as that). Iterative: any depth is measured without using the stack.
- */
-function assertShallow(json: object): void {
-  const stack: [unknown, number, string][] = [[json, 0, '']];
-  while (stack.length > 0) {
-    const [value, depth, path] = stack.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth >= MAX_SNAPSHOT_DEPTH) {
-      const where = path
-        .split(/(?=[.[])/)
-        .slice(0, 4)
-        .join('');
-      throw new SnapshotError(
-        where.replace(/^\./, ''),
-        `the value is nested more than ${MAX_SNAPSHOT_DEPTH.toLocaleString('en')} levels deep (or holds a cycle); ` +
-          `the merge and the reads could not walk it. The snapshot was rejected whole: ${REJECTED}.`,
-      );
-    }
-    for (const key of Object.keys(value)) {
-      stack.push([(value as Record<string, unknown>)[key], depth + 1, depth < 4 ? path + segment(key) : path]);
-    }
-  }
-}
-
 /** The latest time a `Date` can hold (ms since the epoch). */
 const MAX_TIME = 8.64e15;
-
-/**
- * A time of a snapshot: a finite number of ms since the epoch, within what a `Date` holds (`date` and
- * `fetchedAt` not negative; an expiry may be, it only means stale). Anything else would order writes
- * wrongly: a `NaN` loses every comparison (the record could never be written again), `Infinity` wins
- * them all.
- */
-function timeOf(value: unknown, path: string, field: 'date' | 'fetchedAt' | 'expiresAt'): number {
-  if (
-    typeof value === 'number' &&
-    Math.abs(value) <= MAX_TIME && // false for NaN and ±Infinity
-    (field === 'expiresAt' || value >= 0)
-  )
-    return value;
-  throw new SnapshotError(
-    `${path}.${field}`,
-    `${describeKind(value)} is not a time: ${field} must be a finite number of ms since the epoch` +
-      `${field === 'expiresAt' ? '' : ', not negative'} (at most ${MAX_TIME}). The snapshot was rejected whole: ${REJECTED}.`,
-  );
-}
-
-/** The three times of a meta of a snapshot, checked. */
-function timesOf(value: Record<string, unknown>, path: string): EntityMeta {
-  return {
-    date: timeOf(value.date, path, 'date'),
-    fetchedAt: timeOf(value.fetchedAt, path, 'fetchedAt'),
-    expiresAt: timeOf(value.expiresAt, path, 'expiresAt'),
-  };
-}
 
 /**
  * Rebuilds a state from a `JSON.parse(JSON.stringify(controller.getState()))` value or a snapshot
  * (server rendering, persistence, other tabs): tables become prototype-free again, optimistic layers
  * are dropped (their requests are gone), and malformed parts (a record or a meta that is not an object)
- * are dropped rather than trusted. Times and depth are checked first: a time that is not a finite number
- * or values nested too deeply throw a `SnapshotError` (a restore is all or nothing).
+ * are dropped rather than trusted. Checked first, for a restore that is all or nothing: values nested
+ * more than `MAX_SNAPSHOT_DEPTH` levels (or a cycle), and times that are not finite numbers of ms since
+ * the epoch within what a `Date` holds (`date` and `fetchedAt` not negative; an expiry may be, it only
+ * means stale) throw a `SnapshotError` naming `source` and the field. A `NaN` would lose every
+ * comparison (the record could never be written again), `Infinity` win them all.
  *
  * Times are kept as they are (every controller compares the same numbers, so tabs that exchange
  * snapshots agree), except `lastReset`, which is not taken: it ordered the requests of the controller
@@ -167,16 +110,28 @@ function timesOf(value: Record<string, unknown>, path: string): EntityMeta {
  */
 export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
   if (!isRecord(json)) return initialState();
-  try {
-    return restoreChecked(json);
-  } catch (error) {
-    if (error instanceof SnapshotError) throw new SnapshotError(error.path, error.detail, source);
-    throw error;
+  const fail = (path: string, detail: string): never => {
+    throw new SnapshotError(path, `${detail}; nothing of the snapshot was written`, source);
+  };
+  // the depth, without using the stack (the path: the first three keys)
+  const stack: [unknown, number, string][] = [[json, 0, '']];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [value, depth, path] = next;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= MAX_SNAPSHOT_DEPTH)
+      fail(path.slice(1), 'the value is nested more than 4,096 levels deep (or holds a cycle)');
+    for (const key in value)
+      stack.push([(value as Record<string, unknown>)[key], depth + 1, depth < 3 ? `${path}.${key}` : path]);
   }
-}
-
-function restoreChecked(json: Record<string, unknown>): State {
-  assertShallow(json);
+  const timesOf = (m: Record<string, unknown>, path: string): EntityMeta => {
+    const times = { date: m.date, fetchedAt: m.fetchedAt, expiresAt: m.expiresAt };
+    for (const [field, value] of Object.entries(times)) {
+      // false for NaN and ±Infinity
+      if (!(typeof value === 'number' && Math.abs(value) <= MAX_TIME && (value >= 0 || field === 'expiresAt')))
+        fail(`${path}.${field}`, `${describeKind(value)} is not a time (a finite number of ms since the epoch)`);
+    }
+    return times as EntityMeta;
+  };
   const entities = tableOf(json.entities, (table) =>
     isRecord(table)
       ? tableOf(table, (record) => (isRecord(record) || Array.isArray(record) ? record : undefined))
@@ -184,13 +139,13 @@ function restoreChecked(json: Record<string, unknown>): State {
   );
   const entitiesMeta = tableOf(json.entitiesMeta, (table, key) =>
     isRecord(table)
-      ? tableOf(table, (m, pk) => (isRecord(m) ? timesOf(m, `entitiesMeta${segment(key)}${segment(pk)}`) : undefined))
+      ? tableOf(table, (m, pk) => (isRecord(m) ? timesOf(m, `entitiesMeta.${key}.${pk}`) : undefined))
       : undefined,
   );
   const meta = tableOf(json.meta, (m, key): RequestMeta | undefined => {
     if (!isRecord(m)) return undefined;
     return {
-      ...timesOf(m, `meta${segment(key)}`),
+      ...timesOf(m, `meta.${key}`),
       error: restoreError(m.error),
       invalidated: m.invalidated === true || undefined,
     };

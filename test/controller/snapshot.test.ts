@@ -308,7 +308,7 @@ describe('restoreSnapshot', () => {
     }`) as StateSnapshot;
     expect(() => restoreSnapshot(controller, snapshot)).toThrow(SnapshotError);
     expect(() => restoreSnapshot(controller, snapshot)).toThrow(
-      'restoreSnapshot: entitiesMeta.Todo["1"].date: string "soon" is not a time',
+      'restoreSnapshot: entitiesMeta.Todo.1.date: string "soon" is not a time',
     );
     expect(controller.getState()).toBe(before);
   });

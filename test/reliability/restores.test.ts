@@ -73,7 +73,7 @@ describe('restoreSnapshot with times that are not finite numbers', () => {
         } catch (error) {
           expect(error).toBeInstanceOf(TypeError);
           expect((error as SnapshotError).path).toBe(
-            where === 'meta' ? `meta["${TODO_1}"].fetchedAt` : 'entitiesMeta.Todo["1"].fetchedAt',
+            where === 'meta' ? `meta.${TODO_1}.fetchedAt` : 'entitiesMeta.Todo.1.fetchedAt',
           );
           expect((error as Error).message).toMatch(/fetchedAt: .*finite number.*nothing of the snapshot was written/i);
         }
@@ -92,7 +92,7 @@ describe('restoreSnapshot with times that are not finite numbers', () => {
       const snapshot = await snapshotOfTodo1();
       snapshot.entitiesMeta.Todo['1'][field] = Number.NaN;
       const { controller } = clocked();
-      expect(() => restoreSnapshot(controller, snapshot)).toThrow(`entitiesMeta.Todo["1"].${field}`);
+      expect(() => restoreSnapshot(controller, snapshot)).toThrow(`entitiesMeta.Todo.1.${field}`);
     }
     const snapshot = await snapshotOfTodo1();
     snapshot.meta[TODO_1].expiresAt = -1;

@@ -496,7 +496,7 @@ describe('syncTabs: bad input', () => {
       const [prefix, text, message] = warn.mock.calls[index]!;
       expect(prefix).toBe('rx-rest/sync:');
       expect(text).toBe(
-        `ignored a message with a snapshot it cannot restore (entitiesMeta.Todo["1"].fetchedAt: number ${String(value)} is not a time):`,
+        `ignored a message with a snapshot it cannot restore (entitiesMeta.Todo.1.fetchedAt: number ${String(value)} is not a time):`,
       );
       expect((message as { from: string }).from).toBe('a hostile tab');
     }
