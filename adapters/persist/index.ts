@@ -10,6 +10,7 @@
  */
 import {
   Controller,
+  SnapshotError,
   restoreSnapshot,
   takeSnapshot,
   type ControllerAction,
@@ -239,6 +240,7 @@ export function persist(controller: Controller, options: PersistOptions): Persis
       restoreSnapshot(controller, state);
       return true;
     } catch (error) {
+      if (error instanceof SnapshotError) return drop(`holds a snapshot that cannot be restored (${error.message})`);
       if (error instanceof TypeError) return drop('holds no state snapshot');
       warn(`could not restore the save under '${key}' (${describe(error)}).`);
       return false;

@@ -506,6 +506,18 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     expectWarned(/holds no state snapshot/);
   });
 
+  it('a save whose times are not numbers (NaN after JSON is null): ignored and removed, naming the field', async () => {
+    const save = JSON.parse(await saveOfFirstApp()) as PersistedState & {
+      state: { entitiesMeta: Record<string, any> };
+    };
+    save.state.entitiesMeta.Todo['2'].fetchedAt = Number.NaN; // JSON writes null
+    const { controller, before, restored } = await persistedOver(JSON.stringify(save));
+    expect(restored).toBe(false);
+    expect(takeSnapshot(controller)).toEqual(before);
+    expect(localStorage.getItem('rx-rest')).toBeNull();
+    expectWarned(/cannot be restored \(restoreSnapshot: entitiesMeta\.Todo\.2\.fetchedAt: null is not a time/);
+  });
+
   it('a storage that throws (private mode, quota): warned once, the app and the store go on', async () => {
     useFakeClock();
     const refused = (what: string) => () => {
