@@ -180,6 +180,32 @@ export class EndpointDefinitionError extends Error {
   override readonly name = 'EndpointDefinitionError';
 }
 
+/**
+ * Thrown by `restoreSnapshot` and `new Controller({ initialState })` for a snapshot that cannot be
+ * restored safely: a time (`date`, `fetchedAt`, `expiresAt`) that is not a finite number, or values
+ * nested more than 4,096 levels deep (which the merge and the reads could not walk). Nothing of the
+ * snapshot is written: the store is as it was. A `TypeError`, like the error for a value that is no
+ * snapshot at all.
+ *
+ * @example
+ * try { restoreSnapshot(controller, JSON.parse(saved)); }
+ * catch (error) { if (error instanceof SnapshotError) console.warn(error.path, error.message); }
+ */
+export class SnapshotError extends TypeError {
+  override readonly name = 'SnapshotError';
+  /** Where in the snapshot the problem is, e.g. `entitiesMeta.Todo.1.fetchedAt` (`''` for the whole value). */
+  declare readonly path: string;
+  /** What is wrong there (the message without the call and the path). */
+  declare readonly detail: string;
+
+  /** `source`: what was restoring (`'restoreSnapshot'`, `'new Controller({ initialState })'`). */
+  constructor(path: string, detail: string, source = 'restoreSnapshot') {
+    super(`${source}: ${path ? `${path}: ` : ''}${detail}`);
+    this.path = path;
+    this.detail = detail;
+  }
+}
+
 /** What the request errors (`NetworkError`, `ParseError`, `TimeoutError`, `AbortError`) need to know about the request that failed. */
 export interface RequestDescription {
   /** The HTTP method, e.g. `'GET'`. */

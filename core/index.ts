@@ -138,5 +138,6 @@ export {
   SchemaDefinitionError,
   EndpointDefinitionError,
   ValidationError,
+  SnapshotError,
 } from './errors.js';
 export type { RequestDescription, ValidationContext } from './errors.js';

@@ -10,6 +10,7 @@
  */
 import {
   Controller,
+  SnapshotError,
   restoreSnapshot,
   takeSnapshot,
   type ControllerAction,
@@ -87,7 +88,10 @@ export interface Persistence {
    * was none, it was ignored, or the teardown came first. Never rejects.
    */
   readonly restored: Promise<boolean>;
-  /** Saves a pending change now (after the restore); resolves when the storage has it. Never rejects. */
+  /**
+   * Saves a pending change now (after the restore), or the state a failed save or removal left out of the
+   * storage; resolves when the storage has it (or failed again, warned once). Never rejects.
+   */
   flush(): Promise<void>;
 }
 
@@ -118,7 +122,8 @@ function isEnvelope(value: unknown): value is PersistedState {
  * `takeSnapshot(controller)` at most once per `throttle` ms after changes, at once after a reset (which
  * removes the save), when the page is hidden, and on teardown. A save of another `version`, older than
  * `maxAge`, corrupt or not an rx-rest save is ignored and removed; a storage that throws or rejects
- * (quota, private mode) is reported. Every such case logs one `console.warn` naming the reason and
+ * (quota, private mode) is reported, and the state it did not take is written by the next save (a
+ * change, `flush()`, the page hidden, the teardown) once the storage works again. Every such case logs one `console.warn` naming the reason and
  * never throws. Returns the teardown; as a manager, `dispose()` calls it.
  *
  * @example
@@ -147,6 +152,9 @@ export function persist(controller: Controller, options: PersistOptions): Persis
     const fail = (error: unknown) => {
       if (!failing) warn(`could not ${what} under '${key}' (${describe(error)}); the app goes on without it.`);
       failing = true;
+      // the storage does not hold the state (a failed removal: still the old save): the next save
+      // (a change, `flush()`, the page hidden, the teardown) writes it, once the storage works again
+      dirty = true;
     };
     const attempt = (): Promise<void> | undefined => {
       try {
@@ -232,6 +240,7 @@ export function persist(controller: Controller, options: PersistOptions): Persis
       restoreSnapshot(controller, state);
       return true;
     } catch (error) {
+      if (error instanceof SnapshotError) return drop(`holds a snapshot that cannot be restored (${error.message})`);
       if (error instanceof TypeError) return drop('holds no state snapshot');
       warn(`could not restore the save under '${key}' (${describe(error)}).`);
       return false;

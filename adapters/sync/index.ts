@@ -9,6 +9,7 @@
  * const controller = new Controller({ managers: [(c) => syncTabs(c)] });
  */
 import {
+  SnapshotError,
   restoreSnapshot,
   takeSnapshot,
   type Controller,
@@ -176,7 +177,13 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
       if (message.kind === 'reset') controller.resetEntireStore();
       else restoreSnapshot(controller, message.snapshot);
     } catch (error) {
-      warn(`a ${message.kind} message could not be applied:`, error);
+      // a time that is not one, values nested too deeply: restoreSnapshot checked before writing anything
+      if (error instanceof SnapshotError)
+        warn(
+          `ignored a message with a snapshot it cannot restore (${error.path}: ${error.detail.split(' (')[0]}):`,
+          message,
+        );
+      else warn(`a ${message.kind} message could not be applied:`, error);
     } finally {
       applying = undefined;
     }

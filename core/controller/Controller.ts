@@ -69,9 +69,9 @@ export class Controller {
   }
 
   constructor(options: ControllerOptions = {}) {
-    this.#store = new Store(restoreState(options.initialState));
-    this.state$ = this.#store.state$;
     const settings = cacheOptions(options);
+    this.#store = new Store(restoreState(options.initialState, 'new Controller({ initialState })'));
+    this.state$ = this.#store.state$;
     this.#cache = new QueryCache(this.#store, settings);
     this.#requests = this.#cache.requests;
     this.#queries = new StoreQueries(this.#store, this.#cache);
@@ -114,7 +114,9 @@ export class Controller {
   /**
    * Runs a garbage collection now: the results and meta of keys whose `gcTime` has passed since their
    * last subscriber left go, then every entity that no kept result, live stream or optimistic layer
-   * reaches. Data a live stream reads is never collected.
+   * reaches. Data a live stream reads is never collected, except records marked INVALID (deleted) once no
+   * request that started before the deletion runs: they read the same as missing ones, and their pks
+   * leave the collections' lists.
    */
   gc(): void {
     this.#alive('gc');
@@ -218,8 +220,8 @@ export class Controller {
   set<S extends Queryable>(schema: S, ...argsAndValue: readonly [...args: readonly unknown[], value: unknown]): void {
     this.#alive('set');
     const args = argsAndValue.slice(0, -1);
-    const now = this.#cache.now();
-    const changes = this.#queries.set(schema, args, argsAndValue[args.length], now, now + 60_000);
+    const at = this.#requests.writeTime();
+    const changes = this.#queries.set(schema, args, argsAndValue[args.length], at, this.#cache.now() + 60_000);
     const log = this.#requests.log;
     if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
       log.emit({ type: 'set', args, changes });

@@ -3,8 +3,9 @@
  * while nobody observed it). A collection drops the results and meta of the due keys, then every
  * entity record that nothing kept reaches: a mark phase over the kept results (the records each one
  * reads, as the memo reports them), the records live streams read (the path index) and the records
- * optimistic layers write. Its cost is one memoized read per kept result plus one pass over the
- * entity tables.
+ * optimistic layers write. Records marked INVALID go once no request that started before they were
+ * marked runs, whatever reaches them (see tombstones.ts). Its cost is one memoized read per kept
+ * result plus two passes over the entity tables.
  *
  * No timer of its own: a collection runs at the first release or write after a key fell due (an idle
  * controller holds no timer, and a dropped one is freed at once), or at once with `controller.gc()`.
@@ -13,6 +14,7 @@ import type { Store } from '../store/index.js';
 import type { ActionLog } from './actions.js';
 import { applyLayers } from './optimistic.js';
 import type { QueryCache } from './queryCache.js';
+import { bury, listsWithout, tombstonesOf } from './tombstones.js';
 
 /** The garbage collector of one controller. */
 export class GarbageCollector {
@@ -58,7 +60,12 @@ export class GarbageCollector {
     const state = this.#store.current;
     const dropped = new Set(due);
     const reachable = new Set<string>(this.#cache.byPath.keys());
-    for (const [key, pk] of applyLayers(state, undefined).touched) reachable.add(`${key}\u0000${pk}`);
+    const layers = new Set<string>();
+    for (const [key, pk] of applyLayers(state, undefined).touched) layers.add(`${key}\u0000${pk}`);
+    for (const path of layers) reachable.add(path);
+    // deleted records no running request needs go, whoever names them (see tombstones.ts)
+    const tombstones = tombstonesOf(state, this.#cache.requests.oldestStart(), layers);
+    const buried = new Set(tombstones.map(([key, pk]) => `${key}\u0000${pk}`));
     let traceable = true;
     for (const key in state.endpoints) {
       if (dropped.has(key)) continue;
@@ -73,10 +80,17 @@ export class GarbageCollector {
     if (traceable) {
       for (const key in state.entities) {
         const table = state.entities[key];
-        for (const pk in table) if (!reachable.has(`${key}\u0000${pk}`)) entities.push([key, pk]);
+        for (const pk in table) {
+          const path = `${key}\u0000${pk}`;
+          if (!reachable.has(path) && !buried.has(path)) entities.push([key, pk]);
+        }
       }
     }
-    if (due.length === 0 && entities.length === 0) return;
+    if (tombstones.length > 0) this.#store.dispatch({ tombstones, lists: listsWithout(state, tombstones) }, bury);
+    if (due.length === 0 && entities.length === 0) {
+      if (tombstones.length > 0) this.#cache.memo.forget(this.#cache.entities());
+      return;
+    }
     const { changes } = this.#store.dispatch({ type: 'gc', keys: due, entities });
     for (const key of due) this.#cache.forget(key);
     this.#cache.memo.forget(this.#cache.entities()); // the memo lets go of the collected records too

@@ -7,7 +7,12 @@ import { defaultRetryDelay } from './retry.js';
 
 /** Options of `new Controller(...)`. */
 export interface ControllerOptions {
-  /** A state to start from: `controller.getState()` of another controller, or it after a JSON round trip. */
+  /**
+   * A state to start from: `controller.getState()` of another controller (a server's), or it after a
+   * JSON round trip. Checked like a snapshot (`restoreSnapshot`: a `SnapshotError` for a time that is not
+   * a finite number or values nested too deeply); its `lastReset` is not taken, and this controller's
+   * requests start after the newest time it holds (a server's clock may be ahead).
+   */
   readonly initialState?: unknown;
   /** The clock (ms since the epoch). Default `Date.now`. */
   readonly now?: () => number;

@@ -104,6 +104,8 @@ export class Requests {
   readonly inFlight = new Map<string, InFlight>();
   /** Every request running (mutations too), aborted by `dispose`. */
   readonly #running = new Map<AbortController, RequestDescription>();
+  /** When each running request started (its first attempt): what the garbage collector must keep for it. */
+  readonly #started = new Map<AbortController, number>();
   /** Announces every committed change. */
   declare readonly log: ActionLog;
   /** Keys whose request waits for the network. */
@@ -126,6 +128,32 @@ export class Requests {
     this.#cache = cache;
     this.#policy = policy;
     this.#newestWrite = newestWriteIn(store.current);
+    // a state restored from another clock (a server's, ahead): this controller's writes come after it
+    this.#lastStart = this.#newestWrite;
+  }
+
+  /**
+   * The start time of the oldest request still running (`Infinity` when none): a record marked INVALID
+   * since then must stay marked while it runs, or its response could bring the record back.
+   */
+  oldestStart(): number {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const start of this.#started.values()) if (start < oldest) oldest = start;
+    return oldest;
+  }
+
+  /**
+   * A snapshot from another clock was merged: the requests and writes of this controller start after
+   * the newest time it holds (else, from a clock ahead, they would lose to it until this clock caught up).
+   */
+  restored(state: State): void {
+    const newest = newestWriteIn(state);
+    if (newest > this.#lastStart) this.#lastStart = newest;
+  }
+
+  /** The time of a write without a request (`set`, `setResponse`): the clock, never before the latest start. */
+  writeTime(): number {
+    return Math.max(this.#cache.now(), this.#lastStart);
   }
 
   /** Whether a request for this key is in flight. */
@@ -181,10 +209,12 @@ export class Requests {
     const abort = new AbortController();
     const entry = { abort, awaited } as InFlight;
     this.#running.set(abort, describe(endpoint, key));
+    this.#started.set(abort, fetchedAt);
     const stop = this.#resetSignal.signal;
     // the request is over: it is no longer in flight (unless a reset or an abort already replaced it)
     const settle = () => {
       this.#running.delete(abort);
+      this.#started.delete(abort);
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
     };
     const run = async (): Promise<unknown> => {
@@ -334,6 +364,7 @@ export class Requests {
     for (const [abort, request] of [...this.#running])
       abort.abort(new AbortError(request, 'the controller was disposed'));
     this.#running.clear();
+    this.#started.clear();
   }
 
   /** Stores a response (normalized; throws what normalize throws) or an error for `key`. */
@@ -345,7 +376,7 @@ export class Requests {
     options: WriteOptions,
   ): void {
     const date = options.date ?? this.#cache.now();
-    const fetchedAt = options.fetchedAt ?? date;
+    const fetchedAt = options.fetchedAt ?? Math.max(date, this.#lastStart);
     if (!options.isError && fetchedAt > this.#newestWrite) this.#newestWrite = fetchedAt;
     const { changes } = this.#store.dispatch(
       options.isError

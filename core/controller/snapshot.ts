@@ -43,7 +43,10 @@ export function takeSnapshot(controller: Controller, options?: SnapshotOptions):
  * started before the last reset is written, so a restore never loses newer data. Malformed parts are
  * dropped. `{ replace: true }` takes the snapshot as the whole state instead (time travel; optimistic
  * layers in flight stay). Observers of what changed re-emit; `actions$` reports a `restore`. Throws a
- * `TypeError` for a value that is no snapshot, with the store unchanged.
+ * `TypeError` for a value that is no snapshot, and a `SnapshotError` (a `TypeError` too) naming the field
+ * for a time that is not a finite number or values nested more than 4,096 levels deep: a restore is all
+ * or nothing, the store is unchanged. Times from another clock are kept; this controller's later
+ * requests and writes are ordered after the newest of them.
  *
  * @example
  * const saved = localStorage.getItem('todos');
@@ -56,7 +59,9 @@ export function restoreSnapshot(
 ): void {
   const { cache, store, disposed } = internalsOf(controller, 'restoreSnapshot');
   if (disposed) throw disposedError('restoreSnapshot');
-  const { changes } = store.dispatch(mergeAction(snapshot, options.replace === true), mergeState);
+  const action = mergeAction(snapshot, options.replace === true);
+  const { changes } = store.dispatch(action, mergeState);
+  cache.requests.restored(action.state);
   if (changes.endpoints !== 'all') for (const key of changes.endpoints) cache.written(key);
   const log = cache.requests.log;
   if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))

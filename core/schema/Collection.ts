@@ -44,6 +44,20 @@ export interface CollectionOptions {
   ) => Record<string, unknown>;
 }
 
+/**
+ * The entity table whose pks the lists of each collection table hold: `null` when collections of
+ * other items share the table, or hold the members of a Union (their items are not plain pks).
+ */
+const itemTables = new Map<string, string | null>();
+
+/**
+ * The entity table whose pks the lists stored in table `listKey` hold, when one Entity's collections
+ * alone use that table (the garbage collector takes the pks of collected records out of them).
+ */
+export function listItemTable(listKey: string): string | undefined {
+  return itemTables.get(listKey) ?? undefined;
+}
+
 /** The identity of a list item: its pk, or `schema\u0000id` for a member of a Union. */
 function itemKey(item: unknown): unknown {
   return typeof item === 'object' && item !== null
@@ -184,6 +198,9 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     this.itemSchema = item as ItemOf<S>;
     this.#options = options;
     this.key = options.key ?? `[${isEntityClass(item) ? entityKey(item) : schemaLabel(item)}]`;
+    const itemTable = isEntityClass(item) ? entityKey(item) : null;
+    const known = itemTables.get(this.key);
+    itemTables.set(this.key, known === undefined || known === itemTable ? itemTable : null);
     this.push = new CollectionAdder(this, appendUnique);
     this.unshift = new CollectionAdder(this, prependUnique);
     this.remove = new CollectionAdder(this, removeItems);

@@ -11,7 +11,7 @@ export type { EntityMixinOptions } from './EntityMixin.js';
 // ---- Schema classes ------------------------------------------------------------------------------
 export { PolymorphicArraySchema as ArraySchema } from './Union.js';
 export { ObjectSchema } from './Object.js';
-export { Collection } from './Collection.js';
+export { Collection, listItemTable } from './Collection.js';
 export { Invalidate } from './Invalidate.js';
 export { Union } from './Union.js';
 export { Values } from './Values.js';

@@ -214,7 +214,10 @@ export function mergeState(state: State, action: MergeAction, owned?: WeakSet<ob
   };
 }
 
-/** A snapshot (or a whole `getState()` JSON) as a merge action; throws a `TypeError` for what is not one. */
+/**
+ * A snapshot (or a whole `getState()` JSON) as a merge action; throws a `TypeError` for what is not
+ * one, a `SnapshotError` for one that cannot be restored safely (see `restoreState`).
+ */
 export function mergeAction(snapshot: unknown, replace: boolean): MergeAction {
   if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot) || !isSnapshotLike(snapshot)) {
     throw new TypeError(

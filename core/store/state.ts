@@ -1,4 +1,5 @@
-import { emptyTable, type EntityMetaTables, type EntityTables } from '../schema/index.js';
+import { SnapshotError, describeKind } from '../errors.js';
+import { emptyTable, type EntityMeta, type EntityMetaTables, type EntityTables } from '../schema/index.js';
 
 /** What the store knows about one request key: when it was answered, when it expires, and its error. */
 export interface RequestMeta {
@@ -65,11 +66,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function tableOf<T>(value: unknown, item: (v: unknown) => T | undefined): { [key: string]: T } {
+function tableOf<T>(value: unknown, item: (v: unknown, key: string) => T | undefined): { [key: string]: T } {
   const table = emptyTable<T>();
   if (isRecord(value)) {
     for (const key of Object.keys(value)) {
-      const converted = item(value[key]);
+      const converted = item(value[key], key);
       if (converted !== undefined) table[key] = converted;
     }
   }
@@ -85,48 +86,70 @@ function restoreError(value: unknown): Error | undefined {
   return error;
 }
 
+/** How deeply a restored snapshot may nest its values: deeper ones would overflow the merge's and the reads' stack. */
+export const MAX_SNAPSHOT_DEPTH = 4_096;
+
+/** The latest time a `Date` can hold (ms since the epoch). */
+const MAX_TIME = 8.64e15;
+
 /**
- * Rebuilds a state from a `JSON.parse(JSON.stringify(controller.getState()))` value (server rendering,
- * persistence): tables become prototype-free again, optimistic layers are dropped (their requests
- * are gone), and malformed parts are ignored rather than trusted.
+ * Rebuilds a state from a `JSON.parse(JSON.stringify(controller.getState()))` value or a snapshot
+ * (server rendering, persistence, other tabs): tables become prototype-free again, optimistic layers
+ * are dropped (their requests are gone), and malformed parts (a record or a meta that is not an object)
+ * are dropped rather than trusted. Checked first, for a restore that is all or nothing: values nested
+ * more than `MAX_SNAPSHOT_DEPTH` levels (or a cycle), and times that are not finite numbers of ms since
+ * the epoch within what a `Date` holds (`date` and `fetchedAt` not negative; an expiry may be, it only
+ * means stale) throw a `SnapshotError` naming `source` and the field. A `NaN` would lose every
+ * comparison (the record could never be written again), `Infinity` win them all.
+ *
+ * Times are kept as they are (every controller compares the same numbers, so tabs that exchange
+ * snapshots agree), except `lastReset`, which is not taken: it ordered the requests of the controller
+ * that reset, and its state holds nothing from before it (a server's clock ahead would otherwise drop
+ * every request of this one as older). The controller orders its own writes after the newest time it
+ * holds (see `Requests`).
  */
-export function restoreState(json: unknown): State {
+export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
   if (!isRecord(json)) return initialState();
+  const fail = (path: string, detail: string): never => {
+    throw new SnapshotError(path, `${detail}; nothing of the snapshot was written`, source);
+  };
+  // the depth, without using the stack (the path: the first three keys)
+  const stack: [unknown, number, string][] = [[json, 0, '']];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [value, depth, path] = next;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= MAX_SNAPSHOT_DEPTH)
+      fail(path.slice(1), 'the value is nested more than 4,096 levels deep (or holds a cycle)');
+    for (const key in value)
+      stack.push([(value as Record<string, unknown>)[key], depth + 1, depth < 3 ? `${path}.${key}` : path]);
+  }
+  const timesOf = (m: Record<string, unknown>, path: string): EntityMeta => {
+    const times = { date: m.date, fetchedAt: m.fetchedAt, expiresAt: m.expiresAt };
+    for (const [field, value] of Object.entries(times)) {
+      // false for NaN and ±Infinity
+      if (!(typeof value === 'number' && Math.abs(value) <= MAX_TIME && (value >= 0 || field === 'expiresAt')))
+        fail(`${path}.${field}`, `${describeKind(value)} is not a time (a finite number of ms since the epoch)`);
+    }
+    return times as EntityMeta;
+  };
   const entities = tableOf(json.entities, (table) =>
     isRecord(table)
       ? tableOf(table, (record) => (isRecord(record) || Array.isArray(record) ? record : undefined))
       : undefined,
   );
-  const entitiesMeta = tableOf(json.entitiesMeta, (table) =>
+  const entitiesMeta = tableOf(json.entitiesMeta, (table, key) =>
     isRecord(table)
-      ? tableOf(table, (m) =>
-          isRecord(m) &&
-          typeof m.date === 'number' &&
-          typeof m.fetchedAt === 'number' &&
-          typeof m.expiresAt === 'number'
-            ? { date: m.date, fetchedAt: m.fetchedAt, expiresAt: m.expiresAt }
-            : undefined,
-        )
+      ? tableOf(table, (m, pk) => (isRecord(m) ? timesOf(m, `entitiesMeta.${key}.${pk}`) : undefined))
       : undefined,
   );
-  const meta = tableOf(json.meta, (m): RequestMeta | undefined => {
+  const meta = tableOf(json.meta, (m, key): RequestMeta | undefined => {
     if (!isRecord(m)) return undefined;
-    const num = (v: unknown) => (typeof v === 'number' ? v : 0);
     return {
-      date: num(m.date),
-      fetchedAt: num(m.fetchedAt),
-      expiresAt: num(m.expiresAt),
+      ...timesOf(m, `meta.${key}`),
       error: restoreError(m.error),
       invalidated: m.invalidated === true || undefined,
     };
   });
   const endpoints = tableOf(json.endpoints, (v) => v);
-  return {
-    entities,
-    endpoints,
-    meta,
-    entitiesMeta,
-    optimistic: [],
-    lastReset: typeof json.lastReset === 'number' ? json.lastReset : 0,
-  };
+  return { entities, endpoints, meta, entitiesMeta, optimistic: [], lastReset: 0 };
 }

@@ -6,9 +6,16 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { Controller, RestEndpoint, type ControllerOptions, type State } from '../../core/index.js';
+import {
+  Controller,
+  INVALID,
+  RestEndpoint,
+  type ControllerOptions,
+  type QueryState,
+  type State,
+} from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
-import { TodoResource, flush, settled, useTodoServer } from '../reliability/faultHarness.js';
+import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
 
 const fake = useTodoServer();
 
@@ -197,5 +204,82 @@ describe('what a reset or a collection leaves in memory', () => {
     expect(controller.get(Todo, { id: 2 })).toBe(before);
     expect(observed).toBe(before);
     subscription.unsubscribe();
+  });
+});
+
+describe('garbage collection of deleted entities', () => {
+  const LIST = 'GET http://api.test/todos';
+  const titles = (state: QueryState<Todo[]> | undefined) => state?.data?.map((todo) => todo.title);
+
+  it('2,000 deletes with a page open: a collection drops the INVALID records, their meta and their pks in the lists; the store returns to its size before them', async () => {
+    const { controller, clock } = clocked({ gcTime: 60_000 });
+    const page = record(controller.observe(TodoResource.getList, {}));
+    await settled(() => expect(titles(page.last())).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']));
+    const size = () => JSON.stringify(controller.getState()).length;
+    const baseline = size();
+    for (let id = 100; id < 2_100; id++) {
+      clock.now += 1;
+      controller.setResponse(TodoResource.getList.push, {}, { title: `todo ${id}` }, { id, userId: 1, title: 'new' });
+      clock.now += 1;
+      controller.setResponse(TodoResource.delete, { id }, { id });
+    }
+    const grown = size();
+    expect(Object.keys(controller.getState().entities.Todo!)).toHaveLength(2_004);
+    clock.now += 60_000;
+    controller.gc();
+    const collected = size();
+    console.log(
+      `store size (JSON.stringify(getState())): ${baseline} B with the page open, ${grown} B after 2,000 ` +
+        `creates and deletes, ${collected} B after gc()`,
+    );
+    expect(Object.keys(controller.getState().entities.Todo!)).toEqual(['1', '2', '3', '4']);
+    expect(Object.keys(controller.getState().entitiesMeta.Todo!)).toEqual(['1', '2', '3', '4']);
+    expect(controller.getState().entities['[Todo]']).toEqual({ '{}': ['1', '2', '3', '4'] });
+    expect(Object.keys(controller.getState().meta)).toEqual([LIST]);
+    expect(collected).toBe(baseline);
+    expect(titles(page.last())).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']);
+    page.unsubscribe();
+  }, 60_000);
+
+  it('a deleted record is kept while a request that started before the deletion runs, so its response cannot bring it back', async () => {
+    const { controller, clock } = clocked({ gcTime: 1_000 });
+    const page = record(controller.observe(TodoResource.getList, {}));
+    await settled(() => expect(titles(page.last())).toHaveLength(4));
+    fake.setLatency(30);
+    clock.now += 1;
+    const refresh = controller.fetch(TodoResource.getList, {}); // started before the deletion: answers with todo 2
+    clock.now += 1;
+    controller.setResponse(TodoResource.delete, { id: 2 }, { id: 2 });
+    expect(titles(page.last())).toEqual(['todo 1', 'todo 3', 'todo 4']);
+    clock.now += 2_000;
+    controller.gc();
+    expect(controller.getState().entities.Todo?.['2']).toBe(INVALID); // the refresh still needs it
+    await refresh;
+    expect(titles(page.last())).toEqual(['todo 1', 'todo 3', 'todo 4']);
+    controller.gc();
+    expect(controller.getState().entities.Todo?.['2']).toBeUndefined();
+    expect(controller.getState().entities['[Todo]']).toEqual({ '{}': ['1', '3', '4'] });
+    expect(titles(page.last())).toEqual(['todo 1', 'todo 3', 'todo 4']);
+    page.unsubscribe();
+  });
+
+  it('a page of the deleted todo itself: collecting it changes nothing it shows and sends no request', async () => {
+    const { controller, clock } = clocked({ gcTime: 1_000 });
+    const detail = record(controller.observe(TodoResource.get, { id: 2 }));
+    await settled(() => expect(detail.last().data?.title).toBe('todo 2'));
+    fake.todos.delete(2);
+    controller.setResponse(TodoResource.delete, { id: 2 }, { id: 2 }); // deleted elsewhere, pushed here
+    await settled(() => expect(detail.last()).toMatchObject({ data: undefined, loading: false, fetching: false }));
+    expect(detail.last().error).toMatchObject({ status: 404 });
+    const [shown, requests] = [detail.values.length, fake.requests.length];
+    const before = detail.last();
+    clock.now += 2_000;
+    controller.gc();
+    await flush();
+    expect(controller.getState().entities.Todo?.['2']).toBeUndefined();
+    expect(detail.values.length).toBe(shown);
+    expect(detail.last()).toBe(before);
+    expect(fake.requests.length).toBe(requests);
+    detail.unsubscribe();
   });
 });

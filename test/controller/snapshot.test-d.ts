@@ -2,6 +2,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   Controller,
+  SnapshotError,
   restoreSnapshot,
   takeSnapshot,
   type ControllerAction,
@@ -49,5 +50,12 @@ describe('snapshot and restore', () => {
   it('StateChanges lists records and request keys, or all', () => {
     expectTypeOf<StateChanges['entities']>().toEqualTypeOf<readonly (readonly [string, string])[] | 'all'>();
     expectTypeOf<StateChanges['endpoints']>().toEqualTypeOf<readonly string[] | 'all'>();
+  });
+
+  it('SnapshotError is a TypeError naming where the snapshot is wrong', () => {
+    expectTypeOf<SnapshotError>().toExtend<TypeError>();
+    expectTypeOf<SnapshotError['path']>().toEqualTypeOf<string>();
+    expectTypeOf<SnapshotError['detail']>().toEqualTypeOf<string>();
+    expectTypeOf<SnapshotError['name']>().toEqualTypeOf<'SnapshotError'>();
   });
 });

@@ -8,6 +8,7 @@ import {
   Controller,
   INVALID,
   RestEndpoint,
+  SnapshotError,
   restoreSnapshot,
   schema,
   takeSnapshot,
@@ -283,8 +284,7 @@ describe('restoreSnapshot', () => {
     const hostile = JSON.parse(`{
       "entities": { "Todo": { "__proto__": { "id": 9 }, "2": { "id": 2, "title": "ok" }, "3": "not a record" },
                     "constructor": { "x": { "polluted": true } } },
-      "entitiesMeta": { "Todo": { "2": { "date": 5000, "fetchedAt": 5000, "expiresAt": 9000 },
-                                  "1": { "date": "soon", "fetchedAt": null } } },
+      "entitiesMeta": { "Todo": { "2": { "date": 5000, "fetchedAt": 5000, "expiresAt": 9000 }, "1": "not a meta" } },
       "endpoints": { "__proto__": ["1"] },
       "meta": { "k": 7 }
     }`) as StateSnapshot;
@@ -294,6 +294,23 @@ describe('restoreSnapshot', () => {
     expect(controller.get(Todo, { id: 1 })?.title).toBe('kept');
     expect(controller.get(Todo, { id: 2 })?.title).toBe('ok');
     expect(controller.getState().entities.Todo?.['3']).toBeUndefined();
+  });
+
+  it('refuses a snapshot whose times are not numbers with a SnapshotError naming the field, writing nothing of it', () => {
+    const { controller } = clocked();
+    controller.setResponse(getTodo, { id: 1 }, { id: 1, title: 'kept' });
+    const before = controller.getState();
+    const snapshot = JSON.parse(`{
+      "entities": { "Todo": { "1": { "id": 1, "title": "replaced" }, "2": { "id": 2 } } },
+      "entitiesMeta": { "Todo": { "2": { "date": 5000, "fetchedAt": 5000, "expiresAt": 9000 },
+                                  "1": { "date": "soon", "fetchedAt": null, "expiresAt": 9000 } } },
+      "endpoints": {}, "meta": {}
+    }`) as StateSnapshot;
+    expect(() => restoreSnapshot(controller, snapshot)).toThrow(SnapshotError);
+    expect(() => restoreSnapshot(controller, snapshot)).toThrow(
+      'restoreSnapshot: entitiesMeta.Todo.1.date: string "soon" is not a time',
+    );
+    expect(controller.getState()).toBe(before);
   });
 
   it('throws once disposed', () => {

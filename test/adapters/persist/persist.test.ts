@@ -506,6 +506,18 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     expectWarned(/holds no state snapshot/);
   });
 
+  it('a save whose times are not numbers (NaN after JSON is null): ignored and removed, naming the field', async () => {
+    const save = JSON.parse(await saveOfFirstApp()) as PersistedState & {
+      state: { entitiesMeta: Record<string, any> };
+    };
+    save.state.entitiesMeta.Todo['2'].fetchedAt = Number.NaN; // JSON writes null
+    const { controller, before, restored } = await persistedOver(JSON.stringify(save));
+    expect(restored).toBe(false);
+    expect(takeSnapshot(controller)).toEqual(before);
+    expect(localStorage.getItem('rx-rest')).toBeNull();
+    expectWarned(/cannot be restored \(restoreSnapshot: entitiesMeta\.Todo\.2\.fetchedAt: null is not a time/);
+  });
+
   it('a storage that throws (private mode, quota): warned once, the app and the store go on', async () => {
     useFakeClock();
     const refused = (what: string) => () => {
@@ -532,6 +544,92 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     expectWarned(/could not save the state under 'rx-rest' \(QuotaExceededError: write refused\)/);
     expect(titleOf(controller, 3)).toBe('after the reset');
     await expect(controller.fetch(TodoResource.get, { id: 4 })).resolves.toMatchObject({ title: 'todo 4' });
+  });
+
+  /** localStorage whose `setItem` throws a QuotaExceededError while `full` is set. */
+  function fillableStorage() {
+    const state = { full: false, writes: 0 };
+    const storage: PersistStorage = {
+      getItem: (key) => localStorage.getItem(key),
+      setItem: (key, value) => {
+        if (state.full) throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
+        state.writes++;
+        localStorage.setItem(key, value);
+      },
+      removeItem: (key) => localStorage.removeItem(key),
+    };
+    return { storage, state };
+  }
+
+  it('after one failed save (QuotaExceededError), flush() writes the change once storage works again', async () => {
+    const { storage, state } = fillableStorage();
+    const controller = newController();
+    const stop = persistOn(controller, { storage });
+    await stop.restored;
+    state.full = true;
+    controller.set(Todo, { id: 1, title: 'saved later' });
+    await stop.flush();
+    expectWarned(/could not save the state under 'rx-rest' \(QuotaExceededError: the quota has been exceeded\)/);
+    expect(localStorage.getItem('rx-rest')).toBeNull();
+
+    state.full = false;
+    await stop.flush();
+    expect(state.writes).toBe(1);
+    expect(saved().state.entities.Todo?.['1']).toMatchObject({ title: 'saved later' });
+    await stop.flush(); // nothing pending any more
+    expect(state.writes).toBe(1);
+  });
+
+  it('after one failed save, the teardown writes the change once storage works again', async () => {
+    const { storage, state } = fillableStorage();
+    const controller = newController();
+    const stop = persistOn(controller, { storage, throttle: 10 });
+    await stop.restored;
+    state.full = true;
+    controller.set(Todo, { id: 1, title: 'saved on teardown' });
+    await stop.flush();
+    expect(localStorage.getItem('rx-rest')).toBeNull();
+    state.full = false;
+    stop();
+    expect(saved().state.entities.Todo?.['1']).toMatchObject({ title: 'saved on teardown' });
+  });
+
+  it('after a failed asynchronous save, flush() writes the change once the storage works again', async () => {
+    const async = asyncStorage(5);
+    const controller = newController();
+    const stop = persistOn(controller, { storage: async.storage, throttle: 10 });
+    await stop.restored;
+    async.fail(new DOMException('the quota has been exceeded', 'QuotaExceededError'));
+    controller.set(Todo, { id: 1, title: 'saved later' });
+    await stop.flush();
+    expect(async.items.has('rx-rest')).toBe(false);
+    async.fail(undefined);
+    await stop.flush();
+    expect(saved(async.items.get('rx-rest')).state.entities.Todo?.['1']).toMatchObject({ title: 'saved later' });
+    stop();
+  });
+
+  it('a reset whose removal of the save failed: the next flush writes the state after the reset over the old save', async () => {
+    let refuse = false;
+    const storage: PersistStorage = {
+      getItem: (key) => localStorage.getItem(key),
+      setItem: (key, value) => localStorage.setItem(key, value),
+      removeItem: (key) => {
+        if (refuse) throw new DOMException('the storage is locked', 'InvalidStateError');
+        localStorage.removeItem(key);
+      },
+    };
+    const controller = newController();
+    const stop = persistOn(controller, { storage });
+    await stop.restored;
+    controller.set(Todo, { id: 1, title: 'before the reset' });
+    await stop.flush();
+    refuse = true;
+    controller.resetEntireStore();
+    refuse = false;
+    await stop.flush();
+    expect(saved().state.entities.Todo?.['1']).toBeUndefined();
+    stop();
   });
 
   it('an asynchronous storage that rejects: warned, nothing rejects into the app, a later success warns again on failure', async () => {

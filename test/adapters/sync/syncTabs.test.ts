@@ -457,6 +457,54 @@ describe('syncTabs: bad input', () => {
     expect(b.getState().entities.Todo?.['9']).toBeUndefined();
   });
 
+  it('refuses NaN-dated (or otherwise hostile-timed) data from another tab with a report naming the field; the store is unchanged and never frozen', async () => {
+    const [a, b] = [tab(), tab()];
+    const channel = spy();
+    let restored = next(b);
+    a.set(Todo, { id: 1, title: 'kept' });
+    await restored;
+    const genuine = await channel.until((message) => message.kind === 'snapshot');
+    a.dispose(); // B alone reads what follows
+    const snapshot = genuine.snapshot as { entitiesMeta: { Todo: Record<string, Record<string, number>> } };
+    const times = snapshot.entitiesMeta.Todo['1']!;
+    const hostile = [Number.NaN, Number.POSITIVE_INFINITY, -1, 1e300];
+    const before = b.getState();
+    for (const value of hostile) {
+      channel.post({
+        ...genuine,
+        from: 'a hostile tab',
+        snapshot: {
+          ...snapshot,
+          entities: { Todo: { 1: { id: 1, title: 'hostile' } } },
+          entitiesMeta: { Todo: { 1: { ...times, fetchedAt: value } } },
+        },
+      });
+    }
+    restored = next(b);
+    channel.post({
+      ...genuine,
+      from: 'another tab',
+      snapshot: {
+        ...snapshot,
+        entities: { Todo: { 1: { id: 1, title: 'a later write' } } },
+        entitiesMeta: { Todo: { 1: { ...times, fetchedAt: times.fetchedAt! + 1, date: times.date! + 1 } } },
+      },
+    });
+    await restored;
+    expect(warn).toHaveBeenCalledTimes(hostile.length);
+    for (const [index, value] of hostile.entries()) {
+      const [prefix, text, message] = warn.mock.calls[index]!;
+      expect(prefix).toBe('rx-rest/sync:');
+      expect(text).toBe(
+        `ignored a message with a snapshot it cannot restore (entitiesMeta.Todo.1.fetchedAt: number ${String(value)} is not a time):`,
+      );
+      expect((message as { from: string }).from).toBe('a hostile tab');
+    }
+    expect(b.get(Todo, { id: 1 })?.title).toBe('a later write');
+    expect(b.getState().entitiesMeta.Todo?.['1']?.fetchedAt).toBe(times.fetchedAt! + 1);
+    expect(before.entities.Todo?.['1']).toMatchObject({ title: 'kept' });
+  });
+
   it('a change that cannot be posted (a value structured clone refuses) is reported and skipped', async () => {
     const [a, b] = [tab(), tab()];
     a.set(Todo, { id: 1, title: 'with a function', onClick: () => 'not data' });

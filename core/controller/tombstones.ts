@@ -1,0 +1,84 @@
+/**
+ * Deleted records in garbage collection. A record marked INVALID (deleted, or `schema.Invalidate`)
+ * stays as a tombstone, with its meta, for the ordering rule: a response to a request that started
+ * before the deletion must not bring the record back. Once no such request runs, nothing needs it: a
+ * read of a missing record is the read of an INVALID one (required: the result is unusable; in a list:
+ * left out). So a collection drops it even when a kept result or a live stream still names it, and
+ * takes its pk out of the collections' lists, which then read the same: no observer re-emits for it.
+ */
+import { INVALID, copyTable, listItemTable } from '../schema/index.js';
+import type { State, Transition } from '../store/index.js';
+
+/** The lists a collection rewrites: `[collection table, list pk, the list without collected pks]`. */
+export type ListRewrites = readonly (readonly [string, string, readonly unknown[]])[];
+
+/**
+ * The tombstones of `state` that nothing needs: marked INVALID by a write older than the oldest request
+ * running (`oldestStart`), and not written by an optimistic layer (`kept`).
+ */
+export function tombstonesOf(state: State, oldestStart: number, kept: ReadonlySet<string>): [string, string][] {
+  const found: [string, string][] = [];
+  for (const key in state.entities) {
+    const table = state.entities[key]!;
+    const metas = state.entitiesMeta[key];
+    for (const pk in table) {
+      if (table[pk] !== INVALID || kept.has(`${key}\u0000${pk}`)) continue;
+      const written = metas?.[pk]?.fetchedAt ?? Number.NEGATIVE_INFINITY;
+      if (written < oldestStart) found.push([key, pk]);
+    }
+  }
+  return found;
+}
+
+/** The lists of the collections that hold pks of `dropped` records, without those pks. */
+export function listsWithout(state: State, dropped: readonly (readonly [string, string])[]): ListRewrites {
+  if (dropped.length === 0) return [];
+  const pksByTable = new Map<string, Set<string>>();
+  for (const [key, pk] of dropped) {
+    let pks = pksByTable.get(key);
+    if (!pks) pksByTable.set(key, (pks = new Set()));
+    pks.add(pk);
+  }
+  const rewrites: [string, string, unknown[]][] = [];
+  for (const listKey in state.entities) {
+    const gone = pksByTable.get(listItemTable(listKey) ?? '');
+    if (gone === undefined) continue;
+    const lists = state.entities[listKey]!;
+    for (const listPk in lists) {
+      const list = lists[listPk];
+      if (!Array.isArray(list) || !list.some((item) => typeof item === 'string' && gone.has(item))) continue;
+      rewrites.push([listKey, listPk, list.filter((item) => typeof item !== 'string' || !gone.has(item))]);
+    }
+  }
+  return rewrites;
+}
+
+/** What a collection buries: the tombstones, and the lists without their pks. */
+export interface Burial {
+  readonly tombstones: readonly (readonly [string, string])[];
+  readonly lists: ListRewrites;
+}
+
+/**
+ * Drops the tombstones and their meta and writes the lists without their pks. It changes no read (a
+ * missing record reads as an INVALID one, a list without it as the list that left it out), so it
+ * reports no change: no stream re-reads or re-emits for it.
+ */
+export function bury(state: State, { tombstones, lists }: Burial): Transition {
+  type Tables = { [key: string]: { [pk: string]: unknown } };
+  const entities = copyTable(state.entities) as Tables;
+  const entitiesMeta = copyTable(state.entitiesMeta) as Tables;
+  const writable = (tables: Tables, original: State['entities'] | State['entitiesMeta'], key: string) => {
+    if (tables[key] !== undefined && tables[key] === original[key]) tables[key] = copyTable(tables[key]);
+    return tables[key];
+  };
+  for (const [key, pk] of tombstones) {
+    delete writable(entities, state.entities, key)?.[pk];
+    delete writable(entitiesMeta, state.entitiesMeta, key)?.[pk];
+  }
+  for (const [key, pk, list] of lists) writable(entities, state.entities, key)![pk] = list;
+  return {
+    state: { ...state, entities, entitiesMeta: entitiesMeta as State['entitiesMeta'] },
+    changes: { entities: [], endpoints: [], optimistic: false },
+  };
+}
