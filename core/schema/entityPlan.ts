@@ -105,6 +105,8 @@ export function discoverPkFields(
   plan: EntityPlan,
   value: object,
   args: readonly unknown[],
+  parent?: unknown,
+  key?: string,
 ): readonly string[] {
   const read = new Set<string>();
   const recorder = new Proxy(value, {
@@ -114,7 +116,7 @@ export function discoverPkFields(
     },
   });
   try {
-    Cls.pk(recorder, undefined, undefined, args);
+    Cls.pk(recorder, parent, key, args);
   } catch {
     // pk() failing on this value is reported by the caller
   }
@@ -136,8 +138,10 @@ export function assertPkFields(
   value: object,
   input: unknown,
   args: readonly unknown[],
+  parent?: unknown,
+  key?: string,
 ): void {
-  for (const field of plan.pkFields ?? discoverPkFields(Cls, plan, value, args)) {
+  for (const field of plan.pkFields ?? discoverPkFields(Cls, plan, value, args, parent, key)) {
     const member = (value as Record<string, unknown>)[field];
     if (!(typeof member === 'string' || (typeof member === 'number' && Number.isFinite(member)))) {
       throw new NormalizeError(
