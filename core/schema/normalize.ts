@@ -397,13 +397,12 @@ class Normalizer implements NormalizeContext {
   ): unknown {
     if (typeof input !== 'object' || input === null) return referenceTo(plan, input);
     const customProcess = !plan.defaultProcess;
-    if (Array.isArray(input) && !customProcess) {
-      throw new NormalizeError(
-        plan.key,
+    if (Array.isArray(input) && !customProcess && plan.automaticValidation !== 'silent') {
+      const message =
         `expected an object but got ${describeKind(input)}. Use [${plan.key}] (or new schema.Array(${plan.key})) ` +
-          `for a list, or a static process() that turns it into an object.`,
-        input,
-      );
+        `for a list, or a static process() that turns it into an object.`;
+      if (plan.automaticValidation !== 'warn') throw new NormalizeError(plan.key, message, input);
+      console.warn(`${plan.key}: ${message} (static automaticValidation = 'silent' turns this warning off)`);
     }
     const tracked = this.#depth >= DEEP;
     if (tracked) {
