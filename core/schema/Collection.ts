@@ -64,6 +64,18 @@ function isUnion(schema: unknown): schema is Union {
   return schema instanceof SchemaNode && (schema as { isUnion?: unknown }).isUnion === true;
 }
 
+/** The name of an item schema in a collection's table name: its key, or its members' keys (`User;Group`). */
+function tableKeyOf(item: unknown): string {
+  if (isEntityClass(item)) return entityKey(item);
+  if (isUnion(item)) return item.members().map(tableKeyOf).join(';');
+  return schemaLabel(item);
+}
+
+/** A list item written by a normalize: a pk, or a Union member's `{ id, schema }`. */
+function isItemRef(pk: unknown): pk is string | { id: string; schema: string } {
+  return typeof pk === 'string' || (typeof pk === 'object' && pk !== null && 'id' in pk);
+}
+
 /** Appends the incoming pks that are not already in the list. */
 export const appendUnique: CollectionMerge = (existing, incoming) => {
   const added = addedItems(existing, incoming) as string[];
@@ -76,10 +88,13 @@ export const prependUnique: CollectionMerge = (existing, incoming) => {
   return added.length ? [...added, ...existing] : (existing as string[]);
 };
 
-/** Removes the incoming pks from the list (the same list when none of them was in it). */
+/**
+ * Removes the incoming items from the list (the same list when none of them was in it): pks, or the
+ * `{ id, schema }` references of a Union's members, compared by id and member.
+ */
 export const removeItems: CollectionMerge = (existing, incoming) => {
-  const gone = new Set(incoming);
-  const kept = existing.filter((pk) => !gone.has(pk));
+  const gone = new Set(incoming.map(itemKey));
+  const kept = existing.filter((item) => !gone.has(itemKey(item)));
   return kept.length === existing.length ? (existing as string[]) : kept;
 };
 
@@ -183,7 +198,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     this.schema = schema;
     this.itemSchema = item as ItemOf<S>;
     this.#options = options;
-    this.key = options.key ?? `[${isEntityClass(item) ? entityKey(item) : schemaLabel(item)}]`;
+    this.key = options.key ?? `[${tableKeyOf(item)}]`;
     this.push = new CollectionAdder(this, appendUnique);
     this.unshift = new CollectionAdder(this, prependUnique);
     this.remove = new CollectionAdder(this, removeItems);
@@ -364,7 +379,7 @@ export class CollectionMover<I = unknown> extends CollectionAdder<I> {
     const body = asRecord(ctx.args.length > 1 ? ctx.args[ctx.args.length - 1] : undefined);
     const listPks = ctx.pks(collection.key);
     pks.forEach((pk, i) => {
-      if (typeof pk !== 'string') return;
+      if (!isItemRef(pk)) return;
       const stored = before[i];
       const next = { ...body, ...asRecord(items[i]) };
       const removeFilter = stored && collection.createCollectionFilter({ ...urlArgs, ...stored }, stored);
@@ -375,8 +390,8 @@ export class CollectionMover<I = unknown> extends CollectionAdder<I> {
         if (!listArgs) continue;
         const remove = removeFilter ? removeFilter(listArgs) : false;
         const add = addFilter(listArgs);
-        if (remove && !add) ctx.write(collection.key, listPk, removeItems(existing as string[], [pk]));
-        else if (add && !remove) ctx.write(collection.key, listPk, this.merge(existing as string[], [pk]));
+        if (remove && !add) ctx.write(collection.key, listPk, removeItems(existing as string[], [pk as string]));
+        else if (add && !remove) ctx.write(collection.key, listPk, this.merge(existing as string[], [pk as string]));
       }
     });
     return list ? pks : pks[0];
@@ -395,6 +410,10 @@ function storedRecord(
   key: string | undefined,
   ctx: NormalizeContext,
 ): Record<string, unknown> | undefined {
+  if (isUnion(item) && typeof value === 'object' && value !== null) {
+    // a member of a Union: the entity its attribute names
+    item = item.member(item.attributeOf(value as Record<string, unknown>, parent, key));
+  }
   if (!isEntityClass(item)) return undefined;
   let pk: unknown;
   try {
