@@ -41,14 +41,11 @@ export function parsePath(path: string): readonly PathParam[] {
 
 /** Syntax of data-client's path-to-regexp that this grammar would read as literal text (and so build wrong URLs). */
 const UNSUPPORTED: readonly [test: RegExp, what: string][] = [
-  [
-    /[{}]/,
-    '`{...}` groups are not supported: write the optional part as a parameter (`/todos/:id?`) or use two endpoints',
-  ],
-  [/:[A-Za-z0-9_]+\(/, 'custom parameter patterns `:name(...)` are not supported: a parameter is `:name` or `:name?`'],
-  [/:[A-Za-z0-9_]+\+/, 'the `+` modifier is not supported: a parameter is one segment, `:name` or `:name?`'],
-  [/\*/, 'wildcards `*` (and the `*` modifier) are not supported: a parameter is one segment, `:name` or `:name?`'],
-  [/\\/, 'escapes `\\` are not supported: a path is literal text and `:name` / `:name?` parameters'],
+  [/[{}]/, '`{...}` groups'],
+  [/:\w+\(/, 'custom patterns `:name(...)`'],
+  [/:\w+\+/, '`+` modifiers'],
+  [/\*/, 'wildcards `*`'],
+  [/\\/, 'escapes `\\`'],
 ];
 
 /**
@@ -64,7 +61,11 @@ export function assertPathSyntax(path: string): void {
     throw new EndpointDefinitionError(`An endpoint's path must be a string, but it is ${describeKind(path)}.`);
   }
   for (const [test, what] of UNSUPPORTED) {
-    if (test.test(path)) throw new EndpointDefinitionError(`Path "${path}": ${what}.`);
+    if (test.test(path)) {
+      throw new EndpointDefinitionError(
+        `Path "${path}": ${what} are not supported; a path is literal text with \`:name\` and \`:name?\` parameters.`,
+      );
+    }
   }
 }
 
