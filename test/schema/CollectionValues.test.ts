@@ -32,12 +32,7 @@ describe('a Collection of schema.Values', () => {
 
   it('assign merges the entries of a response into every matching object', () => {
     const state = load();
-    const assigned = normalize(
-      todosById.assign,
-      { '11': { id: 11, userId: 1, title: 'new' } },
-      [{ userId: 1 }],
-      state,
-    );
+    const assigned = normalize(todosById.assign, { '11': { id: 11, userId: 1, title: 'new' } }, [{ userId: 1 }], state);
     expect(Object.keys(read(assigned, { userId: 1 }))).toEqual(['10', '11']);
     expect(Object.keys(read(assigned, { userId: 2 }))).toEqual(['20']);
     const back = denormalize(todosById.assign, assigned.result, assigned) as Record<string, Todo>;
@@ -53,12 +48,22 @@ describe('a Collection of schema.Values', () => {
 
   it('move takes an entity from the objects its old values matched into those its new values match', () => {
     const state = load();
-    const moved = normalize(todosById.move, { id: 10, userId: 2, title: 'movable' }, [{ id: 10 }, { userId: 2 }], state);
+    const moved = normalize(
+      todosById.move,
+      { id: 10, userId: 2, title: 'movable' },
+      [{ id: 10 }, { userId: 2 }],
+      state,
+    );
     expect(Object.keys(read(moved, { userId: 1 }))).toHaveLength(0);
     expect(Object.keys(read(moved, { userId: 2 })).sort()).toEqual(['10', '20']);
     expect(read(moved, { userId: 2 })['10']!.userId).toBe(2);
     // staying in the same object changes only the entity
-    const stays = normalize(todosById.move, { id: 10, userId: 2, title: 'renamed' }, [{ id: 10 }, { userId: 2 }], moved);
+    const stays = normalize(
+      todosById.move,
+      { id: 10, userId: 2, title: 'renamed' },
+      [{ id: 10 }, { userId: 2 }],
+      moved,
+    );
     expect(Object.keys(read(stays, { userId: 2 })).sort()).toEqual(['10', '20']);
     expect(read(stays, { userId: 2 })['10']!.title).toBe('renamed');
   });
