@@ -83,7 +83,7 @@ export type EndpointResponse<E> = E extends { readonly schema: infer S }
 /** The JSON that normalizes with schema `S`, partial (see `EndpointResponse`). */
 type SchemaResponse<S> =
   S extends Invalidate<infer E>
-    ? string | number | PartialJson<JsonOf<InstanceType<E>>>
+    ? string | number | PartialJson<JsonOf<Denormalize<E>>>
     : S extends readonly [infer I]
       ? readonly SchemaResponse<I>[]
       : PartialJson<ResultOf<S>>;

@@ -14,7 +14,7 @@ import {
   type Paginated,
   type RemoveCursor,
 } from './listMembers.js';
-import { compilePath, parsePath, pathKeys, pathRegex, searchString } from './path.js';
+import { assertPathSyntax, compilePath, parsePath, pathKeys, pathRegex, searchString } from './path.js';
 import type {
   DefaultBody,
   EndpointExtraOptions,
@@ -206,6 +206,7 @@ export class RestEndpoint<
     >;
     Object.setPrototypeOf(endpoint, new.target.prototype);
 
+    assertPathSyntax(options.path);
     const method = (options.method ?? 'GET') as M;
     if (options.content !== undefined && options.content !== 'json' && options.schema !== undefined) {
       throw new EndpointDefinitionError(

@@ -3,8 +3,8 @@
  * `move`/`remove`, `update`, `partialUpdate`, `delete`) sharing one schema, and `extend` to derive new resources.
  */
 import { EndpointDefinitionError } from '../errors.js';
-import { Collection, Invalidate } from '../schema/index.js';
-import type { CheckedValidator, CollectionOptions, Denormalize, EntityClass, Schema } from '../schema/index.js';
+import { Collection, Invalidate, isEntityClass, schemaLabel } from '../schema/index.js';
+import type { CheckedValidator, CollectionOptions, Denormalize, EntityClass, Schema, Union } from '../schema/index.js';
 import { setMemberOptions } from './listMembers.js';
 import { parsePath, removeLastArg, type PathArgs, type RemoveLastArg } from './path.js';
 import { RestEndpoint, type AnyRestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
@@ -12,17 +12,23 @@ import type { ContentResult, ResponseContent } from './content.js';
 import type { CollectionIn, MemberSchema, PageParams, Paginated } from './listMembers.js';
 import type { EndpointExtraOptions, HttpMethod, JsonOf, ResultOf } from './types.js';
 
+/** The schemas a resource is built on: an Entity class, or a `schema.Union` of them (data-client's `resource` takes both). */
+export type ResourceSchema = EntityClass | Union<any>;
+
 /** Options of `createResource`. */
 export interface ResourceOptions<
   P extends string,
-  S extends EntityClass,
+  S extends ResourceSchema,
   SP,
   B,
   PF extends string | undefined,
 > extends EndpointExtraOptions {
   /** The path of one item, e.g. `'/todos/:id'`; list members use `removeLastArg(path)`. */
   readonly path: P;
-  /** The entity class of the resource (its `static validator`, if any, must fit its fields: see `CheckedValidator`). */
+  /**
+   * The entity class of the resource, or a `schema.Union` of entity classes (an entity's `static validator`,
+   * if any, must fit its fields: see `CheckedValidator`).
+   */
   readonly schema: S & CheckedValidator<S>;
   /** Prepended to every path. */
   readonly urlPrefix?: string | undefined;
@@ -48,7 +54,7 @@ export type DeleteResult<P extends string, S> = Partial<JsonOf<Denormalize<S>>> 
  * `getList`: the list endpoint, with the endpoints derived from it typed with the resource's body,
  * pagination field and item path.
  */
-export type ListEndpoint<P extends string, S extends EntityClass, SP, B, PF extends string | undefined> = {
+export type ListEndpoint<P extends string, S extends ResourceSchema, SP, B, PF extends string | undefined> = {
   /** POST a new item; it is added to the end of every matching cached list. */
   readonly push: RestEndpoint<RemoveLastArg<P>, Collection<[S]>['push'], 'POST', SP, B>;
   /** POST a new item; it is added to the start of every matching cached list. */
@@ -71,7 +77,7 @@ export type ListEndpoint<P extends string, S extends EntityClass, SP, B, PF exte
   RestEndpoint<RemoveLastArg<P>, Collection<[S]>, 'GET', SP>;
 
 /** The members `createResource` builds. */
-export type ResourceMembers<P extends string, S extends EntityClass, SP, B, PF extends string | undefined> = {
+export type ResourceMembers<P extends string, S extends ResourceSchema, SP, B, PF extends string | undefined> = {
   /** GET one item. */
   readonly get: RestEndpoint<P, S, 'GET'>;
   /** GET the list (see `ListEndpoint`). */
@@ -245,7 +251,7 @@ export type Resource<M extends object> = M & { readonly extend: ResourceExtend<M
  */
 export function createResource<
   const P extends string,
-  S extends EntityClass,
+  S extends ResourceSchema,
   SP = undefined,
   B = ResourceBody<S>,
   PF extends string | undefined = undefined,
@@ -267,8 +273,21 @@ export function createResource<
         `(e.g. '${path.replace(/\/$/, '')}/:id'). For a single endpoint without one, use new RestEndpoint({ path }).`,
     );
   }
+  for (const [option, Right] of [
+    ['endpoint', 'Endpoint'],
+    ['collection', 'Collection'],
+  ] as const) {
+    if (hasOwn.call(shared, option)) {
+      throw new EndpointDefinitionError(
+        `createResource({ path: '${path}' }): the option is \`${Right}\`, capitalized (got \`${option}\`): ` +
+          `it names the class every member is built with.`,
+      );
+    }
+  }
   const listPath = removeLastArg(path);
-  const name = (member: string) => `${schema.key}.${member}`;
+  // an Entity's key (`Todo.get`); for a Union, its members' keys (`User;Group.get`)
+  const prefix = isEntityClass(schema) ? schema.key : (schema as Union).members().map(schemaLabel).join(';');
+  const name = (member: string) => `${prefix}.${member}`;
   const mutation = optimistic ? { optimistic: true } : {};
   const build = (memberOptions: Record<string, unknown>) =>
     new Endpoint({ ...shared, ...memberOptions } as unknown as RestEndpointOptions<

@@ -6,7 +6,7 @@
  * `compilePath` (runtime) and `PathArgs` / `PathKeys` (types), pinned by `test/endpoint/path.test-d.ts`.
  */
 
-import { describeKind } from '../errors.js';
+import { EndpointDefinitionError, describeKind } from '../errors.js';
 
 /** The value a path parameter accepts. */
 export type PathValue = string | number;
@@ -37,6 +37,36 @@ export function parsePath(path: string): readonly PathParam[] {
     parsed.set(path, params);
   }
   return params;
+}
+
+/** Syntax of data-client's path-to-regexp that this grammar would read as literal text (and so build wrong URLs). */
+const UNSUPPORTED: readonly [test: RegExp, what: string][] = [
+  [/[{}]/, '`{...}` groups'],
+  [/:\w+\(/, 'custom patterns `:name(...)`'],
+  [/:\w+\+/, '`+` modifiers'],
+  [/\*/, 'wildcards `*`'],
+  [/\\/, 'escapes `\\`'],
+];
+
+/**
+ * Throws an EndpointDefinitionError when `path` uses syntax outside rx-rest's grammar (`{...}` groups,
+ * wildcards, `:name(pattern)`, `+`, escapes), so that an endpoint fails when it is built rather than
+ * requesting wrong URLs.
+ *
+ * @example
+ * assertPathSyntax('/todos{/:id}'); // throws: groups are not supported
+ */
+export function assertPathSyntax(path: string): void {
+  if (typeof path !== 'string') {
+    throw new EndpointDefinitionError(`An endpoint's path must be a string, but it is ${describeKind(path)}.`);
+  }
+  for (const [test, what] of UNSUPPORTED) {
+    if (test.test(path)) {
+      throw new EndpointDefinitionError(
+        `Path "${path}": ${what} are not supported; a path is literal text with \`:name\` and \`:name?\` parameters.`,
+      );
+    }
+  }
 }
 
 /** The names of the path parameters of `path`: `pathKeys('/:group/posts/:id?')` is `['group', 'id']`. */

@@ -4,13 +4,27 @@ import { isEntityClass, entityKey } from './Entity.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import type { Union } from './Union.js';
+import type { Values } from './Values.js';
+import {
+  appendUnique,
+  assignEntries,
+  isUnion,
+  isValues,
+  parseArgsKey,
+  prependUnique,
+  removeEntries,
+  removeItems,
+  type CollectionMerge,
+  type EntriesMerge,
+} from './collectionMerges.js';
+import { CollectionAdder, CollectionMover } from './CollectionAdder.js';
+
+export { appendUnique, prependUnique, removeItems, type CollectionMerge } from './collectionMerges.js';
+export { CollectionAdder, CollectionMover } from './CollectionAdder.js';
 import type { SchemaAttribute } from './Polymorphic.js';
 import type { Denormalize, EntityTables } from './types.js';
 import { ownValue } from './normalize.js';
-import { emptyTable, hasOwn } from './safeObject.js';
-
-/** Combines the pks of a stored collection with the pks of newly added items. */
-export type CollectionMerge = (existing: readonly string[], incoming: readonly string[]) => string[];
+import { emptyTable, hasOwn, isPlainObject } from './safeObject.js';
 
 /** Given the request's arguments, decides which stored collections (by their arguments) receive new items. */
 export type CreateCollectionFilter = (
@@ -58,44 +72,12 @@ export function listItemTable(listKey: string): string | undefined {
   return itemTables.get(listKey) ?? undefined;
 }
 
-/** The identity of a list item: its pk, or `schema\u0000id` for a member of a Union. */
-function itemKey(item: unknown): unknown {
-  return typeof item === 'object' && item !== null
-    ? `${(item as { schema?: unknown }).schema}\u0000${(item as { id?: unknown }).id}`
-    : item;
+/** The name of an item schema in a collection's table name: its key, or its members' keys (`User;Group`). */
+function tableKeyOf(item: unknown): string {
+  if (isEntityClass(item)) return entityKey(item);
+  if (isUnion(item)) return item.members().map(tableKeyOf).join(';');
+  return schemaLabel(item);
 }
-
-function addedItems(existing: readonly unknown[], incoming: readonly unknown[]): unknown[] {
-  const seen = new Set(existing.map(itemKey));
-  return incoming.filter((item) => {
-    const key = itemKey(item);
-    return !seen.has(key) && (seen.add(key), true);
-  });
-}
-
-/** A schema.Union, known without importing it (collections of one entity leave the polymorphic code out). */
-function isUnion(schema: unknown): schema is Union {
-  return schema instanceof SchemaNode && (schema as { isUnion?: unknown }).isUnion === true;
-}
-
-/** Appends the incoming pks that are not already in the list. */
-export const appendUnique: CollectionMerge = (existing, incoming) => {
-  const added = addedItems(existing, incoming) as string[];
-  return added.length ? [...existing, ...added] : (existing as string[]);
-};
-
-/** Prepends the incoming pks that are not already in the list. */
-export const prependUnique: CollectionMerge = (existing, incoming) => {
-  const added = addedItems(existing, incoming) as string[];
-  return added.length ? [...added, ...existing] : (existing as string[]);
-};
-
-/** Removes the incoming pks from the list (the same list when none of them was in it). */
-export const removeItems: CollectionMerge = (existing, incoming) => {
-  const gone = new Set(incoming);
-  const kept = existing.filter((pk) => !gone.has(pk));
-  return kept.length === existing.length ? (existing as string[]) : kept;
-};
 
 /** An argument of a request as data: never read through the prototype (`__proto__`, `constructor`). */
 function ownArg(source: unknown, key: string): unknown {
@@ -126,17 +108,6 @@ export function collectionArgsKey(args: unknown): string {
   return JSON.stringify(out);
 }
 
-function parseArgsKey(pk: string): Record<string, string> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(pk);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, string>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 type ItemOf<S> = S extends readonly [infer I]
   ? I
   : S extends ArraySchema<infer I, infer A>
@@ -145,10 +116,24 @@ type ItemOf<S> = S extends readonly [infer I]
       : Union<I & Record<string, unknown>>
     : S extends Union<any>
       ? S
-      : never;
+      : S extends Values<infer I, infer A>
+        ? A extends undefined
+          ? I
+          : Union<I & Record<string, unknown>>
+        : never;
 
-/** The list schemas a Collection takes: `[Entity]`, `new schema.Array(...)` or a `schema.Union`. */
-export type CollectionListSchema = readonly [unknown] | ArraySchema<unknown, SchemaAttribute | undefined> | Union;
+/**
+ * The schemas a Collection takes: lists (`[Entity]`, `new schema.Array(...)`, a `schema.Union`) or an
+ * object of entities (`new schema.Values(...)`).
+ */
+export type CollectionListSchema =
+  | readonly [unknown]
+  | ArraySchema<unknown, SchemaAttribute | undefined>
+  | Union
+  | Values<unknown, SchemaAttribute | undefined>;
+
+/** The members of a Collection that only lists have (`push`, `unshift`): `never` for a Collection of Values. */
+type ListOnly<S, T> = S extends Values<any, any> ? never : T;
 
 /**
  * A list stored under the arguments that produced it (`getList({ userId: 1 })` and `getList({})` are two
@@ -166,10 +151,16 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
   declare readonly itemSchema: ItemOf<S>;
   /** Table name of this collection's lists. */
   declare readonly key: string;
-  /** Schema adding created items to the end of every matching list. */
-  declare readonly push: CollectionAdder<ItemOf<S>>;
-  /** Schema adding created items to the start of every matching list. */
-  declare readonly unshift: CollectionAdder<ItemOf<S>>;
+  /** Schema adding created items to the end of every matching list (lists only). */
+  declare readonly push: ListOnly<S, CollectionAdder<ItemOf<S>>>;
+  /** Schema adding created items to the start of every matching list (lists only). */
+  declare readonly unshift: ListOnly<S, CollectionAdder<ItemOf<S>>>;
+  /** Schema merging the entries of a response into every matching object (a Collection of `schema.Values` only). */
+  declare readonly assign: S extends Values<any, any>
+    ? CollectionAdder<ItemOf<S>, Record<string, Denormalize<ItemOf<S>>>>
+    : never;
+  /** Whether this stores objects of entities (a Collection of `schema.Values`) rather than lists. */
+  declare readonly isValuesCollection: boolean;
   /** Schema removing the item(s) of a response from every matching list (and updating the entity). */
   declare readonly remove: CollectionAdder<ItemOf<S>>;
   /**
@@ -181,9 +172,10 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
 
   constructor(schema: S, options: CollectionOptions = {}) {
     super();
+    const values = isValues(schema);
     const item =
-      schema instanceof ArraySchema
-        ? schema.itemSchema
+      schema instanceof ArraySchema || values
+        ? (schema as ArraySchema).itemSchema
         : isUnion(schema)
           ? schema
           : Array.isArray(schema) && schema.length === 1
@@ -191,20 +183,36 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
             : undefined;
     if (item === undefined) {
       throw new SchemaDefinitionError(
-        'new schema.Collection(...) takes a list schema: [Entity], new schema.Array(Entity) or a schema.Union.',
+        'new schema.Collection(...) takes a list schema ([Entity], new schema.Array(Entity), a schema.Union) or new schema.Values(Entity).',
       );
     }
     this.schema = schema;
     this.itemSchema = item as ItemOf<S>;
     this.#options = options;
-    this.key = options.key ?? `[${isEntityClass(item) ? entityKey(item) : schemaLabel(item)}]`;
-    const itemTable = isEntityClass(item) ? entityKey(item) : null;
+    this.isValuesCollection = values;
+    this.key = options.key ?? (values ? `{${tableKeyOf(item)}}` : `[${tableKeyOf(item)}]`);
+    const itemTable = isEntityClass(item) && !values ? entityKey(item) : null;
     const known = itemTables.get(this.key);
     itemTables.set(this.key, known === undefined || known === itemTable ? itemTable : null);
-    this.push = new CollectionAdder(this, appendUnique);
-    this.unshift = new CollectionAdder(this, prependUnique);
-    this.remove = new CollectionAdder(this, removeItems);
-    this.move = new CollectionMover(this, appendUnique);
+    if (values) {
+      (this as { assign: unknown }).assign = new CollectionAdder(this, assignEntries as never);
+      this.remove = new CollectionAdder(this, removeEntries as never);
+      this.move = new CollectionMover(this, assignEntries as never);
+      for (const name of ['push', 'unshift']) {
+        Object.defineProperty(this, name, {
+          get: () => {
+            throw new SchemaDefinitionError(
+              `${this.label}.${name}: an object of entities has no order; use .assign (or .remove, .move).`,
+            );
+          },
+        });
+      }
+    } else {
+      (this as { push: unknown }).push = new CollectionAdder(this, appendUnique);
+      (this as { unshift: unknown }).unshift = new CollectionAdder(this, prependUnique);
+      this.remove = new CollectionAdder(this, removeItems);
+      this.move = new CollectionMover(this, appendUnique);
+    }
   }
 
   get label(): string {
@@ -271,10 +279,12 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
   }
 
   normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): string {
-    if (!Array.isArray(input)) {
+    if (!this.isValuesCollection && !Array.isArray(input)) {
       throw new NormalizeError(this.label, `expected an array but got ${describeKind(input)}.`, input);
     }
-    const pks = normalizeList(this.itemSchema, input, parent, key, ctx, this);
+    const pks = this.isValuesCollection
+      ? ctx.visit(this.schema, input, parent, key)
+      : normalizeList(this.itemSchema, input, parent, key, ctx, this);
     const pk = this.pk(parent, key, ctx, ctx.currentEntity());
     ctx.write(this.key, pk, pks);
     return pk;
@@ -285,6 +295,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
   }
 
   build(record: unknown, ctx: DenormalizeContext): unknown {
+    if (this.isValuesCollection) return ctx.unvisit(this.schema, record);
     return denormalizeList(this.itemSchema, record, ctx);
   }
 
@@ -300,129 +311,22 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
 
   /** @internal Adds `pks` to every stored list accepted by `filter`. */
   addToLists(
-    pks: readonly string[],
-    merge: CollectionMerge,
+    pks: readonly string[] | Readonly<Record<string, unknown>>,
+    merge: CollectionMerge | EntriesMerge,
     filter: (args: Readonly<Record<string, string>>) => boolean,
     ctx: NormalizeContext,
   ): void {
     for (const listPk of ctx.pks(this.key)) {
       const existing = ctx.get(this.key, listPk);
-      if (!Array.isArray(existing)) continue;
+      if (!this.holds(existing)) continue;
       const listArgs = parseArgsKey(listPk);
-      if (listArgs && filter(listArgs)) ctx.write(this.key, listPk, merge(existing, pks));
+      if (listArgs && filter(listArgs))
+        ctx.write(this.key, listPk, (merge as (a: unknown, b: unknown) => unknown)(existing, pks));
     }
   }
-}
 
-/**
- * The schema of an endpoint that creates items (`getList.push`): normalizes the created item(s), adds
- * them to the matching lists of its collection, and reads back as the item (or items).
- */
-export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode {
-  declare readonly kind: 'CollectionAdder';
-  /** Type only: what a response of this schema reads back as (one item for push/unshift, a list for addWith). */
-  declare readonly result: R;
-  /** The collection whose lists receive the items. */
-  declare readonly collection: Collection<CollectionListSchema>;
-  /** How new pks are combined with a stored list. */
-  declare readonly merge: CollectionMerge;
-  readonly #createFilter: CreateCollectionFilter | undefined;
-
-  constructor(
-    collection: Collection<CollectionListSchema>,
-    merge: CollectionMerge,
-    createCollectionFilter?: CreateCollectionFilter,
-  ) {
-    super();
-    this.collection = collection;
-    this.merge = merge;
-    this.#createFilter = createCollectionFilter;
+  /** @internal Whether a stored record is one of this collection's lists (or objects, for Values). */
+  holds(existing: unknown): boolean {
+    return this.isValuesCollection ? isPlainObject(existing) : Array.isArray(existing);
   }
-
-  /** The schema of one item. */
-  get schema(): I {
-    return this.collection.itemSchema as I;
-  }
-
-  get label(): string {
-    return `${this.collection.label}.add`;
-  }
-
-  normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown {
-    const list = Array.isArray(input);
-    const pks = (list ? input : [input]).map((item) => ctx.visit(this.collection.itemSchema, item, parent, key));
-    const usable = pks.filter((pk): pk is string => pk !== undefined && pk !== null && pk !== false && pk !== '');
-    const filter = (this.#createFilter ?? this.collection.createCollectionFilter.bind(this.collection))(...ctx.args);
-    this.collection.addToLists(usable, this.merge, filter, ctx);
-    return list ? pks : pks[0];
-  }
-
-  denormalize(input: unknown, ctx: DenormalizeContext): unknown {
-    if (Array.isArray(input)) return denormalizeList(this.collection.itemSchema, input, ctx);
-    return ctx.unvisit(this.collection.itemSchema, input);
-  }
-}
-
-/**
- * The schema of an endpoint that changes an item so that it belongs to other lists (`getList.move`):
- * normalizes the item, then takes it out of the stored lists that its stored values matched and its
- * new values do not, and adds it (with `merge`) to those its new values match and its stored values
- * did not. New values are the request's body and the response item; the URL arguments fill in the rest.
- */
-export class CollectionMover<I = unknown> extends CollectionAdder<I> {
-  override normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown {
-    const collection = this.collection;
-    const item = collection.itemSchema;
-    const list = Array.isArray(input);
-    const items: unknown[] = list ? (input as unknown[]) : [input];
-    const before = items.map((value) => storedRecord(item, value, parent, key, ctx));
-    const pks = items.map((value) => ctx.visit(item, value, parent, key));
-    const urlArgs = asRecord(ctx.args[0]);
-    const body = asRecord(ctx.args.length > 1 ? ctx.args[ctx.args.length - 1] : undefined);
-    const listPks = ctx.pks(collection.key);
-    pks.forEach((pk, i) => {
-      if (typeof pk !== 'string') return;
-      const stored = before[i];
-      const next = { ...body, ...asRecord(items[i]) };
-      const removeFilter = stored && collection.createCollectionFilter({ ...urlArgs, ...stored }, stored);
-      const addFilter = collection.createCollectionFilter({ ...urlArgs, ...next }, { ...stored, ...next });
-      for (const listPk of listPks) {
-        const existing = ctx.get(collection.key, listPk);
-        const listArgs = Array.isArray(existing) ? parseArgsKey(listPk) : undefined;
-        if (!listArgs) continue;
-        const remove = removeFilter ? removeFilter(listArgs) : false;
-        const add = addFilter(listArgs);
-        if (remove && !add) ctx.write(collection.key, listPk, removeItems(existing as string[], [pk]));
-        else if (add && !remove) ctx.write(collection.key, listPk, this.merge(existing as string[], [pk]));
-      }
-    });
-    return list ? pks : pks[0];
-  }
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-/** The stored record of the entity `value` stands for, before this normalize changes it (if any). */
-function storedRecord(
-  item: unknown,
-  value: unknown,
-  parent: unknown,
-  key: string | undefined,
-  ctx: NormalizeContext,
-): Record<string, unknown> | undefined {
-  if (!isEntityClass(item)) return undefined;
-  let pk: unknown;
-  try {
-    if (typeof value === 'object' && value !== null) {
-      const processed: unknown = item.process(value, parent, key, ctx.args);
-      pk = item.pk(processed as object, parent, key, ctx.args);
-    } else pk = value;
-  } catch {
-    return undefined; // normalizing the value reports the problem
-  }
-  if (typeof pk !== 'string' && typeof pk !== 'number') return undefined;
-  const record = ctx.get(entityKey(item), String(pk));
-  return typeof record === 'object' && record !== null ? (record as Record<string, unknown>) : undefined;
 }

@@ -22,6 +22,7 @@ export abstract class Entity {
    * name, which minifiers may change: for shipped code, set it (`static override key = 'Todo'`).
    */
   static get key(): string {
+    if (!this.name) throw anonymousClass();
     return this.name;
   }
 
@@ -59,6 +60,26 @@ export abstract class Entity {
    * static override validator = z.object({ id: z.number(), title: z.string() }) satisfies EntityValidator<Todo>;
    */
   declare static validator: StandardSchemaV1 | undefined;
+
+  /**
+   * How the automatic checks of a response treat an array where this entity is expected (data-client's
+   * option): by default a NormalizeError; `'warn'` logs a warning and goes on (`process` then sees the
+   * array); `'silent'` goes on without a word.
+   */
+  declare static automaticValidation: 'warn' | 'silent' | undefined;
+
+  /**
+   * An instance holding the class defaults (made once per class, not by `fromJS`): what a field reads as
+   * when a response leaves it out.
+   *
+   * @example
+   * Todo.defaults.title; // ''
+   */
+  static get defaults(): Readonly<Record<string, unknown>> {
+    let instance = defaultInstances.get(this);
+    if (!instance) defaultInstances.set(this, (instance = new (this as unknown as new () => object)()));
+    return instance as Readonly<Record<string, unknown>>;
+  }
 
   /** The primary key of this entity as a string (or `undefined` when it cannot be computed). */
   abstract pk(parent?: unknown, key?: string, args?: readonly unknown[]): string | number | undefined;
@@ -138,6 +159,15 @@ export abstract class Entity {
 }
 
 type EntityCtor = (abstract new () => Entity) & typeof Entity;
+
+const defaultInstances = new WeakMap<Function, object>();
+
+/** The error of a table named after a class without a name (data-client's message). */
+export function anonymousClass(): SchemaDefinitionError {
+  return new SchemaDefinitionError(
+    'Entity classes without a name must define `static key` (e.g. `static key = "Todo"`).',
+  );
+}
 
 const defaultsCache = new WeakMap<Function, Record<string, unknown>>();
 

@@ -4,46 +4,87 @@ import { assertPkFields, entityPlan } from './entityPlan.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import { INVALID } from './special.js';
 import type { EntityClass } from './types.js';
+import type { Union } from './Union.js';
+
+/** A schema.Union, known without importing it (a bundle without unions leaves the polymorphic code out). */
+function isUnion(schema: unknown): schema is Union {
+  return schema instanceof SchemaNode && (schema as { isUnion?: unknown }).isUnion === true;
+}
 
 /**
  * Marks an entity INVALID: the value is an object holding the pk members, or the pk itself. Lists drop
  * the entity; results that require it become unusable and refetch. `[new schema.Invalidate(Todo)]`
- * invalidates a list of them.
+ * invalidates a list of them. Given a `schema.Union`, the value must be an object whose attribute names
+ * the member (a pk alone cannot say which table it is in); it is stored as `{ id, schema }`.
  *
  * @example
  * const deleteTodo = new RestEndpoint({ method: 'DELETE', path: '/todos/:id', schema: new schema.Invalidate(Todo) });
  */
-export class Invalidate<E extends EntityClass = EntityClass> extends SchemaNode {
+export class Invalidate<E extends EntityClass | Union<any> = EntityClass> extends SchemaNode {
   declare readonly kind: 'Invalidate';
-  /** The Entity class whose entities are invalidated. */
+  /** The Entity class (or the Union of them) whose entities are invalidated. */
   declare readonly entity: E;
 
   constructor(entity: E) {
     super();
-    if (!isEntityClass(entity)) {
-      throw new SchemaDefinitionError('new schema.Invalidate(Entity) needs an Entity class.');
+    if (!isEntityClass(entity) && !isUnion(entity)) {
+      throw new SchemaDefinitionError('new schema.Invalidate(Entity) needs an Entity class (or a schema.Union).');
     }
     this.entity = entity;
   }
 
-  /** The table of the invalidated entity. */
+  /** The table of the invalidated entity (for a Union, its members' tables: `User;Group`). */
   get key(): string {
-    return entityPlan(this.entity as never).key;
+    const entity = this.entity;
+    return isUnion(entity)
+      ? entity
+          .members()
+          .map((member) => entityPlan(member as never).key)
+          .join(';')
+      : entityPlan(entity as never).key;
   }
 
   get label(): string {
     return `Invalidate(${this.key})`;
   }
 
-  normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): string {
-    const entityKey = this.key;
+  normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown {
+    const entity = this.entity;
+    if (!isUnion(entity)) return this.#invalidate(entity as EntityClass, input, parent, key, ctx);
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      throw new NormalizeError(
+        this.label,
+        `cannot invalidate ${describeKind(input)} of a schema.Union: expected an object whose attribute names its member.`,
+        input,
+      );
+    }
+    const attr = entity.attributeOf(input as Record<string, unknown>, parent, key);
+    const member = entity.member(attr);
+    if (member === undefined) {
+      throw new NormalizeError(
+        this.label,
+        `the schema attribute ${JSON.stringify(attr)} names no member of ${entity.label}.`,
+        input,
+      );
+    }
+    return { id: this.#invalidate(member as EntityClass, input, parent, key, ctx), schema: attr };
+  }
+
+  #invalidate(
+    entity: EntityClass,
+    input: unknown,
+    parent: unknown,
+    key: string | undefined,
+    ctx: NormalizeContext,
+  ): string {
+    const entityKey = entityPlan(entity as never).key;
     let pk: string;
     if (typeof input === 'string' || typeof input === 'number') {
       pk = usablePk(entityKey, input, input);
     } else if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
-      const processed = this.entity.process(input, parent, key, ctx.args);
-      pk = usablePk(entityKey, this.entity.pk(processed, parent, key, ctx.args), input);
-      assertPkFields(this.entity as never, entityPlan(this.entity as never), processed, input, ctx.args);
+      const processed = entity.process(input, parent, key, ctx.args);
+      pk = usablePk(entityKey, entity.pk(processed, parent, key, ctx.args), input);
+      assertPkFields(entity as never, entityPlan(entity as never), processed, input, ctx.args);
     } else {
       throw new NormalizeError(
         entityKey,
@@ -60,7 +101,9 @@ export class Invalidate<E extends EntityClass = EntityClass> extends SchemaNode 
    * requires it is unusable, a list drops it.
    */
   denormalize(input: unknown, ctx: DenormalizeContext): unknown {
+    const entity = this.entity;
+    if (isUnion(entity)) return typeof input === 'object' && input !== null ? entity.denormalize(input, ctx) : INVALID;
     if (typeof input !== 'string') return INVALID;
-    return ctx.unvisitRecord(this.entity, this.key, input);
+    return ctx.unvisitRecord(entity as EntityClass, this.key, input);
   }
 }

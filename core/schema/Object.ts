@@ -70,7 +70,10 @@ export function denormalizeMembers(
   });
 }
 
-/** What a read of an object schema from the tables starts from: that of each of its schema members. */
+/**
+ * What a read of an object schema from the tables starts from: that of each of its schema members; its
+ * other members (`nextPage: ''`) as the definition gives them, as data-client reads them.
+ */
 export function membersQueryKey(
   definition: Readonly<Record<string, unknown>>,
   args: readonly unknown[],
@@ -78,7 +81,10 @@ export function membersQueryKey(
   keyOf: QueryKeyOf,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of schemaKeysOf(definition)) out[key] = keyOf(definition[key], args, entities);
+  const keys = schemaKeysOf(definition);
+  for (const key of Object.keys(definition)) {
+    assignField(out, key, keys.includes(key) ? keyOf(definition[key], args, entities) : definition[key]);
+  }
   return out;
 }
 

@@ -32,6 +32,11 @@ export class Values<S = unknown, A extends SchemaAttribute | undefined = undefin
       schemaAttribute === undefined ? schema : new Union(schema as Record<string, unknown>, schemaAttribute);
   }
 
+  /** Whether this is a schema.Values (a Collection of it stores objects, not lists). */
+  get isValues(): boolean {
+    return true;
+  }
+
   get label(): string {
     return `Values(${schemaLabel(this.itemSchema)})`;
   }

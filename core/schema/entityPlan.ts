@@ -51,6 +51,8 @@ export interface EntityPlan {
   readonly keeper: object;
   /** How many levels of nested entities a read resolves below this one (`static maxEntityDepth`, default 64). */
   readonly maxEntityDepth: number;
+  /** `static automaticValidation`: how an array where the entity is expected is treated. */
+  readonly automaticValidation: 'warn' | 'silent' | undefined;
   /** `static validate`, when the class overrides it. */
   readonly validate: ((processed: Readonly<Record<string, unknown>>) => string | undefined) | undefined;
   /** `static validator`, when the class has one (a Standard Schema). */
@@ -105,6 +107,8 @@ export function discoverPkFields(
   plan: EntityPlan,
   value: object,
   args: readonly unknown[],
+  parent?: unknown,
+  key?: string,
 ): readonly string[] {
   const read = new Set<string>();
   const recorder = new Proxy(value, {
@@ -114,7 +118,7 @@ export function discoverPkFields(
     },
   });
   try {
-    Cls.pk(recorder, undefined, undefined, args);
+    Cls.pk(recorder, parent, key, args);
   } catch {
     // pk() failing on this value is reported by the caller
   }
@@ -136,8 +140,10 @@ export function assertPkFields(
   value: object,
   input: unknown,
   args: readonly unknown[],
+  parent?: unknown,
+  key?: string,
 ): void {
-  for (const field of plan.pkFields ?? discoverPkFields(Cls, plan, value, args)) {
+  for (const field of plan.pkFields ?? discoverPkFields(Cls, plan, value, args, parent, key)) {
     const member = (value as Record<string, unknown>)[field];
     if (!(typeof member === 'string' || (typeof member === 'number' && Number.isFinite(member)))) {
       throw new NormalizeError(
@@ -155,6 +161,11 @@ function bareConstructor(prototype: object): new () => Record<string, unknown> {
   return make;
 }
 
+/** Whether a default is an entity (of an Entity class or an EntityMixin class): its field is then required. */
+function isEntityInstance(value: unknown): boolean {
+  return value instanceof Entity || (typeof value === 'object' && value !== null && isEntityClass(value.constructor));
+}
+
 /** The resolved plan of an Entity class: key, defaults, nested schema fields and deserializers. */
 export function entityPlan(Cls: typeof Entity): EntityPlan {
   let plan = plans.get(Cls);
@@ -170,7 +181,7 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
   for (const name of Object.keys(definition)) {
     const member = definition[name];
     if (isSchema(member)) {
-      schemaFields.push({ name, schema: member, required: defaults[name] instanceof Entity, writes: undefined });
+      schemaFields.push({ name, schema: member, required: isEntityInstance(defaults[name]), writes: undefined });
     } else if (typeof member === 'function' && !isEntityClass(member)) {
       deserializers.push({ name, deserialize: deserializerOf(member) });
     } else {
@@ -196,6 +207,7 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     make,
     pkMethod: Cls.prototype.pk,
     maxEntityDepth: Cls.maxEntityDepth ?? MAX_ENTITY_DEPTH,
+    automaticValidation: Cls.automaticValidation,
     validate: Cls.validate === Entity.validate ? undefined : (processed) => Cls.validate(processed),
     validator: Cls.validator ?? undefined,
     writePolicy:

@@ -6,7 +6,7 @@
 // ---- Entities -------------------------------------------------------------------------------------
 export { Entity, isEntityClass } from './Entity.js';
 export { EntityMixin } from './EntityMixin.js';
-export type { EntityMixinOptions } from './EntityMixin.js';
+export type { EntityMixinClass, EntityMixinOptions } from './EntityMixin.js';
 
 // ---- Schema classes ------------------------------------------------------------------------------
 export { PolymorphicArraySchema as ArraySchema } from './Union.js';

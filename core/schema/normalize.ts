@@ -397,13 +397,12 @@ class Normalizer implements NormalizeContext {
   ): unknown {
     if (typeof input !== 'object' || input === null) return referenceTo(plan, input);
     const customProcess = !plan.defaultProcess;
-    if (Array.isArray(input) && !customProcess) {
-      throw new NormalizeError(
-        plan.key,
+    if (Array.isArray(input) && !customProcess && plan.automaticValidation !== 'silent') {
+      const message =
         `expected an object but got ${describeKind(input)}. Use [${plan.key}] (or new schema.Array(${plan.key})) ` +
-          `for a list, or a static process() that turns it into an object.`,
-        input,
-      );
+        `for a list, or a static process() that turns it into an object.`;
+      if (plan.automaticValidation !== 'warn') throw new NormalizeError(plan.key, message, input);
+      console.warn(`${plan.key}: ${message} (static automaticValidation = 'silent' turns this warning off)`);
     }
     const tracked = this.#depth >= DEEP;
     if (tracked) {
@@ -447,7 +446,7 @@ class Normalizer implements NormalizeContext {
       ? plan.pkMethod.call(processed, parent, fieldKey, args)
       : Cls.pk(processed, parent, fieldKey, args);
     const pk = typeof rawPk === 'string' && plainPk(rawPk) ? rawPk : usablePk(plan.key, rawPk ?? undefined, input);
-    assertPkFields(Cls, plan, processed, input, args);
+    assertPkFields(Cls, plan, processed, input, args, parent, fieldKey);
     if (plan.validate) {
       const message = plan.validate(processed);
       if (message) throw new NormalizeError(plan.key, `validate() rejected ${preview(input)}: ${message}`, input);
@@ -641,7 +640,9 @@ export function normalizeInto<R = unknown>(
   const normalizer = new Normalizer(state, args, fullMeta, owned, validates);
   let result: R;
   try {
-    result = normalizer.visit(schema, input, undefined, undefined) as R;
+    // at the top level the input is its own parent (as in data-client): pk(parent), process(input, parent)
+    // and a polymorphic attribute (value, parent) see it
+    result = normalizer.visit(schema, input, input, undefined) as R;
   } catch (error) {
     normalizer.writer.undo(); // all or nothing: the store's own tables are put back as they were
     throw tooDeep(error)

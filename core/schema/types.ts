@@ -41,7 +41,7 @@ export type Denormalize<S> =
   S extends EntityClass<infer T>
     ? ValidatedInstance<T, S>
     : S extends Invalidate<infer E>
-      ? InstanceType<E> | undefined
+      ? Denormalize<E> | undefined
       : S extends CollectionAdder<any, infer R>
         ? R
         : S extends Query<any, infer R, any>

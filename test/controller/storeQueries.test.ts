@@ -29,6 +29,8 @@ class Member extends Entity {
 }
 const getMembers = new RestEndpoint({ ...offline, path: '/members', schema: [Member] });
 
+const pageOfAll = () => new schema.Object({ results: new schema.All(Todo), nextPage: '' });
+
 const doneCount = new schema.Query(new schema.All(Todo), (todos) => todos.filter((todo) => todo.completed).length);
 
 function loaded(): Controller {
@@ -62,6 +64,13 @@ describe('controller.get', () => {
     expect(controller.get(doneCount)).toBe(1);
     expect(controller.get(Todo, { id: 1 })).toBe(all?.[0]);
     expect(requests).toBe(0);
+  });
+
+  it('keeps the non-schema members of an object schema (nextPage), as data-client does', () => {
+    const page = pageOfAll();
+    const read = loaded().get(page);
+    expect(read?.nextPage).toBe('');
+    expect(read?.results.map((todo) => todo.title)).toEqual(['a', 'b']);
   });
 });
 

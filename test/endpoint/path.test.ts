@@ -1,4 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import { EndpointDefinitionError } from '../../core/errors.js';
+import { RestEndpoint, createResource } from '../../core/index.js';
+import { Todo } from '../fixtures/entities.js';
 import {
   compilePath,
   parsePath,
@@ -98,5 +101,32 @@ describe('searchString', () => {
   test('pathWithSearch joins both', () => {
     expect(pathWithSearch('/:group/posts/:id?', { group: 'g', sort: 'asc' })).toBe('/g/posts?sort=asc');
     expect(pathWithSearch('/todos?fixed=1', { b: 2 })).toBe('/todos?fixed=1&b=2');
+  });
+});
+
+describe('path syntax rx-rest does not support', () => {
+  // data-client's path-to-regexp reads these; rx-rest would read them as literal text and build wrong URLs
+  const base = { urlPrefix: 'http://path-syntax.test' };
+  test.each([
+    ['/todos{/:id}', /\{/],
+    ['/files/*', /\*/],
+    ['/files/:path*', /\*/],
+    ['/files/:path+', /\+/],
+    ['/todos/:id(\\d+)', /\(/],
+    ['/a\\:b/:id', /\\/],
+  ])('%s fails when the endpoint is built, naming the path and what to write instead', (path, what) => {
+    expect(() => new RestEndpoint({ ...base, path })).toThrow(EndpointDefinitionError);
+    expect(() => new RestEndpoint({ ...base, path })).toThrow(what);
+    expect(() => new RestEndpoint({ ...base, path })).toThrow(path);
+    expect(() => createResource({ ...base, path: `${path}/:extra`, schema: Todo })).toThrow(EndpointDefinitionError);
+  });
+
+  test('extend checks the new path too; the supported grammar still builds', () => {
+    const ok = new RestEndpoint({ ...base, path: '/:group/posts/:id?' });
+    expect(ok.url({ group: 'g' })).toBe('http://path-syntax.test/g/posts');
+    expect(() => ok.extend({ path: '/posts/*' })).toThrow(EndpointDefinitionError);
+    expect(new RestEndpoint({ ...base, path: '/files/:name.json' }).url({ name: 'a' })).toBe(
+      'http://path-syntax.test/files/a.json',
+    );
   });
 });

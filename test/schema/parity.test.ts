@@ -4,7 +4,7 @@
  * limit, Invalidate inside lists, and inline (already denormalized) entities.
  */
 import { describe, expect, it } from 'vitest';
-import { Entity, INVALID, MemoCache, NormalizeError, denormalize, normalize, schema } from '../../core/index.js';
+import { Entity, INVALID, MemoCache, NormalizeError, denormalize, normalize, query, schema } from '../../core/index.js';
 
 // a User with a numeric id and a Todo with a string id (not the fixtures'): the pk conversions below depend on them
 class User extends Entity {
@@ -250,5 +250,52 @@ describe('schema.Array and lists', () => {
     expect(read[0]!.todos[0]).toBeInstanceOf(Todo);
     const instance = User.fromJS({ id: 3 });
     expect(denormalize(User, instance, { entities: {} })).toBe(instance);
+  });
+});
+
+describe('the parent at the top level of normalize', () => {
+  // data-client passes the input itself as the parent of the top-level value
+  it('is the input, in pk(parent) and process(input, parent)', () => {
+    const seen: unknown[] = [];
+    class Scoped extends Entity {
+      id = '';
+      pk(parent?: unknown) {
+        seen.push(parent);
+        return this.id;
+      }
+      static override key = 'Scoped';
+      static override process(input: Record<string, unknown>, parent: unknown) {
+        seen.push(parent);
+        return { ...input };
+      }
+    }
+    const input = { id: 'a' };
+    normalize(Scoped, input);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (const parent of seen) expect(parent).toBe(input);
+  });
+
+  it('is the input for a polymorphic attribute function (value, parent)', () => {
+    const parents: unknown[] = [];
+    const union = new schema.Union({ user: User, todo: Todo }, (value, parent) => {
+      parents.push(parent);
+      return typeof value.id === 'number' ? 'user' : 'todo';
+    });
+    const input = { id: 3, name: 'Ann' };
+    const { result } = normalize(union, input);
+    expect(result).toEqual({ id: '3', schema: 'user' });
+    expect(parents).toEqual([input]);
+  });
+});
+
+describe('a store read of an object schema', () => {
+  it('keeps the non-schema members of the definition (nextPage)', () => {
+    const { entities } = normalize([User], [{ id: 1, name: 'Ann' }]);
+    const page = { results: new schema.All(User), nextPage: '' };
+    const { data } = query(page, [], entities);
+    expect(data?.nextPage).toBe('');
+    expect(data?.results.map((user) => user.name)).toEqual(['Ann']);
+    const wrapped = query(new schema.Object(page), [], entities).data as { nextPage?: string } | undefined;
+    expect(wrapped?.nextPage).toBe('');
   });
 });
