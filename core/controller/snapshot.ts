@@ -56,7 +56,9 @@ export function restoreSnapshot(
 ): void {
   const { cache, store, disposed } = internalsOf(controller, 'restoreSnapshot');
   if (disposed) throw disposedError('restoreSnapshot');
-  const { changes } = store.dispatch(mergeAction(snapshot, options.replace === true), mergeState);
+  const action = mergeAction(snapshot, options.replace === true);
+  const { changes } = store.dispatch(action, mergeState);
+  cache.requests.saw(action.state); // later writes are stamped after everything it holds
   if (changes.endpoints !== 'all') for (const key of changes.endpoints) cache.written(key);
   const log = cache.requests.log;
   if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
