@@ -8,6 +8,7 @@ import type { SchemaAttribute } from './Polymorphic.js';
 import type { Denormalize, EntityTables } from './types.js';
 import { ownValue } from './normalize.js';
 import { emptyTable, hasOwn } from './safeObject.js';
+import { placeOf } from './listEdits.js';
 
 /** Combines the pks of a stored collection with the pks of newly added items. */
 export type CollectionMerge = (existing: readonly string[], incoming: readonly string[]) => string[];
@@ -259,7 +260,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     }
     const pks = normalizeList(this.itemSchema, input, parent, key, ctx, this);
     const pk = this.pk(parent, key, ctx, ctx.currentEntity());
-    ctx.write(this.key, pk, pks);
+    ctx.writeList(this.key, pk, pks as string[]);
     return pk;
   }
 
@@ -292,7 +293,9 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
       const existing = ctx.get(this.key, listPk);
       if (!Array.isArray(existing)) continue;
       const listArgs = parseArgsKey(listPk);
-      if (listArgs && filter(listArgs)) ctx.write(this.key, listPk, merge(existing, pks));
+      if (!listArgs || !filter(listArgs)) continue;
+      const merged = merge(existing, pks);
+      ctx.editList(this.key, listPk, merged, pks, merge === removeItems ? 'remove' : placeOf(existing, merged, pks));
     }
   }
 }
@@ -375,8 +378,12 @@ export class CollectionMover<I = unknown> extends CollectionAdder<I> {
         if (!listArgs) continue;
         const remove = removeFilter ? removeFilter(listArgs) : false;
         const add = addFilter(listArgs);
-        if (remove && !add) ctx.write(collection.key, listPk, removeItems(existing as string[], [pk]));
-        else if (add && !remove) ctx.write(collection.key, listPk, this.merge(existing as string[], [pk]));
+        if (remove && !add)
+          ctx.editList(collection.key, listPk, removeItems(existing as string[], [pk]), [pk], 'remove');
+        else if (add && !remove) {
+          const merged = this.merge(existing as string[], [pk]);
+          ctx.editList(collection.key, listPk, merged, [pk], placeOf(existing as string[], merged, [pk]));
+        }
       }
     });
     return list ? pks : pks[0];

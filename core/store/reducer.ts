@@ -95,7 +95,12 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
           copy[action.key] = normalized.result;
           endpoints = copy;
         }
-        meta = withMeta(state, action.key, answered(action, previous), owned);
+        const fresh = answered(action, previous);
+        // a list of the response was not written (a newer whole list is stored): the key is not fresh
+        const written = normalized.keptNewerList
+          ? { ...fresh, expiresAt: Math.min(fresh.expiresAt, action.date - 1) }
+          : fresh;
+        meta = withMeta(state, action.key, written, owned);
       }
       return {
         state: {
