@@ -45,6 +45,7 @@ export type {
   EntityClass,
   EntityMixinOptions,
   EntityMeta,
+  ListEdit,
   PolymorphicRef,
   SchemaAttribute,
   EntityTables,

@@ -112,7 +112,9 @@ const lists = TodoResource.getList.schema;
  *   the lists of its old user and joins those of the new one. A todo the store does not hold is only
  *   written (`controller.set(Todo, todo)`).
  * - deleted: `controller.set(TodoResource.delete.schema, { id })`, the write of `delete` (an
- *   `Invalidate`): every list drops the todo.
+ *   `Invalidate`): every list drops the todo. The lists are also marked stale: a page is one page of
+ *   the server's, and the todo that slides into it from the next page is only known by refetching
+ *   it (in the background, the rows stay meanwhile).
  */
 export function applyTodoEvent(event: TodoEvent, controller: Controller): void {
   switch (event.type) {
@@ -124,7 +126,8 @@ export function applyTodoEvent(event: TodoEvent, controller: Controller): void {
       if (controller.get(Todo, { id: event.todo.id }) === undefined) return controller.set(Todo, event.todo);
       return controller.set(lists.move, {}, event.todo, event.todo);
     case 'deleted':
-      return controller.set(TodoResource.delete.schema, { id: event.id });
+      controller.set(TodoResource.delete.schema, { id: event.id });
+      return controller.expireAll(TodoResource.getList);
   }
 }
 

@@ -220,8 +220,10 @@ export class Controller {
   set<S extends Queryable>(schema: S, ...argsAndValue: readonly [...args: readonly unknown[], value: unknown]): void {
     this.#alive('set');
     const args = argsAndValue.slice(0, -1);
-    const at = this.#requests.writeTime();
-    const changes = this.#queries.set(schema, args, argsAndValue[args.length], at, this.#cache.now() + 60_000);
+    const now = this.#cache.now();
+    const stamp = this.#requests.stamp();
+    const changes = this.#queries.set(schema, args, argsAndValue[args.length], stamp, now + 60_000);
+    this.#requests.wrote(stamp);
     const log = this.#requests.log;
     if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
       log.emit({ type: 'set', args, changes });
@@ -317,7 +319,7 @@ export class Controller {
   resetEntireStore(): void {
     this.#alive('resetEntireStore');
     this.#requests.reset();
-    const { changes } = this.#store.dispatch({ type: 'reset', date: this.#cache.now() });
+    const { changes } = this.#store.dispatch({ type: 'reset', date: this.#requests.stamp() });
     this.#cache.memo.forget(); // nothing of the old data stays reachable
     const log = this.#requests.log;
     if (log.observed) log.emit({ type: 'reset', changes });

@@ -34,6 +34,8 @@ export interface QueryRead {
   readonly missing: boolean;
   readonly invalidated: boolean;
   readonly expiresAt: number;
+  /** The ordering stamp of the key's meta (its last write), `-Infinity` when none. */
+  readonly fetchedAt: number;
 }
 
 /** The paths of a read that depends on no record. */
@@ -65,6 +67,7 @@ const NOT_READ: QueryRead = {
   missing: true,
   invalidated: false,
   expiresAt: 0,
+  fetchedAt: Number.NEGATIVE_INFINITY,
 };
 
 function sameState(a: QueryState<unknown>, b: QueryState<unknown>): boolean {
@@ -99,14 +102,23 @@ function keepsData(error: Error): boolean {
 
 /**
  * The QueryState of a read: transient errors (5xx, network) and validation failures keep the data, 4xx
- * and other status-less errors replace it; while a request runs and no data is shown (`loading`), the old error of a request is not
- * shown either (an error reading the stored value is).
+ * and other status-less errors replace it; while a request runs and no data is shown (`loading`), the old
+ * error of a request is not shown either (an error reading the stored value is), unless it was written
+ * after the request in flight started (`startedAt`; `setError` during a load): then it is the key's
+ * answer until a newer one.
  * `paused`: the request waits for the network.
  */
-export function queryState(read: QueryRead, fetching: boolean, now: number, paused = false): QueryState<unknown> {
+export function queryState(
+  read: QueryRead,
+  fetching: boolean,
+  now: number,
+  paused = false,
+  startedAt?: number,
+): QueryState<unknown> {
   const usable = !read.invalid && !read.invalidated && !(read.error && !keepsData(read.error));
   const data = usable ? read.data : undefined;
-  const loading = data === undefined && fetching;
+  const newerError = read.error !== undefined && startedAt !== undefined && read.fetchedAt > startedAt;
+  const loading = data === undefined && fetching && !newerError;
   return {
     data,
     error: loading && !read.unreadable ? undefined : read.error,
@@ -169,7 +181,7 @@ export function peekKey(
   const read = cache.readKey(endpoint, args, key);
   const now = cache.now();
   const fetching = cache.isFetching(key) || needsFetch(read, false, now, cache.streamOf(key)?.active !== true);
-  return queryState(read, fetching, now, cache.isPaused(key));
+  return queryState(read, fetching, now, cache.isPaused(key), cache.requests.startOf(key));
 }
 
 /** @internal A stream's subject and polling subscription, for tests that check what is left (not exported by the package). */
@@ -212,7 +224,9 @@ export class QueryStream {
     this.#cache = cache;
     const read = (this.#last = cache.read(this, undefined));
     cache.index(this, NO_PATHS, read.paths);
-    this.#subject = new BehaviorSubject(queryState(read, cache.isFetching(key), cache.now(), cache.isPaused(key)));
+    this.#subject = new BehaviorSubject(
+      queryState(read, cache.isFetching(key), cache.now(), cache.isPaused(key), cache.requests.startOf(key)),
+    );
   }
 
   /** The records the current data depends on. */
@@ -274,7 +288,7 @@ export class QueryStream {
           fetching = cache.isFetching(this.key);
         }
         if (this.#dirty) continue;
-        const next = queryState(read, fetching, now, cache.isPaused(this.key));
+        const next = queryState(read, fetching, now, cache.isPaused(this.key), cache.requests.startOf(this.key));
         if (!sameState(next, this.#subject.getValue())) this.#subject.next(next);
       } while (this.#dirty);
     } finally {

@@ -193,7 +193,7 @@ export class QueryCache implements EnvironmentListener {
     args?: readonly unknown[],
   ): void {
     const list = [...keys];
-    const { changes } = this.#store.dispatch({ type, keys: list, date: this.now() });
+    const { changes } = this.#store.dispatch({ type, keys: list, date: this.now(), stamp: this.requests.stamp() });
     const log = this.requests.log;
     if (log.observed) log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args, changes });
   }
@@ -278,6 +278,7 @@ export class QueryCache implements EnvironmentListener {
         missing: false,
         invalidated: false,
         expiresAt: 0,
+        fetchedAt: Number.NEGATIVE_INFINITY,
       };
     }
   }
@@ -312,6 +313,7 @@ export class QueryCache implements EnvironmentListener {
       missing: stored === undefined,
       invalidated: meta?.invalidated === true,
       expiresAt: meta?.expiresAt ?? 0,
+      fetchedAt: meta?.fetchedAt ?? Number.NEGATIVE_INFINITY,
     };
   }
 
@@ -330,6 +332,7 @@ export class QueryCache implements EnvironmentListener {
       missing: previous.missing,
       invalidated: previous.invalidated,
       expiresAt: previous.expiresAt,
+      fetchedAt: previous.fetchedAt,
     };
   }
 

@@ -40,13 +40,15 @@ export interface WriteOptions {
 /** A request in flight for one key (GETs only: mutations are never shared). */
 interface InFlight {
   promise: Promise<unknown>;
+  /** The stamp of its current attempt (see `Requests.stamp`). */
+  startedAt: number;
   /** Aborts it (its retries too). */
   readonly abort: AbortController;
   /** A `fetch` caller awaits it: it runs to the end even when its last observer leaves. */
   awaited: boolean;
 }
 
-/** How much later than the previous one a request started in the same millisecond counts (exact in binary). */
+/** How much later than the previous one a write stamped in the same millisecond counts (exact in binary). */
 const START_STEP = 1 / 1024;
 
 /** An `Error` as it is, anything else thrown wrapped in one. */
@@ -87,13 +89,16 @@ function readOwn(endpoint: ControllerEndpoint, args: readonly unknown[], respons
   return new MemoCache().denormalize(schema, own.result, own.entities, args).data;
 }
 
-/** The latest start time of any write a restored state holds. */
-function newestWriteIn(state: State): number {
+/** The latest stamp (`fetchedAt`) of any write a state holds; stamps that are not finite numbers are skipped. */
+export function newestWriteIn(state: State): number {
   let newest = Number.NEGATIVE_INFINITY;
-  for (const key in state.meta) newest = Math.max(newest, state.meta[key]?.fetchedAt ?? newest);
+  const see = (stamp: number | undefined) => {
+    if (stamp !== undefined && Number.isFinite(stamp) && stamp > newest) newest = stamp;
+  };
+  for (const key in state.meta) see(state.meta[key]?.fetchedAt);
   for (const key in state.entitiesMeta) {
     const table = state.entitiesMeta[key] ?? {};
-    for (const pk in table) newest = Math.max(newest, table[pk]?.fetchedAt ?? newest);
+    for (const pk in table) see(table[pk]?.fetchedAt);
   }
   return newest;
 }
@@ -115,9 +120,9 @@ export class Requests {
   readonly #policy: RequestPolicy;
   #generation = 0;
   #layerIds = 0;
-  /** The start time of the last request (see `#startTime`). */
-  #lastStart = Number.NEGATIVE_INFINITY;
-  /** The latest start time of a response written so far (a response that started later wins over it). */
+  /** The last stamp handed out or seen (see `stamp`). */
+  #lastStart: number;
+  /** The latest stamp of a write so far (responses, `set`, `setResponse`, restores): a request that started after it is the newest. */
   #newestWrite: number;
   /** Aborted by `reset`: retries of requests started before it stop. */
   #resetSignal = new AbortController();
@@ -128,7 +133,6 @@ export class Requests {
     this.#cache = cache;
     this.#policy = policy;
     this.#newestWrite = newestWriteIn(store.current);
-    // a state restored from another clock (a server's, ahead): this controller's writes come after it
     this.#lastStart = this.#newestWrite;
   }
 
@@ -142,20 +146,6 @@ export class Requests {
     return oldest;
   }
 
-  /**
-   * A snapshot from another clock was merged: the requests and writes of this controller start after
-   * the newest time it holds (else, from a clock ahead, they would lose to it until this clock caught up).
-   */
-  restored(state: State): void {
-    const newest = newestWriteIn(state);
-    if (newest > this.#lastStart) this.#lastStart = newest;
-  }
-
-  /** The time of a write without a request (`set`, `setResponse`): the clock, never before the latest start. */
-  writeTime(): number {
-    return Math.max(this.#cache.now(), this.#lastStart);
-  }
-
   /** Whether a request for this key is in flight. */
   isFetching(key: string): boolean {
     return this.inFlight.has(key);
@@ -164,6 +154,11 @@ export class Requests {
   /** Whether a request for this key waits for the network. */
   isPaused(key: string): boolean {
     return this.#paused.has(key);
+  }
+
+  /** The stamp of the attempt in flight for this key, if any (a write stamped later is newer than its answer). */
+  startOf(key: string): number | undefined {
+    return this.inFlight.get(key)?.startedAt;
   }
 
   /**
@@ -176,19 +171,27 @@ export class Requests {
     if (endpoint.sideEffect && endpoint.retry === undefined) {
       throw new NetworkError(describe(endpoint, key), { cause: new Error('the app is offline') });
     }
-    this.#paused.set(key, (this.#paused.get(key) ?? 0) + 1);
+    this.#pause(key);
     this.#cache.streamOf(key)?.update();
     const either = AbortSignal.any([signal, stop]);
     try {
       await environment.whenOnline(either);
     } finally {
-      const count = (this.#paused.get(key) ?? 1) - 1;
-      if (count > 0) this.#paused.set(key, count);
-      else this.#paused.delete(key);
+      this.#unpause(key);
       this.#cache.streamOf(key)?.update();
     }
     if (signal.aborted) throw signal.reason;
     return true;
+  }
+
+  #pause(key: string): void {
+    this.#paused.set(key, (this.#paused.get(key) ?? 0) + 1);
+  }
+
+  #unpause(key: string): void {
+    const count = (this.#paused.get(key) ?? 1) - 1;
+    if (count > 0) this.#paused.set(key, count);
+    else this.#paused.delete(key);
   }
 
   /**
@@ -203,16 +206,26 @@ export class Requests {
         return running.promise;
       }
     }
-    const fetchedAt = this.#startTime();
+    const fetchedAt = this.stamp();
     const generation = this.#generation;
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
-    const entry = { abort, awaited } as InFlight;
+    const entry = { abort, awaited, startedAt: fetchedAt } as InFlight;
     this.#running.set(abort, describe(endpoint, key));
     this.#started.set(abort, fetchedAt);
     const stop = this.#resetSignal.signal;
+    // offline, a request that will wait is paused from the start: the first (synchronous) emission says
+    // so, before its first attempt (a microtask later) marks it itself
+    let pausedEarly = !this.#cache.environment.online && !(endpoint.sideEffect && endpoint.retry === undefined);
+    if (pausedEarly) this.#pause(key);
+    const unpauseEarly = () => {
+      if (!pausedEarly) return;
+      pausedEarly = false;
+      this.#unpause(key);
+    };
     // the request is over: it is no longer in flight (unless a reset or an abort already replaced it)
     const settle = () => {
+      unpauseEarly();
       this.#running.delete(abort);
       this.#started.delete(abort);
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
@@ -224,8 +237,10 @@ export class Requests {
       try {
         response = await withRetries(
           async (attempt) => {
-            const waited = await this.#online(endpoint, key, abort.signal, stop);
-            if (attempt > 0 || waited) startedAt = this.#startTime(); // a response is as new as its attempt
+            const online = this.#online(endpoint, key, abort.signal, stop);
+            unpauseEarly(); // marked by the attempt itself from now on, if it waits
+            const waited = await online;
+            if (attempt > 0 || waited) entry.startedAt = startedAt = this.stamp(); // a response is as new as its attempt
             return tryOnce(endpoint, args, abort.signal);
           },
           // the endpoint's retry options, else the controller's (mutations: none)
@@ -256,6 +271,7 @@ export class Requests {
             settles: layer,
             fetched: true,
           });
+          this.#cache.streamOf(key)?.update(); // a newer write may have kept its error out: the stream still says it ended
         }
         throw error;
       }
@@ -285,8 +301,12 @@ export class Requests {
           date,
           fetched: true,
         });
+        this.#cache.streamOf(key)?.update();
         throw error;
       }
+      // a newer write (`setResponse`, an invalidation) may have kept this answer from changing the key:
+      // its stream still has to hear that the request ended (and refetch what was invalidated meanwhile)
+      this.#cache.streamOf(key)?.update();
       if (!entry.awaited) return undefined; // an observer's refetch: nobody reads the value
       // the key's result is this response's only if its meta is (an invalidation or the error of a later
       // request may have claimed the key first); other mutations' optimistic layers are not part of it either
@@ -331,13 +351,30 @@ export class Requests {
   }
 
   /**
-   * The start time of a request: the clock, but always later than the previous start, so that of two
-   * requests started within one millisecond the later one still wins (writes are ordered by it).
+   * The ordering stamp of a write: the start of a request, or the moment of a `set`, `setResponse`,
+   * `setError`, `invalidate`, `expireAll` or reset. The clock, but always later than the previous stamp
+   * (and than every stamp restored from a snapshot: see `saw`), so that of two writes made within one
+   * millisecond the later one wins everywhere (reducer, snapshots, other tabs).
    */
-  #startTime(): number {
+  stamp(): number {
     const now = this.#cache.now();
     this.#lastStart = now > this.#lastStart ? now : this.#lastStart + START_STEP;
     return this.#lastStart;
+  }
+
+  /**
+   * A state was merged in (a restored snapshot, another tab): later stamps must be later than its
+   * newest, and a request started before it no longer holds the newest write.
+   */
+  saw(state: State): void {
+    const newest = newestWriteIn(state);
+    if (newest > this.#lastStart) this.#lastStart = newest;
+    if (newest > this.#newestWrite) this.#newestWrite = newest;
+  }
+
+  /** A write made without a request (`controller.set`) at `stamp`: a request that started before it is no longer the newest. */
+  wrote(stamp: number): void {
+    if (stamp > this.#newestWrite) this.#newestWrite = stamp;
   }
 
   /** The last observer of a GET left: abort its request unless a `fetch` caller awaits it. */
@@ -376,8 +413,8 @@ export class Requests {
     options: WriteOptions,
   ): void {
     const date = options.date ?? this.#cache.now();
-    const fetchedAt = options.fetchedAt ?? Math.max(date, this.#lastStart);
-    if (!options.isError && fetchedAt > this.#newestWrite) this.#newestWrite = fetchedAt;
+    const fetchedAt = options.fetchedAt ?? this.stamp();
+    if (!options.isError) this.wrote(fetchedAt);
     const { changes } = this.#store.dispatch(
       options.isError
         ? {

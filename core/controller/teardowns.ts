@@ -20,8 +20,20 @@ export class Teardowns {
     return connection;
   }
 
-  /** Runs every teardown kept, once, in the order they were kept. */
+  /**
+   * Runs every teardown kept, once, in the order they were kept. One that throws does not stop the
+   * others: once all ran, its error is thrown (an `AggregateError` when several threw).
+   */
   run(): void {
-    for (const teardown of this.#list.splice(0)) teardown();
+    const errors: unknown[] = [];
+    for (const teardown of this.#list.splice(0)) {
+      try {
+        teardown();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, `${errors.length} teardowns of the controller threw`);
   }
 }

@@ -25,6 +25,7 @@ import type { SchemaAttribute } from './Polymorphic.js';
 import type { Denormalize, EntityTables } from './types.js';
 import { ownValue } from './normalize.js';
 import { emptyTable, hasOwn, isPlainObject } from './safeObject.js';
+import { placeOf } from './listEdits.js';
 
 /** Given the request's arguments, decides which stored collections (by their arguments) receive new items. */
 export type CreateCollectionFilter = (
@@ -286,7 +287,8 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
       ? ctx.visit(this.schema, input, parent, key)
       : normalizeList(this.itemSchema, input, parent, key, ctx, this);
     const pk = this.pk(parent, key, ctx, ctx.currentEntity());
-    ctx.write(this.key, pk, pks);
+    if (this.holdsPks) ctx.writeList(this.key, pk, pks as string[]);
+    else ctx.write(this.key, pk, pks);
     return pk;
   }
 
@@ -320,9 +322,28 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
       const existing = ctx.get(this.key, listPk);
       if (!this.holds(existing)) continue;
       const listArgs = parseArgsKey(listPk);
-      if (listArgs && filter(listArgs))
-        ctx.write(this.key, listPk, (merge as (a: unknown, b: unknown) => unknown)(existing, pks));
+      if (!listArgs || !filter(listArgs)) continue;
+      const merged = (merge as (a: unknown, b: unknown) => unknown)(existing, pks);
+      if (this.holdsPks)
+        ctx.editList(
+          this.key,
+          listPk,
+          merged as string[],
+          pks as readonly string[],
+          merge === removeItems
+            ? 'remove'
+            : placeOf(existing as string[], merged as string[], pks as readonly string[]),
+        );
+      else ctx.write(this.key, listPk, merged);
     }
+  }
+
+  /**
+   * @internal Whether this collection's lists hold plain pks (not Union members, not a Values object):
+   * only those log their additions and removals for a later, older response to replay (see listEdits.ts).
+   */
+  get holdsPks(): boolean {
+    return !this.isValuesCollection && !isUnion(this.itemSchema);
   }
 
   /** @internal Whether a stored record is one of this collection's lists (or objects, for Values). */

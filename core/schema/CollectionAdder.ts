@@ -1,3 +1,4 @@
+import { placeOf } from './listEdits.js';
 import { denormalizeList } from './Array.js';
 import type { Collection, CollectionListSchema, CreateCollectionFilter } from './Collection.js';
 import { entityKey, isEntityClass } from './Entity.js';
@@ -109,8 +110,17 @@ export class CollectionMover<I = unknown> extends CollectionAdder<I> {
         if (!listArgs) continue;
         const remove = removeFilter ? removeFilter(listArgs) : false;
         const add = addFilter(listArgs);
-        if (remove && !add) ctx.write(collection.key, listPk, removeFrom(existing, added));
-        else if (add && !remove) ctx.write(collection.key, listPk, addTo(existing, added));
+        if (remove === add) continue;
+        const next = remove ? removeFrom(existing, added) : addTo(existing, added);
+        if (!collection.holdsPks) ctx.write(collection.key, listPk, next);
+        else
+          ctx.editList(
+            collection.key,
+            listPk,
+            next as string[],
+            [pk as string],
+            remove ? 'remove' : placeOf(existing as string[], next as string[], [pk as string]),
+          );
       }
     });
     return list ? pks : pks[0];

@@ -1,5 +1,5 @@
 import type { DenormalizeResult } from './denormalize.js';
-import type { EntityMeta, EntityTables } from './types.js';
+import type { EntityMeta, EntityTables, ListEdit } from './types.js';
 
 /** What a schema sees while normalizing: the request arguments, recursion, and the tables being written. */
 export interface NormalizeContext {
@@ -20,6 +20,17 @@ export interface NormalizeContext {
    * existing)` decides (default: keep the existing record). Identical data keeps the stored object.
    */
   write(key: string, pk: string, incoming: unknown, merge?: (existing: unknown, incoming: unknown) => unknown): void;
+  /**
+   * Writes a list's whole membership (a response's list). When the stored list changed after this
+   * write's request started by additions and removals only, those are replayed over `pks`; when a whole
+   * list newer than it is stored, that one stays.
+   */
+  writeList(key: string, pk: string, pks: readonly string[]): void;
+  /**
+   * Writes a list after adding (`'start'`/`'end'`: where they went) or removing `pks`: `next` is the new
+   * list. Logged with this write's stamp, so that an older whole list replays it (see `writeList`).
+   */
+  editList(key: string, pk: string, next: readonly string[], pks: readonly string[], op: ListEdit[2]): void;
 }
 
 /** What a schema sees while denormalizing: recursion and memoized table reads. */

@@ -74,6 +74,7 @@ export type {
   EntityClass,
   EntityMap,
   EntityMeta,
+  ListEdit,
   EntityMetaTables,
   EntityTable,
   EntityTables,

@@ -10,7 +10,9 @@ import { copyTable, emptyTable, hasCycle, hasOwn, isPlainObject, jsonEqual } fro
 import { keepShape } from './shapeKeeper.js';
 import { validated } from './standard.js';
 import { INVALID } from './special.js';
+import { logEdits, replayEdits } from './listEdits.js';
 import type {
+  ListEdit,
   EntityMeta,
   EntityMetaTables,
   EntityTable,
@@ -244,6 +246,8 @@ class Normalizer implements NormalizeContext {
   #depth = 0;
   readonly #entityKeys: string[] = [];
   readonly #entityPks: string[] = [];
+  /** A whole list of the input was not written: a newer one is stored (see `writeList`). */
+  keptNewerList = false;
 
   constructor(
     state: NormalizedTables,
@@ -284,6 +288,35 @@ class Normalizer implements NormalizeContext {
   write(key: string, pk: string, incoming: unknown, merge?: (existing: unknown, incoming: unknown) => unknown): void {
     const state = this.writer.state(key);
     this.#writeIn(state, pk, recordOf(state, pk), incoming, merge);
+  }
+
+  writeList(key: string, pk: string, pks: readonly string[]): void {
+    const state = this.writer.state(key);
+    const existing = recordOf(state, pk);
+    const existingMeta = this.#metaOf(state, pk, existing);
+    if (existingMeta === undefined || !Array.isArray(existing) || this.meta.fetchedAt >= existingMeta.fetchedAt) {
+      this.#writeIn(state, pk, existing, pks, undefined);
+      return;
+    }
+    // changed since this write's request started: its answer with those changes replayed, unless a newer whole list holds
+    const replayed = replayEdits(pks, existingMeta, this.meta.fetchedAt);
+    if (replayed === undefined) {
+      this.keptNewerList = true;
+      return;
+    }
+    this.writer.set(state, pk, existing, shareUnchanged(replayed.list, existing), replayed.meta);
+  }
+
+  editList(key: string, pk: string, next: readonly string[], pks: readonly string[], op: ListEdit[2]): void {
+    const state = this.writer.state(key);
+    const existing = recordOf(state, pk);
+    const existingMeta = this.#metaOf(state, pk, existing);
+    if (existingMeta === this.meta || existing === undefined) {
+      this.#writeIn(state, pk, existing, next, undefined); // a list this write made: nothing older to replay over it
+      return;
+    }
+    if (existingMeta !== undefined && this.meta.fetchedAt < existingMeta.fetchedAt) return; // an older change is not written
+    this.writer.set(state, pk, existing, shareUnchanged(next, existing), logEdits(this.meta, existingMeta, pks, op));
   }
 
   /**
@@ -654,5 +687,5 @@ export function normalizeInto<R = unknown>(
       : error;
   }
   const { entities, entitiesMeta, changed } = normalizer.writer;
-  return { result, entities, entitiesMeta, changed };
+  return { result, entities, entitiesMeta, changed, keptNewerList: normalizer.keptNewerList };
 }

@@ -101,7 +101,14 @@ export interface EntityMeta {
   readonly date: number;
   readonly fetchedAt: number;
   readonly expiresAt: number;
+  /** Lists only: when the last whole list (a response) was written; `fetchedAt` when absent. */
+  readonly base?: number | undefined;
+  /** Lists only: the additions and removals since `base`, oldest first (see listEdits.ts). */
+  readonly edits?: readonly ListEdit[] | undefined;
 }
+
+/** One addition to (at the `'start'` or `'end'`) or removal from a stored list: the item's pk and the write's stamp. */
+export type ListEdit = readonly [pk: string, stamp: number, op: 'start' | 'end' | 'remove'];
 
 /** A table of normalized records keyed by pk (created without a prototype, so any string is a safe key). */
 export type EntityTable = { [pk: string]: unknown };
@@ -126,4 +133,9 @@ export interface NormalizeResult<R = unknown> extends NormalizedTables {
    * back to its stored value and then changed it again (then twice; listing a record twice is harmless).
    */
   readonly changed: readonly (readonly [key: string, pk: string])[];
+  /**
+   * A list of the input was not written because a whole list newer than this write is stored: what the
+   * input holds is not all written (its result must not count as fresh).
+   */
+  readonly keptNewerList: boolean;
 }

@@ -43,6 +43,11 @@ export interface InvalidateAction {
   /** Exact request keys, or a test on request keys. */
   readonly keys: readonly string[] | ((key: string) => boolean);
   readonly date: number;
+  /**
+   * Its ordering stamp (default `date`): it becomes the keys' `fetchedAt`, so that the answer of a
+   * request started before it cannot clear the mark.
+   */
+  readonly stamp?: number | undefined;
 }
 
 /** Empties the store; requests started before `date` settle without writing. */

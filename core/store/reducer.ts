@@ -52,6 +52,19 @@ function withMeta(state: State, key: string, meta: RequestMeta, owned: WeakSet<o
 }
 
 /**
+ * The meta of a key answered by `action`: fresh, unless an invalidation or expiry was stamped after its
+ * request started (`markedAt`): that mark stays, so the key is refetched.
+ */
+function answered(action: { date: number; fetchedAt: number; expiresAt: number }, previous: RequestMeta | undefined) {
+  const meta: RequestMeta = { date: action.date, fetchedAt: action.fetchedAt, expiresAt: action.expiresAt };
+  const markedAt = previous?.markedAt;
+  if (markedAt === undefined || !(markedAt > action.fetchedAt)) return meta;
+  return previous!.invalidated
+    ? { ...meta, expiresAt: 0, invalidated: true, markedAt }
+    : { ...meta, expiresAt: Math.min(meta.expiresAt, previous!.expiresAt), markedAt };
+}
+
+/**
  * The one function that changes the state. Copy-on-write: unchanged parts keep their identity, and
  * `state` is never changed, except the tables in `owned`, which the store hands out to no one (they
  * are written in place; every state it returns is still a new object). Writes of requests started
@@ -82,12 +95,12 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
           copy[action.key] = normalized.result;
           endpoints = copy;
         }
-        meta = withMeta(
-          state,
-          action.key,
-          { date: action.date, fetchedAt: action.fetchedAt, expiresAt: action.expiresAt },
-          owned,
-        );
+        const fresh = answered(action, previous);
+        // a list of the response was not written (a newer whole list is stored): the key is not fresh
+        const written = normalized.keptNewerList
+          ? { ...fresh, expiresAt: Math.min(fresh.expiresAt, action.date - 1) }
+          : fresh;
+        meta = withMeta(state, action.key, written, owned);
       }
       return {
         state: {
@@ -142,11 +155,13 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
       for (const key of keys) {
         const current = meta[key];
         if (!current && action.type === 'expire') continue;
+        // the mark is stamped: the answer of a request that started before it cannot clear it
         const base = current ?? { date: action.date, fetchedAt: action.date, expiresAt: 0 };
+        const markedAt = action.stamp ?? action.date;
         meta[key] =
           action.type === 'invalidate'
-            ? { ...base, invalidated: true, expiresAt: 0 }
-            : { ...base, expiresAt: Math.min(base.expiresAt, action.date - 1) };
+            ? { ...base, invalidated: true, expiresAt: 0, markedAt }
+            : { ...base, expiresAt: Math.min(base.expiresAt, action.date - 1), markedAt };
         changed.push(key);
       }
       return changed.length

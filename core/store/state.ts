@@ -13,6 +13,11 @@ export interface RequestMeta {
   readonly error?: Error | undefined;
   /** Set by `invalidate`: the result must be refetched before it is used again. */
   readonly invalidated?: boolean | undefined;
+  /**
+   * The ordering stamp of the last `invalidate` or expiry: the answer of a request started before it
+   * is written but leaves the key invalid or stale.
+   */
+  readonly markedAt?: number | undefined;
 }
 
 /**
@@ -148,6 +153,7 @@ export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
       ...timesOf(m, `meta.${key}`),
       error: restoreError(m.error),
       invalidated: m.invalidated === true || undefined,
+      markedAt: typeof m.markedAt === 'number' && Number.isFinite(m.markedAt) ? m.markedAt : undefined,
     };
   });
   const endpoints = tableOf(json.endpoints, (v) => v);

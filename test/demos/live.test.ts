@@ -103,6 +103,13 @@ describe('applyTodoEvent', () => {
     expect(ids(controller, ALL)).toEqual([3, 4, 5]);
     expect(controller.get(Todo, { id: 1 })).toBeUndefined();
   });
+
+  it('a deletion marks the paged lists stale: the todo that slides into the page is fetched', () => {
+    const controller = withLists();
+    apply(controller, { type: 'deleted', id: 1 });
+    expect(controller.getResponse(TodoResource.getList, ALL).stale).toBe(true);
+    expect(controller.getResponse(TodoResource.getList, ALL).data?.map((todo) => todo.id)).toEqual([2, 3, 4, 5]);
+  });
 });
 
 describe('parseTodoEvent', () => {

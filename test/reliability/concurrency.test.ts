@@ -5,7 +5,8 @@
  */
 import { HttpResponse, delay, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { Controller, createResource, type QueryState } from '../../core/index.js';
+import { Subject } from 'rxjs';
+import { Controller, createResource, restoreSnapshot, takeSnapshot, type QueryState } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import {
   TodoResource,
@@ -211,6 +212,18 @@ const plainTodo = (todo: Todo | undefined) =>
 const plainJson = (todo: TodoJson | undefined) =>
   todo && { id: todo.id, userId: todo.userId, title: todo.title, completed: todo.completed };
 
+/** A change the server tells of by itself (as the demos' live stream does). */
+type Push =
+  { readonly type: 'created' | 'updated'; readonly todo: TodoJson } | { readonly type: 'deleted'; readonly id: number };
+
+/** Applies a push as the demos do (demos/live.ts): a create joins the lists it matches, a delete leaves them. */
+function applyPush(push: Push, controller: Controller): void {
+  const lists = chaos.plain.getList;
+  if (push.type === 'deleted') controller.set(chaos.plain.delete.schema, { id: push.id });
+  else if (push.type === 'created') controller.set(lists.push.schema, {}, push.todo, push.todo);
+  else controller.set(chaos.plain.get.schema, push.todo);
+}
+
 async function quiet(check: () => boolean, busyWith: () => string): Promise<void> {
   let calm = 0;
   for (let rounds = 0; calm < 3; rounds++) {
@@ -243,6 +256,35 @@ describe('concurrency under faults (model-based, seeded)', () => {
           controller.observe(chaos.plain.get, { id }).subscribe((s) => live.set(`todo ${id}`, s)),
         ),
       ];
+      // pushes: the server changes by itself (another client) and tells the controller at once, through
+      // `set` or a `connect`ed source, sometimes several times within one millisecond
+      const pushes$ = new Subject<Push>();
+      controller.connect(pushes$, (push, c) => applyPush(push, c));
+      const other = new Controller({ retry: 0 }); // another tab: its snapshots are restored mid-flight
+      const serverPush = (): Push | undefined => {
+        const roll = rng.int(3);
+        if (roll === 0) {
+          const todo: TodoJson = {
+            id: server.state.nextId++,
+            userId: rng.int(2) + 1,
+            title: `pushed ${server.state.nextId}`,
+            completed: false,
+            createdAt: '2024-03-01T00:00:00Z',
+          };
+          server.todos.set(todo.id, todo);
+          return { type: 'created', todo: { ...todo } };
+        }
+        const id = rng.pick([...server.todos.keys()]);
+        if (id === undefined) return undefined;
+        if (roll === 1) {
+          const todo = { ...server.todos.get(id)!, title: `renamed ${rng.int(1e9)}` };
+          server.todos.set(id, todo);
+          return { type: 'updated', todo: { ...todo } };
+        }
+        server.todos.delete(id);
+        server.deleted.add(id);
+        return { type: 'deleted', id };
+      };
       const resolved: { title: string; value: Todo }[] = [];
       const rejected: string[] = [];
       const running: Promise<unknown>[] = [];
@@ -251,7 +293,7 @@ describe('concurrency under faults (model-based, seeded)', () => {
         for (let op = 0; op < OPERATIONS; op++) {
           const resource = rng.pick(resources);
           const title = `op ${op}`;
-          const kind = rng.int(8);
+          const kind = rng.int(12);
           let mutation: Promise<Todo> | undefined;
           if (kind === 0) running.push(controller.fetch(resource.getList, rng.pick(lists)).catch(() => undefined));
           else if (kind === 1)
@@ -268,7 +310,19 @@ describe('concurrency under faults (model-based, seeded)', () => {
           else if (kind === 5)
             running.push(controller.fetch(resource.delete, { id: rng.pick(ids()) }).catch(() => undefined));
           else if (kind === 6) controller.invalidateAll(resource.getList);
-          else controller.invalidate(resource.get, { id: rng.pick(ids()) });
+          else if (kind === 7) controller.invalidate(resource.get, { id: rng.pick(ids()) });
+          else if (kind === 8) {
+            // a burst within one millisecond (synchronous): the last push is what the server holds
+            for (let burst = rng.int(3) + 1; burst > 0; burst--) {
+              const push = serverPush();
+              if (push) applyPush(push, controller);
+            }
+          } else if (kind === 9) {
+            const push = serverPush();
+            if (push) pushes$.next(push);
+          } else if (kind === 10) {
+            running.push(other.fetch(chaos.plain.getList, rng.pick(lists)).catch(() => undefined));
+          } else restoreSnapshot(controller, takeSnapshot(other, { invalid: true }));
           if (mutation)
             running.push(
               mutation.then(
@@ -322,6 +376,8 @@ describe('concurrency under faults (model-based, seeded)', () => {
         expect(unhandled).toEqual([]);
       } finally {
         for (const subscription of subscriptions) subscription.unsubscribe();
+        controller.dispose();
+        other.dispose();
         process.off('unhandledRejection', onUnhandled);
       }
     },

@@ -1,6 +1,15 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Temporal } from 'temporal-polyfill';
-import { MemoCache, denormalize, schema, type Denormalize, type NormalizedTables } from '../../core/index.js';
+import {
+  MemoCache,
+  denormalize,
+  schema,
+  type Denormalize,
+  type EntityMeta,
+  type ListEdit,
+  type NormalizeResult,
+  type NormalizedTables,
+} from '../../core/index.js';
 import { Article, Comment, Todo, User } from '../fixtures/entities.js';
 
 declare const state: NormalizedTables;
@@ -63,5 +72,14 @@ describe('Denormalize of collection adders', () => {
     const list = new schema.Collection([Todo]);
     const page = list.addWith((existing, incoming) => [...existing, ...incoming]);
     expectTypeOf<Denormalize<typeof page>>().toEqualTypeOf<Todo[]>();
+  });
+});
+
+describe('list edits in the entity meta', () => {
+  it('a list edit is a pk, a stamp and where it went; normalize says whether a newer whole list was kept', () => {
+    expectTypeOf<ListEdit>().toEqualTypeOf<readonly [pk: string, stamp: number, op: 'start' | 'end' | 'remove']>();
+    expectTypeOf<EntityMeta['edits']>().toEqualTypeOf<readonly ListEdit[] | undefined>();
+    expectTypeOf<EntityMeta['base']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<NormalizeResult['keptNewerList']>().toEqualTypeOf<boolean>();
   });
 });

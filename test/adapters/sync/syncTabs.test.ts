@@ -289,6 +289,21 @@ describe('syncTabs: no lost update, no echo', () => {
     expect(b.get(Todo, { id: 1 })?.title).toBe('from B (later)');
   });
 
+  it('a burst of set within one millisecond ends at the last value in both tabs', async () => {
+    const { controller: a } = clockedTab(1_000);
+    const { controller: b } = clockedTab(1_000);
+    await delivered(b, a); // both tabs are listening
+    for (const title of ['first', 'second', 'third']) a.set(Todo, { id: 1, title });
+    expect(a.get(Todo, { id: 1 })?.title).toBe('third');
+    await delivered(a, b);
+    expect(b.get(Todo, { id: 1 })?.title).toBe('third');
+    // and B's own write in that millisecond, made after it saw A's, is the newer one in both tabs
+    b.set(Todo, { id: 1, title: 'from B, after' });
+    await delivered(b, a);
+    expect(a.get(Todo, { id: 1 })?.title).toBe('from B, after');
+    expect(b.get(Todo, { id: 1 })?.title).toBe('from B, after');
+  });
+
   it('two tabs fetching one record at once, answered out of order: the later request wins in both', async () => {
     const { controller: a } = clockedTab(1_000);
     const { controller: b } = clockedTab(2_000);
