@@ -267,20 +267,23 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       getList: { operation: list.label },
     };
     used.add(get).add(list);
+    const take = (member: string, op: Operation, method?: string) => {
+      members[member] = method ? { operation: op.label, method } : { operation: op.label };
+      used.add(op);
+    };
     const push = listOps.find((op) => op.method === 'POST' && op.body !== false);
-    if (push) ((members.push = { operation: push.label }), used.add(push));
+    if (push) take('push', push);
     const put = ops.find((op) => op.method === 'PUT' && op.body !== false);
     const postItem = ops.find((op) => op.method === 'POST' && op.body !== false);
-    if (put) ((members.update = { operation: put.label }), used.add(put));
+    if (put) take('update', put);
     else if (postItem) {
-      members.update = { operation: postItem.label, method: 'POST' };
-      used.add(postItem);
+      take('update', postItem, 'POST');
       decide(postItem.label, `${entity}Resource.update with method POST`, 'the item path updates with POST');
     }
     const patch = ops.find((op) => op.method === 'PATCH' && op.body !== false);
-    if (patch) ((members.partialUpdate = { operation: patch.label }), used.add(patch));
+    if (patch) take('partialUpdate', patch);
     const del = ops.find((op) => op.method === 'DELETE');
-    if (del) ((members.delete = { operation: del.label }), used.add(del));
+    if (del) take('delete', del);
     const bodyOp = push ?? put ?? postItem ?? patch;
     const body =
       bodyOp && bodyOp.body ? tsType(doc, bodyOp.body, names, refs, { write: true, date: undefined }) : undefined;

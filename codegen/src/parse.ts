@@ -28,6 +28,7 @@ export function parseText(text: string, file: string): OpenApiDocument {
 
 /** Converts a Swagger 2.0 document to OpenAPI 3.0 (the converter is loaded only here). */
 async function fromSwagger2(doc: OpenApiDocument): Promise<OpenApiDocument> {
+  // @ts-expect-error swagger2openapi ships no types
   const { default: converter } = (await import('swagger2openapi')) as any;
   const { openapi } = await converter.convertObj(doc, { patch: true, warnOnly: true });
   return openapi as OpenApiDocument;

@@ -235,7 +235,7 @@ function objectType(
   }
   if (shape.additional)
     members.push(
-      `[key: string]: ${shape.additional === true ? 'unknown' : tsType(doc, shape.additional, names, refs, inner, depth + 1)}${members.length ? ' | undefined' : ''}`,
+      `[key: string]: ${tsType(doc, shape.additional, names, refs, inner, depth + 1)}${members.length ? ' | undefined' : ''}`,
     );
   if (members.length === 0) return 'Record<string, unknown>';
   return `{ ${members.join('; ')} }`;
@@ -275,6 +275,9 @@ export function schemaExpr(
     // an expandable field (`anyOf: [string, Customer]`) or a nullable one: the one branch with a schema
     const found = branches.map((b) => schemaExpr(doc, b, names, refs, seen, depth + 1)).filter((x) => x !== undefined);
     return found.length === 1 ? found[0] : undefined;
+  }
+  if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && !schema.properties) {
+    return schemaExpr(doc, schema.allOf[0], names, refs, seen, depth + 1);
   }
   if (schema.type === 'array' || schema.items) {
     const item = schemaExpr(doc, schema.items, names, refs, seen, depth + 1);

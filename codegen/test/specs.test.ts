@@ -94,7 +94,7 @@ describe.each(SPECS)('$name', (spec) => {
     expect(list.length).toBe(2);
     expect(list[0]).toBeInstanceOf(mod[entity.name]);
     const id = list[0].pk();
-    const one = await controller.fetch(R.get, { ...parents, [entity.pk]: id });
+    const one: any = await controller.fetch(R.get, { ...parents, [entity.pk]: id });
     expect(one.pk()).toBe(id);
 
     const text = entity.fields.find((f) => f.type === 'string' && f.name !== entity.pk && f.schema === undefined);
@@ -105,7 +105,7 @@ describe.each(SPECS)('$name', (spec) => {
       expect(after.find((item: any) => item.pk() === id)[text.name]).toBe('changed by the test');
     }
 
-    const created = await controller.fetch(R.getList.push, parents, text ? { [text.name]: 'created' } : {});
+    const created: any = await controller.fetch(R.getList.push, parents, text ? { [text.name]: 'created' } : {});
     const joined = itemsOf(controller.getResponse(R.getList, parents).data, field);
     expect(joined.map((item: any) => item.pk())).toContain(created.pk());
 
@@ -150,16 +150,16 @@ describe('Petstore 3 (endpoints only: no collection path with an item path)', ()
   it('lists, reads, updates, creates and deletes pets through a Controller', async () => {
     const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
     const controller = new Controller();
-    const list = await controller.fetch(api.findPetsByStatus, { status: ['available'] });
+    const list: any = await controller.fetch(api.findPetsByStatus, { status: ['available'] });
     expect(list.length).toBe(2);
     expect(list[0]).toBeInstanceOf(api.Pet);
-    const pet = await controller.fetch(api.getPetById, { petId: list[0].id });
+    const pet: any = await controller.fetch(api.getPetById, { petId: list[0].id });
     expect(pet.id).toBe(list[0].id);
     await controller.fetch(api.updatePet, { id: pet.id, name: 'renamed', photoUrls: [] });
-    const again = await controller.fetch(api.findPetsByStatus, { status: ['available'] });
+    const again: any = await controller.fetch(api.findPetsByStatus, { status: ['available'] });
     expect(again.find((p: any) => p.id === pet.id).name).toBe('renamed');
     await controller.fetch(api.addPet, { name: 'new', photoUrls: [] });
-    const joined = await controller.fetch(api.findPetsByStatus, { status: ['available'] });
+    const joined: any = await controller.fetch(api.findPetsByStatus, { status: ['available'] });
     expect(joined.length).toBe(3);
     const added = joined.find((p: any) => p.name === 'new');
     await controller.fetch(api.deletePet, { petId: added.id });
