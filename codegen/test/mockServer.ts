@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import OpenAPIBackend from 'openapi-backend';
+import { OpenAPIBackend } from 'openapi-backend';
 import type { Model } from '../src/model.js';
 
 /** What an operation does to its table. */
