@@ -261,7 +261,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     const argName = /^[A-Za-z0-9_]+$/.test(pk) ? pk : undefined;
     const converted = convertPath(itemPath, (p) => (p === param ? argName : undefined));
     if (typeof converted === 'string') continue;
-    const refs = newRefs();
+    const refs = newRefs(true);
     const members: Record<string, ResourceMember> = {
       get: { operation: get.label },
       getList: { operation: list.label },
@@ -304,6 +304,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       members,
       entityRefs: [...new Set([entity, ...refs.entities])].sort(),
       typeRefs: [...refs.types].sort(),
+      unionRefs: [...(refs.unions ?? [])].sort(),
     });
     decide(
       name,
@@ -340,7 +341,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     }
     for (const [from, to] of converted.renamed)
       decide(`${op.label} {${from}}`, `argument ${to}`, "rx-rest's path parameters are word characters only");
-    const refs = newRefs();
+    const refs = newRefs(true);
     let schema: string | undefined;
     let processBody: string | undefined;
     if (op.method === 'DELETE' && itemEntity) {
@@ -355,6 +356,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       else if (list) schema = envelopeExpr(doc, op.response, list.shape.field, list.entity, names, refs);
       else schema = schemaExpr(doc, op.response, names, refs);
       if (list) refs.entities.add(list.entity);
+      else if (op.method === 'GET' && schema !== undefined) schema = listsAsCollections(schema);
     }
     const resultType = schema === undefined && op.response ? tsType(doc, op.response, names, refs) : undefined;
     const name = endpointNames.take(
@@ -377,6 +379,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       process: processBody,
       entityRefs: [...refs.entities].sort(),
       typeRefs: [...refs.types].sort(),
+      unionRefs: [...(refs.unions ?? [])].sort(),
       description: op.summary,
     });
   }
@@ -443,6 +446,20 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     decisions,
     skipped,
   };
+}
+
+/**
+ * A GET's list of a union (`[Animal]`, or `{ animals: [Animal], next }`) as a Collection, like lists of
+ * one entity: `new schema.Collection([Animal])`.
+ */
+function listsAsCollections(schema: string): string {
+  const bare = /^\[([A-Za-z_$][\w$]*)\]$/.exec(schema);
+  if (bare) return `new schema.Collection([${bare[1]}])`;
+  const members = /^\{ (.*) \}$/.exec(schema)?.[1]?.split(', ');
+  if (!members) return schema;
+  const lists = members.filter((member) => /^[^:]+: \[[A-Za-z_$][\w$]*\]$/.test(member));
+  if (lists.length !== 1) return schema;
+  return schema.replace(lists[0]!, lists[0]!.replace(/: \[([A-Za-z_$][\w$]*)\]$/, ': new schema.Collection([$1])'));
 }
 
 function firstLine(text: unknown): string | undefined {

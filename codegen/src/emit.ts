@@ -52,8 +52,15 @@ function entityFile(model: Model, entity: EntityModel): string {
   return `${header(model)}${imports.join('\n')}\n\n${doc(entity.description)}export class ${entity.name} extends Entity {\n${lines.join('\n')}\n\n  pk() {\n    ${pkBody}\n  }\n\n  static override key = ${JSON.stringify(entity.key)};${schema}\n}\n`;
 }
 
-function importLines(entityRefs: Iterable<string>, typeRefs: Iterable<string>, typesOnly = false): string[] {
+function importLines(
+  entityRefs: Iterable<string>,
+  typeRefs: Iterable<string>,
+  typesOnly = false,
+  unionRefs: Iterable<string> = [],
+): string[] {
   const lines: string[] = [];
+  const unions = [...new Set(unionRefs)].sort();
+  if (unions.length) lines.push(`import { ${unions.join(', ')} } from './unions.js';`);
   for (const ref of [...new Set(entityRefs)].sort())
     lines.push(`import ${typesOnly ? 'type ' : ''}{ ${ref} } from './${ref}.js';`);
   const types = [...new Set(typeRefs)].sort();
@@ -114,6 +121,8 @@ function resourcesFile(model: Model): string {
     ...importLines(
       model.resources.flatMap((r) => r.entityRefs),
       model.resources.flatMap((r) => r.typeRefs),
+      false,
+      model.resources.flatMap((r) => r.unionRefs),
     ),
   ];
   return `${header(model)}${imports.join('\n')}\n\n${model.resources.map(resourceCode).join('\n\n') || 'export {};'}\n`;
@@ -141,6 +150,8 @@ function endpointsFile(model: Model): string {
     ...importLines(
       model.endpoints.flatMap((e) => e.entityRefs),
       model.endpoints.flatMap((e) => e.typeRefs),
+      false,
+      model.endpoints.flatMap((e) => e.unionRefs),
     ),
   ];
   if (model.endpoints.length === 0) return `${header(model)}export {};\n`;

@@ -83,6 +83,8 @@ export interface ResourceModel {
   >;
   readonly entityRefs: readonly string[];
   readonly typeRefs: readonly string[];
+  /** Unions from unions.ts it uses. */
+  readonly unionRefs: readonly string[];
 }
 
 /** A `RestEndpoint` for an operation outside the resources. */
@@ -101,6 +103,8 @@ export interface EndpointModel {
   readonly process: string | undefined;
   readonly entityRefs: readonly string[];
   readonly typeRefs: readonly string[];
+  /** Unions from unions.ts it uses. */
+  readonly unionRefs: readonly string[];
   readonly description: string | undefined;
 }
 

@@ -104,11 +104,15 @@ export interface NameTable {
 export interface Refs {
   readonly entities: Set<string>;
   readonly types: Set<string>;
+  /** When given, a named union is written as its const from unions.ts (and recorded here) rather than inline. */
+  readonly unions?: Set<string>;
 }
 
 /** New empty `Refs`. */
-export function newRefs(): Refs {
-  return { entities: new Set(), types: new Set() };
+export function newRefs(unions = false): Refs {
+  return unions
+    ? { entities: new Set(), types: new Set(), unions: new Set() }
+    : { entities: new Set(), types: new Set() };
 }
 
 /** How to render a type. */
@@ -263,6 +267,10 @@ export function schemaExpr(
       return entity;
     }
     const union = names.unions.get(name);
+    if (union && refs.unions) {
+      refs.unions.add(union.name);
+      return union.name;
+    }
     if (union) return unionExpr(union.members, union.attribute, refs);
     if (seen.has(name)) return undefined;
     return schemaExpr(doc, deref(doc, schema), names, refs, new Set([...seen, name]), depth + 1);

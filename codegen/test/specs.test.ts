@@ -116,6 +116,30 @@ describe.each(SPECS)('$name', (spec) => {
   }, 60_000);
 });
 
+describe('influxdata.com: a discriminated oneOf read through schema.Union', () => {
+  let generated: Generated;
+  beforeAll(async () => {
+    generated = await generateAgainstMock(fixture('influxdata.com.json'));
+  }, 120_000);
+  afterAll(() => generated?.dispose());
+
+  it('a check comes back as the entity class its type names', async () => {
+    expect(generated.model.unions.find((u) => u.name === 'CheckDiscriminator')).toEqual({
+      name: 'CheckDiscriminator',
+      attribute: 'type',
+      members: { deadman: 'DeadmanCheck', threshold: 'ThresholdCheck', custom: 'CustomCheck' },
+    });
+    const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
+    const controller = new Controller();
+    const check: any = await controller.fetch(api.getChecksID, { checkID: '1' });
+    const Class = { deadman: api.DeadmanCheck, threshold: api.ThresholdCheck, custom: api.CustomCheck }[
+      check.type as string
+    ];
+    expect(Class).toBeDefined();
+    expect(check).toBeInstanceOf(Class);
+  }, 60_000);
+});
+
 describe('Petstore 3 (endpoints only: no collection path with an item path)', () => {
   let generated: Generated;
   const extra: ExtraTable[] = [
