@@ -51,7 +51,16 @@ export async function loadDocument(doc: OpenApiDocument, options: LoadOptions = 
     const result = await validate(structuredClone(spec) as any);
     if (!result.valid) throw new SpecError(`The spec is not valid OpenAPI:\n${compileErrors(result)}`);
   }
-  return (await bundle(spec as any)) as OpenApiDocument;
+  // bundling only pulls in external files: a document whose refs are all internal is already bundled
+  return hasExternalRefs(spec) ? ((await bundle(spec as any)) as OpenApiDocument) : spec;
+}
+
+function hasExternalRefs(node: unknown): boolean {
+  if (typeof node !== 'object' || node === null) return false;
+  if (Array.isArray(node)) return node.some(hasExternalRefs);
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && !ref.startsWith('#')) return true;
+  return Object.values(node).some(hasExternalRefs);
 }
 
 /** Loads a spec file (`.json`, `.yaml`, `.yml`). */
