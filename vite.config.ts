@@ -31,7 +31,7 @@ export default defineConfig({
         resolve: { alias: [{ find: /^rx-rest$/, replacement: new URL('./core/index.ts', import.meta.url).pathname }] },
         test: {
           name: 'node',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'codegen/test/**/*.test.ts'],
           exclude: ['test/e2e/**', 'node_modules/**', 'test/**/*.dom.test.*'],
           typecheck: {
             enabled: true,

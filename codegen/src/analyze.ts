@@ -1,0 +1,609 @@
+/**
+ * The analysis: a bundled OpenAPI document (and the config) → the model the templates print. Pure: no
+ * I/O, the same input gives the same model. Every choice it makes is recorded in `decisions`; the ones no
+ * rule of the spec or the config fixed are marked `guessed` (what `--strict` refuses).
+ */
+import type {
+  Config,
+  Decision,
+  EndpointModel,
+  EntityModel,
+  FieldModel,
+  Model,
+  ResourceMember,
+  ResourceModel,
+  Skipped,
+  TypeModel,
+  UnionModel,
+} from './model.js';
+import { NameRegistry, camelCase, convertPath, pascalCase, propertyKey } from './naming.js';
+import { listOperations, type Operation, type Parameter } from './operations.js';
+import {
+  deref,
+  inlineUnion,
+  isNullable,
+  newRefs,
+  objectShape,
+  refName,
+  schemaExpr,
+  tsType,
+  type JsonSchema,
+  type NameTable,
+  type Refs,
+} from './schemas.js';
+
+/** Query parameter names that page through a list, in order of preference. */
+const PAGE_PARAMS = [
+  'page',
+  'cursor',
+  'starting_after',
+  'after',
+  'page_token',
+  'pageToken',
+  'offset',
+  'next',
+  'marker',
+  'continuation_token',
+  'continuationToken',
+  'page_number',
+  'pageNumber',
+  'skip',
+];
+/** Properties that may hold a pk when there is no `id`: guesses. */
+const PK_GUESSES = ['uuid', '_id', 'ID', 'Id', 'gid', 'key', 'slug'];
+
+/** Builds the model of a bundled OpenAPI 3 document. */
+export function analyze(doc: JsonSchema, config: Config = {}): Model {
+  const decisions: Decision[] = [];
+  const skipped: Skipped[] = [];
+  const decide = (subject: string, decision: string, reason: string, guessed = false) =>
+    decisions.push({ subject, decision, reason, guessed });
+  const schemas: Record<string, JsonSchema> = doc.components?.schemas ?? {};
+  const override = (name: string) => {
+    const fromConfig = config.schemas?.[name] ?? {};
+    const spec = deref(doc, schemas[name]) ?? {};
+    return {
+      entity: fromConfig.entity ?? (spec['x-rx-rest-entity'] as boolean | undefined),
+      pk: fromConfig.pk ?? (spec['x-rx-rest-pk'] as string | undefined),
+      key: fromConfig.key ?? (spec['x-rx-rest-key'] as string | undefined),
+      source: config.schemas?.[name] ? 'the config' : 'the spec',
+    };
+  };
+  const skipOps = new Set(config.skip ?? []);
+  const operations = listOperations(doc)
+    .map((op) => (op.method === 'GET' || op.method === 'DELETE' ? { ...op, body: undefined } : op))
+    .filter((op) => {
+      if (skipOps.has(op.label) || (op.operationId && skipOps.has(op.operationId))) {
+        skipped.push({ subject: op.label, reason: "listed in the config's skip" });
+        return false;
+      }
+      return true;
+    });
+
+  // 1. which item paths return which schema: `GET /pets/{petId}` → Pet, parameter petId
+  const itemParams = new Map<string, Set<string>>();
+  for (const op of operations) {
+    const name = op.method === 'GET' ? refName(singleRef(doc, op.response)) : undefined;
+    const last = /\{([^}]+)\}$/.exec(op.path)?.[1];
+    if (name && last) (itemParams.get(name) ?? itemParams.set(name, new Set()).get(name)!).add(last);
+  }
+
+  // 2. entities: named object schemas with a pk
+  const classNames = new NameRegistry();
+  const entityOf = new Map<string, string>();
+  const pkOf = new Map<string, string>();
+  const keyOf = new Map<string, string>();
+  for (const name of Object.keys(schemas)) {
+    const over = override(name);
+    const shape = objectShape(doc, schemas[name]);
+    const schema = deref(doc, schemas[name]);
+    if (over.entity === false) {
+      decide(name, 'not an entity', `x-rx-rest-entity: false in ${over.source}`);
+      continue;
+    }
+    if (!shape || Array.isArray(schema?.oneOf) || Array.isArray(schema?.anyOf)) continue;
+    const props = Object.keys(shape.properties);
+    let pk: string | undefined;
+    if (over.pk !== undefined) {
+      if (!props.includes(over.pk))
+        throw new Error(
+          `x-rx-rest-pk of ${name} names "${over.pk}", which is not one of its properties (${props.join(', ')}).`,
+        );
+      pk = over.pk;
+      decide(name, `entity, pk ${pk}`, `x-rx-rest-pk in ${over.source}`);
+    } else if (props.includes('id')) {
+      pk = 'id';
+      decide(name, 'entity, pk id', 'it has an id property');
+    } else {
+      const param = [...(itemParams.get(name) ?? [])].find((p) => props.includes(p));
+      if (param) {
+        pk = param;
+        decide(name, `entity, pk ${pk}`, `the item path's parameter {${param}} is one of its properties`);
+      } else {
+        const guess = [
+          `${camelCase(name)}Id`,
+          `${name.replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase())}_id`,
+          ...PK_GUESSES,
+        ].find((p) => props.includes(p));
+        if (guess) {
+          pk = guess;
+          decide(name, `entity, pk ${pk}`, `guessed from the property name ${guess}`, true);
+        }
+      }
+    }
+    if (pk === undefined) {
+      if (over.entity === true)
+        throw new Error(`${name} is marked x-rx-rest-entity but has no pk: give it x-rx-rest-pk.`);
+      continue;
+    }
+    entityOf.set(name, classNames.take(pascalCase(name)));
+    pkOf.set(name, pk);
+    keyOf.set(name, over.key ?? name);
+  }
+
+  // 3. unions: schemas that are a discriminated oneOf of entities (or a base with a discriminator mapping)
+  const unionOf = new Map<string, { name: string; attribute: string; members: Record<string, string> }>();
+  for (const name of Object.keys(schemas)) {
+    if (entityOf.has(name)) continue;
+    const schema = deref(doc, schemas[name]) ?? {};
+    const found = inlineUnion(schema, { entities: entityOf });
+    if (found) {
+      const union = { name: classNames.take(pascalCase(name)), ...found };
+      unionOf.set(name, union);
+      decide(
+        name,
+        `schema.Union on ${found.attribute}`,
+        `a discriminated oneOf of ${Object.values(found.members).join(', ')}`,
+      );
+    }
+  }
+
+  // 4. plain types and input types
+  const typeOf = new Map<string, string>();
+  for (const name of Object.keys(schemas))
+    if (!entityOf.has(name) && !unionOf.has(name)) typeOf.set(name, classNames.take(pascalCase(name)));
+  const inputs = new Map<string, string>();
+  const entityByClass = new Map([...entityOf].map(([schemaName, cls]) => [cls, schemaName]));
+  const names: NameTable = {
+    entities: entityOf,
+    unions: unionOf,
+    types: typeOf,
+    inputOf(entity) {
+      let input = inputs.get(entity);
+      if (input === undefined) inputs.set(entity, (input = classNames.take(`${entity}Input`)));
+      return input;
+    },
+  };
+  const dateType = config.temporal ? 'Temporal.Instant' : 'Date';
+
+  // 5. entity classes
+  const entities: EntityModel[] = [];
+  for (const [schemaName, cls] of entityOf) {
+    const shape = objectShape(doc, schemas[schemaName])!;
+    const refs = newRefs();
+    const schemaRefs = newRefs();
+    const fields: FieldModel[] = [];
+    for (const [prop, raw] of Object.entries(shape.properties)) {
+      const property = deref(doc, raw) ?? {};
+      if (property.writeOnly === true) continue;
+      const required = shape.required.has(prop) || prop === pkOf.get(schemaName);
+      const nullable = isNullable(property) || isNullable(raw);
+      let type = tsType(doc, raw, names, refs, { write: false, date: dateType });
+      let schema = schemaExpr(doc, raw, names, schemaRefs);
+      const isDate =
+        (property.type === 'string' && property.format === 'date-time') ||
+        (Array.isArray(property.type) && property.type.includes('string') && property.format === 'date-time');
+      if (schema === undefined && isDate)
+        schema = config.temporal ? 'Temporal.Instant.from' : '(iso: string) => new Date(iso)';
+      const nestedName = refName(raw) ?? refName(property.allOf?.length === 1 ? property.allOf[0] : undefined);
+      const nested = nestedName ? entityOf.get(nestedName) : undefined;
+      let init: string | undefined;
+      if (!required || nullable) {
+        init = nullable ? 'null' : 'undefined';
+        if (!type.split(' | ').includes(init)) type = `${type} | ${init}`;
+      } else if (nested) {
+        // a required nested entity defaults to an instance (rx-rest then requires it); in a cycle it cannot
+        if (nested === cls || requiresEntity(doc, schemas, entityOf, nestedName!)) {
+          init = 'undefined';
+          type = `${type} | undefined`;
+          decide(
+            `${schemaName}.${prop}`,
+            'optional nested entity',
+            `a required ${nested} default would build ${nested} recursively`,
+          );
+        } else init = `${nested}.fromJS()`;
+      } else
+        init = defaultValue(
+          doc,
+          prop === pkOf.get(schemaName) ? { ...property, default: undefined } : raw,
+          type,
+          isDate,
+          config.temporal === true,
+        );
+      fields.push({ name: prop, type, init, schema, description: firstLine(property.description) });
+    }
+    const entityRefs = new Set([...refs.entities, ...schemaRefs.entities]);
+    entityRefs.delete(cls);
+    entities.push({
+      name: cls,
+      key: keyOf.get(schemaName)!,
+      pk: pkOf.get(schemaName)!,
+      fields,
+      lazySchema: schemaRefs.entities.size > 0,
+      entityRefs: [...entityRefs].sort(),
+      typeRefs: [...refs.types].sort(),
+      description: firstLine(deref(doc, schemas[schemaName])?.description),
+    });
+  }
+
+  // 6. resources: a collection path and its item path, both GET, of one entity
+  const byPath = new Map<string, Operation[]>();
+  for (const op of operations) (byPath.get(op.path) ?? byPath.set(op.path, []).get(op.path)!).push(op);
+  const used = new Set<Operation>();
+  const resources: ResourceModel[] = [];
+  for (const [itemPath, ops] of byPath) {
+    const match = /^(.*)\/\{([^}]+)\}$/.exec(itemPath);
+    if (!match) continue;
+    const [, listPath, param] = match as unknown as [string, string, string];
+    const get = ops.find((op) => op.method === 'GET');
+    const schemaName = get ? refName(singleRef(doc, get.response)) : undefined;
+    const entity = schemaName ? entityOf.get(schemaName) : undefined;
+    const listOps = byPath.get(listPath) ?? [];
+    const list = listOps.find((op) => op.method === 'GET');
+    if (!get || !entity || !schemaName || !list) continue;
+    const listShape = listResponse(doc, list.response, schemaName);
+    if (!listShape) continue;
+    const pk = pkOf.get(schemaName)!;
+    if (!(param === pk || (pk === 'id' && /id$/i.test(param)))) {
+      decide(itemPath, 'endpoints, no resource', `the parameter {${param}} is not ${entity}'s pk ${pk}`);
+      continue;
+    }
+    const argName = /^[A-Za-z0-9_]+$/.test(pk) ? pk : undefined;
+    const converted = convertPath(itemPath, (p) => (p === param ? argName : undefined));
+    if (typeof converted === 'string') continue;
+    const refs = newRefs(true);
+    const members: Record<string, ResourceMember> = {
+      get: { operation: get.label },
+      getList: { operation: list.label },
+    };
+    used.add(get).add(list);
+    const take = (member: string, op: Operation, method?: string) => {
+      members[member] = method ? { operation: op.label, method } : { operation: op.label };
+      used.add(op);
+    };
+    const push = listOps.find((op) => op.method === 'POST' && op.body !== false);
+    if (push) take('push', push);
+    const put = ops.find((op) => op.method === 'PUT' && op.body !== false);
+    const postItem = ops.find((op) => op.method === 'POST' && op.body !== false);
+    if (put) take('update', put);
+    else if (postItem) {
+      take('update', postItem, 'POST');
+      decide(postItem.label, `${entity}Resource.update with method POST`, 'the item path updates with POST');
+    }
+    const patch = ops.find((op) => op.method === 'PATCH' && op.body !== false);
+    if (patch) take('partialUpdate', patch);
+    const del = ops.find((op) => op.method === 'DELETE');
+    if (del) take('delete', del);
+    const bodyOp = push ?? put ?? postItem ?? patch;
+    const body =
+      bodyOp && bodyOp.body ? tsType(doc, bodyOp.body, names, refs, { write: true, date: undefined }) : undefined;
+    const query = queryType(doc, list, names, refs);
+    const page = paginationField(list);
+    const listSchema = listShape.envelope
+      ? envelopeExpr(doc, list.response!, listShape.field, entity, names, refs)
+      : undefined;
+    const name = classNames.take(`${entity}Resource`);
+    resources.push({
+      name,
+      entity,
+      path: converted.path,
+      searchParams: query,
+      body,
+      paginationField: page,
+      listSchema,
+      members,
+      entityRefs: [...new Set([entity, ...refs.entities])].sort(),
+      typeRefs: [...refs.types].sort(),
+      unionRefs: [...(refs.unions ?? [])].sort(),
+    });
+    decide(
+      name,
+      `createResource at ${converted.path}`,
+      `${list.label} lists ${entity}${listShape.envelope ? ` in .${listShape.field}` : ''}, ${get.label} reads one`,
+    );
+    if (param !== (argName ?? param))
+      decide(
+        `${name} {${param}}`,
+        `argument ${argName}`,
+        `named after the pk, so a delete invalidates by its URL arguments`,
+      );
+    if (page) decide(`${name}.getList`, `paginationField ${page}`, 'a query parameter that pages');
+  }
+
+  // 7. endpoints: every other operation
+  const endpoints: EndpointModel[] = [];
+  const endpointNames = classNames;
+  for (const reserved of ['urlPrefix', 'requestHeaders', 'sendHeaders', 'ApiEndpoint']) endpointNames.take(reserved);
+  const headers = new Set<string>();
+  for (const op of operations) {
+    for (const p of op.parameters) if (p.in === 'header' || p.in === 'cookie') headers.add(`${p.in} ${p.name}`);
+    for (const s of op.security) headers.add(`security ${s}`);
+    if (used.has(op)) continue;
+    if (op.body === false) {
+      skipped.push({ subject: op.label, reason: 'its request body is not JSON (rx-rest sends JSON)' });
+      continue;
+    }
+    const itemEntity = entityAtItemPath(doc, byPath, op.path, entityOf, pkOf);
+    const converted = convertPath(op.path);
+    if (typeof converted === 'string') {
+      skipped.push({ subject: op.label, reason: converted });
+      continue;
+    }
+    for (const [from, to] of converted.renamed)
+      decide(`${op.label} {${from}}`, `argument ${to}`, "rx-rest's path parameters are word characters only");
+    const refs = newRefs(true);
+    let schema: string | undefined;
+    let processBody: string | undefined;
+    if (op.method === 'DELETE' && itemEntity) {
+      const argument = converted.renamed.get(itemEntity.param) ?? itemEntity.param;
+      schema = `new schema.Invalidate(${itemEntity.entity})`;
+      refs.entities.add(itemEntity.entity);
+      processBody = `(value: unknown, params: { ${propertyKey(argument)}: string | number }) => ({ ${propertyKey(itemEntity.pk)}: String(params.${argument}) })`;
+      decide(op.label, `Invalidate ${itemEntity.entity}`, 'a DELETE of an item path');
+    } else if (op.response) {
+      const list = op.method === 'GET' ? listResponseAny(doc, op.response, entityOf) : undefined;
+      if (list && !list.shape.envelope) schema = `new schema.Collection([${list.entity}])`;
+      else if (list) schema = envelopeExpr(doc, op.response, list.shape.field, list.entity, names, refs);
+      else schema = schemaExpr(doc, op.response, names, refs);
+      if (list) refs.entities.add(list.entity);
+      else if (op.method === 'GET' && schema !== undefined) schema = listsAsCollections(schema);
+    }
+    const resultType = schema === undefined && op.response ? tsType(doc, op.response, names, refs) : undefined;
+    const name = endpointNames.take(
+      op.operationId
+        ? camelCase(op.operationId)
+        : camelCase(`${op.method.toLowerCase()} ${op.path.replace(/\{([^}]+)\}/g, 'by $1')}`),
+    );
+    if (!op.operationId) decide(op.label, `endpoint ${name}`, 'no operationId: named after the method and path', true);
+    const page = op.method === 'GET' ? paginationField(op) : undefined;
+    endpoints.push({
+      name,
+      operation: op.label,
+      method: op.method,
+      path: converted.path,
+      schema,
+      searchParams: queryType(doc, op, names, refs),
+      body: op.body ? tsType(doc, op.body, names, refs, { write: true, date: undefined }) : undefined,
+      paginationField: schema?.includes('schema.Collection') ? page : undefined,
+      resultType: resultType === 'unknown' ? undefined : resultType,
+      process: processBody,
+      entityRefs: [...refs.entities].sort(),
+      typeRefs: [...refs.types].sort(),
+      unionRefs: [...(refs.unions ?? [])].sort(),
+      description: op.summary,
+    });
+  }
+
+  // 8. named types and the input types that were asked for
+  const types: TypeModel[] = [];
+  for (const [schemaName, name] of typeOf) {
+    const refs = newRefs();
+    types.push({
+      name,
+      type: tsType(doc, deref(doc, schemas[schemaName]), names, refs),
+      entityRefs: [...refs.entities].sort(),
+      description: firstLine(deref(doc, schemas[schemaName])?.description),
+    });
+  }
+  for (let done = 0; done < inputs.size; done++) {
+    const [entity, name] = [...inputs][done]!;
+    const refs = newRefs();
+    const schemaName = entityByClass.get(entity)!;
+    types.push({
+      name,
+      type: tsType(
+        doc,
+        { ...deref(doc, schemas[schemaName]) },
+        { ...names, entities: new Map(), inputOf: names.inputOf },
+        refs,
+        { write: true, date: undefined },
+      ),
+      entityRefs: [],
+      description: `The request body form of ${entity} (readOnly fields left out).`,
+    });
+  }
+
+  const unions: UnionModel[] = [...unionOf.values()].map((u) => ({
+    name: u.name,
+    attribute: u.attribute,
+    members: u.members,
+  }));
+  const server = (doc.servers ?? [])[0];
+  let urlPrefix = config.urlPrefix ?? (typeof server?.url === 'string' ? server.url : '');
+  if (config.urlPrefix === undefined && server?.variables) {
+    urlPrefix = urlPrefix.replace(/\{([^}]+)\}/g, (all: string, v: string) =>
+      String(server.variables[v]?.default ?? all),
+    );
+  }
+  urlPrefix = urlPrefix.replace(/\/$/, '');
+  decide(
+    'urlPrefix',
+    JSON.stringify(urlPrefix),
+    config.urlPrefix !== undefined ? 'the config' : server ? 'servers[0]' : 'the spec has no servers',
+  );
+  for (const header of headers)
+    decide(header, 'requestHeaders', 'a header, cookie or security parameter: set it in requestHeaders (client.ts)');
+  return {
+    title: String(doc.info?.title ?? 'API'),
+    urlPrefix,
+    temporal: config.temporal === true,
+    entities,
+    types,
+    unions,
+    resources,
+    endpoints,
+    headers: [...headers],
+    decisions,
+    skipped,
+  };
+}
+
+/**
+ * A GET's list of a union (`[Animal]`, or `{ animals: [Animal], next }`) as a Collection, like lists of
+ * one entity: `new schema.Collection([Animal])`.
+ */
+function listsAsCollections(schema: string): string {
+  const bare = /^\[([A-Za-z_$][\w$]*)\]$/.exec(schema);
+  if (bare) return `new schema.Collection([${bare[1]}])`;
+  const members = /^\{ (.*) \}$/.exec(schema)?.[1]?.split(', ');
+  if (!members) return schema;
+  const lists = members.filter((member) => /^[^:]+: \[[A-Za-z_$][\w$]*\]$/.test(member));
+  if (lists.length !== 1) return schema;
+  return schema.replace(lists[0]!, lists[0]!.replace(/: \[([A-Za-z_$][\w$]*)\]$/, ': new schema.Collection([$1])'));
+}
+
+function firstLine(text: unknown): string | undefined {
+  return typeof text === 'string' && text.trim() ? text.trim().split('\n')[0]!.replace(/\*\//g, '*\\/') : undefined;
+}
+
+/** The `$ref` a response is, also through a one-part `allOf`. */
+function singleRef(doc: JsonSchema, schema: JsonSchema | undefined): JsonSchema | undefined {
+  if (!schema) return undefined;
+  if (refName(schema)) return schema;
+  if (Array.isArray(schema.allOf) && schema.allOf.length === 1) return singleRef(doc, schema.allOf[0]);
+  return undefined;
+}
+
+/** Whether the entity `name` has a required field holding an entity (a default instance would recurse). */
+function requiresEntity(
+  doc: JsonSchema,
+  schemas: Record<string, JsonSchema>,
+  entityOf: ReadonlyMap<string, string>,
+  name: string,
+): boolean {
+  const shape = objectShape(doc, schemas[name]);
+  if (!shape) return false;
+  return [...shape.required].some((prop) => {
+    const raw = shape.properties[prop];
+    const ref = refName(raw) ?? refName(deref(doc, raw)?.allOf?.[0]);
+    return ref !== undefined && entityOf.has(ref) && !isNullable(deref(doc, raw));
+  });
+}
+
+/** How a response lists `entity`: a bare array, or an envelope with the array in `field`. */
+function listResponse(
+  doc: JsonSchema,
+  response: JsonSchema | undefined,
+  entity: string,
+): { envelope: boolean; field: string } | undefined {
+  if (!response) return undefined;
+  const node = deref(doc, response);
+  if (node?.type === 'array' && refName(singleRef(doc, node.items)) === entity) return { envelope: false, field: '' };
+  const shape = objectShape(doc, response);
+  if (!shape || refName(singleRef(doc, response)) === entity) return undefined;
+  for (const [field, raw] of Object.entries(shape.properties)) {
+    const prop = deref(doc, raw);
+    if (prop?.type === 'array' && refName(singleRef(doc, prop.items)) === entity) return { envelope: true, field };
+  }
+  return undefined;
+}
+
+function listResponseAny(doc: JsonSchema, response: JsonSchema, entityOf: ReadonlyMap<string, string>) {
+  const self = refName(singleRef(doc, response));
+  if (self !== undefined && entityOf.has(self)) return undefined;
+  const node = deref(doc, response);
+  const candidates = new Set<string>();
+  const item = refName(singleRef(doc, node?.items));
+  if (item) candidates.add(item);
+  const shape = objectShape(doc, response);
+  for (const raw of Object.values(shape?.properties ?? {})) {
+    const name = refName(singleRef(doc, deref(doc, raw)?.items));
+    if (name) candidates.add(name);
+  }
+  for (const name of candidates) {
+    const entity = entityOf.get(name);
+    const shapeFound = entity ? listResponse(doc, response, name) : undefined;
+    if (entity && shapeFound) return { entity, shape: shapeFound };
+  }
+  return undefined;
+}
+
+/** `{ data: new schema.Collection([Pet]), has_more: false }`: the envelope's other members stay plain JSON. */
+function envelopeExpr(
+  doc: JsonSchema,
+  response: JsonSchema,
+  field: string,
+  entity: string,
+  names: NameTable,
+  refs: Refs,
+): string {
+  const shape = objectShape(doc, response)!;
+  const members = [`${propertyKey(field)}: new schema.Collection([${entity}])`];
+  for (const [key, raw] of Object.entries(shape.properties)) {
+    if (key === field) continue;
+    const expr = schemaExpr(doc, raw, names, refs);
+    if (expr !== undefined) members.push(`${propertyKey(key)}: ${expr}`);
+  }
+  refs.entities.add(entity);
+  return `{ ${members.join(', ')} }`;
+}
+
+function queryType(doc: JsonSchema, op: Operation, names: NameTable, refs: Refs): string | undefined {
+  const query = op.parameters.filter((p: Parameter) => p.in === 'query');
+  if (query.length === 0) return undefined;
+  const members = query.map(
+    (p) =>
+      `${propertyKey(p.name)}${p.required ? '' : '?'}: ${tsType(doc, p.schema, names, refs, { write: true, date: undefined })}`,
+  );
+  const type = `{ ${members.join('; ')} }`;
+  return query.some((p) => p.required) ? type : `${type} | undefined`;
+}
+
+function paginationField(op: Operation): string | undefined {
+  const names = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  return PAGE_PARAMS.find((name) => names.has(name));
+}
+
+/** The entity a path's last parameter addresses (`/pets/{petId}` whose GET returns Pet), if its pk. */
+function entityAtItemPath(
+  doc: JsonSchema,
+  byPath: ReadonlyMap<string, Operation[]>,
+  path: string,
+  entityOf: ReadonlyMap<string, string>,
+  pkOf: ReadonlyMap<string, string>,
+) {
+  const param = /\{([^}]+)\}$/.exec(path)?.[1];
+  if (!param) return undefined;
+  const get = byPath.get(path)?.find((op) => op.method === 'GET');
+  const name = get ? refName(singleRef(doc, get.response)) : undefined;
+  const entity = name ? entityOf.get(name) : undefined;
+  const pk = name ? pkOf.get(name) : undefined;
+  if (!entity || !pk || !(param === pk || (pk === 'id' && /id$/i.test(param)))) return undefined;
+  return { entity, pk, param };
+}
+
+function defaultValue(
+  doc: JsonSchema,
+  raw: JsonSchema,
+  type: string,
+  isDate: boolean,
+  temporal: boolean,
+): string | undefined {
+  const schema = deref(doc, raw) ?? {};
+  if (isDate) return temporal ? "Temporal.Instant.from('1970-01-01T00:00:00Z')" : 'new Date(0)';
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    const first = schema.enum.find((value: unknown) => value !== null);
+    return typeof first === 'string' ? `'${first.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(first);
+  }
+  if (schema.default !== undefined && ['string', 'number', 'boolean'].includes(typeof schema.default)) {
+    if (type === 'string' || type === 'number' || type === 'boolean')
+      return typeof schema.default === 'string'
+        ? `'${schema.default.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+        : String(schema.default);
+  }
+  if (type === 'string') return "''";
+  if (type === 'number') return '0';
+  if (type === 'boolean') return 'false';
+  if (type.endsWith('[]')) return '[]';
+  return undefined;
+}

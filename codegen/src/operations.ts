@@ -1,0 +1,97 @@
+/** The operations of a spec: paths × methods, with parameters, request body and success response resolved. */
+import type { JsonSchema } from './schemas.js';
+import { deref } from './schemas.js';
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+
+/** A parameter after `$ref`s are followed. */
+export interface Parameter {
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header' | 'cookie';
+  readonly required: boolean;
+  readonly schema: JsonSchema | undefined;
+}
+
+/** One operation of the spec. */
+export interface Operation {
+  /** `GET /pets/{petId}` */
+  readonly label: string;
+  readonly operationId: string | undefined;
+  readonly method: Uppercase<(typeof METHODS)[number]>;
+  readonly path: string;
+  readonly parameters: readonly Parameter[];
+  /** The JSON request body schema; `false` when the body is not JSON. */
+  readonly body: JsonSchema | undefined | false;
+  readonly bodyRequired: boolean;
+  /** The JSON schema of the first 2xx response (undefined: no JSON body). */
+  readonly response: JsonSchema | undefined;
+  readonly security: readonly string[];
+  readonly summary: string | undefined;
+  readonly raw: JsonSchema;
+}
+
+function jsonContent(doc: JsonSchema, content: JsonSchema | undefined): JsonSchema | undefined | false {
+  if (!content || typeof content !== 'object') return undefined;
+  const types = Object.keys(content);
+  if (types.length === 0) return undefined;
+  const json =
+    types.find((type) => /^application\/json/i.test(type)) ??
+    types.find((type) => /json/i.test(type)) ??
+    types.find((type) => type === '*/*');
+  if (json === undefined) return false;
+  return deref(doc, content[json])?.schema ?? {};
+}
+
+/** Every operation of the spec, in path order. */
+export function listOperations(doc: JsonSchema): Operation[] {
+  const operations: Operation[] = [];
+  const globalSecurity: JsonSchema[] = Array.isArray(doc.security) ? doc.security : [];
+  for (const [path, rawItem] of Object.entries<JsonSchema>(doc.paths ?? {})) {
+    const item = deref(doc, rawItem);
+    if (!item) continue;
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op || typeof op !== 'object') continue;
+      const params = new Map<string, Parameter>();
+      for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
+        const param = deref(doc, raw);
+        if (!param || typeof param.name !== 'string') continue;
+        params.set(`${param.in}:${param.name}`, {
+          name: param.name,
+          in: param.in,
+          required: param.in === 'path' || param.required === true,
+          schema: param.schema ?? (param.content ? (Object.values(param.content)[0] as JsonSchema)?.schema : undefined),
+        });
+      }
+      const requestBody = deref(doc, op.requestBody);
+      const body = requestBody ? jsonContent(doc, requestBody.content) : undefined;
+      let response: JsonSchema | undefined;
+      const codes = Object.keys(op.responses ?? {}).sort();
+      const success = codes.find((code) => /^2(\d\d|XX)$/i.test(code) && code !== '204');
+      if (success !== undefined) {
+        const found = jsonContent(doc, deref(doc, op.responses[success])?.content);
+        response = found === false ? undefined : found;
+      }
+      const security = ((op.security ?? globalSecurity) as JsonSchema[]).flatMap((req) => Object.keys(req ?? {}));
+      operations.push({
+        label: `${method.toUpperCase()} ${path}`,
+        operationId: typeof op.operationId === 'string' ? op.operationId : undefined,
+        method: method.toUpperCase() as Operation['method'],
+        path,
+        parameters: [...params.values()],
+        body,
+        bodyRequired: requestBody?.required === true,
+        response,
+        security,
+        summary:
+          typeof op.summary === 'string'
+            ? op.summary
+            : typeof op.description === 'string'
+              ? op.description.split('\n')[0]
+              : undefined,
+        raw: op,
+      });
+    }
+  }
+  return operations;
+}

@@ -1,0 +1,67 @@
+/** The command: writes files, prints the decisions, `--check` for drift, `--strict` for guesses, named errors. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli.js';
+
+const require = createRequire(import.meta.url);
+const dir = mkdtempSync(join(tmpdir(), 'rx-rest-openapi-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(...args: string[]) {
+  const lines: string[] = [];
+  const code = await main(args, (text) => lines.push(text));
+  return { code, output: lines.join('\n') };
+}
+
+describe('rx-rest-openapi', () => {
+  const yaml = require.resolve('@readme/oas-examples/3.0/yaml/petstore-expanded.yaml');
+  const swagger = require.resolve('@readme/oas-examples/2.0/json/petstore.json');
+  const out = join(dir, 'out');
+
+  it('reads YAML, writes one file per entity and index.ts, prints the decisions; --check passes, then fails on drift', async () => {
+    const first = await run(yaml, '--out', out);
+    expect(first.code).toBe(0);
+    expect(first.output).toMatch(/Pet +entity, pk id/);
+    expect(first.output).toMatch(/1 entities, 1 resources/);
+    expect(readFileSync(join(out, 'index.ts'), 'utf8')).toContain("export * from './Pet.js';");
+    expect(readFileSync(join(out, 'resources.ts'), 'utf8')).toContain('export const PetResource = createResource(');
+    expect((await run(yaml, '--out', out, '--check')).code).toBe(0);
+    writeFileSync(join(out, 'Pet.ts'), readFileSync(join(out, 'Pet.ts'), 'utf8') + '\n// edited\n');
+    const check = await run(yaml, '--out', out, '--check');
+    expect(check.code).toBe(1);
+    expect(check.output).toMatch(/Pet\.ts/);
+  }, 60_000);
+
+  it('converts Swagger 2.0; --strict fails when something was guessed, and the config settles it', async () => {
+    const strict = await run(swagger, '--out', join(dir, 'swagger'), '--strict');
+    expect(strict.output).toMatch(/Pet +entity, pk id/);
+    const schema = join(dir, 'guess.json');
+    writeFileSync(
+      schema,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'g', version: '1' },
+        paths: {},
+        components: { schemas: { Doc: { type: 'object', properties: { uuid: { type: 'string' } } } } },
+      }),
+    );
+    const guessed = await run(schema, '--out', join(dir, 'guess'), '--strict');
+    expect(guessed.code).toBe(1);
+    expect(guessed.output).toMatch(/--strict: 1 decision/);
+    const config = join(dir, 'config.yaml');
+    writeFileSync(config, 'schemas:\n  Doc:\n    pk: uuid\n');
+    expect((await run(schema, '--out', join(dir, 'guess'), '--strict', '--config', config)).code).toBe(0);
+  }, 60_000);
+
+  it('a file that is not a spec is a named error and exit code 1; bad arguments print the usage', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"hello": 1}');
+    const result = await run(bad, '--out', join(dir, 'bad'));
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/^SpecError: Not an OpenAPI/);
+    expect((await run('--out')).code).toBe(2);
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * A spec-driven mock server for the generated code: openapi-backend routes each request to its
+ * operation, and in-memory CRUD handlers (driven by the generator's model: which operation lists, reads,
+ * creates, updates or deletes which resource) keep the records. Records are seeded from the spec's
+ * examples/schemas (openapi-backend's mocks); other operations answer their mocked response.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { OpenAPIBackend } from 'openapi-backend';
+import type { Model } from '../src/model.js';
+
+/** What an operation does to its table. */
+export type Role = 'getList' | 'get' | 'push' | 'update' | 'partialUpdate' | 'delete';
+
+/** A running mock server. */
+export interface MockServer {
+  readonly url: string;
+  /** Records by resource name → pk → record. */
+  readonly records: Map<string, Map<string, Record<string, unknown>>>;
+  close(): Promise<void>;
+}
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+
+/** Starts the mock server for a bundled spec and its model, on 127.0.0.1 and a free port. */
+/** Operations outside the resources that act on one table (Petstore's `POST /pet`, `PUT /pet`, ...). */
+export interface ExtraTable {
+  readonly name: string;
+  readonly pk: string;
+  readonly getLabel: string;
+  readonly ops: Readonly<Record<string, Role>>;
+}
+
+export async function startMockServer(
+  doc: Record<string, any>,
+  model: Model,
+  basePath: string,
+  extra: readonly ExtraTable[] = [],
+): Promise<MockServer> {
+  const definition = structuredClone(doc);
+  // every operation needs an id for openapi-backend's mocks
+  for (const [path, item] of Object.entries<any>(definition.paths ?? {})) {
+    for (const method of METHODS)
+      if (item?.[method] && !item[method].operationId) item[method].operationId = `${method} ${path}`;
+  }
+  const roles = new Map<
+    string,
+    { resource: string; role: Role; pk: string; field: string | undefined; getLabel: string }
+  >();
+  for (const table of extra)
+    for (const [label, role] of Object.entries(table.ops))
+      roles.set(label, { resource: table.name, role, pk: table.pk, field: undefined, getLabel: table.getLabel });
+  for (const resource of model.resources) {
+    const entity = model.entities.find((e) => e.name === resource.entity)!;
+    const field = resource.listSchema
+      ? /^\{\s*'?([^:']+)'?: new schema\.Collection/.exec(resource.listSchema)?.[1]
+      : undefined;
+    for (const [role, member] of Object.entries(resource.members)) {
+      roles.set(member!.operation, {
+        resource: resource.name,
+        role: role as Role,
+        pk: entity.pk,
+        field,
+        getLabel: resource.members.get!.operation,
+      });
+    }
+  }
+  const records = new Map<string, Map<string, Record<string, unknown>>>();
+  const api = new OpenAPIBackend({ definition: definition as any, quick: true, validate: false, apiRoot: basePath });
+  let nextId = 1000;
+  const mockOf = (operationId: string, code?: number) => {
+    try {
+      return api.mockResponseForOperation(operationId, code === undefined ? {} : { code }).mock;
+    } catch {
+      return undefined;
+    }
+  };
+  api.register('notFound', () => ({ status: 404, body: { message: 'no such operation' } }));
+  api.register('notImplemented', (c: any) => {
+    const label = `${String(c.operation.method).toUpperCase()} ${c.operation.path}`;
+    const found = roles.get(label);
+    if (!found) {
+      const mock = mockOf(c.operation.operationId);
+      return { status: 200, body: mock ?? {} };
+    }
+    const table = records.get(found.resource) ?? records.set(found.resource, new Map()).get(found.resource)!;
+    const getLabel = found.getLabel;
+    const sample = () => {
+      const [method, path] = getLabel.split(' ') as [string, string];
+      const op = definition.paths[path][method.toLowerCase()];
+      const mock = mockOf(op.operationId);
+      return (mock && typeof mock === 'object' && !Array.isArray(mock) ? mock : {}) as Record<string, unknown>;
+    };
+    const withPk = (record: Record<string, unknown>, id: number) => {
+      const current = sample()[found.pk];
+      return { ...record, [found.pk]: typeof current === 'number' ? id : String(id) };
+    };
+    if (table.size === 0) for (const id of [1, 2]) table.set(String(id), withPk(sample(), id));
+    const params = Object.values(c.request.params ?? {}) as string[];
+    const body = (c.request.requestBody ?? {}) as Record<string, unknown>;
+    const id = params.length
+      ? params[params.length - 1]
+      : body[found.pk] === undefined
+        ? undefined
+        : String(body[found.pk]);
+    switch (found.role) {
+      case 'getList': {
+        const items = [...table.values()];
+        if (!found.field) return { status: 200, body: items };
+        const envelope = mockOf(c.operation.operationId);
+        return {
+          status: 200,
+          body: { ...(envelope && typeof envelope === 'object' ? envelope : {}), [found.field]: items },
+        };
+      }
+      case 'get':
+        return table.has(id!) ? { status: 200, body: table.get(id!) } : { status: 404, body: { message: 'not found' } };
+      case 'push': {
+        const record = withPk({ ...sample(), ...body }, nextId++);
+        table.set(String(record[found.pk]), record);
+        return { status: 201, body: record };
+      }
+      case 'update':
+      case 'partialUpdate': {
+        if (!table.has(id!)) return { status: 404, body: { message: 'not found' } };
+        const record = { ...table.get(id!)!, ...body, [found.pk]: table.get(id!)![found.pk] };
+        table.set(id!, record);
+        return { status: 200, body: record };
+      }
+      case 'delete':
+        table.delete(id!);
+        return { status: 204, body: undefined };
+    }
+  });
+  await api.init();
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        const result = (await api.handleRequest({
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: Object.fromEntries(url.searchParams),
+          headers: req.headers as Record<string, string>,
+          body: text ? JSON.parse(text) : undefined,
+        })) as { status: number; body: unknown };
+        if (result.body === undefined) {
+          res.writeHead(result.status === 200 ? 204 : result.status).end();
+          return;
+        }
+        res.writeHead(result.status, { 'content-type': 'application/json' }).end(JSON.stringify(result.body));
+      } catch (error) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(error) }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    records,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
