@@ -77,6 +77,7 @@ export type {
   ResponseContent,
   EndpointExtraOptions,
   EndpointParameters,
+  FetchFunction,
   FetchOptions,
   HttpMethod,
   PathArgs,

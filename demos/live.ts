@@ -132,9 +132,10 @@ export function applyTodoEvent(event: TodoEvent, controller: Controller): void {
 }
 
 /**
- * What the stream carries starts when it opens: a change made while it was closed (or before it first
- * opened) is caught up by marking the todo lists stale, so the shown ones refetch in the background and
- * keep their rows meanwhile (lists loaded after the stream opened are not touched).
+ * What the stream carries starts when it opens: a change made while it was closed is caught up on a
+ * reconnect by marking the todo lists stale, so the shown ones refetch in the background and keep
+ * their rows meanwhile (lists loaded after the stream opened are not touched). Not on the first open:
+ * the lists shown then were just fetched, or rendered on the server, and would be fetched again at once.
  */
 function catchUp(controller: Controller): void {
   controller.expireAll(TodoResource.getList);
@@ -163,7 +164,7 @@ export interface LiveOptions {
  * Connects `controller` to the live stream until the returned subscription ends (or the controller is
  * disposed): each message goes through `parseTodoEvent` and `applyTodoEvent`; a bad message is skipped
  * (a `pushError` action on `controller.actions$`, nothing shown) and the stream goes on. Each time the
- * stream opens, the todo lists catch up on what it may have missed (they refetch in the background).
+ * stream opens again, the todo lists catch up on what it may have missed (they refetch in the background).
  *
  * @example
  * const live = connectTodoEvents(controller, { onStatus: (status) => (streamStatus = status) });
@@ -172,10 +173,12 @@ export interface LiveOptions {
 export function connectTodoEvents(controller: Controller, options: LiveOptions = {}): Subscription {
   const { onStatus = () => {}, events$ = serverEvents(EVENTS_URL) } = options;
   onStatus('connecting');
+  let opened = false;
   return controller.connect(events$.pipe(tap({ error: () => onStatus('reconnecting') })), (event, c) => {
     if (event.type === 'open') {
       onStatus('live');
-      catchUp(c);
+      if (opened) catchUp(c); // a reconnect: catch up on what the stream missed
+      opened = true;
     } else applyTodoEvent(parseTodoEvent(event.data), c);
   });
 }

@@ -36,15 +36,19 @@ export type { QueryOptions, QueryResult } from '../../core/index.js';
 /** What `createQuery` takes as args: a value, `null` (idle), a store of them, or a getter read in runes code. */
 export type QueryArgsInput<E> = QueryArgs<E> | null | Readable<QueryArgs<E> | null> | (() => QueryArgs<E> | null);
 
+export { loadController, type LoadEventLike } from './sveltekit.js';
+
 /**
  * Puts a controller in Svelte context for `createQuery` in this component and its children. Call it
- * during component initialisation, once per app (or once per server request).
+ * during component initialisation, once per app (or once per server request). A getter reads a prop
+ * once, without Svelte's `state_referenced_locally` warning.
  *
  * @example
- * <script>setController(new Controller({ initialState: data.rxRestState }));</script>
+ * <script>setController(new Controller());</script>
+ * <script>let { data, children } = $props(); setController(() => data.controller);</script>
  */
-export function setController(controller: Controller): Controller {
-  return setContext(KEY, controller);
+export function setController(controller: Controller | (() => Controller)): Controller {
+  return setContext(KEY, typeof controller === 'function' ? controller() : controller);
 }
 
 /**

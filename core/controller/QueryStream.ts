@@ -338,8 +338,8 @@ export class QueryStream {
 
   /**
    * Starts or stops the polling timer: it runs while a polling subscriber is there and the cache lets
-   * it (by default not while the page is hidden or the network is down). Resuming refetches at once
-   * when a poll was missed meanwhile.
+   * it (by default not while the page is hidden or the network is down). Its first poll comes when the
+   * data is `pollFrequency` old. Resuming refetches at once when a poll was missed meanwhile.
    */
   syncPolling(): void {
     const frequency = this.endpoint.pollFrequency;
@@ -349,7 +349,11 @@ export class QueryStream {
     if (shouldPoll && !this.#poll) {
       if (this.#pausedAt !== undefined && cache.now() - this.#pausedAt >= frequency) cache.refetch(this);
       this.#pausedAt = undefined;
-      this.#poll = every(frequency, () => cache.refetch(this), cache.scheduler);
+      // the first poll when the data is `frequency` old (data rendered on the server or prefetched a
+      // moment ago is not fetched again at once), then every `frequency`
+      const age = cache.now() - (cache.dateOf(this.key) ?? Number.NEGATIVE_INFINITY);
+      const first = age >= 0 && age < frequency ? frequency - age : frequency;
+      this.#poll = every(frequency, () => cache.refetch(this), cache.scheduler, first);
     } else if (!shouldPoll && this.#poll) {
       this.#poll.unsubscribe();
       this.#poll = undefined;

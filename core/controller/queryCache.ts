@@ -283,6 +283,11 @@ export class QueryCache implements EnvironmentListener {
     }
   }
 
+  /** When the key's current result or error was written (`undefined`: never). */
+  dateOf(key: string): number | undefined {
+    return this.#store.current.meta[key]?.date;
+  }
+
   /** Reads a key from the current state; `tracked`: a stream's read, that needs the records it read (`paths`). */
   readKey(endpoint: ControllerEndpoint, args: readonly unknown[], key: string, tracked = false): QueryRead {
     const state = this.#store.current;

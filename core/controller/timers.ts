@@ -13,14 +13,24 @@ export function after(ms: number, work: () => void, scheduler: SchedulerLike | u
   return { unsubscribe: () => clearTimeout(handle) };
 }
 
-/** Calls `work` every `ms` until unsubscribed (as `interval(ms, scheduler)` does). */
-export function every(ms: number, work: () => void, scheduler: SchedulerLike | undefined): Unsubscribable {
+/**
+ * Calls `work` every `ms` until unsubscribed (as `interval(ms, scheduler)` does), the first time after
+ * `first` ms (default `ms`).
+ */
+export function every(ms: number, work: () => void, scheduler: SchedulerLike | undefined, first = ms): Unsubscribable {
   if (scheduler) {
     return scheduler.schedule(function tick() {
       work();
       this.schedule(undefined, ms);
-    }, ms);
+    }, first);
   }
-  const handle = setInterval(work, ms);
-  return { unsubscribe: () => clearInterval(handle) };
+  if (first === ms) {
+    const handle = setInterval(work, ms);
+    return { unsubscribe: () => clearInterval(handle) };
+  }
+  let handle: ReturnType<typeof setTimeout> | ReturnType<typeof setInterval> = setTimeout(() => {
+    handle = setInterval(work, ms);
+    work();
+  }, first);
+  return { unsubscribe: () => (clearTimeout(handle as ReturnType<typeof setTimeout>), clearInterval(handle)) };
 }

@@ -1,5 +1,11 @@
 import { SnapshotError, describeKind } from '../errors.js';
-import { emptyTable, type EntityMeta, type EntityMetaTables, type EntityTables } from '../schema/index.js';
+import {
+  emptyTable,
+  expectUnkeyedTables,
+  type EntityMeta,
+  type EntityMetaTables,
+  type EntityTables,
+} from '../schema/index.js';
 
 /** What the store knows about one request key: when it was answered, when it expires, and its error. */
 export interface RequestMeta {
@@ -137,6 +143,7 @@ export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
     }
     return times as EntityMeta;
   };
+  expectUnkeyedTables(json.unkeyed); // a snapshot's tables named after classes that another build may name otherwise
   const entities = tableOf(json.entities, (table) =>
     isRecord(table)
       ? tableOf(table, (record) => (isRecord(record) || Array.isArray(record) ? record : undefined))

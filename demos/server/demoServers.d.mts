@@ -8,7 +8,7 @@ export declare function buildDemos(options?: { logLevel?: 'info' | 'warn' | 'err
 export interface Demo {
   rest: RestServer;
   /** The URL of each app, with a trailing slash. */
-  apps: { svelte: string; solid: string };
+  apps: { svelte: string; solid: string; sveltekit?: string };
   /** The scratch copy of the seed the REST server works on. */
   scratch: string;
   /** Stops everything and deletes the scratch copy. */
@@ -19,4 +19,6 @@ export declare function startDemo(options?: {
   mode?: 'dev' | 'preview';
   ports?: 'fixed' | 'free';
   logLevel?: 'info' | 'warn' | 'error' | 'silent';
+  /** Start the SvelteKit app too (default true). */
+  sveltekit?: boolean;
 }): Promise<Demo>;

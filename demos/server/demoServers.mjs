@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { build, createServer, preview } from 'vite';
 import { copySeed, startRestServer } from './restServer.mjs';
+import { buildSvelteKit, startSvelteKit } from './sveltekitServer.mjs';
 
 /** The two demo apps: name, folder and preferred port. */
 export const APPS = [
@@ -18,6 +19,7 @@ export async function buildDemos({ logLevel = 'warn' } = {}) {
   for (const app of APPS) {
     await build({ configFile: `${app.root}vite.config.ts`, logLevel });
   }
+  await buildSvelteKit(); // demos/sveltekit-todo/build (adapter-node)
 }
 
 async function startRest(file, port) {
@@ -30,11 +32,11 @@ async function startRest(file, port) {
 }
 
 /**
- * Starts the REST server and both apps. `ports: 'fixed'` prefers 3210 (REST), 3211 (Svelte) and
- * 3212 (Solid), moving on when one is taken; `ports: 'free'` takes free ones. Resolves
+ * Starts the REST server and the apps. `ports: 'fixed'` prefers 3210 (REST), 3211 (Svelte), 3212
+ * (Solid) and 3213 (SvelteKit; `sveltekit: false` leaves it out), moving on when one is taken; `ports: 'free'` takes free ones. Resolves
  * `{ rest, apps: { svelte, solid } (URLs), close() }`; `close()` stops everything and deletes the scratch copy.
  */
-export async function startDemo({ mode = 'dev', ports = 'fixed', logLevel = 'info' } = {}) {
+export async function startDemo({ mode = 'dev', ports = 'fixed', logLevel = 'info', sveltekit = true } = {}) {
   const seed = copySeed();
   // vite's dev server exits the process on SIGTERM by itself: delete the scratch copy on any exit
   process.once('exit', seed.remove);
@@ -63,6 +65,12 @@ export async function startDemo({ mode = 'dev', ports = 'fixed', logLevel = 'inf
       servers.push(server);
       const address = server.httpServer.address();
       apps[app.name] = `http://127.0.0.1:${address.port}/`;
+    }
+    // the SvelteKit app: its own process (vite dev with the kit plugin, or `node build`), preferred port 3213
+    if (sveltekit) {
+      const kit = await startSvelteKit({ mode, port: ports === 'free' ? 0 : 3213, api: rest.url });
+      servers.push(kit);
+      apps.sveltekit = kit.url;
     }
     return { rest, apps, scratch: seed.file, close };
   } catch (error) {

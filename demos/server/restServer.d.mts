@@ -48,6 +48,8 @@ export interface RestServer {
   readonly port: number;
   readonly file: string;
   readonly running: boolean;
+  /** Every request received since the server started, as `METHOD /path?query` (clear it with `length = 0`). */
+  readonly requests: string[];
   /** The current data, as the server holds it. */
   data(): SeedData;
   /** Puts the data back as it was when the server started (the stream tells the changes). */

@@ -45,13 +45,19 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Starts json-server on `host:port` (port 0: a free one) over `file`, with the live stream at
  * `/events` (a keep-alive comment every `keepAliveMs`). `stop()` closes it (ending the streams and
  * dropping open connections), `start()` listens again on the same port, `reset()` puts the file's
- * initial content back, `close()` stops it for good.
+ * initial content back, `close()` stops it for good. `requests` lists every request received.
  */
 export async function startRestServer({ file, host = '127.0.0.1', port = 0, keepAliveMs }) {
   const initial = readFileSync(file, 'utf8');
   const app = jsonServer.create();
   const router = jsonServer.router(file);
   const events = todoEvents({ readTodos: () => router.db.get('todos').value(), keepAliveMs });
+  /** Every request received, as `METHOD /path?query` (the end-to-end tests count them). */
+  const requests = [];
+  app.use((req, _res, next) => {
+    requests.push(`${req.method} ${req.url}`);
+    next();
+  });
   // before json-server's defaults: their gzip would hold the stream's messages back
   app.get('/events', events.stream);
   // json-server's defaults: its homepage (listing /todos and /users), CORS, no-cache headers
@@ -79,6 +85,7 @@ export async function startRestServer({ file, host = '127.0.0.1', port = 0, keep
     url: `http://${host}:${actualPort}`,
     port: actualPort,
     file,
+    requests,
     get running() {
       return server !== undefined;
     },

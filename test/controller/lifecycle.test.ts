@@ -132,6 +132,23 @@ describe('refetchOnReconnect', () => {
 describe('polling in the background', () => {
   const Live = TodoResource.get.extend({ pollFrequency: 1_000 });
 
+  it("starts from the data's age: data fetched 600 ms before the subscriber came is polled 400 ms later", async () => {
+    useFakeClock();
+    const controller = controllerIn(environment());
+    await controller.fetch(Live, { id: 1 }); // rendered on the server, or prefetched by a load
+    await tick(600);
+    const stream = record(controller.observe(Live, { id: 1 })); // hydration: fresh data, no request
+    await tick(0);
+    expect(gets(1)).toBe(1);
+    await tick(399);
+    expect(gets(1)).toBe(1);
+    await tick(1);
+    expect(gets(1)).toBe(2);
+    await tick(1_000);
+    expect(gets(1)).toBe(3);
+    stream.unsubscribe();
+  });
+
   it('pauses while the page is hidden and resumes with one refetch at once when a poll was missed', async () => {
     useFakeClock();
     const env = environment();

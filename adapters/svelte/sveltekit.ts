@@ -1,0 +1,44 @@
+/**
+ * SvelteKit: one controller per server request and one per browser tab, made in the root `+layout.ts`
+ * load with the load's `fetch`, so that the responses the server's loads fetched are replayed from the
+ * page during hydration instead of being requested again.
+ */
+import { Controller, type ControllerOptions, type FetchFunction } from '../../core/index.js';
+
+/** What `loadController` needs of a SvelteKit load event (`LoadEvent`, `ServerLoadEvent`): its `fetch`. */
+export interface LoadEventLike {
+  readonly fetch: FetchFunction;
+}
+
+/** The browser tab's controller (a browser runs one user's app: one controller for every page). */
+let tabController: Controller | undefined;
+
+/**
+ * The controller of a SvelteKit app, for its loads and pages: on the server a new one on every call,
+ * in the browser one per tab (the same on every call). Call it in the root `+layout.ts` load and return
+ * it: that load runs once per server request, so two users never share a controller, and once in the
+ * browser. Its requests go through the event's `fetch` (on the server, SvelteKit's `event.fetch`, whose
+ * responses the page carries to the browser: the browser's first loads read them instead of the
+ * network). `options` are the controller's (not `fetch`); in the browser only the first call's count.
+ *
+ * @example
+ * // src/routes/+layout.ts
+ * import { loadController } from 'rx-rest/svelte';
+ * export const load = (event) => ({ controller: loadController(event) });
+ *
+ * // src/routes/+page.ts
+ * export const load = async ({ parent }) => {
+ *   const { controller } = await parent();
+ *   await controller.fetchIfStale(TodoResource.getList, {}); // from the cache on a client navigation when fresh
+ * };
+ */
+export function loadController(event: LoadEventLike, options: Omit<ControllerOptions, 'fetch'> = {}): Controller {
+  if (typeof event?.fetch !== 'function') {
+    throw new TypeError(
+      'loadController(event) expects a SvelteKit load event (an object with fetch): call it in a load function with its event.',
+    );
+  }
+  if (typeof window === 'undefined') return new Controller({ ...options, fetch: event.fetch });
+  if (tabController === undefined) tabController = new Controller({ ...options, fetch: event.fetch });
+  return tabController;
+}
