@@ -40,7 +40,9 @@ export class GarbageCollector {
   /** The last subscriber of `key` left (or it was written while nobody observed it) at `now`. */
   release(key: string, now: number): void {
     if (this.#gcTime === Number.POSITIVE_INFINITY) return;
-    if (now >= this.#nextDue) this.collect(); // before `key` joins: it is not due yet
+    // `key` was just written or released: the collection this runs must not drop it, whenever it fell due before
+    this.#released.delete(key);
+    if (now >= this.#nextDue) this.collect();
     this.#released.set(key, now);
     if (now + this.#gcTime < this.#nextDue) this.#nextDue = now + this.#gcTime;
   }

@@ -60,6 +60,36 @@ describe('garbage collection', () => {
     expect(todoPks(controller.getState())).toEqual(['2']);
   });
 
+  it('keeps a key prefetched again after its gcTime passed: the collection its own write runs does not drop it', async () => {
+    const { controller, clock } = clocked({ gcTime: 1_000 });
+    await controller.fetch(TodoResource.get, { id: 1 }); // a loader prefetches
+    clock.now += 2_000; // the user comes back later: the key fell due
+    await controller.fetch(TodoResource.get, { id: 1 }); // the loader prefetches again
+    expect(todoPks(controller.getState())).toEqual(['1']);
+    fake.requests.length = 0;
+    const states: boolean[] = [];
+    const subscription = controller
+      .observe(TodoResource.get, { id: 1 })
+      .subscribe((state) => states.push(state.loading));
+    subscription.unsubscribe();
+    expect(states).toEqual([false]); // the page that mounts shows the data, no Loading
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('keeps a key written by setResponse or fetchIfStale at least gcTime from that write', () => {
+    const { controller, clock } = clocked({ gcTime: 1_000 });
+    controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, userId: 1, title: 'a', completed: false });
+    clock.now += 2_000;
+    controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, userId: 1, title: 'b', completed: false });
+    expect(controller.getResponse(TodoResource.get, { id: 1 }).data?.title).toBe('b');
+    clock.now += 999;
+    controller.gc();
+    expect(controller.getResponse(TodoResource.get, { id: 1 }).data?.title).toBe('b');
+    clock.now += 1;
+    controller.gc();
+    expect(controller.getResponse(TodoResource.get, { id: 1 }).data).toBeUndefined();
+  });
+
   it('gcTime: Infinity keeps everything', async () => {
     const { controller, clock } = clocked({ gcTime: Number.POSITIVE_INFINITY });
     await controller.fetch(TodoResource.get, { id: 1 });
