@@ -76,6 +76,7 @@ export type {
   ResponseContent,
   EndpointExtraOptions,
   EndpointParameters,
+  FetchFunction,
   FetchOptions,
   HttpMethod,
   PathArgs,

@@ -1,9 +1,10 @@
 import type { SchedulerLike } from 'rxjs';
-import type { RetryDelay } from '../endpoint/index.js';
+import type { FetchFunction, RetryDelay } from '../endpoint/index.js';
 import type { Controller } from './Controller.js';
 import { browserEnvironment, type ControllerEnvironment } from './environment.js';
 import type { QueryCacheOptions } from './queryCache.js';
 import { defaultRetryDelay } from './retry.js';
+import { describeKind } from '../errors.js';
 
 /** Options of `new Controller(...)`. */
 export interface ControllerOptions {
@@ -13,7 +14,8 @@ export interface ControllerOptions {
   readonly now?: () => number;
   /**
    * How often a failed request without side effects (GET) is retried, when its endpoint does not set
-   * `retry`: network errors (status 0, timeouts) and 5xx only. Default 3; `false` or 0 turns retries off.
+   * `retry`: network errors (status 0, timeouts) and 5xx only. Default 3 in a browser, 0 outside one
+   * (no `document`: a server render whose API is down fails at once); `false` or 0 turns retries off.
    * Mutations retry only when their endpoint sets `retry`.
    */
   readonly retry?: number | false | undefined;
@@ -46,6 +48,20 @@ export interface ControllerOptions {
    * Default 300_000 (5 minutes); `Infinity` keeps everything.
    */
   readonly gcTime?: number | undefined;
+  /**
+   * The `fetch` every request of this controller is sent with (an endpoint that overrides
+   * `fetchResponse` without calling `super.fetchResponse` still sends its own way). Default: the global
+   * `fetch`. On a server, pass the framework's request-scoped one (SvelteKit's `event.fetch` in a
+   * `load`), so that the page replays a universal load's responses during hydration.
+   *
+   * @example
+   * export const load = async ({ fetch }) => {
+   *   const controller = new Controller({ fetch });
+   *   await controller.fetch(TodoResource.getList, {});
+   *   return { snapshot: takeSnapshot(controller) };
+   * };
+   */
+  readonly fetch?: FetchFunction | undefined;
 }
 
 /** An add-on started with the controller; its returned teardown runs on `dispose()`. */
@@ -53,10 +69,16 @@ export type ControllerManager = (controller: Controller) => (() => void) | void;
 
 /** The query cache's options: the controller's, each missing one at the default documented above. */
 export function cacheOptions(options: ControllerOptions): QueryCacheOptions {
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw new TypeError(
+      `new Controller({ fetch }) expects a function (such as SvelteKit's event.fetch), got ${describeKind(options.fetch)}`,
+    );
+  }
   return {
     now: options.now ?? Date.now,
     scheduler: options.scheduler,
-    retry: options.retry ?? 3,
+    retry: options.retry ?? (typeof document === 'undefined' ? 0 : 3),
+    fetch: options.fetch,
     retryDelay: options.retryDelay ?? defaultRetryDelay,
     environment: options.environment ?? browserEnvironment(),
     refetchOnReconnect: options.refetchOnReconnect ?? true,

@@ -4,7 +4,7 @@
  * store reset starts a new generation whose writes the older requests can no longer make. Every
  * `fetch` resolves with its own response.
  */
-import type { RetryDelay } from '../endpoint/index.js';
+import type { FetchFunction, RetryDelay } from '../endpoint/index.js';
 import { AbortError, NetworkError, NormalizeError, ValidationError, type RequestDescription } from '../errors.js';
 import { MemoCache, normalize } from '../schema/index.js';
 import type { State, Store } from '../store/index.js';
@@ -21,6 +21,8 @@ export interface RequestPolicy {
   readonly retry: number | false;
   /** The wait before each retry. */
   readonly retryDelay: RetryDelay;
+  /** The `fetch` requests are sent with (the endpoint's `fetchWith` option); default: the global one. */
+  readonly fetch?: FetchFunction | undefined;
 }
 
 /** How a value is written for a key. */
@@ -61,12 +63,18 @@ export function describe(endpoint: ControllerEndpoint, key: string): RequestDesc
 }
 
 /**
- * One attempt: `fetchWith` with the request's abort signal when the endpoint has it (it rejects at once
- * on an abort); any other endpoint is raced against the signal here.
+ * One attempt: `fetchWith` with the request's abort signal and the controller's `fetch` when the endpoint
+ * has it (it rejects at once on an abort); any other endpoint is raced against the signal here.
  */
-function tryOnce(endpoint: ControllerEndpoint, args: readonly unknown[], signal: AbortSignal): Promise<unknown> {
+function tryOnce(
+  endpoint: ControllerEndpoint,
+  args: readonly unknown[],
+  signal: AbortSignal,
+  fetch: FetchFunction | undefined,
+): Promise<unknown> {
   if (signal.aborted) return Promise.reject(signal.reason);
-  if (typeof endpoint.fetchWith === 'function') return endpoint.fetchWith({ signal }, ...args);
+  if (typeof endpoint.fetchWith === 'function')
+    return endpoint.fetchWith(fetch === undefined ? { signal } : { signal, fetch }, ...args);
   const call = endpoint(...args);
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -196,7 +204,7 @@ export class Requests {
           async (attempt) => {
             const waited = await this.#online(endpoint, key, abort.signal, stop);
             if (attempt > 0 || waited) startedAt = this.#startTime(); // a response is as new as its attempt
-            return tryOnce(endpoint, args, abort.signal);
+            return tryOnce(endpoint, args, abort.signal, this.#policy.fetch);
           },
           // the endpoint's retry options, else the controller's (mutations: none)
           {

@@ -1,4 +1,4 @@
-import type { JsonOf, ResultOf } from '../endpoint/index.js';
+import type { FetchOptions, JsonOf, ResultOf } from '../endpoint/index.js';
 import type { Denormalize, Invalidate, Schema } from '../schema/index.js';
 
 /**
@@ -22,8 +22,8 @@ export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = un
   readonly retryDelay?: number | ((attempt: number, error: Error) => number) | undefined;
   /** Aborts this endpoint's requests. A GET observed with an aborted signal does not fetch again. */
   readonly signal?: AbortSignal | undefined;
-  /** Optional: the request with a per-call abort signal (`RestEndpoint.fetchWith`); without it the controller calls the endpoint and only stops waiting on abort. */
-  fetchWith?(options: { readonly signal?: AbortSignal | undefined }, ...args: A): Promise<R>;
+  /** Optional: the request with a per-call abort signal and `fetch` (`RestEndpoint.fetchWith`); without it the controller calls the endpoint and only stops waiting on abort. */
+  fetchWith?(options: FetchOptions, ...args: A): Promise<R>;
   process?(value: unknown, ...args: A): unknown;
   /** Optional: the expected response of an optimistic mutation, given a snapshot of the store. */
   getOptimisticResponse?(snapshot: StoreSnapshot, ...args: A): unknown;

@@ -19,6 +19,7 @@ import type {
   DefaultBody,
   EndpointExtraOptions,
   EndpointParameters,
+  FetchFunction,
   FetchOptions,
   HttpMethod,
   ProcessParameters,
@@ -262,12 +263,12 @@ export class RestEndpoint<
     const [urlArgs, body] = normalized as [UrlArgs<P, SP>, B | undefined];
     const url = this.url(urlArgs);
     if (this.signal === undefined && options.signal === undefined && this.timeout === undefined) {
-      return perform(this, url, body, normalized);
+      return perform(this, url, body, normalized, options.fetch);
     }
     const abort = linkAbort(this.describe(url, { method: this.method }), [this.signal, options.signal], this.timeout);
     try {
       if (abort.signal.aborted) throw abort.signal.reason;
-      return await Promise.race([perform(this, url, body, normalized, abort), abort.aborted]);
+      return await Promise.race([perform(this, url, body, normalized, options.fetch, abort), abort.aborted]);
     } finally {
       abort.dispose();
     }
@@ -359,16 +360,17 @@ export class RestEndpoint<
   }
 
   /**
-   * Sends the request with the global `fetch`. Resolves the `Response` when it is 2xx; rejects with a
+   * Sends the request with the global `fetch` (or the controller's `fetch` option). Resolves the `Response` when it is 2xx; rejects with a
    * `NetworkError` carrying the unread response otherwise, or with status 0 and the original error as
    * `cause` when no response arrived. An aborted request rejects with an `AbortError` (or the
    * `TimeoutError` of the endpoint's `timeout`), never a `NetworkError`.
    */
   async fetchResponse(input: string, init: RequestInit): Promise<Response> {
-    const request = this.describe(input, init);
+    const { [SEND_WITH]: send = fetch, ...plain } = init as RequestInit & { [SEND_WITH]?: FetchFunction };
+    const request = this.describe(input, plain);
     let response: Response;
     try {
-      response = await fetch(input, init);
+      response = await send(input, plain);
     } catch (cause) {
       if (init.signal?.aborted) throw abortErrorOf(request, init.signal.reason);
       if (cause instanceof Error && cause.name === 'AbortError') throw new AbortError(request, cause);
@@ -517,12 +519,16 @@ export class RestEndpoint<
 // Endpoints are functions: give them `call`, `apply` and `bind`.
 Object.setPrototypeOf(RestEndpoint.prototype, Function.prototype);
 
+/** Where `perform` hands the per-call `fetch` to the default `fetchResponse`, inside its `RequestInit`. */
+const SEND_WITH = Symbol('rx-rest fetch');
+
 /** The request itself (`fetchWith` without the abort race), with the linked abort signal (if any) in the `RequestInit`. */
 async function perform<P extends string, S extends Schema | undefined, M extends HttpMethod, SP, B, R>(
   endpoint: RestEndpoint<P, S, M, SP, B, R>,
   url: string,
   body: B | undefined,
   normalized: ProcessParameters<P, SP, B>,
+  send: FetchFunction | undefined,
   abort?: RequestAbort,
 ): Promise<R> {
   let init = await endpoint.getRequestInit(body);
@@ -530,6 +536,8 @@ async function perform<P extends string, S extends Schema | undefined, M extends
     if (init.signal) abort.follow(init.signal);
     init = { ...init, signal: abort.signal };
   }
+  // the default fetchResponse takes it out again (a spread copy in an override keeps it)
+  if (send !== undefined) init = { ...init, [SEND_WITH]: send } as RequestInit;
   const response = await endpoint.fetchResponse(url, init);
   let value = await endpoint.parseResponse(response);
   const schema = endpoint.responseSchema;

@@ -22,7 +22,7 @@ const TEXT_LIKE = /\btext\b|\bxml\b|\bhtml\b|\bjavascript\b|\bcss\b|\bcsv\b|\bur
 
 /**
  * Reads a 2xx response: as `content` says when it is set; otherwise `null` for 204, 205 or an empty
- * body, JSON for a JSON content type (or none, when it parses), a string for a text type, a `Blob` for
+ * body, JSON for a JSON content type (or none or an unreadable one, when it parses), a string for a text type, a `Blob` for
  * any other (binary) type. Rejects with a `ParseError` naming `request()` for a body that is not JSON
  * where JSON is needed (a schema, or a JSON content type), and for a binary body with a schema.
  */
@@ -37,7 +37,7 @@ export async function readResponse(
   if (content === 'blob') return response.blob();
   if (content === 'arrayBuffer') return response.arrayBuffer();
   if (content === 'text') return response.text();
-  const contentType = response.headers.get('content-type') ?? '';
+  const contentType = readableContentType(response);
   const saysJson = /json/i.test(contentType);
   const detect = content === undefined && !saysJson;
   if (detect && contentType !== '' && !TEXT_LIKE.test(contentType)) {
@@ -53,5 +53,18 @@ export async function readResponse(
   } catch (cause) {
     if (detect && !hasSchema) return text;
     throw new ParseError(request(), response.status, contentType, text, cause);
+  }
+}
+
+/**
+ * The response's `Content-Type`, or `''` when it has none or reading it throws: SvelteKit's server-side
+ * `fetch` throws for a header that `filterSerializedResponseHeaders` does not list. The body is then
+ * sniffed (JSON when it parses), as for a response without the header.
+ */
+function readableContentType(response: Response): string {
+  try {
+    return response.headers.get('content-type') ?? '';
+  } catch {
+    return '';
   }
 }

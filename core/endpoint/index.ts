@@ -15,6 +15,7 @@ export type {
   DefaultBody,
   EndpointExtraOptions,
   EndpointParameters,
+  FetchFunction,
   FetchOptions,
   HttpMethod,
   JsonOf,

@@ -62,7 +62,16 @@ export type RetryDelay = number | ((attempt: number, error: Error) => number);
 export interface FetchOptions {
   /** Aborts this call, besides the endpoint's own `signal` and `timeout` (the controller passes one here). */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The `fetch` the default `fetchResponse` sends this call with, instead of the global one (the
+   * controller passes its `fetch` option here). An overridden `fetchResponse` that calls
+   * `super.fetchResponse(input, init)` with `init` or a spread copy of it uses it too.
+   */
+  readonly fetch?: FetchFunction | undefined;
 }
+
+/** A `fetch` function: the global one, or a framework's request-scoped one (SvelteKit's `event.fetch`). */
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /**
  * The JSON form of a value: what `JSON.parse(JSON.stringify(value))` gives. Methods drop out, values

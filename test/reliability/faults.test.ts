@@ -4,7 +4,7 @@
  * test says what the user sees, checks that the store lost nothing, and that the controller works on.
  */
 import { HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Controller, NetworkError, NormalizeError, ParseError } from '../../core/index.js';
 import {
   TodoResource,
@@ -18,6 +18,11 @@ import {
 } from './faultHarness.js';
 
 const fake = useTodoServer();
+
+// a browser's controller retries failed GETs by default (one without a document does not): these tests are about it
+beforeEach(() => vi.stubGlobal('document', {}));
+afterEach(() => vi.unstubAllGlobals());
+
 const STATUSES = [400, 401, 403, 404, 409, 422, 500, 502, 503] as const;
 /** Retries on, without waiting: a 5xx is tried 4 times, a 4xx once. */
 const controllerFor = (options: { now?: () => number } = {}) => new Controller({ retryDelay: 0, ...options });

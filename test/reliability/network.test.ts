@@ -5,7 +5,7 @@
  * works afterwards.
  */
 import { HttpResponse, delay } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AbortError, Controller, NetworkError, RequestError, TimeoutError, type QueryState } from '../../core/index.js';
 import {
   TodoResource,
@@ -28,6 +28,11 @@ import {
 } from './faultHarness.js';
 
 const fake = useTodoServer();
+
+// a browser's controller retries failed GETs by default (one without a document does not): these tests are about it
+beforeEach(() => vi.stubGlobal('document', {}));
+afterEach(() => vi.unstubAllGlobals());
+
 const key1 = TodoResource.get.key({ id: 1 });
 
 describe('retries', () => {
