@@ -49,7 +49,7 @@ const ControllerContext = createContext<Controller>();
 export type { QueryArgs };
 
 export type { QueryOptions, QueryResult } from '../../core/index.js';
-export { controllerPerRequest } from './ssr.js';
+export { controllerPerRequest, preloadQuery } from './ssr.js';
 export type { QueryResource };
 
 /** `createQuery`'s options: the core's, and how a server render streams. */

@@ -129,6 +129,27 @@ export function fromServer(
   return { ready, sent };
 }
 
+/**
+ * For a route's `preload` (SolidStart, `@solidjs/router`): starts the request the page's `createQuery`
+ * will read, so that it is on its way before the page renders (on the server) or as soon as a link is
+ * hovered or followed (in the browser); the query then joins that request, and fresh data is not fetched
+ * again. While the browser hydrates the server's page it does nothing: the data came with the page. A
+ * failure is left to the query, which shows it.
+ *
+ * @example
+ * export const route = {
+ *   preload: ({ params }) => preloadQuery(appController(), TodoResource.get, { id: Number(params.id) }),
+ * } satisfies RouteDefinition;
+ */
+export function preloadQuery<E extends ReadEndpoint>(
+  controller: Controller,
+  endpoint: E,
+  ...args: EndpointArgs<E>
+): void {
+  if (!isServer && sharedConfig.context) return; // hydrating: restored from the page by the query itself
+  controller.fetchIfStale(endpoint, ...args).catch(() => {});
+}
+
 /** Which controller the browser tab uses, per factory. */
 const tabControllers = new WeakMap<() => Controller, Controller>();
 /** Which controller each server request uses, per request event and factory. */

@@ -126,7 +126,9 @@ describe('createQuery on the server', () => {
 
 describe('controllerPerRequest', () => {
   const appController = controllerPerRequest(() => new Controller({ retry: 0 }));
-  const event = () => ({ request: new Request('http://app.test/'), locals: {} });
+  // a request event as SolidStart provides it (what the test needs of it: an object per request)
+  type RequestEvent = Parameters<typeof provideRequestEvent>[0];
+  const event = () => ({ request: new Request('http://app.test/'), locals: {} }) as unknown as RequestEvent;
 
   it('gives each request its own controller, and the same one within a request', async () => {
     const seen = await Promise.all(
