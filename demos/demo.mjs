@@ -18,6 +18,7 @@ rx-rest demo (${mode === 'dev' ? 'vite dev servers' : 'built apps, vite preview'
 
   Svelte app    ${demo.apps.svelte}
   Solid app     ${demo.apps.solid}
+  SolidStart app  ${demo.apps.solidstart}
   REST server   ${demo.rest.url}/   (json-server: ${demo.rest.url}/todos, ${demo.rest.url}/users)
   live stream   ${demo.rest.url}/events   (Server-Sent Events: every todo created, updated or deleted)
   data          ${demo.scratch} (a scratch copy of demos/server/seed.json)

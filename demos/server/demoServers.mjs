@@ -6,6 +6,10 @@
 import { fileURLToPath } from 'node:url';
 import { build, createServer, preview } from 'vite';
 import { copySeed, startRestServer } from './restServer.mjs';
+import { buildSolidStart, startSolidStart } from './solidStart.mjs';
+
+/** The SolidStart app's preferred port (its own process: see solidStart.mjs). */
+export const SOLIDSTART_PORT = 3214;
 
 /** The two demo apps: name, folder and preferred port. */
 export const APPS = [
@@ -18,6 +22,7 @@ export async function buildDemos({ logLevel = 'warn' } = {}) {
   for (const app of APPS) {
     await build({ configFile: `${app.root}vite.config.ts`, logLevel });
   }
+  await buildSolidStart({ logLevel });
 }
 
 async function startRest(file, port) {
@@ -64,6 +69,14 @@ export async function startDemo({ mode = 'dev', ports = 'fixed', logLevel = 'inf
       const address = server.httpServer.address();
       apps[app.name] = `http://127.0.0.1:${address.port}/`;
     }
+    const solidStart = await startSolidStart({
+      mode,
+      port: ports === 'free' ? 0 : SOLIDSTART_PORT,
+      api: rest.url,
+      logLevel,
+    });
+    servers.push(solidStart);
+    apps.solidstart = solidStart.url;
     return { rest, apps, scratch: seed.file, close };
   } catch (error) {
     await close();
