@@ -1,4 +1,5 @@
 import { NormalizeError, SchemaDefinitionError, preview } from '../errors.js';
+import { classNamedTable } from './entityNames.js';
 import { assignField } from './safeObject.js';
 import type { StandardSchemaV1 } from './standard.js';
 
@@ -19,10 +20,12 @@ import type { StandardSchemaV1 } from './standard.js';
 export abstract class Entity {
   /**
    * Name of the entity table, and the start of derived names (`'Todo.get'`). Defaults to the class
-   * name, which minifiers may change: for shipped code, set it (`static override key = 'Todo'`).
+   * name, which minifiers change: set it (`static key = 'Todo'`) for shipped code, and always where a
+   * state crosses builds (server rendering, persisted state). Restoring a snapshot whose table names a
+   * minifier changed reports it with `console.error`, naming the class and the fix.
    */
   static get key(): string {
-    return this.name;
+    return classNamedTable(this, () => Object.keys(entityDefaults(this as unknown as EntityCtor)));
   }
 
   static set key(value: string) {

@@ -62,6 +62,7 @@ export type {
   CheckedValidator,
   ValidatedInstance,
 } from './standard.js';
+export { expectUnkeyedTables, unkeyedTablesOf } from './entityNames.js';
 
 // ---- Types ---------------------------------------------------------------------------------------
 export type {

@@ -5,7 +5,15 @@
  * here, not in `reducer`, so that only apps that restore snapshots bundle it.
  */
 import { describeKind } from '../errors.js';
-import { INVALID, copyTable, emptyTable, forgetDerived, jsonEqual, type EntityMeta } from '../schema/index.js';
+import {
+  INVALID,
+  copyTable,
+  emptyTable,
+  forgetDerived,
+  jsonEqual,
+  unkeyedTablesOf,
+  type EntityMeta,
+} from '../schema/index.js';
 import type { Changes, Transition } from './reducer.js';
 import { restoreState, type RequestMeta, type State } from './state.js';
 
@@ -30,6 +38,12 @@ export interface StateSnapshot {
   readonly meta: { readonly [requestKey: string]: SnapshotMeta };
   /** Records marked INVALID (deleted or invalidated), as `[entity key, pk]`; left out unless asked for. */
   readonly invalid?: readonly (readonly [string, string])[] | undefined;
+  /**
+   * The tables (of a whole snapshot) named after their class because it has no `static key`, with the
+   * class's field names: a build that restores the snapshot and names such a class otherwise (a
+   * minifier) reports it instead of silently fetching those records again.
+   */
+  readonly unkeyed?: { readonly [key: string]: string } | undefined;
 }
 
 /** What a snapshot covers: the whole state, or the records and request keys of one change. */
@@ -77,9 +91,11 @@ export function snapshotOf(state: State, options: SnapshotOptions = {}): StateSn
     for (const key in state.meta) addKey(key);
     for (const key in state.endpoints) if (!(key in meta)) addKey(key);
   } else for (const key of changes.endpoints) addKey(key);
-  return invalid.length
+  const snapshot: StateSnapshot = invalid.length
     ? { entities, entitiesMeta, endpoints, meta, invalid }
     : { entities, entitiesMeta, endpoints, meta };
+  const unkeyed = changes === undefined ? unkeyedTablesOf(Object.keys(entities)) : undefined;
+  return unkeyed === undefined ? snapshot : { ...snapshot, unkeyed };
 }
 
 /** The `[key, pk]` pairs of a snapshot's `invalid` list that are well formed. */

@@ -1,4 +1,4 @@
-import { emptyTable, type EntityMetaTables, type EntityTables } from '../schema/index.js';
+import { emptyTable, expectUnkeyedTables, type EntityMetaTables, type EntityTables } from '../schema/index.js';
 
 /** What the store knows about one request key: when it was answered, when it expires, and its error. */
 export interface RequestMeta {
@@ -92,6 +92,7 @@ function restoreError(value: unknown): Error | undefined {
  */
 export function restoreState(json: unknown): State {
   if (!isRecord(json)) return initialState();
+  expectUnkeyedTables(json.unkeyed); // a snapshot's tables named after classes that another build may name otherwise
   const entities = tableOf(json.entities, (table) =>
     isRecord(table)
       ? tableOf(table, (record) => (isRecord(record) || Array.isArray(record) ? record : undefined))
