@@ -40,8 +40,11 @@ export interface PersistStorage {
  * const options: PersistOptions = { storage: localStorage, key: 'todo-app', version: 2, maxAge: 7 * 24 * 3600_000 };
  */
 export interface PersistOptions {
-  /** Where the state is kept. */
-  readonly storage: PersistStorage;
+  /**
+   * Where the state is kept. Default: `localStorage` in a browser. Without it, where there is no
+   * `document` (a server render), `persist` does nothing: a server's storage would be shared by users.
+   */
+  readonly storage?: PersistStorage | undefined;
   /** The storage key. Default `'rx-rest'`. */
   readonly key?: string | undefined;
   /** The app's data version: a save of another version is ignored and removed. Change it when entities change shape. */
@@ -119,7 +122,10 @@ function isEnvelope(value: unknown): value is PersistedState {
  * removes the save), when the page is hidden, and on teardown. A save of another `version`, older than
  * `maxAge`, corrupt or not an rx-rest save is ignored and removed; a storage that throws or rejects
  * (quota, private mode) is reported. Every such case logs one `console.warn` naming the reason and
- * never throws. Returns the teardown; as a manager, `dispose()` calls it.
+ * never throws. Returns the teardown; as a manager, `dispose()` calls it. Without `options.storage` it
+ * uses `localStorage`, and where there is no `document` (a server render) it does nothing. In a
+ * server-rendered app, start it after hydration (Svelte's `onMount`): a state restored before would
+ * render other data than the server's HTML.
  *
  * @example
  * const controller = new Controller({
@@ -129,8 +135,15 @@ function isEnvelope(value: unknown): value is PersistedState {
  * const stop = persist(controller, { storage: idbStorage, key: 'todo-app' });
  * if (!(await stop.restored)) console.log('no saved state');
  */
-export function persist(controller: Controller, options: PersistOptions): Persistence {
-  const { storage, key = 'rx-rest', version, maxAge = Infinity, throttle = 1000 } = options;
+export function persist(controller: Controller, options: PersistOptions = {}): Persistence {
+  const { key = 'rx-rest', version, maxAge = Infinity, throttle = 1000 } = options;
+  const inBrowser = typeof document !== 'undefined';
+  const storage = options.storage ?? (inBrowser ? (globalThis.localStorage as PersistStorage | undefined) : undefined);
+  if (storage === undefined || storage === null) {
+    // a server render (nothing to keep across page loads, and one storage for every user), or no localStorage
+    if (inBrowser) warn('there is no storage here (no localStorage, no options.storage): nothing is kept.');
+    return Object.assign(() => {}, { restored: Promise.resolve(false), flush: () => Promise.resolve() });
+  }
   let ready = false; // the save was read: writes may start
   let stopped = false;
   let restoring = false; // our own restore is being applied: its action is no change to save
@@ -284,7 +297,8 @@ export function persist(controller: Controller, options: PersistOptions): Persis
     if (globalThis.document?.visibilityState === 'hidden') save();
   };
   globalThis.addEventListener?.('pagehide', onPageHide);
-  globalThis.document?.addEventListener('visibilitychange', onVisibility);
+  if (typeof globalThis.document?.addEventListener === 'function')
+    globalThis.document.addEventListener('visibilitychange', onVisibility);
 
   const teardown = (): void => {
     if (stopped) return;
@@ -294,7 +308,8 @@ export function persist(controller: Controller, options: PersistOptions): Persis
     clearTimeout(timer);
     subscription.unsubscribe();
     globalThis.removeEventListener?.('pagehide', onPageHide);
-    globalThis.document?.removeEventListener('visibilitychange', onVisibility);
+    if (typeof globalThis.document?.removeEventListener === 'function')
+      globalThis.document.removeEventListener('visibilitychange', onVisibility);
   };
   return Object.assign(teardown, {
     restored,

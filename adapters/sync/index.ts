@@ -129,7 +129,8 @@ const isEmpty = (snapshot: StateSnapshot) =>
  * Syncs `controller` with the other tabs of the app (every controller on the same channel): a response,
  * `set`, error, invalidation or reset in one applies in the others, and a tab that opens later starts
  * with what the others know. Returns a teardown that stops syncing (and closes the channel it opened).
- * Where `BroadcastChannel` does not exist, it does nothing (one warning).
+ * Where `BroadcastChannel` does not exist, it does nothing (one warning); where there is no `document`
+ * (a server render), a channel name does nothing either (a channel object is used as given).
  *
  * @example
  * const controller = new Controller({ managers: [(c) => syncTabs(c, { channel: 'todos' })] });
@@ -138,6 +139,8 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
   const given = options.channel ?? 'rx-rest';
   let channel: SyncChannel;
   if (typeof given === 'string') {
+    // a server render: Node's BroadcastChannel would carry one user's data into another user's controller
+    if (typeof document === 'undefined') return () => {};
     if (typeof BroadcastChannel === 'undefined') {
       warn('there is no BroadcastChannel here: this tab is not synced with others.');
       return () => {};

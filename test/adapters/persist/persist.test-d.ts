@@ -20,8 +20,9 @@ describe('persist', () => {
   });
 
   it('refuses what is no storage and options of the wrong type', () => {
-    // @ts-expect-error the storage is required
+    // the storage is optional: localStorage in a browser, nothing on a server
     persist(controller, {});
+    persist(controller);
     // @ts-expect-error a storage without removeItem
     persist(controller, { storage: { getItem: () => null, setItem: () => undefined } });
     // @ts-expect-error values are strings

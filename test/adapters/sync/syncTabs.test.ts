@@ -40,6 +40,7 @@ let warn: ReturnType<typeof vi.fn<(...args: unknown[]) => void>>;
 
 beforeEach(() => {
   channelName = `rx-rest-sync-test-${++names}`; // a channel per test: nothing crosses between tests
+  vi.stubGlobal('document', {}); // tabs of a browser (without a document, syncTabs does nothing)
   warn = vi.fn();
   vi.spyOn(console, 'warn').mockImplementation(warn);
 });
