@@ -77,7 +77,9 @@ export function serverQuery<E extends ReadEndpoint>(
       const sent = () => ({ 'rx-rest': key, snapshot: takeSnapshot(controller, { keys: [key] }) });
       const stored = controller.getResponse(endpoint, ...list);
       if (stored.data !== undefined && !stored.stale && !stored.invalid) return sent();
-      return controller.fetch(endpoint, ...list).then(sent);
+      return controller.fetch(endpoint, ...list).then(sent, (error: unknown) => {
+        throw forThePage(error);
+      });
     },
     { deferStream },
   );
@@ -92,6 +94,18 @@ export function serverQuery<E extends ReadEndpoint>(
     () => true,
     () => false,
   );
+}
+
+/**
+ * The error a server render sends to the browser (Solid serializes it into the page): its name, message
+ * and status only, not its stack (the server's file paths) or its response.
+ */
+function forThePage(error: unknown): Error {
+  const { name = 'Error', message = String(error), status } = (error ?? {}) as Partial<Error> & { status?: unknown };
+  const sent = Object.assign(new Error(message), typeof status === 'number' ? { status } : {});
+  sent.name = name;
+  sent.stack = `${name}: ${message}`;
+  return sent;
 }
 
 /**

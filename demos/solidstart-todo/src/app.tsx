@@ -32,22 +32,21 @@ function Layout(props: { children?: JSX.Element }): JSX.Element {
         </h1>
         <LiveStatus />
       </header>
-      <ErrorBoundary fallback={(error) => <Failure error={error} what="the users" />}>
-        <Suspense fallback={<p class="muted">Loading users…</p>}>
+      {/* each ErrorBoundary inside its Suspense: a server render that failed streams the fallback in its place */}
+      <Suspense fallback={<p class="muted">Loading users…</p>}>
+        <ErrorBoundary fallback={(error) => <Failure error={error} what="the users" />}>
           <UserFilter />
-        </Suspense>
-      </ErrorBoundary>
-      <ErrorBoundary fallback={(error) => <Failure error={error} what="the page" />}>
-        <Suspense
-          fallback={
-            <p class="muted" data-testid="page-loading">
-              Loading…
-            </p>
-          }
-        >
-          {props.children}
-        </Suspense>
-      </ErrorBoundary>
+        </ErrorBoundary>
+      </Suspense>
+      <Suspense
+        fallback={
+          <p class="muted" data-testid="page-loading">
+            Loading…
+          </p>
+        }
+      >
+        <ErrorBoundary fallback={(error) => <Failure error={error} what="the page" />}>{props.children}</ErrorBoundary>
+      </Suspense>
     </div>
   );
 }
