@@ -7,6 +7,7 @@ import {
   createQuery,
   createQueryState,
   controllerPerRequest,
+  preloadQuery,
   useLive,
   useSuspense,
   type QueryResource,
@@ -58,6 +59,9 @@ describe('rx-rest/solid types', () => {
     expectTypeOf(appController).toEqualTypeOf<() => Controller>();
     // @ts-expect-error the factory makes a Controller
     controllerPerRequest(() => ({}));
+    expectTypeOf(preloadQuery(appController(), TodoResource.get, { id: 1 })).toEqualTypeOf<void>();
+    // @ts-expect-error the endpoint's arguments are checked
+    preloadQuery(appController(), TodoResource.get, { userId: 1 });
   });
 
   test('createMutation is typed from the endpoint', () => {

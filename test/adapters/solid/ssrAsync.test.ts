@@ -11,6 +11,7 @@ import {
   controllerPerRequest,
   createQuery,
   createQueryState,
+  preloadQuery,
 } from '../../../adapters/solid/index.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
 import { TodoResource } from '../resources.js';
@@ -113,6 +114,18 @@ describe('createQuery on the server', () => {
     expect(html).toContain('failed:');
     expect(fake.requests).toEqual(['GET /todos?userId=1']);
     expect(html).not.toMatch(/at .*RestEndpoint|node_modules|\.ts:\d+/); // the error sent to the page holds no stack
+  });
+
+  it('preloadQuery starts the request that the page then joins (one request), and leaves failures to the query', async () => {
+    const controller = new Controller({ retry: 0 });
+    fake.setLatency(20);
+    preloadQuery(controller, TodoResource.getList, { userId: 1 });
+    expect(controller.peek(TodoResource.getList, { userId: 1 }).fetching).toBe(true);
+    expect(await renderToStringAsync(page(controller, TitlesOf(1)))).toContain('titles: todo 1, todo 3');
+    expect(fake.requests).toEqual(['GET /todos?userId=1']);
+    fake.fail('GET', 500);
+    preloadQuery(controller, TodoResource.get, { id: 9 }); // no unhandled rejection
+    await new Promise((resolve) => setTimeout(resolve, 50));
   });
 
   it('an idle query (null args) makes no request and renders no data', async () => {
