@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run demo`: the REST server on a scratch copy of the seed, and the Svelte and Solid apps (vite
- * dev servers; `--preview` builds them and serves the build instead). Prints every URL. Type `s` and
+ * dev servers; `--preview` builds them and serves the build instead) and the SolidStart app (`vinxi dev`;
+ * with `--preview` its built Node server). Prints every URL. Type `s` and
  * Enter to stop or restart the REST server and its live stream (the apps show an error, keep their
  * data and recover), `q` and Enter or Ctrl-C to quit. SIGTERM, SIGINT or SIGHUP (to this process or to
  * the `npm run demo` that started it) stops every server it started.

@@ -4,7 +4,7 @@
  * apps use, so it gets a process of its own. It reaches the REST server at `RX_REST_DEMO_API`.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /** The app's folder. */
@@ -25,6 +25,15 @@ function freePort(preferred = 0) {
       const { port } = probe.address();
       probe.close(() => resolve(port));
     });
+  });
+}
+
+/** Whether something accepts connections on 127.0.0.1:`port`. */
+function listening(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
   });
 }
 
@@ -53,7 +62,7 @@ export function buildSolidStart({ logLevel = 'warn' } = {}) {
 
 /**
  * Starts the app on `port` (0: a free one; a taken preferred port moves on to a free one), against
- * the REST server at `api`. Resolves `{ url, close() }` once it answers.
+ * the REST server at `api`. Resolves `{ url, close() }` once it listens.
  */
 export async function startSolidStart({ mode = 'dev', port = 0, api, logLevel = 'warn' }) {
   const chosen = await freePort(port);
@@ -77,19 +86,15 @@ export async function startSolidStart({ mode = 'dev', port = 0, api, logLevel = 
     clearTimeout(timer);
   };
   const url = `http://127.0.0.1:${chosen}/`;
+  // listening is enough: in dev, vinxi compiles each route on its first request
   const deadline = Date.now() + 120_000;
-  for (;;) {
+  while (!(await listening(chosen))) {
     if (child.exitCode !== null) throw new Error(`The SolidStart app exited with ${child.exitCode}:\n${output}`);
-    try {
-      const response = await fetch(`${url}api/users`, { signal: AbortSignal.timeout(30_000) });
-      await response.arrayBuffer();
-      return { url, close };
-    } catch {
-      if (Date.now() > deadline) {
-        await close();
-        throw new Error(`The SolidStart app did not answer at ${url} within 2 minutes:\n${output}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    if (Date.now() > deadline) {
+      await close();
+      throw new Error(`The SolidStart app did not listen at ${url} within 2 minutes:\n${output}`);
     }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return { url, close };
 }
