@@ -160,10 +160,10 @@ export function hydrate(snapshot) {
       static override key = 'Task';
     }
     const server = new Controller({ environment: {} });
-    const at = (path: string, schema: typeof Todo | typeof Task) =>
-      new RestEndpoint({ urlPrefix: 'http://api.test', path, schema, ...offline });
-    server.setResponse(at('/todos/:id', Todo), { id: 1 }, { id: 1, title: 'rendered on the server', done: false });
-    server.setResponse(at('/tasks/:id', Task), { id: 1 }, { id: 1, title: 'a keyed task', due: '' });
+    const getTodo = new RestEndpoint({ urlPrefix: 'http://api.test', path: '/todos/:id', schema: Todo, ...offline });
+    const getTask = new RestEndpoint({ urlPrefix: 'http://api.test', path: '/tasks/:id', schema: Task, ...offline });
+    server.setResponse(getTodo, { id: 1 }, { id: 1, title: 'rendered on the server', done: false });
+    server.setResponse(getTask, { id: 1 }, { id: 1, title: 'a keyed task', due: '' });
     const result = bundle.hydrate(JSON.parse(JSON.stringify(takeSnapshot(server))));
 
     expect(result.todoTable).not.toBe('Todo'); // the minifier renamed the class
