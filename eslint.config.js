@@ -16,6 +16,8 @@ export default tseslint.config(
       'demos/*/dist/',
       'demos/*/.svelte-kit/',
       'demos/*/build/',
+      'demos/*/.output/',
+      'demos/*/.vinxi/',
     ],
   },
   js.configs.recommended,

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run demo`: the REST server on a scratch copy of the seed, and the Svelte and Solid apps (vite
- * dev servers; `--preview` builds them and serves the build instead). Prints every URL. Type `s` and
+ * dev servers; `--preview` builds them and serves the build instead) and the SolidStart app (`vinxi dev`;
+ * with `--preview` its built Node server). Prints every URL. Type `s` and
  * Enter to stop or restart the REST server and its live stream (the apps show an error, keep their
  * data and recover), `q` and Enter or Ctrl-C to quit. SIGTERM, SIGINT or SIGHUP (to this process or to
  * the `npm run demo` that started it) stops every server it started.
@@ -19,6 +20,7 @@ rx-rest demo (${mode === 'dev' ? 'vite dev servers' : 'built apps, vite preview'
   Svelte app    ${demo.apps.svelte}
   Solid app     ${demo.apps.solid}
   SvelteKit app   ${demo.apps.sveltekit}
+  SolidStart app  ${demo.apps.solidstart}
   REST server   ${demo.rest.url}/   (json-server: ${demo.rest.url}/todos, ${demo.rest.url}/users)
   live stream   ${demo.rest.url}/events   (Server-Sent Events: every todo created, updated or deleted)
   data          ${demo.scratch} (a scratch copy of demos/server/seed.json)

@@ -23,6 +23,7 @@ import {
   type Resource,
 } from 'solid-js';
 import { isServer } from 'solid-js/web';
+import { fromServer, readingData, serverQuery, type QueryResource, type Request } from './ssr.js';
 import { map } from 'rxjs';
 import type {
   Controller,
@@ -48,6 +49,18 @@ const ControllerContext = createContext<Controller>();
 export type { QueryArgs };
 
 export type { QueryOptions, QueryResult } from '../../core/index.js';
+export { controllerPerRequest, preloadQuery } from './ssr.js';
+export type { QueryResource };
+
+/** `createQuery`'s options: the core's, and how a server render streams. */
+export interface SolidQueryOptions extends QueryOptions {
+  /**
+   * On the server, hold the stream's first flush until this query resolved (Solid's `deferStream`),
+   * so that a failure can still set the response's status and headers. Default false: the page's
+   * shell streams at once and this query's HTML and data follow in the same response.
+   */
+  readonly deferStream?: boolean | undefined;
+}
 
 /** What `createQuery` takes as args: an accessor (reactive), or a plain value; `null` keeps it idle. */
 export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | null>;
@@ -94,7 +107,7 @@ export function createQueryState<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options?: Controller | QueryOptions,
 ): Accessor<QueryResult<EndpointData<E>>> {
-  return observeIn(endpoint, args, options, true);
+  return observeIn(endpoint, requestOf(endpoint, args), controllerOf(options), options, true);
 }
 
 /**
@@ -110,13 +123,10 @@ export function createQueryState<E extends ReadEndpoint>(
 export function createQuery<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options?: Controller | QueryOptions,
+  options?: Controller | SolidQueryOptions,
 ): QueryResource<EndpointData<E>> {
-  return suspending(observeIn(endpoint, args, options, true));
+  return queryResource(endpoint, args, options, true);
 }
-
-/** `createQuery`'s result: a `Resource` of the data, and `placeholder` (previous args' data shown). */
-export type QueryResource<T> = Resource<T> & { readonly placeholder: boolean };
 
 /** The seed's name for `createQuery` (suspending, polls when the endpoint has `pollFrequency`). */
 export const useLive: typeof createQuery = createQuery;
@@ -125,9 +135,30 @@ export const useLive: typeof createQuery = createQuery;
 export function useSuspense<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options?: Controller | QueryOptions,
+  options?: Controller | SolidQueryOptions,
 ): QueryResource<EndpointData<E>> {
-  return suspending(observeIn(endpoint, args, options, false));
+  return queryResource(endpoint, args, options, false);
+}
+
+/**
+ * The suspending resource of `createQuery` and `useSuspense`. On the server it resolves (see ssr.ts);
+ * in the browser, while hydrating, what the server sent for it is restored first (no request).
+ */
+function queryResource<E extends ReadEndpoint>(
+  endpoint: E,
+  args: QueryArgsInput<E>,
+  options: Controller | SolidQueryOptions | undefined,
+  poll: boolean,
+): QueryResource<EndpointData<E>> {
+  const controller = controllerOf(options);
+  const request = requestOf(endpoint, args);
+  if (isServer) {
+    const defer = !!options && 'deferStream' in options && !!options.deferStream;
+    return serverQuery(controller, endpoint, request, defer);
+  }
+  const hydrating = fromServer(controller, untrack(request).key);
+  const state = observeIn(endpoint, request, controller, options, poll, hydrating?.ready);
+  return suspending(state, hydrating?.sent);
 }
 
 /** `createMutation`'s result: its state as accessors, `mutate` and `reset`. */
@@ -175,7 +206,7 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteAccessor<EndpointData<E>> {
   const source = infiniteSource(controllerOf(options), endpoint, options);
-  return Object.assign(follow(endpoint, args, source.peek, source.open), { loadNext: source.loadNext });
+  return Object.assign(follow(requestOf(endpoint, args), source.peek, source.open), { loadNext: source.loadNext });
 }
 
 function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {
@@ -184,15 +215,11 @@ function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | u
 }
 
 /** Follows `open(args)` in the calling scope (a new request key resubscribes); on the server, `peek(args)` only. */
-function follow<E extends ReadEndpoint, S>(
-  endpoint: E,
-  args: QueryArgsInput<E>,
-  peek: (list: EndpointArgs<E>) => S,
-  open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
-): Accessor<S> {
+/** The request the args ask for, as a memo that changes only with the request key. */
+function requestOf<E extends ReadEndpoint>(endpoint: E, args: QueryArgsInput<E>): Accessor<Request<E>> {
   assertReadEndpoint(endpoint, 'createQuery');
   const read = typeof args === 'function' ? (args as Accessor<QueryArgs<E> | null>) : () => args as QueryArgs<E> | null;
-  const request = createMemo(
+  return createMemo(
     () => {
       const value = read();
       const list = (value === null ? [null] : value === undefined ? [] : [value]) as EndpointArgs<E>;
@@ -201,10 +228,23 @@ function follow<E extends ReadEndpoint, S>(
     undefined,
     { equals: (a, b) => a?.key === b?.key },
   );
+}
+
+/**
+ * Follows `open(args)` in the calling scope (a new request key resubscribes; not before `ready`); on
+ * the server, `peek(args)` only.
+ */
+function follow<E extends ReadEndpoint, S>(
+  request: Accessor<Request<E>>,
+  peek: (list: EndpointArgs<E>) => S,
+  open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
+  ready?: Accessor<boolean>,
+): Accessor<S> {
   if (isServer) return () => peek(request().list);
   const [state, setState] = createSignal<S>(untrack(() => peek(request().list)));
   const [waiting] = useTransition();
   createComputed(() => {
+    if (ready && !ready()) return; // hydrating: what the server sent is still on its way
     const subscription = open(request().list).subscribe((next) =>
       // an update while a transition waits joins it: what it renders commits with the transition's values
       untrack(waiting) ? void startTransition(() => setState(() => next)) : setState(() => next),
@@ -217,31 +257,32 @@ function follow<E extends ReadEndpoint, S>(
 /** The query state in the calling scope; with `keepPreviousData` the data on screen stays while new args load. */
 function observeIn<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
+  request: Accessor<Request<E>>,
+  controller: Controller,
   options: Controller | QueryOptions | undefined,
   poll: boolean,
+  ready?: Accessor<boolean>,
 ): Accessor<QueryResult<EndpointData<E>>> {
-  const controller = controllerOf(options);
   const view = keepPrevious<QueryState<EndpointData<E>>>(
     !!options && 'keepPreviousData' in options && !!options.keepPreviousData,
   );
   const peek = (list: EndpointArgs<E>) => view(controller.peek(endpoint, ...list));
-  return follow(endpoint, args, peek, (list) => controller.watch(endpoint, list, { poll }).pipe(map(view)));
+  const open = (list: EndpointArgs<E>) => controller.watch(endpoint, list, { poll }).pipe(map(view));
+  return follow(request, peek, open, ready);
 }
 
 /**
  * A `Resource` whose source is the query state: every emission is a new load, answered synchronously
  * (data, or a thrown error), so it updates in place; only a loading state leaves a pending promise.
+ * While hydrating, its first value is what the server sent (`sent`): it reads the state's data instead.
  */
-function suspending<T>(state: Accessor<QueryResult<T>>): QueryResource<T> {
-  if (isServer) {
-    const initial = { initialValue: state().data as T, ssrLoadFrom: 'initial' } as const;
-    return Object.assign(createResource(false, () => undefined as T, initial)[0], { placeholder: false });
-  }
+function suspending<T>(state: Accessor<QueryResult<T>>, sent?: (held: unknown) => boolean): QueryResource<T> {
   const [resource] = createResource<T | undefined, QueryResult<T>>(state, (current) => {
     if (current.loading) return new Promise<T>(() => {}); // replaced by the load of the next emission
     if (current.error && current.data === undefined) throw current.error;
     return current.data; // undefined when idle
   });
-  return Object.defineProperty(resource, 'placeholder', { get: () => state().placeholder }) as QueryResource<T>;
+  const placeholder = () => state().placeholder;
+  if (!sent) return Object.defineProperty(resource, 'placeholder', { get: placeholder }) as QueryResource<T>;
+  return readingData(resource as Resource<unknown>, () => state().data, sent, placeholder);
 }

@@ -19,7 +19,7 @@ export type {
   StoreSnapshot,
 } from './types.js';
 export { restoreSnapshot, takeSnapshot } from './snapshot.js';
-export type { RestoreOptions } from './snapshot.js';
+export type { RestoreOptions, TakeSnapshotOptions } from './snapshot.js';
 export { infiniteSource, observeInfinite } from './infinite.js';
 export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './infinite.js';
 export { observeMutation } from './mutation.js';

@@ -7,6 +7,15 @@ import { describeKind } from '../errors.js';
 import { mergeAction, mergeState, snapshotOf, type SnapshotOptions, type StateSnapshot } from '../store/index.js';
 import { Controller, controllerInternals, disposedError } from './Controller.js';
 
+/** What `takeSnapshot` covers: the store's `SnapshotOptions`, or only some request keys. */
+export interface TakeSnapshotOptions extends SnapshotOptions {
+  /**
+   * Only these request keys (`endpoint.key(...args)`): their results and meta, and the records their
+   * results reach (nested ones included), e.g. to send what a server render fetched to the browser.
+   */
+  readonly keys?: readonly string[] | undefined;
+}
+
 /** How `restoreSnapshot` brings a snapshot in. */
 export interface RestoreOptions {
   /** Take the snapshot as the whole state (time travel) instead of merging it. Default false. */
@@ -29,12 +38,28 @@ function internalsOf(controller: Controller, call: string) {
  *
  * @example
  * localStorage.setItem('todos', JSON.stringify(takeSnapshot(controller)));
+ * const page = takeSnapshot(controller, { keys: [TodoResource.get.key({ id: 1 })] }); // one request's data
  * controller.actions$.subscribe((action) =>
  *   channel.postMessage(takeSnapshot(controller, { changes: action.changes, invalid: true })),
  * );
  */
-export function takeSnapshot(controller: Controller, options?: SnapshotOptions): StateSnapshot {
-  return snapshotOf(internalsOf(controller, 'takeSnapshot').store.current, options);
+export function takeSnapshot(controller: Controller, options?: TakeSnapshotOptions): StateSnapshot {
+  const { store, cache } = internalsOf(controller, 'takeSnapshot');
+  const keys = options?.keys;
+  if (keys === undefined) return snapshotOf(store.current, options);
+  let entities: [string, string][] | 'all' = [];
+  for (const key of keys) {
+    const paths = cache.pathsOf(key);
+    if (paths === undefined) {
+      entities = 'all'; // a key of an endpoint this controller never ran (a restored state): all records
+      break;
+    }
+    for (const path of paths) {
+      const at = path.indexOf('\u0000');
+      entities.push([path.slice(0, at), path.slice(at + 1)]);
+    }
+  }
+  return snapshotOf(store.current, { invalid: options?.invalid, changes: { entities, endpoints: keys } });
 }
 
 /**

@@ -7,6 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { build, createServer, preview } from 'vite';
 import { copySeed, startRestServer } from './restServer.mjs';
 import { buildSvelteKit, startSvelteKit } from './sveltekitServer.mjs';
+import { buildSolidStart, startSolidStart } from './solidStart.mjs';
+
+/** The SolidStart app's preferred port (its own process: see solidStart.mjs). */
+export const SOLIDSTART_PORT = 3214;
 
 /** The two demo apps: name, folder and preferred port. */
 export const APPS = [
@@ -20,6 +24,7 @@ export async function buildDemos({ logLevel = 'warn' } = {}) {
     await build({ configFile: `${app.root}vite.config.ts`, logLevel });
   }
   await buildSvelteKit(); // demos/sveltekit-todo/build (adapter-node)
+  await buildSolidStart({ logLevel });
 }
 
 async function startRest(file, port) {
@@ -33,10 +38,16 @@ async function startRest(file, port) {
 
 /**
  * Starts the REST server and the apps. `ports: 'fixed'` prefers 3210 (REST), 3211 (Svelte), 3212
- * (Solid) and 3213 (SvelteKit; `sveltekit: false` leaves it out), moving on when one is taken; `ports: 'free'` takes free ones. Resolves
+ * (Solid) and 3213 (SvelteKit; `sveltekit: false` leaves it out) and 3214 (SolidStart; `solidstart: false` leaves it out), moving on when one is taken; `ports: 'free'` takes free ones. Resolves
  * `{ rest, apps: { svelte, solid } (URLs), close() }`; `close()` stops everything and deletes the scratch copy.
  */
-export async function startDemo({ mode = 'dev', ports = 'fixed', logLevel = 'info', sveltekit = true } = {}) {
+export async function startDemo({
+  mode = 'dev',
+  ports = 'fixed',
+  logLevel = 'info',
+  sveltekit = true,
+  solidstart = true,
+} = {}) {
   const seed = copySeed();
   // vite's dev server exits the process on SIGTERM by itself: delete the scratch copy on any exit
   process.once('exit', seed.remove);
@@ -71,6 +82,16 @@ export async function startDemo({ mode = 'dev', ports = 'fixed', logLevel = 'inf
       const kit = await startSvelteKit({ mode, port: ports === 'free' ? 0 : 3213, api: rest.url });
       servers.push(kit);
       apps.sveltekit = kit.url;
+    }
+    if (solidstart) {
+      const solidStart = await startSolidStart({
+        mode,
+        port: ports === 'free' ? 0 : SOLIDSTART_PORT,
+        api: rest.url,
+        logLevel,
+      });
+      servers.push(solidStart);
+      apps.solidstart = solidStart.url;
     }
     return { rest, apps, scratch: seed.file, close };
   } catch (error) {

@@ -30,11 +30,11 @@ const KiB = 1024;
 const packageId = (name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/.*)?$`);
 
 /** A package entry besides the core: bundled with rxjs, the core and `packages` left external. */
-function entry(name, file, packages = []) {
+function entry(name, file, packages = [], limit = 1.5 * KiB) {
   return {
     name: `${name} (${[...packages, 'rxjs', 'the core'].join(', ')} external)`,
     budget: 1.5 * KiB,
-    limit: 1.5 * KiB,
+    limit,
     external: [...packages.map(packageId), packageId('rxjs'), /\/core\/index\.(js|ts)$/],
     code: `export * from ${JSON.stringify(path.join(root, file))};`,
   };
@@ -76,7 +76,10 @@ const CASES = [
     `,
   },
   entry('rx-rest/svelte', 'adapters/svelte/index.ts', ['svelte']),
-  entry('rx-rest/solid', 'adapters/solid/index.ts', ['solid-js']),
+  // 1.89 KiB: 1.06 before server rendering (+0.83: the query resolving on the server, its snapshot restored while
+  // hydrating, controllerPerRequest, preloadQuery; a browser build drops the server-only branches, isServer
+  // being false there, but solid-js is external here)
+  entry('rx-rest/solid', 'adapters/solid/index.ts', ['solid-js'], 1.95 * KiB),
   {
     ...entry('rx-rest/devtools', 'adapters/devtools/index.ts'),
     name: 'rx-rest/devtools connectDevtools (rxjs, the core external)',

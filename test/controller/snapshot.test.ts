@@ -16,7 +16,7 @@ import {
   type QueryState,
   type StateSnapshot,
 } from '../../core/index.js';
-import { Todo, TodoList } from '../fixtures/entities.js';
+import { Article, Todo, TodoList } from '../fixtures/entities.js';
 
 const offline = {
   urlPrefix: 'http://snapshot.test',
@@ -24,6 +24,7 @@ const offline = {
 };
 const getTodo = new RestEndpoint({ ...offline, path: '/todos/:id', schema: Todo });
 const getTodos = new RestEndpoint({ ...offline, path: '/todos', schema: TodoList });
+const getArticle = new RestEndpoint({ ...offline, path: '/articles/:id', schema: Article });
 const deleteTodo = new RestEndpoint({
   ...offline,
   path: '/todos/:id',
@@ -88,6 +89,31 @@ describe('takeSnapshot', () => {
     controller.setError(getTodo, { id: 1 }, Object.assign(new Error('gone'), { name: 'RequestError', status: 404 }));
     const meta = roundTrip(takeSnapshot(controller)).meta[getTodo.key({ id: 1 })];
     expect(meta?.error).toEqual({ name: 'RequestError', message: 'gone', status: 404 });
+  });
+
+  it('with keys, holds those results and meta and every record they reach (nested ones too), nothing else', () => {
+    const { controller } = clocked();
+    controller.setResponse(getTodos, {}, [{ id: 1 }, { id: 2 }]);
+    controller.setResponse(getTodo, { id: 3 }, { id: 3 });
+    controller.setResponse(
+      getArticle,
+      { id: 7 },
+      {
+        id: 7,
+        author: { id: 'ann' },
+        comments: [{ id: 70, author: { id: 'bob' } }],
+      },
+    );
+    const snapshot = roundTrip(takeSnapshot(controller, { keys: [getArticle.key({ id: 7 }), getTodo.key({ id: 3 })] }));
+    expect(Object.keys(snapshot.endpoints).sort()).toEqual([getArticle.key({ id: 7 }), getTodo.key({ id: 3 })].sort());
+    expect(Object.keys(snapshot.meta).sort()).toEqual(Object.keys(snapshot.endpoints).sort());
+    expect(Object.keys(snapshot.entities).sort()).toEqual(['Article', 'Comment', 'Todo', 'User']);
+    expect(Object.keys(snapshot.entities.Todo!)).toEqual(['3']);
+    expect(Object.keys(snapshot.entities.User!).sort()).toEqual(['ann', 'bob']);
+    const other = new Controller({ retry: 0 });
+    restoreSnapshot(other, snapshot);
+    expect(other.getResponse(getArticle, { id: 7 }).data?.comments[0]?.author.id).toBe('bob');
+    expect(other.getResponse(getTodos, {}).data).toBeUndefined();
   });
 });
 

@@ -27,7 +27,13 @@ export interface HarnessHooks {
 export function demoHarness(hooks: HarnessHooks = {}): DemoHarness {
   const harness = { pages: [], pageErrors: [] } as unknown as DemoHarness;
   beforeAll(async () => {
-    harness.demo = await startDemo({ mode: 'preview', ports: 'free', logLevel: 'silent', sveltekit: false });
+    harness.demo = await startDemo({
+      mode: 'preview',
+      ports: 'free',
+      logLevel: 'silent',
+      sveltekit: false,
+      solidstart: false,
+    });
     harness.browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -6,6 +6,8 @@ import {
   createMutation,
   createQuery,
   createQueryState,
+  controllerPerRequest,
+  preloadQuery,
   useLive,
   useSuspense,
   type QueryResource,
@@ -46,6 +48,20 @@ describe('rx-rest/solid types', () => {
     createQuery(TodoResource.get, () => ({ id: 1 }), { keepPreviousData: true, controller: new Controller() });
     // @ts-expect-error not an option
     createQuery(TodoResource.get, { id: 1 }, { keepPrevious: true });
+  });
+
+  test('server rendering: deferStream is an option of the suspending reads; controllerPerRequest gives a controller getter', () => {
+    createQuery(TodoResource.get, { id: 1 }, { deferStream: true });
+    useSuspense(TodoResource.get, () => ({ id: 1 }), { deferStream: false, controller: new Controller() });
+    // @ts-expect-error createQueryState never suspends, so it never holds the stream back
+    createQueryState(TodoResource.get, { id: 1 }, { deferStream: true });
+    const appController = controllerPerRequest(() => new Controller({ retry: 0 }));
+    expectTypeOf(appController).toEqualTypeOf<() => Controller>();
+    // @ts-expect-error the factory makes a Controller
+    controllerPerRequest(() => ({}));
+    expectTypeOf(preloadQuery(appController(), TodoResource.get, { id: 1 })).toEqualTypeOf<void>();
+    // @ts-expect-error the endpoint's arguments are checked
+    preloadQuery(appController(), TodoResource.get, { userId: 1 });
   });
 
   test('createMutation is typed from the endpoint', () => {

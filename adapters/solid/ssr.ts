@@ -1,0 +1,205 @@
+/**
+ * Server rendering of `createQuery`: on the server its resource fetches (or reads what a route
+ * preload fetched) and resolves with a snapshot of its request (`takeSnapshot(controller, { keys })`),
+ * which Solid serializes into the page with the resource; in the browser, while hydrating, that snapshot
+ * is restored into the controller before the query subscribes, so the query starts fresh and makes no
+ * request, and the hydrated HTML matches. Also `controllerPerRequest`: one controller per server
+ * request, one per browser tab.
+ */
+import { createResource, createSignal, sharedConfig, type Accessor, type Resource } from 'solid-js';
+import { getRequestEvent, isServer } from 'solid-js/web';
+import type { Controller, EndpointArgs, EndpointData, ReadEndpoint, StateSnapshot } from '../../core/index.js';
+import { restoreSnapshot, takeSnapshot } from '../../core/index.js';
+
+/** The arguments of one request and its key (`null`: idle). */
+export interface Request<E extends ReadEndpoint> {
+  readonly list: EndpointArgs<E>;
+  readonly key: string | null;
+}
+
+/** What a server-rendered query sends to the browser: its request key and the snapshot of its data. */
+interface Sent {
+  readonly 'rx-rest': string;
+  readonly snapshot: StateSnapshot;
+}
+
+const isSent = (value: unknown, key: string | null): value is Sent =>
+  typeof value === 'object' && value !== null && (value as Partial<Sent>)['rx-rest'] === key;
+
+/** A promise as Solid's hydration gives it: `s` (1: resolved) and `v` once it settled. */
+type Streamed = PromiseLike<unknown> & { s?: number; v?: unknown };
+
+const isThenable = (value: unknown): value is Streamed =>
+  typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
+
+/** `createQuery`'s result: a `Resource` of the data, and `placeholder` (previous args' data shown). */
+export type QueryResource<T> = Resource<T> & { readonly placeholder: boolean };
+
+/**
+ * A resource that reads `value` (the data) wherever `resource` holds what the server sent instead of
+ * it; its `loading`, `error` and `state` are the resource's.
+ */
+export function readingData<T>(
+  resource: Resource<unknown>,
+  value: () => T | undefined,
+  sent: (held: unknown) => boolean,
+  placeholder: () => boolean,
+): QueryResource<T> {
+  const read = () => {
+    const held = resource();
+    return (sent(held) ? value() : held) as T;
+  };
+  return Object.defineProperties(read, {
+    state: { get: () => resource.state },
+    error: { get: () => resource.error },
+    loading: { get: () => resource.loading },
+    latest: { get: () => (sent(resource.latest) ? value() : resource.latest) },
+    placeholder: { get: placeholder },
+  }) as unknown as QueryResource<T>;
+}
+
+/**
+ * On the server: a resource that resolves once `controller` holds fresh data for the request (from a
+ * route preload, or fetched now; a failure is its error, for `<ErrorBoundary>`), with the snapshot of
+ * that request as its value, which Solid writes into the page (held back from the stream's first flush
+ * with `deferStream`). It reads the data from the controller.
+ */
+export function serverQuery<E extends ReadEndpoint>(
+  controller: Controller,
+  endpoint: E,
+  request: Accessor<Request<E>>,
+  deferStream: boolean,
+): QueryResource<EndpointData<E>> {
+  const [resource] = createResource(
+    () => request().key ?? false,
+    (key): Sent | Promise<Sent> => {
+      const { list } = request();
+      const sent = () => ({ 'rx-rest': key, snapshot: takeSnapshot(controller, { keys: [key] }) });
+      const stored = controller.getResponse(endpoint, ...list);
+      if (stored.data !== undefined && !stored.stale && !stored.invalid) return sent();
+      return controller.fetch(endpoint, ...list).then(sent, (error: unknown) => {
+        throw forThePage(error);
+      });
+    },
+    { deferStream },
+  );
+  const data = () => {
+    const { list, key } = request();
+    return key === null ? undefined : controller.peek(endpoint, ...list).data;
+  };
+  // the controller's data in any case: a synchronous renderToString never loads the resource
+  return readingData(
+    resource,
+    data,
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The error a server render sends to the browser (Solid serializes it into the page): its name, message
+ * and status only, not its stack (the server's file paths) or its response.
+ */
+function forThePage(error: unknown): Error {
+  const { name = 'Error', message = String(error), status } = (error ?? {}) as Partial<Error> & { status?: unknown };
+  const sent = Object.assign(new Error(message), typeof status === 'number' ? { status } : {});
+  sent.name = name;
+  sent.stack = `${name}: ${message}`;
+  return sent;
+}
+
+/**
+ * In the browser, while hydrating: restores into `controller` what the server sent for `key` with the
+ * resource that `createQuery` is about to create (the next hydration id), so that the query subscribes
+ * to fresh data and fetches nothing. Gives `ready`, false until what was sent arrived (a stream still on
+ * its way), and whether a value is what was sent. Nothing (undefined) when not hydrating or nothing was sent.
+ */
+export function fromServer(
+  controller: Controller,
+  key: string | null,
+): { ready: Accessor<boolean>; sent: (value: unknown) => boolean } | undefined {
+  const { context, has, load } = sharedConfig;
+  if (!context || !has || !load || key === null) return undefined;
+  const id = sharedConfig.getContextId();
+  if (!has(id)) return undefined;
+  const value: unknown = load(id);
+  const sent = (held: unknown) => isSent(held, key);
+  const restore = (held: unknown) => {
+    if (isSent(held, key)) restoreSnapshot(controller, held.snapshot);
+  };
+  if (!isThenable(value)) {
+    restore(value);
+    return { ready: () => true, sent };
+  }
+  if ('v' in value) {
+    if (value.s === 1) restore(value.v);
+    return { ready: () => true, sent };
+  }
+  const [ready, setReady] = createSignal(false);
+  value.then(
+    (held) => (restore(held), setReady(true)),
+    () => setReady(true),
+  );
+  return { ready, sent };
+}
+
+/**
+ * For a route's `preload` (SolidStart, `@solidjs/router`): starts the request the page's `createQuery`
+ * will read, so that it is on its way before the page renders (on the server) or as soon as a link is
+ * hovered or followed (in the browser); the query then joins that request, and fresh data is not fetched
+ * again. While the browser hydrates the server's page it does nothing: the data came with the page. A
+ * failure is left to the query, which shows it.
+ *
+ * @example
+ * export const route = {
+ *   preload: ({ params }) => preloadQuery(appController(), TodoResource.get, { id: Number(params.id) }),
+ * } satisfies RouteDefinition;
+ */
+export function preloadQuery<E extends ReadEndpoint>(
+  controller: Controller,
+  endpoint: E,
+  ...args: EndpointArgs<E>
+): void {
+  if (!isServer && sharedConfig.context) return; // hydrating: restored from the page by the query itself
+  controller.fetchIfStale(endpoint, ...args).catch(() => {});
+}
+
+/** Which controller the browser tab uses, per factory. */
+const tabControllers = new WeakMap<() => Controller, Controller>();
+/** Which controller each server request uses, per request event and factory. */
+const requestControllers = new WeakMap<object, Map<() => Controller, Controller>>();
+
+/**
+ * One controller per server request and one per browser tab, from one factory: call the function it
+ * returns wherever the app needs its controller (`<ControllerProvider controller={appController()}>`,
+ * a route's `preload`, an action). On the server each request (SolidStart's `getRequestEvent()`) gets
+ * its own controller, so one user's data never reaches another's page; in the browser the first call
+ * creates the tab's controller and every later call returns it. Outside a request on the server it
+ * throws, rather than share one controller between requests.
+ *
+ * @example
+ * export const appController = controllerPerRequest(() => new Controller({ retry: 2 }));
+ * <ControllerProvider controller={appController()}><Router>...</Router></ControllerProvider>
+ * export const route = { preload: ({ params }) => void appController().fetchIfStale(TodoResource.get, { id: +params.id }) };
+ */
+export function controllerPerRequest(create: () => Controller): () => Controller {
+  const perRequest = (): Controller => {
+    if (!isServer) {
+      let controller = tabControllers.get(create);
+      if (!controller) tabControllers.set(create, (controller = create()));
+      return controller;
+    }
+    const event = getRequestEvent();
+    if (!event) {
+      throw new Error(
+        'rx-rest/solid: controllerPerRequest: no request on the server (getRequestEvent() is undefined). Call it while SolidStart renders or handles a request (not at module level), or create a controller per render yourself and pass it to <ControllerProvider>.',
+      );
+    }
+    let controllers = requestControllers.get(event);
+    if (!controllers) requestControllers.set(event, (controllers = new Map()));
+    let controller = controllers.get(create);
+    if (!controller) controllers.set(create, (controller = create()));
+    return controller;
+  };
+  return perRequest;
+}
