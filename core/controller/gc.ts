@@ -14,7 +14,7 @@ import type { Store } from '../store/index.js';
 import type { ActionLog } from './actions.js';
 import { applyLayers } from './optimistic.js';
 import type { QueryCache } from './queryCache.js';
-import { bury, listsWithout, tombstonesOf } from './tombstones.js';
+import { bury, foldedListMetas, listsWithout, tombstonesOf } from './tombstones.js';
 
 /** The garbage collector of one controller. */
 export class GarbageCollector {
@@ -88,7 +88,9 @@ export class GarbageCollector {
         }
       }
     }
-    if (tombstones.length > 0) this.#store.dispatch({ tombstones, lists: listsWithout(state, tombstones) }, bury);
+    const metas = foldedListMetas(state, this.#cache.requests.oldestStart());
+    if (tombstones.length > 0 || metas.length > 0)
+      this.#store.dispatch({ tombstones, lists: listsWithout(state, tombstones), metas }, bury);
     if (due.length === 0 && entities.length === 0) {
       if (tombstones.length > 0) this.#cache.memo.forget(this.#cache.entities());
       return;

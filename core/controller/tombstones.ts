@@ -6,7 +6,7 @@
  * left out). So a collection drops it even when a kept result or a live stream still names it, and
  * takes its pk out of the collections' lists, which then read the same: no observer re-emits for it.
  */
-import { INVALID, copyTable, listItemTable } from '../schema/index.js';
+import { INVALID, copyTable, listItemTable, type EntityMeta } from '../schema/index.js';
 import type { State, Transition } from '../store/index.js';
 
 /** The lists a collection rewrites: `[collection table, list pk, the list without collected pks]`. */
@@ -53,10 +53,38 @@ export function listsWithout(state: State, dropped: readonly (readonly [string, 
   return rewrites;
 }
 
-/** What a collection buries: the tombstones, and the lists without their pks. */
+/**
+ * The metas of lists whose logged additions and removals (listEdits.ts) no running request can need
+ * any more (all written before `oldestStart`, so no response to replay them over is still to come):
+ * without those edits, and without `base` once none is left.
+ */
+export function foldedListMetas(state: State, oldestStart: number): [string, string, EntityMeta][] {
+  const rewrites: [string, string, EntityMeta][] = [];
+  for (const key in state.entitiesMeta) {
+    const metas = state.entitiesMeta[key]!;
+    for (const pk in metas) {
+      const meta = metas[pk];
+      const edits = meta?.edits;
+      if (meta === undefined || edits === undefined || edits.length === 0 || !(edits[0]![1] < oldestStart)) continue;
+      const kept = edits.filter((edit) => !(edit[1] < oldestStart));
+      const { base, edits: _edits, ...rest } = meta;
+      rewrites.push([
+        key,
+        pk,
+        kept.length === 0
+          ? rest
+          : { ...rest, base: Math.max(base ?? meta.fetchedAt, edits[edits.length - kept.length - 1]![1]), edits: kept },
+      ]);
+    }
+  }
+  return rewrites;
+}
+
+/** What a collection buries: the tombstones, the lists without their pks, and the lists' folded metas. */
 export interface Burial {
   readonly tombstones: readonly (readonly [string, string])[];
   readonly lists: ListRewrites;
+  readonly metas?: readonly (readonly [string, string, EntityMeta])[];
 }
 
 /**
@@ -64,7 +92,7 @@ export interface Burial {
  * missing record reads as an INVALID one, a list without it as the list that left it out), so it
  * reports no change: no stream re-reads or re-emits for it.
  */
-export function bury(state: State, { tombstones, lists }: Burial): Transition {
+export function bury(state: State, { tombstones, lists, metas = [] }: Burial): Transition {
   type Tables = { [key: string]: { [pk: string]: unknown } };
   const entities = copyTable(state.entities) as Tables;
   const entitiesMeta = copyTable(state.entitiesMeta) as Tables;
@@ -77,6 +105,7 @@ export function bury(state: State, { tombstones, lists }: Burial): Transition {
     delete writable(entitiesMeta, state.entitiesMeta, key)?.[pk];
   }
   for (const [key, pk, list] of lists) writable(entities, state.entities, key)![pk] = list;
+  for (const [key, pk, meta] of metas) writable(entitiesMeta, state.entitiesMeta, key)![pk] = meta;
   return {
     state: { ...state, entities, entitiesMeta: entitiesMeta as State['entitiesMeta'] },
     changes: { entities: [], endpoints: [], optimistic: false },
