@@ -14,7 +14,7 @@
  *
  * Rounds interleave the variants (a fresh page each), and the table gives medians and the ratio
  * rx-rest / TanStack. Environment: BENCH_BROWSER_ROUNDS (default 5), BENCH_BROWSER_UPDATES (single
- * updates per page, default 15), BENCH_BROWSER_BURSTS (bursts per page, default 3), BENCH_BROWSER_SIZES
+ * updates per page, default 15), BENCH_BROWSER_BURSTS (bursts per page, default 5), BENCH_BROWSER_SIZES
  * (default 500,5000). Times are wall-clock: run it on a quiet machine.
  */
 import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -32,7 +32,7 @@ const source = (path: string) => fileURLToPath(new URL(`../../../${path}`, impor
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const ROUNDS = env('BENCH_BROWSER_ROUNDS', 5);
 const UPDATES = env('BENCH_BROWSER_UPDATES', 15);
-const BURSTS = env('BENCH_BROWSER_BURSTS', 3);
+const BURSTS = env('BENCH_BROWSER_BURSTS', 5);
 const SIZES = (process.env.BENCH_BROWSER_SIZES ?? '500,5000').split(',').map(Number);
 const BURST = 100;
 
