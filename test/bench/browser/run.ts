@@ -1,0 +1,178 @@
+/**
+ * `npm run bench:browser` (case H): a list of todos in the browser, rx-rest beside TanStack Query.
+ *
+ * Builds the pages of this folder with vite in production mode (Svelte and Solid; rx-rest from the
+ * repository's source, as the demos do), serves them on a free port and drives them in Chromium. Every
+ * page renders n todos in a keyed list (Svelte `{#each ... (todo.id)}`, Solid `<For>`) from data already
+ * cached (rx-rest: `setResponse`; TanStack: `setQueryData`), and times, in the page, until the DOM shows
+ * the result and a forced layout:
+ *
+ * - first render: mounting the list → all n rows in the DOM;
+ * - one record updated (rx-rest `controller.set(Todo, { id }, { id, title })`, TanStack `setQueryData`
+ *   mapping the list) → its text in the DOM;
+ * - a burst of 100 such updates in one task → all 100 shown.
+ *
+ * Rounds interleave the variants (a fresh page each), and the table gives medians and the ratio
+ * rx-rest / TanStack. Environment: BENCH_BROWSER_ROUNDS (default 5), BENCH_BROWSER_UPDATES (single
+ * updates per page, default 15), BENCH_BROWSER_BURSTS (bursts per page, default 5), BENCH_BROWSER_SIZES
+ * (default 500,5000). Times are wall-clock: run it on a quiet machine.
+ */
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { build } from 'vite';
+import solid from 'vite-plugin-solid';
+import { launchBrowser } from '../../e2e/browser.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const source = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const ROUNDS = env('BENCH_BROWSER_ROUNDS', 5);
+const UPDATES = env('BENCH_BROWSER_UPDATES', 15);
+const BURSTS = env('BENCH_BROWSER_BURSTS', 5);
+const SIZES = (process.env.BENCH_BROWSER_SIZES ?? '500,5000').split(',').map(Number);
+const BURST = 100;
+
+/** The variants: page, variant name, label, and the TanStack variant it is compared with (none for TanStack). */
+const VARIANTS = [
+  { page: 'svelte', name: 'tanstack', label: 'Svelte, TanStack svelte-query' },
+  { page: 'svelte', name: 'rx-store', label: 'Svelte, rx-rest {#each $todos.data}', base: 'tanstack' },
+  { page: 'svelte', name: 'rx-state', label: 'Svelte, rx-rest createQueryState', base: 'tanstack' },
+  { page: 'svelte', name: 'rx-derived', label: 'Svelte, rx-rest $derived($todos.data)', base: 'tanstack' },
+  { page: 'solid', name: 'tanstack', label: 'Solid, TanStack solid-query' },
+  { page: 'solid', name: 'rx', label: 'Solid, rx-rest createQuery + <For>', base: 'tanstack' },
+] as const;
+type Key = `${string}/${string}/${number}`;
+const key = (page: string, name: string, n: number): Key => `${page}/${name}/${n}`;
+
+const outDir = mkdtempSync(join(tmpdir(), 'rx-rest-bench-browser-'));
+console.log('building the pages (vite, production)...');
+await build({
+  configFile: false,
+  root: here,
+  mode: 'production',
+  logLevel: 'error',
+  plugins: [svelte({ configFile: false }), solid()],
+  resolve: {
+    alias: [
+      { find: /^rx-rest$/, replacement: source('core/index.ts') },
+      { find: /^rx-rest\/svelte$/, replacement: source('adapters/svelte/index.ts') },
+      { find: /^rx-rest\/solid$/, replacement: source('adapters/solid/index.ts') },
+    ],
+  },
+  build: {
+    outDir,
+    emptyOutDir: true,
+    target: 'es2022',
+    rollupOptions: { input: { svelte: join(here, 'svelte.html'), solid: join(here, 'solid.html') } },
+  },
+});
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+const server = createServer((request, response) => {
+  const path = normalize(join(outDir, new URL(request.url ?? '/', 'http://x').pathname));
+  if (!path.startsWith(outDir) || !existsSync(path) || !statSync(path).isFile()) {
+    response.writeHead(404).end();
+    return;
+  }
+  response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
+  createReadStream(path).pipe(response);
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const address = server.address();
+const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+const browser = await launchBrowser();
+const samples = new Map<string, number[]>();
+const record = (name: string, value: number) => {
+  const list = samples.get(name) ?? [];
+  list.push(value);
+  samples.set(name, list);
+};
+
+/** One fresh page of one variant at n rows: a first render, then single updates, then bursts. */
+async function visit(page: string, name: string, n: number, round: number) {
+  const tab = await browser.context.newPage();
+  try {
+    tab.on('pageerror', (error) => console.error(`[${page} ${name} n=${n}]`, error.message));
+    await tab.goto(`${origin}/${page}.html?variant=${name}&n=${n}`);
+    await tab.waitForFunction(() => window.bench !== undefined || window.benchError !== undefined);
+    const error = await tab.evaluate(() => window.benchError);
+    if (error) throw new Error(`${page} ${name}: ${error}`);
+    if (process.env.BENCH_BROWSER_DEBUG)
+      tab.on('console', (message) => console.log(`[${page} ${name}]`, message.text()));
+    const k = key(page, name, n);
+    record(`${k}/render`, await tab.evaluate(() => window.bench!.render()));
+    for (let i = 0; i < UPDATES; i++) {
+      const id = 1 + (((round + 1) * 7919 + i * 104_729) % n);
+      const title = `todo ${id} r${round}u${i}`;
+      record(`${k}/update`, await tab.evaluate(([id, title]) => window.bench!.update(id, title), [id, title] as const));
+    }
+    for (let b = 0; b < BURSTS; b++) {
+      const first = ((round + 1) * 31 + b * 211) % n;
+      const ids = Array.from({ length: Math.min(BURST, n) }, (_, i) => 1 + ((first + i * Math.floor(n / BURST)) % n));
+      record(
+        `${k}/burst`,
+        await tab.evaluate(([ids, tag]) => window.bench!.burst(ids, tag), [ids, `r${round}b${b}`] as const),
+      );
+    }
+  } catch (error) {
+    throw new Error(`${page} ${name} n=${n}: ${String(error)}`, { cause: error });
+  } finally {
+    await tab.close();
+  }
+}
+
+const started = Date.now();
+try {
+  for (let round = -1; round < ROUNDS; round++) {
+    // round -1 warms up the browser and the server; the order of the variants turns each round
+    const order = [...VARIANTS.entries()].map(([i, v]) => ({ v, at: (i + Math.max(round, 0)) % VARIANTS.length }));
+    order.sort((a, b) => a.at - b.at);
+    for (const n of SIZES) for (const { v } of order) await visit(v.page, v.name, n, round);
+    if (round === -1) samples.clear();
+    else process.stdout.write(`round ${round + 1}/${ROUNDS} done (${Math.round((Date.now() - started) / 1000)} s)\n`);
+  }
+} finally {
+  await browser.close();
+  server.close();
+  rmSync(outDir, { recursive: true, force: true });
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const ms = (value: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
+const MEASURES = [
+  ['render', 'first render, data cached → all rows in the DOM'],
+  ['update', 'one record updated → its text in the DOM'],
+  ['burst', `${BURST} updates in one task → all shown`],
+] as const;
+
+console.log(
+  `\ncase H: a list in the browser (Chromium, production builds; medians of ${ROUNDS} rounds: first render 1 per round, ` +
+    `${UPDATES} single updates and ${BURSTS} bursts per round; ratio = rx-rest / TanStack)\n`,
+);
+for (const page of ['svelte', 'solid']) {
+  const compared = VARIANTS.filter((v) => v.page === page && 'base' in v);
+  const header = ['| n | measure |', ' TanStack |', ...compared.map((v) => ` ${v.label.replace(/^\w+, /, '')} |`)];
+  console.log(`${page === 'svelte' ? 'Svelte' : 'Solid'}\n`);
+  console.log(header.join(''));
+  console.log(`|---|---|---|${compared.map(() => '---|').join('')}`);
+  for (const n of SIZES)
+    for (const [measure, label] of MEASURES) {
+      const base = median(samples.get(`${key(page, 'tanstack', n)}/${measure}`) ?? [NaN]);
+      const cells = compared.map((v) => {
+        const value = median(samples.get(`${key(page, v.name, n)}/${measure}`) ?? [NaN]);
+        return ` ${ms(value)} (${(value / base).toFixed(2)}x) |`;
+      });
+      console.log(`| ${n.toLocaleString('en-US')} | ${label} | ${ms(base)} |${cells.join('')}`);
+    }
+  console.log('');
+}
+console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);

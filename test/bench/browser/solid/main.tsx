@@ -1,0 +1,7 @@
+/** The Solid page: each variant is a chunk of its own, loaded for the one the URL names. */
+import { start } from '../harness.js';
+
+void start({
+  rx: () => import('./rx.jsx'),
+  tanstack: () => import('./tanstack.jsx'),
+});
