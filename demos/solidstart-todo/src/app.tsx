@@ -9,6 +9,7 @@ import { ControllerProvider, createQuery, useController } from 'rx-rest/solid';
 import { createSignal, ErrorBoundary, For, onCleanup, onMount, Suspense, type JSX } from 'solid-js';
 import { UserResource } from '../../api';
 import { shortError } from '../../format';
+import { devtoolsPanel } from '../../devtoolsPanel';
 import { connectTodoEvents, STREAM_LABELS, type StreamStatus } from '../../live';
 import { appController } from './controller';
 import '../../styles.css';
@@ -86,7 +87,12 @@ function LiveStatus(): JSX.Element {
   const [status, setStatus] = createSignal<StreamStatus>('connecting');
   onMount(() => {
     const live = connectTodoEvents(controller, { onStatus: setStatus });
-    onCleanup(() => live.unsubscribe());
+    // the in-page devtools in development (or ?rx-rest-devtools), a chunk of its own: after hydration
+    const panel = devtoolsPanel(controller);
+    onCleanup(() => {
+      live.unsubscribe();
+      panel();
+    });
   });
   return (
     <span
