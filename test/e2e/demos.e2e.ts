@@ -23,7 +23,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  demo = await startDemo({ mode: 'preview', ports: 'free', logLevel: 'silent' });
+  demo = await startDemo({ mode: 'preview', ports: 'free', logLevel: 'silent', sveltekit: false, solidstart: false });
   browser = await launchBrowser();
   context = browser.context;
 });

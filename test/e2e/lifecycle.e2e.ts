@@ -16,7 +16,7 @@ let browser: Awaited<ReturnType<typeof launchBrowser>>;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  demo = await startDemo({ mode: 'preview', ports: 'free', logLevel: 'silent' });
+  demo = await startDemo({ mode: 'preview', ports: 'free', logLevel: 'silent', sveltekit: false, solidstart: false });
   browser = await launchBrowser();
 });
 

@@ -27,7 +27,7 @@ let browser: Awaited<ReturnType<typeof launchBrowser>>;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  demo = await startDemo({ mode: 'preview', ports: 'free', logLevel: 'silent' });
+  demo = await startDemo({ mode: 'preview', ports: 'free', logLevel: 'silent', sveltekit: false, solidstart: false });
   browser = await launchBrowser();
 });
 afterAll(async () => {
