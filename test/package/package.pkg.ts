@@ -122,6 +122,7 @@ console.log(JSON.stringify({
   solid: Object.keys(solid).sort(),
   devtools: Object.keys(devtools).sort(),
   teardown: typeof devtools.connectDevtools(controller, { name: 'packed' }),
+  panel: typeof devtools.mountDevtools(controller),
   persisted: reloaded.getResponse(TodoResource.get, { id: 1 }).data?.title,
   sync: Object.keys(sync).sort(),
 }));
@@ -137,12 +138,32 @@ console.log(JSON.stringify({
       persisted: 'Persisted',
     });
     expect(result.svelte).toEqual(
-      expect.arrayContaining(['createQuery', 'getController', 'setController', 'useLive', 'useSuspense']),
+      expect.arrayContaining([
+        'createQuery',
+        'getController',
+        'loadController',
+        'setController',
+        'useLive',
+        'useSuspense',
+      ]),
     );
-    expect(result).toMatchObject({ devtools: ['connectDevtools'], teardown: 'function' });
+    // mountDevtools in Node (no document) mounts nothing and returns its (no-op) teardown
+    expect(result).toMatchObject({
+      devtools: ['connectDevtools', 'mountDevtools'],
+      teardown: 'function',
+      panel: 'function',
+    });
     expect(result.sync).toEqual(['syncTabs']);
     expect(result.solid).toEqual(
-      expect.arrayContaining(['ControllerProvider', 'createQuery', 'useController', 'useLive', 'useSuspense']),
+      expect.arrayContaining([
+        'ControllerProvider',
+        'controllerPerRequest',
+        'createQuery',
+        'preloadQuery',
+        'useController',
+        'useLive',
+        'useSuspense',
+      ]),
     );
   });
 
@@ -153,7 +174,7 @@ console.log(JSON.stringify({
 import { Controller, Entity, createResource, type QueryState } from 'rx-rest';
 import { createQuery as svelteQuery } from 'rx-rest/svelte';
 import { createQuery as solidQuery, type ControllerProvider } from 'rx-rest/solid';
-import { connectDevtools } from 'rx-rest/devtools';
+import { connectDevtools, mountDevtools } from 'rx-rest/devtools';
 import type { Readable } from 'svelte/store';
 import type { Resource } from 'solid-js';
 import { persist, type PersistStorage } from 'rx-rest/persist';
@@ -176,6 +197,7 @@ controller.fetch(TodoResource.get, {});
 export const store: Readable<QueryState<Todo[]>> = svelteQuery(TodoResource.getList, undefined, controller);
 export type Solid = [typeof solidQuery, typeof ControllerProvider, Resource<Todo>];
 export const stop: () => void = connectDevtools(controller, { name: 'packed' });
+export const unmount: () => void = mountDevtools(controller, { initialIsOpen: true });
 declare const idb: PersistStorage;
 export const restored: Promise<boolean> = persist(controller, { storage: idb, version: 1 }).restored;
 export const synced = new Controller({ managers: [(c) => syncTabs(c, { channel: 'todos' })] });
