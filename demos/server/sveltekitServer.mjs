@@ -46,9 +46,12 @@ function run(args, env = {}) {
   });
 }
 
-/** Builds the app into demos/sveltekit-todo/build (git-ignored). */
+/**
+ * Builds the app into demos/sveltekit-todo/build (git-ignored), as production: under a test runner
+ * (NODE_ENV=test) SvelteKit would otherwise build its client with its development checks on.
+ */
 export function buildSvelteKit() {
-  return run([vite, 'build', '--logLevel', 'warn']);
+  return run([vite, 'build', '--logLevel', 'warn'], { NODE_ENV: 'production' });
 }
 
 /**
@@ -58,6 +61,7 @@ export function buildSvelteKit() {
 export async function startSvelteKit({ mode = 'dev', port = 0, api }) {
   const chosen = await freePort(port);
   const env = { ...process.env, RX_REST_DEMO_API: api, PORT: String(chosen), HOST: '127.0.0.1' };
+  if (mode !== 'dev') env.NODE_ENV = 'production';
   const args =
     mode === 'dev'
       ? [vite, 'dev', '--port', String(chosen), '--strictPort', '--host', '127.0.0.1', '--logLevel', 'warn']
