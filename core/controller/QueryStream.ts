@@ -171,6 +171,11 @@ export function observeKey(
   });
 }
 
+/** The QueryState of `key` from a read: its pause and the start of its request in flight come from the cache. */
+function stateOf(cache: QueryCache, key: string, read: QueryRead, fetching: boolean, now: number): QueryState<unknown> {
+  return queryState(read, fetching, now, cache.isPaused(key), cache.requests.startOf(key));
+}
+
 /** The state a subscriber of `key` would see first (`controller.peek`), without subscribing: no request, no timer. */
 export function peekKey(
   cache: QueryCache,
@@ -181,7 +186,7 @@ export function peekKey(
   const read = cache.readKey(endpoint, args, key);
   const now = cache.now();
   const fetching = cache.isFetching(key) || needsFetch(read, false, now, cache.streamOf(key)?.active !== true);
-  return queryState(read, fetching, now, cache.isPaused(key), cache.requests.startOf(key));
+  return stateOf(cache, key, read, fetching, now);
 }
 
 /** @internal A stream's subject and polling subscription, for tests that check what is left (not exported by the package). */
@@ -224,9 +229,7 @@ export class QueryStream {
     this.#cache = cache;
     const read = (this.#last = cache.read(this, undefined));
     cache.index(this, NO_PATHS, read.paths);
-    this.#subject = new BehaviorSubject(
-      queryState(read, cache.isFetching(key), cache.now(), cache.isPaused(key), cache.requests.startOf(key)),
-    );
+    this.#subject = new BehaviorSubject(stateOf(cache, key, read, cache.isFetching(key), cache.now()));
   }
 
   /** The records the current data depends on. */
@@ -288,7 +291,7 @@ export class QueryStream {
           fetching = cache.isFetching(this.key);
         }
         if (this.#dirty) continue;
-        const next = queryState(read, fetching, now, cache.isPaused(this.key), cache.requests.startOf(this.key));
+        const next = stateOf(cache, this.key, read, fetching, now);
         if (!sameState(next, this.#subject.getValue())) this.#subject.next(next);
       } while (this.#dirty);
     } finally {
