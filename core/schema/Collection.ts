@@ -23,8 +23,7 @@ export { appendUnique, prependUnique, removeItems, type CollectionMerge } from '
 export { CollectionAdder, CollectionMover } from './CollectionAdder.js';
 import type { SchemaAttribute } from './Polymorphic.js';
 import type { Denormalize, EntityTables } from './types.js';
-import { ownValue } from './normalize.js';
-import { emptyTable, hasOwn, isPlainObject } from './safeObject.js';
+import { emptyTable, hasOwn, isPlainObject, ownValue } from './safeObject.js';
 import { placeOf } from './listEdits.js';
 
 /** Given the request's arguments, decides which stored collections (by their arguments) receive new items. */

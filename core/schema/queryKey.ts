@@ -1,7 +1,6 @@
 import type { Entity } from './Entity.js';
 import { planOf, type EntityPlan } from './entityPlan.js';
-import { ownValue } from './normalize.js';
-import { hasOwn, isPlainObject, jsonEqual } from './safeObject.js';
+import { hasOwn, isPlainObject, jsonEqual, ownValue } from './safeObject.js';
 import { MemoCache, type DenormalizeResult } from './denormalize.js';
 import { membersQueryKey } from './Object.js';
 import { SchemaNode } from './SchemaNode.js';

@@ -6,6 +6,13 @@
 /** `Object.prototype.hasOwnProperty`, to `call` on any object (prototype-free ones too). */
 export const hasOwn = Object.prototype.hasOwnProperty;
 
+/** Reads `table[key]` as data only (never from `Object.prototype`). */
+export function ownValue<T>(table: { readonly [key: string]: T } | undefined, key: string): T | undefined {
+  if (table === undefined) return undefined;
+  const value = table[key];
+  return value !== undefined && hasOwn.call(table, key) ? value : undefined;
+}
+
 /** A new empty object without a prototype: any string is a safe own key. */
 export function emptyTable<T = unknown>(): { [key: string]: T } {
   return Object.create(null) as { [key: string]: T };

@@ -1,7 +1,7 @@
 /**
  * Values derived from one entity table and cached by the table object: its pks (reads of `schema.All`)
- * and its indexes (`static indexes` lookups). A table the store writes in place (see `TableWriter` in
- * normalize.ts) drops them with `forgetDerived`; a copied table is a new object with none.
+ * and its indexes (`static indexes` lookups). A table the store writes in place (see
+ * normalize/TableWriter.ts) drops them with `forgetDerived`; a copied table is a new object with none.
  */
 import type { EntityTable } from './types.js';
 
