@@ -97,7 +97,7 @@ describe('layering', () => {
     expect(importProblem('core/controller/Controller.ts', '../schema/normalize.js')).toMatch(/internals/);
     expect(importProblem('adapters/svelte/index.ts', '../../core/controller/Controller.js')).toMatch(/internals/);
     expect(importProblem('core/controller/Controller.ts', '../store/index.js')).toBeUndefined();
-    expect(importProblem('core/controller/Controller.ts', './requests.js')).toBeUndefined();
+    expect(importProblem('core/controller/Controller.ts', './Requests.js')).toBeUndefined();
     expect(importProblem('adapters/solid/index.ts', '../../core/index.js')).toBeUndefined();
     expect(importProblem('adapters/devtools/index.ts', '../svelte/index.js')).toMatch(/imports only the core/);
     expect(importProblem('adapters/devtools/index.ts', '../../core/errors.js')).toMatch(/only core\/index.ts/);

@@ -1,14 +1,14 @@
 import type { Observable as ObservableType, Subscription } from 'rxjs';
 import { connectSource, type ConnectPolicy } from './connect.js';
-import { StoreQueries, isQueryable, type Queryable } from './storeQueries.js';
+import { StoreQueries, isQueryable, type Queryable } from './StoreQueries.js';
 import type { Denormalize } from '../schema/index.js';
 import { Store, restoreState, type State } from '../store/index.js';
-import type { ControllerAction } from './actions.js';
+import type { ControllerAction } from './ActionLog.js';
 import { cacheOptions, type ControllerOptions } from './options.js';
-import { QueryCache } from './queryCache.js';
+import { QueryCache } from './QueryCache.js';
 import { isFresh, observeKey, peekKey, responseSnapshot, type ObserveOptions } from './QueryStream.js';
-import type { Requests } from './requests.js';
-import { Teardowns } from './teardowns.js';
+import type { Requests } from './Requests.js';
+import { Teardowns } from './Teardowns.js';
 import {
   IDLE,
   assertReadEndpoint,

@@ -13,10 +13,10 @@
  * 5. emission: only when a field changed, to every subscriber of the key at once.
  */
 import { BehaviorSubject, Observable, type Unsubscribable } from 'rxjs';
-import { toError } from './requests.js';
+import { toError } from './Requests.js';
 import { isTransient } from './retry.js';
 import { every } from './timers.js';
-import type { QueryCache } from './queryCache.js';
+import type { QueryCache } from './QueryCache.js';
 import { IDLE, type ControllerEndpoint, type QueryState, type ResponseSnapshot } from './types.js';
 
 /** One read of a key from the store. */

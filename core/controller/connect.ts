@@ -8,8 +8,8 @@
 import { Subscription, type Observable, type SchedulerLike } from 'rxjs';
 import type { RetryDelay } from '../endpoint/index.js';
 import { after } from './timers.js';
-import type { ActionLog } from './actions.js';
-import { toError } from './requests.js';
+import type { ActionLog } from './ActionLog.js';
+import { toError } from './Requests.js';
 
 /** How a connection waits and reports. */
 export interface ConnectPolicy {

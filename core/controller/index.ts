@@ -1,10 +1,10 @@
 /** The controller layer: fetch, observe, invalidation, polling and optimistic updates over the store. */
 export { Controller } from './Controller.js';
-export type { Queryable } from './storeQueries.js';
+export type { Queryable } from './StoreQueries.js';
 export type { ControllerManager, ControllerOptions } from './options.js';
-export type { ControllerAction, ControllerActionType, StateChanges } from './actions.js';
-export { browserEnvironment } from './environment.js';
-export type { ControllerEnvironment } from './environment.js';
+export type { ControllerAction, ControllerActionType, StateChanges } from './ActionLog.js';
+export { browserEnvironment } from './Environment.js';
+export type { ControllerEnvironment } from './Environment.js';
 export { IDLE, assertReadEndpoint } from './types.js';
 export type { ObserveOptions } from './QueryStream.js';
 export type {
@@ -18,8 +18,8 @@ export type {
   ResponseSnapshot,
   StoreSnapshot,
 } from './types.js';
-export { restoreSnapshot, takeSnapshot } from './snapshot.js';
-export type { RestoreOptions, TakeSnapshotOptions } from './snapshot.js';
+export { restoreSnapshot, takeSnapshot } from './controllerSnapshot.js';
+export type { RestoreOptions, TakeSnapshotOptions } from './controllerSnapshot.js';
 export { infiniteSource, observeInfinite } from './infinite.js';
 export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './infinite.js';
 export { observeMutation } from './mutation.js';

@@ -1,8 +1,8 @@
 import type { SchedulerLike } from 'rxjs';
 import type { FetchFunction, RetryDelay } from '../endpoint/index.js';
 import type { Controller } from './Controller.js';
-import { browserEnvironment, type ControllerEnvironment } from './environment.js';
-import type { QueryCacheOptions } from './queryCache.js';
+import { browserEnvironment, type ControllerEnvironment } from './Environment.js';
+import type { QueryCacheOptions } from './QueryCache.js';
 import { defaultRetryDelay } from './retry.js';
 import { describeKind } from '../errors.js';
 

@@ -3,8 +3,8 @@ export { Store } from './Store.js';
 export { reducer } from './reducer.js';
 export type { Changes, Transition } from './reducer.js';
 export { initialState, restoreState } from './state.js';
-export { mergeAction, mergeState, snapshotOf } from './snapshot.js';
-export type { MergeAction, SnapshotMeta, SnapshotOptions, StateSnapshot } from './snapshot.js';
+export { mergeAction, mergeState, snapshotOf } from './stateSnapshot.js';
+export type { MergeAction, SnapshotMeta, SnapshotOptions, StateSnapshot } from './stateSnapshot.js';
 export type { OptimisticLayer, RequestMeta, State } from './state.js';
 export type {
   Action,

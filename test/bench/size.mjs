@@ -58,8 +58,8 @@ const CASES = [
       'core/controller/infinite.ts',
       'core/controller/mutation.ts',
       'core/controller/placeholder.ts',
-      'core/controller/snapshot.ts',
-      'core/store/snapshot.ts',
+      'core/controller/controllerSnapshot.ts',
+      'core/store/stateSnapshot.ts',
       'rxjs/dist/esm5/internal/scheduler/AsyncScheduler.js',
     ],
     code: `

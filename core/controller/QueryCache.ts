@@ -5,12 +5,12 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
 import { MemoCache, isEntityClass, type Entity, type EntityTables } from '../schema/index.js';
 import type { Store, Transition } from '../store/index.js';
-import { ActionLog } from './actions.js';
-import { GarbageCollector } from './gc.js';
-import { Environment, type ControllerEnvironment, type EnvironmentListener } from './environment.js';
+import { ActionLog } from './ActionLog.js';
+import { GarbageCollector } from './GarbageCollector.js';
+import { Environment, type ControllerEnvironment, type EnvironmentListener } from './Environment.js';
 import { applyLayers, type EffectiveEntities } from './optimistic.js';
 import { NO_PATHS, QueryStream, type QueryRead, type UpdateOptions } from './QueryStream.js';
-import { Requests, toError, type RequestPolicy } from './requests.js';
+import { Requests, toError, type RequestPolicy } from './Requests.js';
 import type { ControllerEndpoint } from './types.js';
 
 const ENTITIES_ONLY: UpdateOptions = { entitiesOnly: true };

@@ -11,9 +11,9 @@
  * controller holds no timer, and a dropped one is freed at once), or at once with `controller.gc()`.
  */
 import type { Store } from '../store/index.js';
-import type { ActionLog } from './actions.js';
+import type { ActionLog } from './ActionLog.js';
 import { applyLayers } from './optimistic.js';
-import type { QueryCache } from './queryCache.js';
+import type { QueryCache } from './QueryCache.js';
 import { bury, foldedListMetas, listsWithout, tombstonesOf } from './tombstones.js';
 
 /** The garbage collector of one controller. */

@@ -10,7 +10,7 @@
 import { Observable } from 'rxjs';
 import { SchemaNode, isEntityClass, query, queryTables, type Denormalize, type EntityClass } from '../schema/index.js';
 import type { Changes, Store } from '../store/index.js';
-import type { QueryCache } from './queryCache.js';
+import type { QueryCache } from './QueryCache.js';
 import { IDLE, type QueryState } from './types.js';
 
 /** A schema that `controller.get` and `controller.observe` can answer from the store alone. */
