@@ -1,4 +1,4 @@
-import type { DenormalizeResult } from './denormalize.js';
+import type { DenormalizeResult } from './memo/ReadResult.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type QueryKeyOf } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import { INVALID } from './special.js';

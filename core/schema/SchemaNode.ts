@@ -1,4 +1,4 @@
-import type { DenormalizeResult } from './denormalize.js';
+import type { DenormalizeResult } from './memo/ReadResult.js';
 import type { EntityMeta, EntityTables, ListEdit } from './types.js';
 
 /** What a schema sees while normalizing: the request arguments, recursion, and the tables being written. */

@@ -36,10 +36,11 @@ export * as schema from './schemaNamespace.js';
 
 // ---- Normalize / denormalize ---------------------------------------------------------------------
 export { normalize, normalizeInto, emptyTables } from './normalize.js';
-export { denormalize, MemoCache } from './denormalize.js';
+export { MemoCache } from './memo/MemoCache.js';
+export { denormalize } from './memo/denormalize.js';
 export { query, queryKey, queryTables, lookupIndex } from './queryKey.js';
 export { MAX_ENTITY_DEPTH } from './entityPlan.js';
-export type { DenormalizeResult } from './denormalize.js';
+export type { DenormalizeResult } from './memo/ReadResult.js';
 export { INVALID } from './special.js';
 export type { Invalid } from './special.js';
 export { isSchema, schemaLabel } from './schemaKind.js';

@@ -1,7 +1,8 @@
 import type { Entity } from './Entity.js';
 import { planOf, type EntityPlan } from './entityPlan.js';
 import { hasOwn, isPlainObject, jsonEqual, ownValue } from './safeObject.js';
-import { MemoCache, type DenormalizeResult } from './denormalize.js';
+import { MemoCache } from './memo/MemoCache.js';
+import type { DenormalizeResult } from './memo/ReadResult.js';
 import { membersQueryKey } from './Object.js';
 import { SchemaNode } from './SchemaNode.js';
 import { schemaKeysOf } from './schemaKind.js';

@@ -1,0 +1,182 @@
+import { NormalizeError } from '../../errors.js';
+import { ownValue, tooDeep } from '../normalize.js';
+import { schemaLabel } from '../schemaKind.js';
+import { emptyTable } from '../safeObject.js';
+import { keepShape } from '../shapeKeeper.js';
+import type { Denormalize, EntityTables } from '../types.js';
+import { STRIDE, nodesStillIn, sameRecords, type Dependencies, type RecordNode } from './dependencies.js';
+import { ReadPass } from './ReadPass.js';
+import { ReadResult, type DenormalizeResult } from './ReadResult.js';
+
+/** @internal What `stable` kept for one input: the value built from its parts. */
+export interface StableEntry {
+  readonly shape: string;
+  readonly parts: readonly unknown[];
+  readonly value: unknown;
+}
+
+interface ResultEntry {
+  readonly entities: EntityTables;
+  readonly result: ReadResult;
+  /** The records the result read directly (its `paths` follow them through the memo's nodes). */
+  readonly roots: Dependencies;
+}
+
+/**
+ * Keeps denormalized values referentially stable across reads: an entity whose stored record and nested
+ * entities are unchanged comes back as the same instance, a list or object whose members are unchanged
+ * as the same object, and reading the same result from the same tables costs O(1). What it keeps of a
+ * table goes with the table (besides the last version read of each table, until a newer one is read), so
+ * dropped records and states are collected.
+ *
+ * @example
+ * const memo = new MemoCache();
+ * const first = memo.denormalize([Todo], result, state.entities).data;
+ * memo.denormalize([Todo], result, state.entities).data === first; // true
+ */
+export class MemoCache {
+  /**
+   * @internal The nodes of each table's records by pk (of an inline entity, by the object: pk ''), held as
+   * long as the table is. Not one `WeakMap` entry
+   * per record: V8 makes those costly to insert and to collect (a first read of 3,000 records spent more time
+   * on them than on building the instances).
+   */
+  readonly tables = new WeakMap<object, Map<string, RecordNode>>();
+  /** @internal The node map made last for each table key: a new version of the table starts from its nodes. */
+  readonly latest = new Map<string, Map<string, RecordNode>>();
+  /** @internal */ readonly stableByInput = new WeakMap<object, StableEntry>();
+  /** @internal Entities read past the depth limit, by record. */ readonly shallow = new WeakMap<object, object>();
+  #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
+  #pkResults = new WeakMap<object, Map<string, ResultEntry>>();
+  #passes = 0;
+  /** The pass of the last read, kept for the next one. */
+  #idle: ReadPass | undefined;
+
+  /**
+   * @internal Lets go of what the memo holds beyond the tables it was given: the last result read per schema
+   * and input (each holds the tables it was read from), and of the last version read of each table either
+   * all (no `entities`: a reset) or the records `entities` no longer holds (a garbage collection: the others
+   * keep their instances when a newer version of their table is read). So nothing of dropped data stays
+   * reachable from the memo.
+   */
+  forget(entities?: EntityTables): void {
+    this.#objectResults = new WeakMap();
+    this.#pkResults = new WeakMap();
+    if (entities === undefined) {
+      this.latest.clear();
+      return;
+    }
+    for (const [key, nodes] of this.latest) {
+      const table = ownValue(entities, key);
+      if (table === undefined) {
+        this.latest.delete(key);
+        continue;
+      }
+      // a new map: the one given is still the node map of its own (older) table version
+      this.latest.set(key, nodesStillIn(table, nodes));
+    }
+  }
+
+  /** Reads `input` (a normalized result of `schema`) from `entities`. */
+  denormalize<S>(
+    schema: S,
+    input: unknown,
+    entities: EntityTables,
+    args: readonly unknown[] = [],
+  ): DenormalizeResult<Denormalize<S>> {
+    keepShapes();
+    const cached = this.#cachedResult(schema, input);
+    if (cached?.entities === entities) return cached.result as DenormalizeResult<Denormalize<S>>;
+    let value: unknown;
+    let roots: Dependencies;
+    let reshaped: boolean;
+    // the last read's pass, unless a read is running (a deserializer that reads gets a pass of its own)
+    const pass = this.#idle ?? new ReadPass(this);
+    this.#idle = undefined;
+    try {
+      for (;;) {
+        pass.start(++this.#passes, entities, args);
+        value = pass.unvisit(schema, input);
+        if (pass.settled()) break;
+      }
+      roots = pass.rootDeps();
+      reshaped = pass.reshaped;
+    } catch (error) {
+      if (!tooDeep(error)) throw error;
+      throw new NormalizeError(
+        schemaLabel(schema),
+        'the stored data is nested too deeply to read (the stack ran out).',
+        input,
+      );
+    } finally {
+      pass.end();
+      this.#idle = pass;
+    }
+    // when no record read gained or lost a dependency, the previous read's paths are still exact
+    const paths = cached && !reshaped && sameRecords(cached.roots, roots) ? cached.result.knownPaths : undefined;
+    const result = new ReadResult(value, paths, this, roots, entities);
+    this.#storeResult(schema, input, { entities, result, roots });
+    return result as DenormalizeResult<Denormalize<S>>;
+  }
+
+  /** @internal The transitive records read from `roots`, following the memo's nodes. */
+  pathsOf(roots: Dependencies, entities: EntityTables): Set<string> {
+    const paths = new Set<string>();
+    const seen = new Set<object>();
+    const pending: Dependencies[] = [roots];
+    for (let deps = pending.pop(); deps !== undefined; deps = pending.pop()) {
+      for (let i = 0; i < deps.length; i += STRIDE) {
+        const key = deps[i + 1] as string;
+        const pk = deps[i + 2] as string;
+        paths.add(`${key}\u0000${pk}`);
+        const table = ownValue(entities, key);
+        const record = ownValue(table, pk);
+        if (typeof record !== 'object' || record === null || seen.has(record)) continue;
+        seen.add(record);
+        const node = this.tables.get(table as object)?.get(pk);
+        const children = node?.record === record ? node.deps : undefined;
+        if (children && children.length) pending.push(children);
+      }
+    }
+    return paths;
+  }
+
+  #cachedResult(schema: unknown, input: unknown): ResultEntry | undefined {
+    if (typeof input === 'object' && input !== null) return this.#objectResults.get(input)?.get(schema);
+    if (
+      (typeof input === 'string' || typeof input === 'number') &&
+      (typeof schema === 'object' || typeof schema === 'function') &&
+      schema !== null
+    ) {
+      return this.#pkResults.get(schema)?.get(String(input));
+    }
+    return undefined;
+  }
+
+  #storeResult(schema: unknown, input: unknown, entry: ResultEntry): void {
+    if (typeof input === 'object' && input !== null) {
+      let bySchema = this.#objectResults.get(input);
+      if (!bySchema) this.#objectResults.set(input, (bySchema = new Map()));
+      bySchema.set(schema, entry);
+    } else if (
+      (typeof input === 'string' || typeof input === 'number') &&
+      (typeof schema === 'object' || typeof schema === 'function') &&
+      schema !== null
+    ) {
+      let byPk = this.#pkResults.get(schema);
+      if (!byPk) this.#pkResults.set(schema, (byPk = new Map()));
+      byPk.set(String(input), entry);
+    }
+  }
+}
+
+/** Whether an idle instance of each class a read creates is kept for V8's sake (see shapeKeeper.ts). */
+let shapesKept = false;
+
+function keepShapes(): void {
+  if (shapesKept) return;
+  shapesKept = true;
+  const memo = keepShape(new MemoCache());
+  keepShape(new ReadPass(memo));
+  keepShape(new ReadResult(undefined, undefined, memo, [], emptyTable()));
+}

@@ -1,0 +1,54 @@
+import { INVALID } from '../special.js';
+import type { EntityTables } from '../types.js';
+import type { Dependencies } from './dependencies.js';
+
+/** What a memoized read returns: the data, or `invalid` when a required entity is missing or INVALID. */
+export interface DenormalizeResult<T> {
+  readonly data: T | undefined;
+  readonly invalid: boolean;
+  /**
+   * Every record the read depended on (`key + '\u0000' + pk`), including missing ones it looked for:
+   * a write to any other record cannot change this result.
+   */
+  readonly paths: ReadonlySet<string>;
+}
+
+/** What computes a result's paths on demand (the memo, which holds the records' nodes). */
+export interface PathSource {
+  pathsOf(roots: Dependencies, entities: EntityTables): Set<string>;
+}
+
+/** A read's result (a class, so that every result has one shape and `paths` is a prototype getter). */
+export class ReadResult implements DenormalizeResult<unknown> {
+  declare readonly data: unknown;
+  declare readonly invalid: boolean;
+  #paths: ReadonlySet<string> | undefined;
+  readonly #memo: PathSource;
+  readonly #roots: Dependencies;
+  readonly #entities: EntityTables;
+
+  constructor(
+    value: unknown,
+    paths: ReadonlySet<string> | undefined,
+    memo: PathSource,
+    roots: Dependencies,
+    entities: EntityTables,
+  ) {
+    this.data = value === INVALID ? undefined : value;
+    this.invalid = value === INVALID;
+    this.#paths = paths;
+    this.#memo = memo;
+    this.#roots = roots;
+    this.#entities = entities;
+  }
+
+  /** Computed on first use (unless the previous read's still hold): a plain read never pays for it. */
+  /** The paths if they have been computed (or handed over), without computing them. */
+  get knownPaths(): ReadonlySet<string> | undefined {
+    return this.#paths;
+  }
+
+  get paths(): ReadonlySet<string> {
+    return (this.#paths ??= this.#memo.pathsOf(this.#roots, this.#entities));
+  }
+}

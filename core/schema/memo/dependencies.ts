@@ -1,0 +1,48 @@
+import { ownValue } from '../normalize.js';
+import type { EntityTables } from '../types.js';
+
+/**
+ * The records read while building a value, flat: `[schema, key, pk, value, schema, key, pk, value, ...]`
+ * (one array per node instead of an object per read). Re-reading each must give the same value for the
+ * built value to stay valid.
+ */
+export type Dependencies = readonly unknown[];
+/** The slots of one read in a `Dependencies` list. */
+export const STRIDE = 4;
+/** The empty dependency list (shared). */
+export const NO_DEPS: Dependencies = Object.freeze([]);
+
+/** The memo of one stored record: the value built from it and the records that value read. */
+export interface RecordNode {
+  readonly schema: unknown;
+  /** The record the value was built from (a node stands for its record only while the table holds it). */
+  readonly record: object;
+  value: unknown;
+  /** `undefined` forces a rebuild. */
+  deps: Dependencies | undefined;
+  /** The pass that resolved it last: its number once built or validated (or while building), minus it while validating. */
+  pass: number;
+}
+
+/** A new node map of the nodes in `nodes` whose records `table` still holds (the same objects). */
+export function nodesStillIn(table: EntityTables[string], nodes: Map<string, RecordNode>): Map<string, RecordNode> {
+  const kept = new Map<string, RecordNode>();
+  for (const [pk, node] of nodes) if (ownValue(table, pk) === node.record) kept.set(pk, node);
+  return kept;
+}
+
+/** Whether two dependency lists read the same records in the same order (their values aside). */
+export function sameRecords(a: Dependencies, b: Dependencies): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += STRIDE) {
+    if (a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) return false;
+  }
+  return true;
+}
+
+/** Whether two lists hold the same values, in the same order. */
+export function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
