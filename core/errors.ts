@@ -27,6 +27,11 @@ export function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+/** An `Error` as it is, anything else thrown wrapped in one. */
+export function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 /** Describes the JavaScript kind of a value: `array (length 3)`, `string "abc"`, `null`, ... */
 export function describeKind(value: unknown): string {
   if (value === null || value === undefined) return String(value);

@@ -6,7 +6,7 @@ import { Store, restoreState, type State } from '../store/index.js';
 import type { ControllerAction } from './ActionLog.js';
 import { cacheOptions, type ControllerOptions } from './options.js';
 import { QueryCache } from './QueryCache.js';
-import { isFresh, observeKey, peekKey, responseSnapshot, type ObserveOptions } from './QueryStream.js';
+import { isFresh, responseSnapshot, type ObserveOptions } from './QueryStream.js';
 import type { Requests } from './Requests.js';
 import { Teardowns } from './Teardowns.js';
 import {
@@ -74,7 +74,7 @@ export class Controller {
     this.state$ = this.#store.state$;
     this.#cache = new QueryCache(this.#store, settings);
     this.#requests = this.#cache.requests;
-    this.#queries = new StoreQueries(this.#store, this.#cache);
+    this.#queries = new StoreQueries(this.#store, this.#cache.reader);
     this.#connectPolicy = { retryDelay: settings.retryDelay, scheduler: settings.scheduler, log: this.#requests.log };
     this.actions$ = this.#requests.log.actions$;
     for (const manager of options.managers ?? []) this.#teardowns.add(manager(this));
@@ -163,7 +163,7 @@ export class Controller {
     } catch (error) {
       return Promise.reject(error);
     }
-    const read = this.#cache.readKey(endpoint, args, key);
+    const read = this.#cache.reader.readKey(endpoint, args, key);
     if (isFresh(read, this.#cache.now())) return Promise.resolve(read.data as EndpointData<E>);
     return this.fetch(endpoint, ...args);
   }
@@ -243,7 +243,7 @@ export class Controller {
   ): ObservableType<QueryState<EndpointData<E>>> {
     this.#alive('observe');
     assertReadEndpoint(endpoint, 'controller.observe');
-    return observeKey(this.#cache, endpoint, args, options) as ObservableType<QueryState<EndpointData<E>>>;
+    return this.#cache.observe(endpoint, args, options) as ObservableType<QueryState<EndpointData<E>>>;
   }
 
   /**
@@ -258,7 +258,7 @@ export class Controller {
     this.#alive('peek');
     if (args[0] === null) return IDLE;
     const key = endpoint.key(...(args as EndpointArgs<E>));
-    return peekKey(this.#cache, endpoint, args, key) as QueryState<EndpointData<E>>;
+    return this.#cache.peek(endpoint, args, key) as QueryState<EndpointData<E>>;
   }
 
   /** Marks the result of this request invalid: observers stop showing it and refetch. */
@@ -311,7 +311,7 @@ export class Controller {
   /** A synchronous snapshot of one request in the store. */
   getResponse<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): ResponseSnapshot<EndpointData<E>> {
     this.#alive('getResponse');
-    const read = this.#cache.readKey(endpoint, args, endpoint.key(...args));
+    const read = this.#cache.reader.readKey(endpoint, args, endpoint.key(...args));
     return responseSnapshot(read, this.#cache.now()) as ResponseSnapshot<EndpointData<E>>;
   }
 
@@ -320,7 +320,7 @@ export class Controller {
     this.#alive('resetEntireStore');
     this.#requests.reset();
     const { changes } = this.#store.dispatch({ type: 'reset', date: this.#requests.stamp() });
-    this.#cache.memo.forget(); // nothing of the old data stays reachable
+    this.#cache.reader.memo.forget(); // nothing of the old data stays reachable
     const log = this.#requests.log;
     if (log.observed) log.emit({ type: 'reset', changes });
   }

@@ -13,28 +13,53 @@
 import type { Store } from '../store/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { applyLayers } from './optimistic.js';
-import type { QueryCache } from './QueryCache.js';
 import { bury, foldedListMetas, listsWithout, tombstonesOf } from './tombstones.js';
+
+/**
+ * What the garbage collector sees of the query cache: the records its live streams read, the records a
+ * stored result reaches, and the one thing it tells it (which keys it collected). Which keys are live it
+ * learns from `retain` and `release`.
+ */
+export interface CollectorView {
+  /** The records live streams read (`entity key \0 pk`). */
+  liveRecords(): Iterable<string>;
+  /** The records the stored result of `key` reaches, `undefined` when that cannot be traced (an unknown endpoint). */
+  pathsOf(key: string): ReadonlySet<string> | undefined;
+  /** A collection dropped `keys` (perhaps none) and records: what the cache remembers of them goes. */
+  collected(keys: readonly string[]): void;
+}
+
+/** What a garbage collector needs besides its view and store. */
+export interface CollectorOptions {
+  /** How long (ms) a key's result is kept after its last subscriber left. */
+  readonly gcTime: number;
+  /** The clock. */
+  readonly now: () => number;
+  /** The start of the oldest request running (`Infinity` when none): the tombstones it may need stay. */
+  readonly oldestStart: () => number;
+}
 
 /** The garbage collector of one controller. */
 export class GarbageCollector {
   /** Keys without a subscriber, by the time they were released. */
   readonly #released = new Map<string, number>();
-  readonly #cache: QueryCache;
+  readonly #view: CollectorView;
   readonly #store: Store;
   readonly #log: ActionLog;
+  readonly #options: CollectorOptions;
   readonly #gcTime: number;
   /** When the earliest released key falls due. */
   #nextDue = Number.POSITIVE_INFINITY;
 
-  constructor(cache: QueryCache, store: Store, log: ActionLog, gcTime: number) {
-    this.#cache = cache;
+  constructor(view: CollectorView, store: Store, log: ActionLog, options: CollectorOptions) {
+    this.#view = view;
     this.#store = store;
     this.#log = log;
-    this.#gcTime = gcTime;
+    this.#options = options;
+    this.#gcTime = options.gcTime;
   }
 
-  /** A stream for `key` is live: it is not collected. */
+  /** A stream for `key` is live: it is not collected (until `release`). */
   retain(key: string): void {
     this.#released.delete(key);
   }
@@ -51,27 +76,27 @@ export class GarbageCollector {
 
   /** Runs a collection now: drops the due keys, then the unreachable records. */
   collect(): void {
-    const now = this.#cache.now();
+    const view = this.#view;
+    const now = this.#options.now();
     const due: string[] = [];
-    for (const [key, at] of this.#released) {
-      if (now - at >= this.#gcTime && !this.#cache.streams.has(key)) due.push(key);
-    }
+    // a released key has no live stream (a new stream retains it), so its time alone decides
+    for (const [key, at] of this.#released) if (now - at >= this.#gcTime) due.push(key);
     for (const key of due) this.#released.delete(key);
     this.#nextDue = Number.POSITIVE_INFINITY;
     for (const at of this.#released.values()) this.#nextDue = Math.min(this.#nextDue, at + this.#gcTime);
     const state = this.#store.current;
     const dropped = new Set(due);
-    const reachable = new Set<string>(this.#cache.byPath.keys());
+    const reachable = new Set<string>(view.liveRecords());
     const layers = new Set<string>();
     for (const [key, pk] of applyLayers(state, undefined).touched) layers.add(`${key}\u0000${pk}`);
     for (const path of layers) reachable.add(path);
     // deleted records no running request needs go, whoever names them (see tombstones.ts)
-    const tombstones = tombstonesOf(state, this.#cache.requests.oldestStart(), layers);
+    const tombstones = tombstonesOf(state, this.#options.oldestStart(), layers);
     const buried = new Set(tombstones.map(([key, pk]) => `${key}\u0000${pk}`));
     let traceable = true;
     for (const key in state.endpoints) {
       if (dropped.has(key)) continue;
-      const paths = this.#cache.pathsOf(key);
+      const paths = view.pathsOf(key);
       if (paths === undefined) {
         traceable = false; // a result of an unknown endpoint (a restored state): its records are kept
         break;
@@ -88,16 +113,15 @@ export class GarbageCollector {
         }
       }
     }
-    const metas = foldedListMetas(state, this.#cache.requests.oldestStart());
+    const metas = foldedListMetas(state, this.#options.oldestStart());
     if (tombstones.length > 0 || metas.length > 0)
       this.#store.dispatch({ tombstones, lists: listsWithout(state, tombstones), metas }, bury);
     if (due.length === 0 && entities.length === 0) {
-      if (tombstones.length > 0) this.#cache.memo.forget(this.#cache.entities());
+      if (tombstones.length > 0) view.collected(due);
       return;
     }
     const { changes } = this.#store.dispatch({ type: 'gc', keys: due, entities });
-    for (const key of due) this.#cache.forget(key);
-    this.#cache.memo.forget(this.#cache.entities()); // the memo lets go of the collected records too
+    view.collected(due); // the cache forgets the keys, the memo lets go of the collected records
     if (this.#log.observed) this.#log.emit({ type: 'gc', keys: due, changes });
   }
 

@@ -1,31 +1,29 @@
 /**
  * The query streams by request key, the index from entity records to the streams that read them, and
  * the transitions: on every store change, exactly the streams that read something it changed recompute.
+ * Each part it holds sees it through an interface of its own: a stream its `StreamHost`, the requests
+ * their `RequestListener`, the garbage collector its `CollectorView`, the environment its
+ * `EnvironmentListener`.
  */
-import type { SchedulerLike, Subscription } from 'rxjs';
-import { MemoCache, isEntityClass, type Entity, type EntityTables } from '../schema/index.js';
+import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { toError } from '../errors.js';
 import type { Store, Transition } from '../store/index.js';
 import { ActionLog } from './ActionLog.js';
-import { GarbageCollector } from './GarbageCollector.js';
+import { GarbageCollector, type CollectorView } from './GarbageCollector.js';
 import { Environment, type ControllerEnvironment, type EnvironmentListener } from './Environment.js';
-import { applyLayers, type EffectiveEntities } from './optimistic.js';
-import { NO_PATHS, QueryStream, type QueryRead, type UpdateOptions } from './QueryStream.js';
-import { Requests, toError, type RequestPolicy } from './Requests.js';
-import type { ControllerEndpoint } from './types.js';
+import { NO_PATHS, QueryReader } from './QueryReader.js';
+import {
+  QueryStream,
+  needsFetch,
+  stateOf,
+  type ObserveOptions,
+  type StreamHost,
+  type UpdateOptions,
+} from './QueryStream.js';
+import { Requests, type RequestListener, type RequestPolicy } from './Requests.js';
+import { IDLE, type ControllerEndpoint, type QueryState } from './types.js';
 
 const ENTITIES_ONLY: UpdateOptions = { entitiesOnly: true };
-
-/** For an entity endpoint with no stored result of its own: the pk its arguments name (data from other requests). */
-function pkFromArgs(schema: typeof Entity, args: readonly unknown[]): string | undefined {
-  const params = args[0];
-  if (typeof params !== 'object' || params === null) return undefined;
-  try {
-    const pk = schema.pk({ ...params });
-    return typeof pk === 'string' && pk !== '' && pk !== 'undefined' ? pk : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** What a query cache needs besides its store. */
 export interface QueryCacheOptions extends RequestPolicy {
@@ -49,7 +47,7 @@ export interface QueryCacheOptions extends RequestPolicy {
 const FOCUS_THROTTLE = 1_000;
 
 /** The streams of one controller and the reads they share (one memo, one view of the optimistic layers). */
-export class QueryCache implements EnvironmentListener {
+export class QueryCache implements StreamHost, RequestListener, CollectorView, EnvironmentListener {
   /** @internal The live streams by request key. */
   readonly streams = new Map<string, QueryStream>();
   /** @internal `entity key \0 pk` -> the streams whose data read that record. */
@@ -57,11 +55,10 @@ export class QueryCache implements EnvironmentListener {
   readonly #keysByEndpoint = new WeakMap<object, Set<string>>();
   /** The endpoint and arguments of each key seen (to trace what its result reaches). */
   readonly #requestOf = new Map<string, { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] }>();
-  /** @internal The memo every read of this controller shares (streams, `getResponse`, `get`): one instance per record. */
-  readonly memo = new MemoCache();
+  /** The read path every read of this controller shares (streams, `getResponse`, `get`): one instance per record. */
+  readonly reader: QueryReader;
   readonly #store: Store;
   readonly #clock: () => number;
-  #effective: EffectiveEntities | undefined;
   /** Numbers transitions: a stream listed with the current one is already listed for it. */
   #transitions = 0;
   /** Where polling and retry waits are scheduled (`undefined`: the global timers). */
@@ -81,11 +78,16 @@ export class QueryCache implements EnvironmentListener {
     this.#clock = options.now;
     this.scheduler = options.scheduler;
     this.#options = options;
+    this.reader = new QueryReader(store);
     const log = new ActionLog();
-    this.requests = new Requests(store, this, options, log);
-    this.gc = new GarbageCollector(this, store, log, options.gcTime);
-    this.#transitions$ = store.transitions$.subscribe((transition) => this.#onTransition(transition));
     this.environment = new Environment(options.environment, this);
+    const requests = (this.requests = new Requests(store, this.reader, this.environment, this, options, log));
+    this.gc = new GarbageCollector(this, store, log, {
+      gcTime: options.gcTime,
+      now: options.now,
+      oldestStart: () => requests.oldestStart(),
+    });
+    this.#transitions$ = store.transitions$.subscribe((transition) => this.#onTransition(transition));
   }
 
   /** Stops everything: the environment, requests, polling; every stream completes. */
@@ -100,12 +102,7 @@ export class QueryCache implements EnvironmentListener {
     }
     this.streams.clear();
     this.requests.log.complete();
-    this.memo.forget();
-  }
-
-  /** Whether a request for this key waits for the network. */
-  isPaused(key: string): boolean {
-    return this.requests.isPaused(key);
+    this.reader.memo.forget();
   }
 
   /** Whether polling may run now: always with `pollInBackground`, else while online and visible. */
@@ -159,22 +156,72 @@ export class QueryCache implements EnvironmentListener {
     if (request === undefined) return undefined;
     if (request.endpoint.schema === undefined) return NO_PATHS;
     try {
-      return this.readKey(request.endpoint, request.args, key, true).paths;
+      return this.reader.readKey(request.endpoint, request.args, key, true).paths;
     } catch {
       return undefined; // unreadable: keep what it may reach
     }
   }
 
-  /** `key` was collected: forget it. */
+  /** `key` is dropped (collected, or removed by `inspectController`): forget its endpoint and arguments. */
   forget(key: string): void {
     const request = this.#requestOf.get(key);
     if (request) this.#keysByEndpoint.get(request.endpoint)?.delete(key);
     this.#requestOf.delete(key);
   }
 
+  /** The records live streams read (the garbage collector keeps them). */
+  liveRecords(): Iterable<string> {
+    return this.byPath.keys();
+  }
+
+  /** A garbage collection dropped `keys` and records: their endpoints are forgotten, and the memo lets go of the records. */
+  collected(keys: readonly string[]): void {
+    for (const key of keys) this.forget(key);
+    this.reader.memo.forget(this.reader.entities());
+  }
+
   /** A response or error was written for `key`: with no stream on it, it is released now. */
-  written(key: string): void {
+  onWritten(key: string): void {
     if (!this.streams.has(key)) this.gc.release(key, this.now());
+  }
+
+  /** A request for `key` started, paused, resumed or ended: its stream, if any, re-reads. */
+  onFetchingChange(key: string): void {
+    this.streams.get(key)?.update();
+  }
+
+  /**
+   * The states of one request for one subscriber (`controller.observe`): idle for `[null]` arguments, an
+   * error state for arguments the endpoint makes no key of, else the shared stream of the key.
+   */
+  observe(
+    endpoint: ControllerEndpoint,
+    args: readonly unknown[],
+    options: ObserveOptions,
+  ): Observable<QueryState<unknown>> {
+    if (args[0] === null) {
+      return new Observable<QueryState<unknown>>((subscriber) => subscriber.next(IDLE));
+    }
+    return new Observable<QueryState<unknown>>((subscriber) => {
+      let key: string;
+      try {
+        key = this.keyOf(endpoint, args);
+      } catch (error) {
+        // bad URL arguments: an error state (streams never error), and nothing to fetch
+        subscriber.next({ ...IDLE, error: toError(error) });
+        return undefined;
+      }
+      return this.stream(endpoint, args, key).observe(options).subscribe(subscriber);
+    });
+  }
+
+  /** The state a subscriber of `key` would see first (`controller.peek`), without subscribing: no request, no timer. */
+  peek(endpoint: ControllerEndpoint, args: readonly unknown[], key: string): QueryState<unknown> {
+    const read = this.reader.readKey(endpoint, args, key);
+    const now = this.now();
+    const requests = this.requests;
+    const fetching = requests.isFetching(key) || needsFetch(read, false, now, this.streams.get(key)?.active !== true);
+    return stateOf(requests, key, read, fetching, now);
   }
 
   /** Every request key this endpoint was used with. */
@@ -213,11 +260,6 @@ export class QueryCache implements EnvironmentListener {
     return this.streams.get(key);
   }
 
-  /** Whether a request for this key is in flight. */
-  isFetching(key: string): boolean {
-    return this.requests.isFetching(key);
-  }
-
   /** Starts a request for the stream's key (deduplicated); failures become state. */
   refetch(stream: QueryStream): void {
     if (stream.endpoint.signal?.aborted) return; // its own signal stops it for good: no request loop
@@ -226,7 +268,7 @@ export class QueryCache implements EnvironmentListener {
 
   /** The stream has no subscribers left: its request is abandoned and it is dropped. */
   release(stream: QueryStream): void {
-    this.requests.abandon(stream);
+    this.requests.abandon(stream.endpoint, stream.key);
     this.index(stream, stream.paths, NO_PATHS);
     stream.close();
     if (this.streams.get(stream.key) === stream) {
@@ -251,100 +293,10 @@ export class QueryCache implements EnvironmentListener {
     }
   }
 
-  /** The entity tables reads see: the store's with every optimistic layer applied. */
-  entities(): EntityTables {
-    this.#effective = applyLayers(this.#store.current, this.#effective);
-    return this.#effective.entities;
-  }
-
-  /**
-   * A stream's read of its key. `previous`: its last read, when since then only entity records changed
-   * (the key's result and meta are the same). A stored value that cannot be read (a deserializer that
-   * throws, a graph too deep) is the query's error, and it keeps watching what it read.
-   */
-  read(stream: QueryStream, previous: QueryRead | undefined): QueryRead {
-    try {
-      return previous !== undefined && previous.input !== undefined
-        ? this.#reread(stream, previous)
-        : this.readKey(stream.endpoint, stream.args, stream.key, true);
-    } catch (error) {
-      return {
-        input: undefined,
-        data: undefined,
-        invalid: false,
-        paths: stream.paths,
-        error: toError(error),
-        unreadable: true,
-        missing: false,
-        invalidated: false,
-        expiresAt: 0,
-        fetchedAt: Number.NEGATIVE_INFINITY,
-      };
-    }
-  }
-
-  /** When the key's current result or error was written (`undefined`: never). */
-  dateOf(key: string): number | undefined {
-    return this.#store.current.meta[key]?.date;
-  }
-
-  /** Reads a key from the current state; `tracked`: a stream's read, that needs the records it read (`paths`). */
-  readKey(endpoint: ControllerEndpoint, args: readonly unknown[], key: string, tracked = false): QueryRead {
-    const state = this.#store.current;
-    const meta = state.meta[key];
-    const stored = state.endpoints[key];
-    const schema = endpoint.schema;
-    let input = stored;
-    if (input === undefined && isEntityClass(schema)) {
-      input = pkFromArgs(schema, args);
-    }
-    // one object literal, always of one shape (the read is on every affected stream's path)
-    let data = input;
-    let invalid = false;
-    let paths = NO_PATHS;
-    if (schema !== undefined && input !== undefined) {
-      const result = this.memo.denormalize(schema, input, this.entities(), args);
-      data = result.data;
-      invalid = result.invalid;
-      if (tracked) paths = result.paths; // computed on first use: a one-off read (getResponse, peek) never pays for it
-    }
-    return {
-      input,
-      data,
-      invalid,
-      paths,
-      error: meta?.error,
-      unreadable: false,
-      missing: stored === undefined,
-      invalidated: meta?.invalidated === true,
-      expiresAt: meta?.expiresAt ?? 0,
-      fetchedAt: meta?.fetchedAt ?? Number.NEGATIVE_INFINITY,
-    };
-  }
-
-  /** `readKey` after a change to entity records only: the result and meta of `previous`, the data read anew. */
-  #reread(stream: QueryStream, previous: QueryRead): QueryRead {
-    const schema = stream.endpoint.schema;
-    if (schema === undefined) return previous;
-    const result = this.memo.denormalize(schema, previous.input, this.entities(), stream.args);
-    return {
-      input: previous.input,
-      data: result.data,
-      invalid: result.invalid,
-      paths: result.paths,
-      error: previous.error,
-      unreadable: previous.unreadable,
-      missing: previous.missing,
-      invalidated: previous.invalidated,
-      expiresAt: previous.expiresAt,
-      fetchedAt: previous.fetchedAt,
-    };
-  }
-
   /** Recomputes exactly the streams that read something the transition changed. */
   #onTransition({ state, changes }: Transition): void {
-    const before = this.#effective;
-    this.#effective = applyLayers(state, before);
+    const reader = this.reader;
+    const before = reader.follow(state);
     if (changes.entities === 'all' || changes.endpoints === 'all') {
       for (const stream of [...this.streams.values()]) stream.update();
       return;
@@ -366,9 +318,10 @@ export class QueryCache implements EnvironmentListener {
     };
     // no stream reads any record (a store written before anything observes it): nothing to look up
     if (byPath.size > 0) for (const [key, pk] of changes.entities) addPath(key, pk);
-    if (this.#effective !== before) {
+    const after = reader.layers;
+    if (after !== before && after !== undefined) {
       for (const [key, pk] of before?.touched ?? []) addPath(key, pk);
-      for (const [key, pk] of this.#effective.touched) addPath(key, pk);
+      for (const [key, pk] of after.touched) addPath(key, pk);
     }
     for (let i = 0; i < affected.length; i++)
       (affected[i] as QueryStream).update(i >= fullReads ? ENTITIES_ONLY : undefined);

@@ -1,45 +1,23 @@
 /**
  * One request key's whole data path, from the store to a subscriber:
  *
- * 1. read: `QueryCache.read` looks up the key's normalized result and meta in the current state (with
+ * 1. read: `QueryReader.read` looks up the key's normalized result and meta in the current state (with
  *    optimistic layers applied) and denormalizes it through the memo, which also tells which entity
  *    records the data depends on (`paths`);
- * 2. dependency check: the cache indexes the stream under those records, and on each store transition
- *    recomputes only the streams that read something that changed (a stream reached only through
- *    changed records re-reads just its data, its result and meta being unchanged);
+ * 2. dependency check: the stream's host (its `QueryCache`) indexes it under those records, and on each
+ *    store transition recomputes only the streams that read something that changed (a stream reached
+ *    only through changed records re-reads just its data, its result and meta being unchanged);
  * 3. fetch decision: `needsFetch` (data missing, stale or invalid, an expired error);
  * 4. `QueryState`: `queryState` turns the read into what a subscriber sees (a transient failure keeps
  *    the data, another error replaces it);
  * 5. emission: only when a field changed, to every subscriber of the key at once.
  */
-import { BehaviorSubject, Observable, type Unsubscribable } from 'rxjs';
-import { toError } from './Requests.js';
+import { BehaviorSubject, Observable, type SchedulerLike, type Unsubscribable } from 'rxjs';
+import { NO_PATHS, type QueryRead, type QueryReader } from './QueryReader.js';
+import type { RequestStatus } from './Requests.js';
 import { isTransient } from './retry.js';
 import { every } from './timers.js';
-import type { QueryCache } from './QueryCache.js';
-import { IDLE, type ControllerEndpoint, type QueryState, type ResponseSnapshot } from './types.js';
-
-/** One read of a key from the store. */
-export interface QueryRead {
-  /** The normalized result read (or the pk the arguments name), `undefined` when there was none. */
-  readonly input: unknown;
-  readonly data: unknown;
-  /** A required entity is missing or INVALID. */
-  readonly invalid: boolean;
-  readonly paths: ReadonlySet<string>;
-  readonly error: Error | undefined;
-  /** `error` is not a request's but this read's: the stored value could not be read (it stays while loading). */
-  readonly unreadable: boolean;
-  /** The key's own result has never been stored. */
-  readonly missing: boolean;
-  readonly invalidated: boolean;
-  readonly expiresAt: number;
-  /** The ordering stamp of the key's meta (its last write), `-Infinity` when none. */
-  readonly fetchedAt: number;
-}
-
-/** The paths of a read that depends on no record. */
-export const NO_PATHS: ReadonlySet<string> = new Set();
+import type { ControllerEndpoint, QueryState, ResponseSnapshot } from './types.js';
 
 /** How `QueryStream.update` re-reads. */
 export interface UpdateOptions {
@@ -53,6 +31,30 @@ export interface UpdateOptions {
 export interface ObserveOptions {
   /** The subscriber keeps the polling timer running (`pollFrequency`); the adapters' `useSuspense` does not. */
   readonly poll: boolean;
+}
+
+/**
+ * What a stream sees of its cache: where it reads, the status of its key's request, the clock and the
+ * polling policy, and the three things it tells: what it read (the dependency index), that it wants a
+ * request, that its last subscriber left.
+ */
+export interface StreamHost {
+  /** The read path (one memo, one view of the optimistic layers). */
+  readonly reader: QueryReader;
+  /** Whether the key's request is in flight, paused, and since when. */
+  readonly requests: RequestStatus;
+  /** Where polling is scheduled (`undefined`: the global timers). */
+  readonly scheduler: SchedulerLike | undefined;
+  /** The clock. */
+  now(): number;
+  /** Whether polling may run now. */
+  pollingAllowed(): boolean;
+  /** The stream read `paths` now instead of `previous`. */
+  index(stream: QueryStream, previous: ReadonlySet<string>, paths: ReadonlySet<string>): void;
+  /** Starts a request for the stream's key (deduplicated); failures become state. */
+  refetch(stream: QueryStream): void;
+  /** The stream has no subscribers left. */
+  release(stream: QueryStream): void;
 }
 
 const MOUNTING: UpdateOptions = { mounting: true };
@@ -145,48 +147,15 @@ export function responseSnapshot(read: QueryRead, now: number): ResponseSnapshot
   };
 }
 
-/**
- * The states of one request for one subscriber (`controller.watch`): idle for `[null]` arguments, an
- * error state for arguments the endpoint makes no key of, else the shared stream of the key.
- */
-export function observeKey(
-  cache: QueryCache,
-  endpoint: ControllerEndpoint,
-  args: readonly unknown[],
-  options: ObserveOptions,
-): Observable<QueryState<unknown>> {
-  if (args[0] === null) {
-    return new Observable<QueryState<unknown>>((subscriber) => subscriber.next(IDLE));
-  }
-  return new Observable<QueryState<unknown>>((subscriber) => {
-    let key: string;
-    try {
-      key = cache.keyOf(endpoint, args);
-    } catch (error) {
-      // bad URL arguments: an error state (streams never error), and nothing to fetch
-      subscriber.next({ ...IDLE, error: toError(error) });
-      return undefined;
-    }
-    return cache.stream(endpoint, args, key).observe(options).subscribe(subscriber);
-  });
-}
-
-/** The QueryState of `key` from a read: its pause and the start of its request in flight come from the cache. */
-function stateOf(cache: QueryCache, key: string, read: QueryRead, fetching: boolean, now: number): QueryState<unknown> {
-  return queryState(read, fetching, now, cache.isPaused(key), cache.requests.startOf(key));
-}
-
-/** The state a subscriber of `key` would see first (`controller.peek`), without subscribing: no request, no timer. */
-export function peekKey(
-  cache: QueryCache,
-  endpoint: ControllerEndpoint,
-  args: readonly unknown[],
+/** The QueryState of `key` from a read: its pause and the start of its request in flight come from `requests`. */
+export function stateOf(
+  requests: RequestStatus,
   key: string,
+  read: QueryRead,
+  fetching: boolean,
+  now: number,
 ): QueryState<unknown> {
-  const read = cache.readKey(endpoint, args, key);
-  const now = cache.now();
-  const fetching = cache.isFetching(key) || needsFetch(read, false, now, cache.streamOf(key)?.active !== true);
-  return stateOf(cache, key, read, fetching, now);
+  return queryState(read, fetching, now, requests.isPaused(key), requests.startOf(key));
 }
 
 /** @internal A stream's subject and polling subscription, for tests that check what is left (not exported by the package). */
@@ -197,11 +166,11 @@ export let streamInternals: (stream: QueryStream) => {
 
 /**
  * The shared stream of one request key: one per key however many subscribers, one request at a time,
- * one polling timer. Recomputed by its cache only when something it read changed.
+ * one polling timer. Recomputed by its host only when something it read changed.
  */
 export class QueryStream {
   readonly #subject: BehaviorSubject<QueryState<unknown>>;
-  readonly #cache: QueryCache;
+  readonly #host: StreamHost;
   #subscribers = 0;
   #pollers = 0;
   #poll: Unsubscribable | undefined;
@@ -222,14 +191,14 @@ export class QueryStream {
   declare readonly args: readonly unknown[];
   declare readonly key: string;
 
-  constructor(cache: QueryCache, endpoint: ControllerEndpoint, args: readonly unknown[], key: string) {
+  constructor(host: StreamHost, endpoint: ControllerEndpoint, args: readonly unknown[], key: string) {
     this.endpoint = endpoint;
     this.args = args;
     this.key = key;
-    this.#cache = cache;
-    const read = (this.#last = cache.read(this, undefined));
-    cache.index(this, NO_PATHS, read.paths);
-    this.#subject = new BehaviorSubject(stateOf(cache, key, read, cache.isFetching(key), cache.now()));
+    this.#host = host;
+    const read = (this.#last = host.reader.read(this, undefined));
+    host.index(this, NO_PATHS, read.paths);
+    this.#subject = new BehaviorSubject(stateOf(host.requests, key, read, host.requests.isFetching(key), host.now()));
   }
 
   /** The records the current data depends on. */
@@ -251,7 +220,7 @@ export class QueryStream {
         if (poll) this.#pollers--;
         this.#subscribers--;
         this.syncPolling();
-        if (this.#subscribers === 0) this.#cache.release(this);
+        if (this.#subscribers === 0) this.#host.release(this);
       };
     });
   }
@@ -273,25 +242,25 @@ export class QueryStream {
       return;
     }
     this.#updating = true;
-    const cache = this.#cache;
+    const host = this.#host;
     let previous = options?.entitiesOnly ? this.#last : undefined;
     const mounting = options?.mounting === true;
     try {
       do {
         this.#dirty = false;
         const before = this.#last.paths;
-        const read = cache.read(this, previous);
+        const read = host.reader.read(this, previous);
         previous = undefined;
         this.#last = read;
-        if (read.paths !== before) cache.index(this, before, read.paths);
-        const now = cache.now();
-        let fetching = cache.isFetching(this.key);
+        if (read.paths !== before) host.index(this, before, read.paths);
+        const now = host.now();
+        let fetching = host.requests.isFetching(this.key);
         if (this.active && needsFetch(read, fetching, now, mounting)) {
-          cache.refetch(this);
-          fetching = cache.isFetching(this.key);
+          host.refetch(this);
+          fetching = host.requests.isFetching(this.key);
         }
         if (this.#dirty) continue;
-        const next = stateOf(cache, this.key, read, fetching, now);
+        const next = stateOf(host.requests, this.key, read, fetching, now);
         if (!sameState(next, this.#subject.getValue())) this.#subject.next(next);
       } while (this.#dirty);
     } finally {
@@ -329,12 +298,12 @@ export class QueryStream {
   revalidate(errors: boolean): void {
     if (!this.active) return;
     const read = this.#last;
-    const cache = this.#cache;
-    if (cache.isFetching(this.key)) return;
-    const now = cache.now();
+    const host = this.#host;
+    if (host.requests.isFetching(this.key)) return;
+    const now = host.now();
     const stale = read.missing || read.invalid || read.invalidated || now >= read.expiresAt;
     if (stale || (errors && read.error !== undefined)) {
-      cache.refetch(this);
+      host.refetch(this);
       this.update();
     }
   }
@@ -346,21 +315,21 @@ export class QueryStream {
    */
   syncPolling(): void {
     const frequency = this.endpoint.pollFrequency;
-    const cache = this.#cache;
+    const host = this.#host;
     const wanted = this.#pollers > 0 && typeof frequency === 'number' && frequency > 0 && !this.endpoint.sideEffect;
-    const shouldPoll = wanted && cache.pollingAllowed();
+    const shouldPoll = wanted && host.pollingAllowed();
     if (shouldPoll && !this.#poll) {
-      if (this.#pausedAt !== undefined && cache.now() - this.#pausedAt >= frequency) cache.refetch(this);
+      if (this.#pausedAt !== undefined && host.now() - this.#pausedAt >= frequency) host.refetch(this);
       this.#pausedAt = undefined;
       // the first poll when the data is `frequency` old (data rendered on the server or prefetched a
       // moment ago is not fetched again at once), then every `frequency`
-      const age = cache.now() - (cache.dateOf(this.key) ?? Number.NEGATIVE_INFINITY);
+      const age = host.now() - (host.reader.dateOf(this.key) ?? Number.NEGATIVE_INFINITY);
       const first = age >= 0 && age < frequency ? frequency - age : frequency;
-      this.#poll = every(frequency, () => cache.refetch(this), cache.scheduler, first);
+      this.#poll = every(frequency, () => host.refetch(this), host.scheduler, first);
     } else if (!shouldPoll && this.#poll) {
       this.#poll.unsubscribe();
       this.#poll = undefined;
-      if (wanted) this.#pausedAt = cache.now();
+      if (wanted) this.#pausedAt = host.now();
     }
     if (!wanted) this.#pausedAt = undefined;
   }

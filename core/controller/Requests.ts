@@ -5,13 +5,21 @@
  * `fetch` resolves with its own response.
  */
 import type { FetchFunction, RetryDelay } from '../endpoint/index.js';
-import { AbortError, NetworkError, NormalizeError, ValidationError, type RequestDescription } from '../errors.js';
+import {
+  AbortError,
+  NetworkError,
+  NormalizeError,
+  ValidationError,
+  toError,
+  type RequestDescription,
+} from '../errors.js';
 import { MemoCache, normalize } from '../schema/index.js';
 import type { State, Store } from '../store/index.js';
+import type { SchedulerLike } from 'rxjs';
 import type { ActionLog } from './ActionLog.js';
+import type { Environment } from './Environment.js';
 import { NO_LAYER, expectedResponse } from './optimistic.js';
-import type { QueryCache } from './QueryCache.js';
-import type { QueryStream } from './QueryStream.js';
+import type { QueryReader } from './QueryReader.js';
 import { retryCount, withRetries } from './retry.js';
 import type { ControllerEndpoint } from './types.js';
 
@@ -23,6 +31,32 @@ export interface RequestPolicy {
   readonly retryDelay: RetryDelay;
   /** The `fetch` requests are sent with (the endpoint's `fetchWith` option); default: the global one. */
   readonly fetch?: FetchFunction | undefined;
+}
+
+/** What requests need besides their store: the policy, the clock and where retry waits are scheduled. */
+export interface RequestOptions extends RequestPolicy {
+  /** The clock (ms since the epoch). */
+  readonly now: () => number;
+  /** Where retry waits are scheduled (`undefined`: the global timers). */
+  readonly scheduler: SchedulerLike | undefined;
+}
+
+/** What the requests tell their cache. */
+export interface RequestListener {
+  /** A request for `key` started, paused, resumed or ended: its observers re-read (`fetching`, `paused`). */
+  onFetchingChange(key: string): void;
+  /** A response or error was written for `key`. */
+  onWritten(key: string): void;
+}
+
+/** What a query stream asks of the requests: whether its key's request is in flight, paused, and since when. */
+export interface RequestStatus {
+  /** Whether a request for this key is in flight. */
+  isFetching(key: string): boolean;
+  /** Whether a request for this key waits for the network. */
+  isPaused(key: string): boolean;
+  /** The stamp of the attempt in flight for this key, if any. */
+  startOf(key: string): number | undefined;
 }
 
 /** How a value is written for a key. */
@@ -52,11 +86,6 @@ interface InFlight {
 
 /** How much later than the previous one a write stamped in the same millisecond counts (exact in binary). */
 const START_STEP = 1 / 1024;
-
-/** An `Error` as it is, anything else thrown wrapped in one. */
-export function toError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
-}
 
 /** The request of a key, as error messages name it. */
 export function describe(endpoint: ControllerEndpoint, key: string): RequestDescription {
@@ -112,7 +141,7 @@ export function newestWriteIn(state: State): number {
 }
 
 /** The requests of one controller. */
-export class Requests {
+export class Requests implements RequestStatus {
   /** @internal GETs in flight by key. */
   readonly inFlight = new Map<string, InFlight>();
   /** Every request running (mutations too), aborted by `dispose`. */
@@ -124,8 +153,10 @@ export class Requests {
   /** Keys whose request waits for the network. */
   readonly #paused = new Map<string, number>();
   readonly #store: Store;
-  readonly #cache: QueryCache;
-  readonly #policy: RequestPolicy;
+  readonly #reader: QueryReader;
+  readonly #environment: Environment;
+  readonly #listener: RequestListener;
+  readonly #options: RequestOptions;
   #generation = 0;
   #layerIds = 0;
   /** The last stamp handed out or seen (see `stamp`). */
@@ -135,11 +166,20 @@ export class Requests {
   /** Aborted by `reset`: retries of requests started before it stop. */
   #resetSignal = new AbortController();
 
-  constructor(store: Store, cache: QueryCache, policy: RequestPolicy, log: ActionLog) {
+  constructor(
+    store: Store,
+    reader: QueryReader,
+    environment: Environment,
+    listener: RequestListener,
+    options: RequestOptions,
+    log: ActionLog,
+  ) {
     this.log = log;
     this.#store = store;
-    this.#cache = cache;
-    this.#policy = policy;
+    this.#reader = reader;
+    this.#environment = environment;
+    this.#listener = listener;
+    this.#options = options;
     this.#newestWrite = newestWriteIn(store.current);
     this.#lastStart = this.#newestWrite;
   }
@@ -174,19 +214,19 @@ export class Requests {
    * network, its observers showing `paused`; another mutation fails at once, as it would on the wire.
    */
   async #online(endpoint: ControllerEndpoint, key: string, signal: AbortSignal, stop: AbortSignal): Promise<boolean> {
-    const environment = this.#cache.environment;
+    const environment = this.#environment;
     if (environment.online) return false;
     if (endpoint.sideEffect && endpoint.retry === undefined) {
       throw new NetworkError(describe(endpoint, key), { cause: new Error('the app is offline') });
     }
     this.#pause(key);
-    this.#cache.streamOf(key)?.update();
+    this.#listener.onFetchingChange(key);
     const either = AbortSignal.any([signal, stop]);
     try {
       await environment.whenOnline(either);
     } finally {
       this.#unpause(key);
-      this.#cache.streamOf(key)?.update();
+      this.#listener.onFetchingChange(key);
     }
     if (signal.aborted) throw signal.reason;
     return true;
@@ -224,7 +264,7 @@ export class Requests {
     const stop = this.#resetSignal.signal;
     // offline, a request that will wait is paused from the start: the first (synchronous) emission says
     // so, before its first attempt (a microtask later) marks it itself
-    let pausedEarly = !this.#cache.environment.online && !(endpoint.sideEffect && endpoint.retry === undefined);
+    let pausedEarly = !this.#environment.online && !(endpoint.sideEffect && endpoint.retry === undefined);
     if (pausedEarly) this.#pause(key);
     const unpauseEarly = () => {
       if (!pausedEarly) return;
@@ -249,15 +289,15 @@ export class Requests {
             unpauseEarly(); // marked by the attempt itself from now on, if it waits
             const waited = await online;
             if (attempt > 0 || waited) entry.startedAt = startedAt = this.stamp(); // a response is as new as its attempt
-            return tryOnce(endpoint, args, abort.signal, this.#policy.fetch);
+            return tryOnce(endpoint, args, abort.signal, this.#options.fetch);
           },
           // the endpoint's retry options, else the controller's (mutations: none)
           {
             retries: retryCount(
-              endpoint.retry !== undefined ? endpoint.retry : endpoint.sideEffect ? 0 : this.#policy.retry,
+              endpoint.retry !== undefined ? endpoint.retry : endpoint.sideEffect ? 0 : this.#options.retry,
             ),
-            retryDelay: endpoint.retryDelay ?? this.#policy.retryDelay,
-            scheduler: this.#cache.scheduler,
+            retryDelay: endpoint.retryDelay ?? this.#options.retryDelay,
+            scheduler: this.#options.scheduler,
           },
           abort.signal,
           stop,
@@ -271,7 +311,7 @@ export class Requests {
             if (this.log.observed)
               this.log.emit({ type: 'rollback', key, endpoint, args, error: toError(error), changes });
           }
-          this.#cache.streamOf(key)?.update();
+          this.#listener.onFetchingChange(key);
         } else if (generation === this.#generation) {
           this.write(endpoint, key, args, toError(error), {
             isError: true,
@@ -279,13 +319,13 @@ export class Requests {
             settles: layer,
             fetched: true,
           });
-          this.#cache.streamOf(key)?.update(); // a newer write may have kept its error out: the stream still says it ended
+          this.#listener.onFetchingChange(key); // a newer write may have kept its error out: the stream still says it ended
         }
         throw error;
       }
       settle();
       if (generation !== this.#generation) return readOwn(endpoint, args, response);
-      const date = this.#cache.now();
+      const date = this.#options.now();
       // no response of a later request has been written: this one wins every record it writes, so the
       // store's records are exactly its own (and the data read is the object observers show)
       const newest = startedAt >= this.#newestWrite;
@@ -309,24 +349,24 @@ export class Requests {
           date,
           fetched: true,
         });
-        this.#cache.streamOf(key)?.update();
+        this.#listener.onFetchingChange(key);
         throw error;
       }
       // a newer write (`setResponse`, an invalidation) may have kept this answer from changing the key:
       // its stream still has to hear that the request ended (and refetch what was invalidated meanwhile)
-      this.#cache.streamOf(key)?.update();
+      this.#listener.onFetchingChange(key);
       if (!entry.awaited) return undefined; // an observer's refetch: nobody reads the value
       // the key's result is this response's only if its meta is (an invalidation or the error of a later
       // request may have claimed the key first); other mutations' optimistic layers are not part of it either
       const state = this.#store.current;
       return newest && state.meta[key]?.fetchedAt === startedAt && state.optimistic.length === 0
-        ? this.#cache.readKey(endpoint, args, key).data
+        ? this.#reader.readKey(endpoint, args, key).data
         : readOwn(endpoint, args, response, state);
     };
     entry.promise = run();
     if (!endpoint.sideEffect) {
       this.inFlight.set(key, entry);
-      this.#cache.streamOf(key)?.update();
+      this.#listener.onFetchingChange(key);
     }
     return entry.promise;
   }
@@ -340,9 +380,9 @@ export class Requests {
   ): number | undefined {
     let expected: unknown;
     try {
-      const entities = this.#cache.entities();
+      const entities = this.#reader.entities();
       expected = expectedResponse(endpoint, args, {
-        now: this.#cache.now(),
+        now: this.#options.now(),
         getEntity: (key, pk) => entities[key]?.[pk],
       });
     } catch {
@@ -365,7 +405,7 @@ export class Requests {
    * millisecond the later one wins everywhere (reducer, snapshots, other tabs).
    */
   stamp(): number {
-    const now = this.#cache.now();
+    const now = this.#options.now();
     this.#lastStart = now > this.#lastStart ? now : this.#lastStart + START_STEP;
     return this.#lastStart;
   }
@@ -386,12 +426,12 @@ export class Requests {
   }
 
   /** The last observer of a GET left: abort its request unless a `fetch` caller awaits it. */
-  abandon(stream: QueryStream): void {
-    const running = this.inFlight.get(stream.key);
+  abandon(endpoint: ControllerEndpoint, key: string): void {
+    const running = this.inFlight.get(key);
     if (!running || running.awaited) return;
-    this.inFlight.delete(stream.key);
+    this.inFlight.delete(key);
     running.abort.abort(
-      new AbortError(describe(stream.endpoint, stream.key), 'its last observer unsubscribed and no fetch awaits it'),
+      new AbortError(describe(endpoint, key), 'its last observer unsubscribed and no fetch awaits it'),
     );
   }
 
@@ -420,7 +460,7 @@ export class Requests {
     value: unknown,
     options: WriteOptions,
   ): void {
-    const date = options.date ?? this.#cache.now();
+    const date = options.date ?? this.#options.now();
     const fetchedAt = options.fetchedAt ?? this.stamp();
     if (!options.isError) this.wrote(fetchedAt);
     const { changes } = this.#store.dispatch(
@@ -446,7 +486,7 @@ export class Requests {
             settles: options.settles,
           },
     );
-    this.#cache.written(key);
+    this.#listener.onWritten(key);
     if (this.log.observed) {
       const error = options.isError ? (value as Error) : undefined;
       const type = options.isError

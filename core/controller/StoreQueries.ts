@@ -10,7 +10,7 @@
 import { Observable } from 'rxjs';
 import { SchemaNode, isEntityClass, query, queryTables, type Denormalize, type EntityClass } from '../schema/index.js';
 import type { Changes, Store } from '../store/index.js';
-import type { QueryCache } from './QueryCache.js';
+import type { QueryReader } from './QueryReader.js';
 import { IDLE, type QueryState } from './types.js';
 
 /** A schema that `controller.get` and `controller.observe` can answer from the store alone. */
@@ -24,16 +24,16 @@ export function isQueryable(value: unknown): value is Queryable {
 /** The store's answer to a queryable and arguments: data, or `undefined` when it cannot answer. */
 export class StoreQueries {
   readonly #store: Store;
-  readonly #cache: QueryCache;
+  readonly #reader: QueryReader;
 
-  constructor(store: Store, cache: QueryCache) {
+  constructor(store: Store, reader: QueryReader) {
     this.#store = store;
-    this.#cache = cache;
+    this.#reader = reader;
   }
 
   /** The current answer (optimistic layers applied); `undefined` when missing or INVALID. */
   get<S extends Queryable>(schema: S, args: readonly unknown[]): Denormalize<S> | undefined {
-    const read = query(schema, args, this.#cache.entities(), this.#cache.memo);
+    const read = query(schema, args, this.#reader.entities(), this.#reader.memo);
     return read.invalid ? undefined : read.data;
   }
 
@@ -46,7 +46,7 @@ export class StoreQueries {
       const emit = () => {
         let next: QueryState<Denormalize<S>>;
         try {
-          const read = query(schema, args, this.#cache.entities(), this.#cache.memo);
+          const read = query(schema, args, this.#reader.entities(), this.#reader.memo);
           paths = read.paths;
           next = { ...IDLE, data: read.invalid ? undefined : read.data };
         } catch (error) {

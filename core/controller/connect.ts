@@ -9,7 +9,7 @@ import { Subscription, type Observable, type SchedulerLike } from 'rxjs';
 import type { RetryDelay } from '../endpoint/index.js';
 import { after } from './timers.js';
 import type { ActionLog } from './ActionLog.js';
-import { toError } from './Requests.js';
+import { toError } from '../errors.js';
 
 /** How a connection waits and reports. */
 export interface ConnectPolicy {

@@ -87,7 +87,7 @@ export function restoreSnapshot(
   const action = mergeAction(snapshot, options.replace === true);
   const { changes } = store.dispatch(action, mergeState);
   cache.requests.saw(action.state); // later writes are stamped after everything it holds
-  if (changes.endpoints !== 'all') for (const key of changes.endpoints) cache.written(key);
+  if (changes.endpoints !== 'all') for (const key of changes.endpoints) cache.onWritten(key);
   const log = cache.requests.log;
   if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
     log.emit({ type: 'restore', changes });

@@ -85,8 +85,8 @@ export function inspectController(controller: Controller): ControllerInspector {
         endpoint: request?.endpoint,
         args: request?.args,
         observers: cache.streamOf(key)?.observers ?? 0,
-        fetching: cache.isFetching(key),
-        paused: cache.isPaused(key),
+        fetching: cache.requests.isFetching(key),
+        paused: cache.requests.isPaused(key),
       };
     },
     reads(key) {

@@ -1,0 +1,170 @@
+/**
+ * The read path of one controller: a request key's stored result and meta, read from the current state
+ * with the optimistic layers applied and denormalized through the one memo every read of the controller
+ * shares (query streams, `getResponse`, `get`, a `fetch`'s answer), so that they hand out one instance per
+ * record. A tracked read (a stream's) also reports the records its data depends on (`paths`).
+ */
+import { toError } from '../errors.js';
+import { MemoCache, isEntityClass, type Entity, type EntityTables } from '../schema/index.js';
+import type { State, Store } from '../store/index.js';
+import { applyLayers, type EffectiveEntities } from './optimistic.js';
+import type { ControllerEndpoint } from './types.js';
+
+/** One read of a key from the store. */
+export interface QueryRead {
+  /** The normalized result read (or the pk the arguments name), `undefined` when there was none. */
+  readonly input: unknown;
+  readonly data: unknown;
+  /** A required entity is missing or INVALID. */
+  readonly invalid: boolean;
+  readonly paths: ReadonlySet<string>;
+  readonly error: Error | undefined;
+  /** `error` is not a request's but this read's: the stored value could not be read (it stays while loading). */
+  readonly unreadable: boolean;
+  /** The key's own result has never been stored. */
+  readonly missing: boolean;
+  readonly invalidated: boolean;
+  readonly expiresAt: number;
+  /** The ordering stamp of the key's meta (its last write), `-Infinity` when none. */
+  readonly fetchedAt: number;
+}
+
+/** What a tracked read is of: a request key, its endpoint and arguments, and the records its last read depended on. */
+export interface ReadTarget {
+  readonly endpoint: ControllerEndpoint;
+  readonly args: readonly unknown[];
+  readonly key: string;
+  readonly paths: ReadonlySet<string>;
+}
+
+/** The paths of a read that depends on no record. */
+export const NO_PATHS: ReadonlySet<string> = new Set();
+
+/** For an entity endpoint with no stored result of its own: the pk its arguments name (data from other requests). */
+function pkFromArgs(schema: typeof Entity, args: readonly unknown[]): string | undefined {
+  const params = args[0];
+  if (typeof params !== 'object' || params === null) return undefined;
+  try {
+    const pk = schema.pk({ ...params });
+    return typeof pk === 'string' && pk !== '' && pk !== 'undefined' ? pk : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads request keys from one store, through one memo and one view of the optimistic layers. */
+export class QueryReader {
+  /** The memo every read of this controller shares (streams, `getResponse`, `get`): one instance per record. */
+  readonly memo = new MemoCache();
+  readonly #store: Store;
+  #effective: EffectiveEntities | undefined;
+
+  constructor(store: Store) {
+    this.#store = store;
+  }
+
+  /** The entity tables reads see: the store's with every optimistic layer applied. */
+  entities(): EntityTables {
+    this.#effective = applyLayers(this.#store.current, this.#effective);
+    return this.#effective.entities;
+  }
+
+  /**
+   * The store moved to `state`: the view of the optimistic layers follows it. Returns the view before;
+   * `layers` is the view now (a new one when the layers changed).
+   */
+  follow(state: State): EffectiveEntities | undefined {
+    const before = this.#effective;
+    this.#effective = applyLayers(state, before);
+    return before;
+  }
+
+  /** The current view of the optimistic layers (see `follow`). */
+  get layers(): EffectiveEntities | undefined {
+    return this.#effective;
+  }
+
+  /** When the key's current result or error was written (`undefined`: never). */
+  dateOf(key: string): number | undefined {
+    return this.#store.current.meta[key]?.date;
+  }
+
+  /**
+   * A stream's read of its key. `previous`: its last read, when since then only entity records changed
+   * (the key's result and meta are the same). A stored value that cannot be read (a deserializer that
+   * throws, a graph too deep) is the query's error, and it keeps watching what it read.
+   */
+  read(target: ReadTarget, previous: QueryRead | undefined): QueryRead {
+    try {
+      return previous !== undefined && previous.input !== undefined
+        ? this.#reread(target, previous)
+        : this.readKey(target.endpoint, target.args, target.key, true);
+    } catch (error) {
+      return {
+        input: undefined,
+        data: undefined,
+        invalid: false,
+        paths: target.paths,
+        error: toError(error),
+        unreadable: true,
+        missing: false,
+        invalidated: false,
+        expiresAt: 0,
+        fetchedAt: Number.NEGATIVE_INFINITY,
+      };
+    }
+  }
+
+  /** Reads a key from the current state; `tracked`: a stream's read, that needs the records it read (`paths`). */
+  readKey(endpoint: ControllerEndpoint, args: readonly unknown[], key: string, tracked = false): QueryRead {
+    const state = this.#store.current;
+    const meta = state.meta[key];
+    const stored = state.endpoints[key];
+    const schema = endpoint.schema;
+    let input = stored;
+    if (input === undefined && isEntityClass(schema)) {
+      input = pkFromArgs(schema, args);
+    }
+    // one object literal, always of one shape (the read is on every affected stream's path)
+    let data = input;
+    let invalid = false;
+    let paths = NO_PATHS;
+    if (schema !== undefined && input !== undefined) {
+      const result = this.memo.denormalize(schema, input, this.entities(), args);
+      data = result.data;
+      invalid = result.invalid;
+      if (tracked) paths = result.paths; // computed on first use: a one-off read (getResponse, peek) never pays for it
+    }
+    return {
+      input,
+      data,
+      invalid,
+      paths,
+      error: meta?.error,
+      unreadable: false,
+      missing: stored === undefined,
+      invalidated: meta?.invalidated === true,
+      expiresAt: meta?.expiresAt ?? 0,
+      fetchedAt: meta?.fetchedAt ?? Number.NEGATIVE_INFINITY,
+    };
+  }
+
+  /** `readKey` after a change to entity records only: the result and meta of `previous`, the data read anew. */
+  #reread(target: ReadTarget, previous: QueryRead): QueryRead {
+    const schema = target.endpoint.schema;
+    if (schema === undefined) return previous;
+    const result = this.memo.denormalize(schema, previous.input, this.entities(), target.args);
+    return {
+      input: previous.input,
+      data: result.data,
+      invalid: result.invalid,
+      paths: result.paths,
+      error: previous.error,
+      unreadable: previous.unreadable,
+      missing: previous.missing,
+      invalidated: previous.invalidated,
+      expiresAt: previous.expiresAt,
+      fetchedAt: previous.fetchedAt,
+    };
+  }
+}
