@@ -1,10 +1,17 @@
 /**
  * `RestEndpoint`: one HTTP request, described by a path, a method and a schema, and callable.
  */
-import { AbortError, EndpointDefinitionError, NetworkError, truncate, type RequestDescription } from '../errors.js';
-import { validated, type CheckedValidator, type Schema, type StandardSchemaV1 } from '../schema/index.js';
-import { abortErrorOf, linkAbort, type RequestAbort } from './abort.js';
+import { AbortError, NetworkError, type RequestDescription } from '../errors.js';
+import type { Schema } from '../schema/index.js';
+import { abortErrorOf, linkAbort } from './abort.js';
+import { argumentsOf, keyMatches, requestInitOf, urlOf } from './buildRequest.js';
 import { readResponse, type ContentResult, type ResponseContent } from './content.js';
+import {
+  extendedOptions,
+  setUpEndpoint,
+  type RestEndpointFields,
+  type RestEndpointOptions,
+} from './endpointOptions.js';
 import {
   derivedEndpoint,
   getMemberOptions,
@@ -14,74 +21,21 @@ import {
   type Paginated,
   type RemoveCursor,
 } from './listMembers.js';
-import { assertPathSyntax, compilePath, parsePath, pathKeys, pathRegex, searchString } from './path.js';
+import { bodyPreview, perform, SEND_WITH } from './perform.js';
+import { searchString } from './path.js';
 import type {
   DefaultBody,
-  EndpointExtraOptions,
   EndpointParameters,
   FetchFunction,
   FetchOptions,
   HttpMethod,
   ProcessParameters,
   ResultOf,
-  RetryDelay,
   UrlArgs,
   UrlParameters,
 } from './types.js';
 
-/**
- * What `new RestEndpoint(options)` and `endpoint.extend(options)` accept. The hooks, when given,
- * replace the class's methods on this one endpoint; `this` is the endpoint, so
- * `RestEndpoint.prototype.getRequestInit.call(this, body)` reaches the default. (`this` is typed
- * with an `unknown` result on purpose: naming `R` there would stop TypeScript from inferring `R`
- * from the return type of `process`.)
- */
-export interface RestEndpointOptions<
-  P extends string,
-  S extends Schema | undefined,
-  M extends HttpMethod,
-  SP,
-  B,
-  R,
-> extends EndpointExtraOptions {
-  /** The path, with `:name` parameters (`:name?` for optional ones): `'/todos/:id'`. */
-  readonly path: P;
-  /** Prepended to the path: `'https://api.example.com'`. Default `''`. */
-  readonly urlPrefix?: string | undefined;
-  /** Default `'GET'`. */
-  readonly method?: M;
-  /** The schema of the response, used when it is normalized into the store (an entity's validator must fit it: `CheckedValidator`). */
-  readonly schema?: S & CheckedValidator<S>;
-  /** A type carrier for the query-string arguments: `{} as { userId?: number }`. */
-  readonly searchParams?: SP;
-  /** A type carrier for the body: `{} as Partial<Todo>`. Giving it lets any method send a body. */
-  readonly body?: B;
-  /**
-   * Whether the request changes data on the server. Default: `true` unless the method is GET, HEAD or
-   * OPTIONS (then `undefined`); an explicit value, `undefined` included, is kept as given.
-   */
-  readonly sideEffect?: boolean | undefined;
-  /** The name of the argument that selects a page (`'page'`, `'cursor'`), for list endpoints. */
-  readonly paginationField?: string | undefined;
-  /** A name for messages and debugging, e.g. `'Todo.get'`. Default: `urlPrefix + path`. */
-  readonly name?: string | undefined;
-  /**
-   * How a 2xx body is read: `'json'`, `'text'` (a string), `'blob'` (a `Blob`), `'arrayBuffer'` or
-   * `'stream'` (the `ReadableStream`). Default: from the `Content-Type` (JSON types parse as JSON,
-   * text types read as a string, other types as a `Blob`). Only `'json'` goes with a schema.
-   */
-  readonly content?: ResponseContent | undefined;
-  /** The path of `move` (the path of one item, e.g. `'/todos/:id'`); default: this endpoint's path. */
-  readonly movePath?: string | undefined;
-  /** Transforms the parsed response (synchronously); receives the URL arguments and the body after it. */
-  process?(this: RestEndpoint<P, S, M, SP, B, unknown>, value: ResultOf<S>, ...args: ProcessParameters<P, SP, B>): R;
-  /** Builds the `RequestInit` for a body (`undefined` when the call has none). */
-  getRequestInit?(this: RestEndpoint<P, S, M, SP, B, unknown>, body: B | undefined): RequestInit | Promise<RequestInit>;
-  /** Reads the value from a 2xx response. */
-  parseResponse?(this: RestEndpoint<P, S, M, SP, B, unknown>, response: Response): Promise<unknown>;
-  /** Sends the request; resolves a 2xx `Response`, rejects with a `NetworkError` otherwise. */
-  fetchResponse?(this: RestEndpoint<P, S, M, SP, B, unknown>, input: string, init: RequestInit): Promise<Response>;
-}
+export type { RestEndpointOptions } from './endpointOptions.js';
 
 /**
  * Any endpoint, whatever its path, schema, method, arguments and result: the parameter type of code
@@ -89,22 +43,7 @@ export interface RestEndpointOptions<
  */
 export type AnyRestEndpoint = RestEndpoint<any, any, any, any, any, any>;
 
-/** The options each endpoint was built from, kept for `extend` (a WeakMap: endpoints are functions with a fixed shape). */
-const builtFrom = new WeakMap<
-  object,
-  RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>
->();
-
-/** Keys of options that are not copied onto the endpoint (a function's own, fixed members; `name` is set apart). */
-const NOT_COPIED = new Set(['name', 'length', 'prototype']);
-
-/** Methods that do not change data on the server: their endpoints have no `sideEffect` unless told. */
-const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Whether a call of this endpoint carries a body (a `body` option, or a method that sends one). */
-const takesBody = new WeakMap<object, boolean>();
-
-/** The call signature of every `RestEndpoint` (merged into the class below). */
+/** The call signature of every `RestEndpoint` and the members its options become (merged into the class below). */
 export interface RestEndpoint<
   P extends string = string,
   S extends Schema | undefined = undefined,
@@ -112,7 +51,7 @@ export interface RestEndpoint<
   SP = undefined,
   B = DefaultBody<M>,
   R = ResultOf<S>,
-> {
+> extends RestEndpointFields<P, S, M, SP, B> {
   /** Performs the request and resolves the processed response (plain JSON, not normalized); same as `fetch`. */
   (...args: EndpointParameters<P, SP, B>): Promise<R>;
 }
@@ -151,51 +90,6 @@ export class RestEndpoint<
   B = DefaultBody<M>,
   R = ResultOf<S>,
 > {
-  /** The path template, e.g. `'/todos/:id'`. */
-  declare readonly path: P;
-  /** Prepended to the path; `''` by default. */
-  declare readonly urlPrefix: string;
-  /** The HTTP method. */
-  declare readonly method: M;
-  /** The response schema (`undefined` for an endpoint whose response is not normalized). */
-  declare readonly schema: S;
-  /** The `searchParams` type carrier, as given. */
-  declare readonly searchParams: SP;
-  /** The `body` type carrier, as given. */
-  declare readonly body: B;
-  /**
-   * Whether the request changes data on the server (not cached, never deduplicated): `true`, or
-   * `undefined` (falsy) for GET, HEAD and OPTIONS unless the options said otherwise. (Typed `boolean` so
-   * that every endpoint fits the controller; read it as truthy or falsy.)
-   */
-  declare readonly sideEffect: boolean;
-  /** Refetch interval (ms) while observed, if any. */
-  declare readonly pollFrequency: number | undefined;
-  /** How long (ms) a response stays fresh. */
-  declare readonly dataExpiryLength: number;
-  /** How long (ms) an error stays before a retry. */
-  declare readonly errorExpiryLength: number;
-  /** The argument that selects a page, for list endpoints. */
-  declare readonly paginationField: string | undefined;
-  /** Whether a mutation applies its expected result before the server answers. */
-  declare readonly optimistic: boolean | undefined;
-  /** A name for messages: `'Todo.get'`, or `urlPrefix + path` (`'https://api.example.com/todos/:id'`). */
-  declare readonly name: string;
-  /** Retries through the controller, if set (else the controller's default: 3 for GET, 0 for mutations). */
-  declare readonly retry: number | false | undefined;
-  /** The wait before each retry, if set (else the controller's default). */
-  declare readonly retryDelay: RetryDelay | undefined;
-  /** The limit (ms) of each attempt, if any: past it the request is aborted with a `TimeoutError`. */
-  declare readonly timeout: number | undefined;
-  /** Aborts this endpoint's requests, if set: they reject with an `AbortError`. */
-  declare readonly signal: AbortSignal | undefined;
-  /** How a 2xx body is read, if fixed (else detected from the `Content-Type`). */
-  declare readonly content: ResponseContent | undefined;
-  /** The path `move` requests, if not this endpoint's own. */
-  declare readonly movePath: string | undefined;
-  /** The Standard Schema the parsed body must pass before `process`, if any. */
-  declare readonly responseSchema: StandardSchemaV1 | undefined;
-
   constructor(options: RestEndpointOptions<P, S, M, SP, B, R>) {
     const endpoint = ((...args: EndpointParameters<P, SP, B>) => endpoint.fetch(...args)) as unknown as RestEndpoint<
       P,
@@ -207,37 +101,7 @@ export class RestEndpoint<
     >;
     Object.setPrototypeOf(endpoint, new.target.prototype);
 
-    assertPathSyntax(options.path);
-    const method = (options.method ?? 'GET') as M;
-    if (options.content !== undefined && options.content !== 'json' && options.schema !== undefined) {
-      throw new EndpointDefinitionError(
-        `${options.name ?? `${options.urlPrefix ?? ''}${options.path}`}: content '${options.content}' cannot be normalized, ` +
-          `so it cannot go with a schema. Set schema: undefined (or content: 'json').`,
-      );
-    }
-    const members: Record<string, unknown> = {
-      ...options,
-      urlPrefix: options.urlPrefix ?? '',
-      method,
-      // an explicit `sideEffect` (even `undefined`) is kept; else `true` for the methods that change data
-      sideEffect: 'sideEffect' in options ? options.sideEffect : SAFE_METHODS.has(method) ? undefined : true,
-      dataExpiryLength: options.dataExpiryLength ?? 60_000,
-      errorExpiryLength: options.errorExpiryLength ?? 1_000,
-    };
-    for (const [key, value] of Object.entries(members)) {
-      // Options left undefined stay off the instance, so a subclass's prototype member can answer.
-      if (value !== undefined && !NOT_COPIED.has(key))
-        Object.defineProperty(endpoint, key, { value, enumerable: true, writable: true, configurable: true });
-    }
-    Object.defineProperty(endpoint, 'name', {
-      value: options.name ?? `${options.urlPrefix ?? ''}${options.path}`,
-      configurable: true,
-    });
-    builtFrom.set(
-      endpoint,
-      options as RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>,
-    );
-    takesBody.set(endpoint, options.body !== undefined || method === 'POST' || method === 'PUT' || method === 'PATCH');
+    setUpEndpoint(endpoint, options);
     return endpoint;
   }
 
@@ -277,20 +141,7 @@ export class RestEndpoint<
 
   /** The full URL for these arguments: `urlPrefix` + the filled path + the query string. */
   url(...[args]: UrlParameters<P, SP>): string {
-    const all = (args ?? {}) as Readonly<Record<string, unknown>>;
-    const compiled = compilePath(this.path, all);
-    let search: Record<string, unknown> | undefined;
-    const inPath = parsePath(this.path).length === 0 ? undefined : new Set(pathKeys(this.path));
-    for (const key of Object.keys(all)) {
-      if (inPath?.has(key)) continue;
-      // a table without a prototype: an argument named `__proto__` stays an argument
-      (search ??= Object.create(null) as Record<string, unknown>)[key] = all[key];
-    }
-    const query = search === undefined ? '' : this.searchToString(search);
-    const path = query === '' ? compiled : `${compiled}${compiled.includes('?') ? '&' : '?'}${query}`;
-    // 'https://api.example.com/' + '/todos' would give a double slash.
-    const prefix = this.urlPrefix.endsWith('/') && path.startsWith('/') ? this.urlPrefix.slice(0, -1) : this.urlPrefix;
-    return prefix + path;
+    return urlOf(this, args as Readonly<Record<string, unknown>> | undefined);
   }
 
   /**
@@ -313,12 +164,7 @@ export class RestEndpoint<
    * TodoResource.get.testKey('GET https://api.example.com/todos/5'); // true
    */
   testKey(key: string): boolean {
-    const prefix = `${this.method} ${this.urlPrefix}`;
-    if (!key.startsWith(prefix)) return false;
-    const question = key.indexOf('?', prefix.length);
-    let path = key.slice(prefix.length, question === -1 ? undefined : question);
-    if (this.urlPrefix.endsWith('/') && this.path.startsWith('/')) path = `/${path}`;
-    return pathRegex(this.path).test(path);
+    return keyMatches(this, key);
   }
 
   /** A stable string identifying the request in the cache: `'<METHOD> <url>'` (the body is not part of it). */
@@ -334,10 +180,7 @@ export class RestEndpoint<
    * the value, and what a store should key and normalize with.
    */
   normalizeArguments(...args: EndpointParameters<P, SP, B>): ProcessParameters<P, SP, B> {
-    const list = args as readonly unknown[];
-    if (!takesBody.get(this)) return [list[0] ?? {}] as ProcessParameters<P, SP, B>;
-    if (list.length === 1 && parsePath(this.path).length === 0) return [{}, list[0]] as ProcessParameters<P, SP, B>;
-    return [list[0] ?? {}, list[1]] as ProcessParameters<P, SP, B>;
+    return argumentsOf(this, args) as ProcessParameters<P, SP, B>;
   }
 
   /**
@@ -347,17 +190,7 @@ export class RestEndpoint<
    * `credentials`, or to transform the body; call `super.getRequestInit(body)` for the default.
    */
   getRequestInit(body: B | undefined): RequestInit | Promise<RequestInit> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    const init: RequestInit = { method: this.method, headers };
-    if (body !== undefined) {
-      if (isRawBody(body)) {
-        init.body = body;
-      } else {
-        init.body = JSON.stringify(body);
-        headers['Content-Type'] = 'application/json';
-      }
-    }
-    return init;
+    return requestInitOf(this.method, body);
   }
 
   /**
@@ -430,14 +263,7 @@ export class RestEndpoint<
     const Endpoint = this.constructor as new (
       options: RestEndpointOptions<P2, S2, M2, SP2, B2, R2>,
     ) => RestEndpoint<P2, S2, M2, SP2, B2, R2>;
-    let base: Partial<RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>> =
-      builtFrom.get(this) ?? { path: this.path };
-    if ('method' in options && !('sideEffect' in options) && 'sideEffect' in base) {
-      // a new method without a new `sideEffect` takes that method's default
-      const { sideEffect: _old, ...rest } = base;
-      base = rest;
-    }
-    const extended = new Endpoint({ ...base, ...options } as RestEndpointOptions<P2, S2, M2, SP2, B2, R2>);
+    const extended = new Endpoint(extendedOptions(this, options) as RestEndpointOptions<P2, S2, M2, SP2, B2, R2>);
     setMemberOptions(extended, getMemberOptions(this));
     return extended;
   }
@@ -519,53 +345,3 @@ export class RestEndpoint<
 
 // Endpoints are functions: give them `call`, `apply` and `bind`.
 Object.setPrototypeOf(RestEndpoint.prototype, Function.prototype);
-
-/** Where `perform` hands the per-call `fetch` to the default `fetchResponse`, inside its `RequestInit`. */
-const SEND_WITH = Symbol('rx-rest fetch');
-
-/** The request itself (`fetchWith` without the abort race), with the linked abort signal (if any) in the `RequestInit`. */
-async function perform<P extends string, S extends Schema | undefined, M extends HttpMethod, SP, B, R>(
-  endpoint: RestEndpoint<P, S, M, SP, B, R>,
-  url: string,
-  body: B | undefined,
-  normalized: ProcessParameters<P, SP, B>,
-  send: FetchFunction | undefined,
-  abort?: RequestAbort,
-): Promise<R> {
-  let init = await endpoint.getRequestInit(body);
-  if (abort) {
-    if (init.signal) abort.follow(init.signal);
-    init = { ...init, signal: abort.signal };
-  }
-  // the default fetchResponse takes it out again (a spread copy in an override keeps it)
-  if (send !== undefined) init = { ...init, [SEND_WITH]: send } as RequestInit;
-  const response = await endpoint.fetchResponse(url, init);
-  let value = await endpoint.parseResponse(response);
-  const schema = endpoint.responseSchema;
-  if (schema)
-    value = await validated(schema, value, () => ({
-      request: { method: endpoint.method, url, endpoint: endpoint.name },
-    }));
-  return endpoint.process(value as ResultOf<S>, ...normalized);
-}
-
-function isRawBody(body: unknown): body is BodyInit {
-  return (
-    (typeof FormData !== 'undefined' && body instanceof FormData) ||
-    (typeof Blob !== 'undefined' && body instanceof Blob) ||
-    body instanceof URLSearchParams ||
-    body instanceof ArrayBuffer ||
-    ArrayBuffer.isView(body)
-  );
-}
-
-/** A short preview of a failed response's body for the error message, read from a clone. */
-async function bodyPreview(response: Response): Promise<string | undefined> {
-  try {
-    const text = (await response.clone().text()).trim();
-    if (text === '') return undefined;
-    return JSON.stringify(truncate(text, 120));
-  } catch {
-    return undefined;
-  }
-}

@@ -8,7 +8,8 @@ export type { HasPathParams, ParamlessPath, PathArgs, PathKeys, PathParam, PathV
 
 // ---- Endpoints -----------------------------------------------------------------------------------
 export { RestEndpoint } from './RestEndpoint.js';
-export type { AnyRestEndpoint, RestEndpointOptions } from './RestEndpoint.js';
+export type { AnyRestEndpoint } from './RestEndpoint.js';
+export type { RestEndpointOptions } from './endpointOptions.js';
 export type { ContentResult, ResponseContent } from './content.js';
 export type {
   BodyMethod,
