@@ -1,3 +1,9 @@
+/**
+ * `schema.Collection`: lists (or objects of entities) stored under the arguments that produced them. Its
+ * parts: the adders (`CollectionAdder.ts`, `CollectionMover.ts`), the merges (`collectionMerges.ts`), the
+ * arguments keys (`collectionArgs.ts`), the tables of lists (`collectionTables.ts`), the options
+ * (`collectionOptions.ts`).
+ */
 import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
 import { ArraySchema, denormalizeList, normalizeList } from './Array.js';
 import { isEntityClass, entityKey } from './Entity.js';
@@ -10,104 +16,23 @@ import {
   assignEntries,
   isUnion,
   isValues,
-  parseArgsKey,
   prependUnique,
   removeEntries,
   removeItems,
   type CollectionMerge,
   type EntriesMerge,
 } from './collectionMerges.js';
-import { CollectionAdder, CollectionMover } from './CollectionAdder.js';
-
-export { appendUnique, prependUnique, removeItems, type CollectionMerge } from './collectionMerges.js';
-export { CollectionAdder, CollectionMover } from './CollectionAdder.js';
+import { CollectionAdder } from './CollectionAdder.js';
+import { CollectionMover } from './CollectionMover.js';
+import { argString, collectionArgsKey, ownArg, parseArgsKey } from './collectionArgs.js';
+import type { CollectionOptions, CreateCollectionFilter } from './collectionOptions.js';
+import { noteItemTable, tableKeyOf } from './collectionTables.js';
 import type { SchemaAttribute } from './Polymorphic.js';
 import type { Denormalize, EntityTables } from './types.js';
-import { emptyTable, hasOwn, isPlainObject, ownValue } from './safeObject.js';
+import { isPlainObject, ownValue } from './safeObject.js';
 import { placeOf } from './listEdits.js';
 
-/** Given the request's arguments, decides which stored collections (by their arguments) receive new items. */
-export type CreateCollectionFilter = (
-  ...args: readonly any[]
-) => (collectionArgs: Readonly<Record<string, string>>) => boolean;
-
-/** Options of `new schema.Collection(...)`. */
-export interface CollectionOptions {
-  /** Table name of this collection's lists. Default: `[<Entity key>]`, shared by collections of one entity. */
-  readonly key?: string;
-  /**
-   * Argument names that do not filter which items a list holds (sorting, say): ignored when matching
-   * collections for `push`/`unshift`. A predicate, a RegExp or a list of names. Default: names starting with `order`.
-   */
-  readonly nonFilterArgumentKeys?: ((key: string) => boolean) | RegExp | readonly string[];
-  /**
-   * Decides which stored lists receive (or, for `move`, lose) items, replacing the default filter
-   * (and so `nonFilterArgumentKeys`): given the request's arguments, a test of a list's arguments.
-   * `this` is the collection.
-   */
-  readonly createCollectionFilter?: (
-    this: Collection<any>,
-    ...args: readonly any[]
-  ) => (collectionArgs: Readonly<Record<string, string>>) => boolean;
-  /** The arguments a collection nested in an entity is stored under. Default: `{ [parentKey]: parentPk, field }`. */
-  readonly nestKey?: (
-    parent: Readonly<Record<string, unknown>>,
-    key: string,
-    parentKey: string,
-    parentPk: string,
-  ) => Record<string, unknown>;
-}
-
-/**
- * The entity table whose pks the lists of each collection table hold: `null` when collections of
- * other items share the table, or hold the members of a Union (their items are not plain pks).
- */
-const itemTables = new Map<string, string | null>();
-
-/**
- * The entity table whose pks the lists stored in table `listKey` hold, when one Entity's collections
- * alone use that table (the garbage collector takes the pks of collected records out of them).
- */
-export function listItemTable(listKey: string): string | undefined {
-  return itemTables.get(listKey) ?? undefined;
-}
-
-/** The name of an item schema in a collection's table name: its key, or its members' keys (`User;Group`). */
-function tableKeyOf(item: unknown): string {
-  if (isEntityClass(item)) return entityKey(item);
-  if (isUnion(item)) return item.members().map(tableKeyOf).join(';');
-  return schemaLabel(item);
-}
-
-/** An argument of a request as data: never read through the prototype (`__proto__`, `constructor`). */
-function ownArg(source: unknown, key: string): unknown {
-  return typeof source === 'object' && source !== null && hasOwn.call(source, key)
-    ? (source as Record<string, unknown>)[key]
-    : undefined;
-}
-
-/** One argument value as stored in a collection pk: objects as JSON, everything else via String(). */
-function argString(value: unknown): string {
-  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
-}
-
-/**
- * Serializes arguments into a stable collection pk: keys sorted, `undefined` dropped, values as strings.
- * `{ userId: 1, done: undefined }` -> `{"userId":"1"}`.
- */
-export function collectionArgsKey(args: unknown): string {
-  const out: Record<string, string> = emptyTable();
-  if (args && typeof args === 'object') {
-    const source = args as Record<string, unknown>;
-    for (const key of Object.keys(source).sort()) {
-      const value = source[key];
-      if (value === undefined) continue;
-      out[key] = argString(value);
-    }
-  }
-  return JSON.stringify(out);
-}
-
+/** The item schema of a Collection's list schema. */
 type ItemOf<S> = S extends readonly [infer I]
   ? I
   : S extends ArraySchema<infer I, infer A>
@@ -191,9 +116,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     this.#options = options;
     this.isValuesCollection = values;
     this.key = options.key ?? (values ? `{${tableKeyOf(item)}}` : `[${tableKeyOf(item)}]`);
-    const itemTable = isEntityClass(item) && !values ? entityKey(item) : null;
-    const known = itemTables.get(this.key);
-    itemTables.set(this.key, known === undefined || known === itemTable ? itemTable : null);
+    noteItemTable(this.key, isEntityClass(item) && !values ? entityKey(item) : null);
     if (values) {
       (this as { assign: unknown }).assign = new CollectionAdder(this, assignEntries as never);
       this.remove = new CollectionAdder(this, removeEntries as never);

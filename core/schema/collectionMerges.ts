@@ -85,14 +85,3 @@ export const removeItems: CollectionMerge = (existing, incoming) => {
   const kept = existing.filter((item) => !gone.has(itemKey(item)));
   return kept.length === existing.length ? (existing as string[]) : kept;
 };
-
-export function parseArgsKey(pk: string): Record<string, string> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(pk);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, string>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}

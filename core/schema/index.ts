@@ -11,7 +11,7 @@ export type { EntityMixinClass, EntityMixinOptions } from './EntityMixin.js';
 // ---- Schema classes ------------------------------------------------------------------------------
 export { PolymorphicArraySchema as ArraySchema } from './Union.js';
 export { ObjectSchema } from './Object.js';
-export { Collection, listItemTable } from './Collection.js';
+export { Collection } from './Collection.js';
 export { Invalidate } from './Invalidate.js';
 export { Union } from './Union.js';
 export { Values } from './Values.js';
@@ -19,15 +19,14 @@ export { All } from './All.js';
 export { Query } from './Query.js';
 export { PolymorphicSchema } from './Polymorphic.js';
 export type { PolymorphicRef, SchemaAttribute } from './Polymorphic.js';
-export {
-  CollectionAdder,
-  CollectionMover,
-  appendUnique,
-  prependUnique,
-  removeItems,
-  collectionArgsKey,
-} from './Collection.js';
-export type { CollectionListSchema, CollectionMerge, CollectionOptions, CreateCollectionFilter } from './Collection.js';
+export { CollectionAdder } from './CollectionAdder.js';
+export { CollectionMover } from './CollectionMover.js';
+export { appendUnique, prependUnique, removeItems } from './collectionMerges.js';
+export { collectionArgsKey } from './collectionArgs.js';
+export { listItemTable } from './collectionTables.js';
+export type { CollectionListSchema } from './Collection.js';
+export type { CollectionMerge } from './collectionMerges.js';
+export type { CollectionOptions, CreateCollectionFilter } from './collectionOptions.js';
 export { SchemaNode } from './SchemaNode.js';
 export type { NormalizeContext, DenormalizeContext, TableSchema } from './SchemaNode.js';
 

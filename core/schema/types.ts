@@ -4,7 +4,8 @@
 import type { Entity } from './Entity.js';
 import type { ArraySchema } from './Array.js';
 import type { ObjectSchema } from './Object.js';
-import type { Collection, CollectionAdder } from './Collection.js';
+import type { Collection } from './Collection.js';
+import type { CollectionAdder } from './CollectionAdder.js';
 import type { Invalidate } from './Invalidate.js';
 import type { Union } from './Union.js';
 import type { Values } from './Values.js';
