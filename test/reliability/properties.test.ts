@@ -6,8 +6,12 @@
  * as a real one does.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Entity, MemoCache, denormalize, normalize, schema, type NormalizedTables } from '../../core/index.js';
+
+// Each property runs a hundred generated graphs: seconds of work that a shared, loaded machine can stretch past
+// the default 5 s timeout without anything being wrong.
+vi.setConfig({ testTimeout: 30_000 });
 
 // ---- the entities ---------------------------------------------------------------------------------
 
