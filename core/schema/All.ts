@@ -1,7 +1,7 @@
 import type { Entity } from './Entity.js';
 import { planOf } from './entityPlan.js';
-import { normalizeList } from './Array.js';
-import { assertEntityMembers, PolymorphicSchema, type SchemaAttribute } from './Polymorphic.js';
+import { normalizeList } from './ArraySchema.js';
+import { assertEntityMembers, PolymorphicSchema, type SchemaAttribute } from './PolymorphicSchema.js';
 import type { DenormalizeContext, NormalizeContext } from './SchemaNode.js';
 import { ALL_INPUT, INVALID } from './special.js';
 

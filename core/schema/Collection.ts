@@ -5,7 +5,7 @@
  * (`collectionOptions.ts`).
  */
 import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
-import { ArraySchema, denormalizeList, normalizeList } from './Array.js';
+import { ArraySchema, denormalizeList, normalizeList } from './ArraySchema.js';
 import { isEntityClass, entityKey } from './Entity.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
@@ -27,7 +27,7 @@ import { CollectionMover } from './CollectionMover.js';
 import { argString, collectionArgsKey, ownArg, parseArgsKey } from './collectionArgs.js';
 import type { CollectionOptions, CreateCollectionFilter } from './collectionOptions.js';
 import { noteItemTable, tableKeyOf } from './collectionTables.js';
-import type { SchemaAttribute } from './Polymorphic.js';
+import type { SchemaAttribute } from './PolymorphicSchema.js';
 import type { Denormalize, EntityTables } from './types.js';
 import { isPlainObject, ownValue } from './safeObject.js';
 import { placeOf } from './listEdits.js';

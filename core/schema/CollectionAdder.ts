@@ -1,4 +1,4 @@
-import { denormalizeList } from './Array.js';
+import { denormalizeList } from './ArraySchema.js';
 import type { Collection, CollectionListSchema } from './Collection.js';
 import type { CreateCollectionFilter } from './collectionOptions.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';

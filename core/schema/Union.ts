@@ -1,8 +1,7 @@
 import { SchemaDefinitionError } from '../errors.js';
-import { PolymorphicSchema, assertEntityMembers, type SchemaAttribute } from './Polymorphic.js';
+import { PolymorphicSchema, assertEntityMembers, type SchemaAttribute } from './PolymorphicSchema.js';
 import type { DenormalizeContext, NormalizeContext, QueryKeyOf } from './SchemaNode.js';
 import type { EntityTables } from './types.js';
-import { ArraySchema } from './Array.js';
 
 /**
  * One value that may be any of several entities, told apart by an attribute: the name of a field
@@ -62,23 +61,5 @@ export class Union<M extends Record<string, unknown> = Record<string, unknown>> 
 
   override queryTables(visit: (schema: unknown) => void): void {
     for (const member of this.members()) visit(member);
-  }
-}
-
-/**
- * A list of values of one schema: `new schema.Array(Todo)` is the same as `[Todo]`. With a map of
- * entities and an attribute (`new schema.Array({ link: Link, post: Post }, 'type')`) each item is the
- * member its attribute names, as with a `schema.Union`.
- *
- * @example
- * const TodoList = new schema.Array(Todo);
- * const Feed = new schema.Array({ link: Link, post: Post }, (item) => String(item.type));
- */
-export class PolymorphicArraySchema<S = unknown, A extends SchemaAttribute | undefined = undefined> extends ArraySchema<
-  S,
-  A
-> {
-  protected override unionOf(schema: unknown, schemaAttribute: SchemaAttribute): unknown {
-    return new Union(schema as Record<string, unknown>, schemaAttribute);
   }
 }

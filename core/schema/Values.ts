@@ -1,5 +1,5 @@
 import { NormalizeError, describeKind } from '../errors.js';
-import type { SchemaAttribute } from './Polymorphic.js';
+import type { SchemaAttribute } from './PolymorphicSchema.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import { assignField, isPlainObject } from './safeObject.js';

@@ -9,16 +9,16 @@ export { EntityMixin } from './EntityMixin.js';
 export type { EntityMixinClass, EntityMixinOptions } from './EntityMixin.js';
 
 // ---- Schema classes ------------------------------------------------------------------------------
-export { PolymorphicArraySchema as ArraySchema } from './Union.js';
-export { ObjectSchema } from './Object.js';
+export { PolymorphicArraySchema as ArraySchema } from './PolymorphicArraySchema.js';
+export { ObjectSchema } from './ObjectSchema.js';
 export { Collection } from './Collection.js';
 export { Invalidate } from './Invalidate.js';
 export { Union } from './Union.js';
 export { Values } from './Values.js';
 export { All } from './All.js';
 export { Query } from './Query.js';
-export { PolymorphicSchema } from './Polymorphic.js';
-export type { PolymorphicRef, SchemaAttribute } from './Polymorphic.js';
+export { PolymorphicSchema } from './PolymorphicSchema.js';
+export type { PolymorphicRef, SchemaAttribute } from './PolymorphicSchema.js';
 export { CollectionAdder } from './CollectionAdder.js';
 export { CollectionMover } from './CollectionMover.js';
 export { appendUnique, prependUnique, removeItems } from './collectionMerges.js';

@@ -11,9 +11,6 @@ import { tooDeep } from './tooDeep.js';
 import { Normalizer } from './normalize/Normalizer.js';
 import type { EntityMeta, NormalizeResult, NormalizedTables } from './types.js';
 
-export { ownValue } from './safeObject.js';
-export { tooDeep } from './tooDeep.js';
-
 /** The idle Normalizer kept for V8's sake (see shapeKeeper.ts). */
 let shapeKeeper: Normalizer | undefined;
 

@@ -3,7 +3,7 @@ import { planOf, type EntityPlan } from './entityPlan.js';
 import { hasOwn, isPlainObject, jsonEqual, ownValue } from './safeObject.js';
 import { MemoCache } from './memo/MemoCache.js';
 import type { DenormalizeResult } from './memo/ReadResult.js';
-import { membersQueryKey } from './Object.js';
+import { membersQueryKey } from './ObjectSchema.js';
 import { SchemaNode } from './SchemaNode.js';
 import { schemaKeysOf } from './schemaKind.js';
 import { ALL_INPUT } from './special.js';

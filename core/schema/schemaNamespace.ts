@@ -7,8 +7,8 @@
  * const TodoList = new schema.Collection([Todo]);
  * const deleteTodo = new schema.Invalidate(Todo);
  */
-export { PolymorphicArraySchema as Array } from './Union.js';
-export { ObjectSchema as Object } from './Object.js';
+export { PolymorphicArraySchema as Array } from './PolymorphicArraySchema.js';
+export { ObjectSchema as Object } from './ObjectSchema.js';
 export { Collection } from './Collection.js';
 export { Invalidate } from './Invalidate.js';
 export { Union } from './Union.js';

@@ -2,8 +2,8 @@
  * Type-level view of schemas: what a schema is, and what reading it back (`Denormalize<S>`) yields.
  */
 import type { Entity } from './Entity.js';
-import type { ArraySchema } from './Array.js';
-import type { ObjectSchema } from './Object.js';
+import type { ArraySchema } from './ArraySchema.js';
+import type { ObjectSchema } from './ObjectSchema.js';
 import type { Collection } from './Collection.js';
 import type { CollectionAdder } from './CollectionAdder.js';
 import type { Invalidate } from './Invalidate.js';

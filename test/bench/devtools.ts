@@ -14,17 +14,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Panel } from '../../adapters/devtools/panel.js';
-import { Controller, Entity, createResource } from '../../core/index.js';
+import { Controller, createResource } from '../../core/index.js';
+import { PlainTodo as Todo } from '../fixtures/entities.js';
 
-class Todo extends Entity {
-  id = 0;
-  title = '';
-  completed = false;
-  pk() {
-    return String(this.id);
-  }
-  static override key = 'Todo';
-}
 const TodoResource = createResource({ urlPrefix: 'http://bench.invalid', path: '/todos/:id', schema: Todo });
 const QUERIES = 1_000;
 const BATCHES = 9;

@@ -24,6 +24,7 @@ function docsStorage(): string {
   return `import type { PersistStorage } from 'rx-rest/persist';\nexport ${fn.trim()}\n`;
 }
 
+// the page's module imports the package as an app does, so it declares its own Todo (not the test fixtures')
 const main = (api: string) => `
 import { Controller, Entity, createResource } from 'rx-rest';
 import { persist, type Persistence } from 'rx-rest/persist';

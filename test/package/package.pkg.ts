@@ -2,7 +2,8 @@
  * The installable package: `npm run build`, `npm pack`, then `npm install` of the tarball (with rxjs,
  * svelte and solid-js) into a scratch project in the OS temp folder. There, `rx-rest`, `rx-rest/svelte`,
  * `rx-rest/solid` and `rx-rest/persist` must load in Node ESM and type-check under `moduleResolution`
- * `bundler` and `node16`.
+ * `bundler` and `node16`. The scratch project's modules declare their own Todo: they import only the
+ * installed package, not the test fixtures.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

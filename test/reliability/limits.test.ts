@@ -13,6 +13,8 @@ import {
   RestEndpoint,
   createResource,
 } from '../../core/index.js';
+// a plain Todo (no deserializer)
+import { PlainTodo as Todo } from '../fixtures/entities.js';
 
 const API = 'http://pending.test';
 
@@ -25,16 +27,6 @@ class Node extends Entity {
   static override key = 'PendingNode';
 }
 Node.schema = { child: Node };
-
-// a minimal Todo of this file (no deserializer), in a table of its own (PendingTodo)
-class Todo extends Entity {
-  id = 0;
-  title = '';
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'PendingTodo';
-}
 
 const NodeResource = createResource({ urlPrefix: API, path: '/nodes/:id', schema: Node });
 const TodoResource = createResource({ urlPrefix: API, path: '/todos/:id', schema: Todo });

@@ -16,7 +16,9 @@ import fc from 'fast-check';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Controller, Entity, createResource, type QueryState } from '../../core/index.js';
+import { Controller, createResource, type QueryState } from '../../core/index.js';
+// exactly the server's fields (no createdAt default), so a read compares equal to the model's record
+import { PlainTodo as Todo } from '../fixtures/entities.js';
 
 const API = 'http://model.test';
 
@@ -25,18 +27,6 @@ interface TodoJson {
   userId: number;
   title: string;
   completed: boolean;
-}
-
-// exactly the server's fields (no createdAt default), so a read compares equal to the model's record; its own table
-class Todo extends Entity {
-  id = 0;
-  userId = 0;
-  title = '';
-  completed = false;
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'ModelTodo';
 }
 
 const options = {

@@ -15,19 +15,10 @@ import { controllerInternals } from '../../core/controller/Controller.js';
 import { streamInternals, type QueryStream } from '../../core/controller/QueryStream.js';
 import { storeInternals } from '../../core/store/Store.js';
 import { Controller, Entity, createResource, type QueryState } from '../../core/index.js';
+// a plain Todo (no deserializer): the heap measured below holds only what its reads make
+import { PlainTodo as Todo } from '../fixtures/entities.js';
 
 const API = 'http://soak.test';
-
-// a plain Todo (no deserializer) in a table of its own (SoakTodo): the heap measured below holds only what its reads make
-class Todo extends Entity {
-  id = 0;
-  userId = 0;
-  title = '';
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'SoakTodo';
-}
 
 const TodoResource = createResource({
   urlPrefix: API,

@@ -1,5 +1,6 @@
 import { NormalizeError } from '../../errors.js';
-import { ownValue, tooDeep } from '../normalize.js';
+import { ownValue } from '../safeObject.js';
+import { tooDeep } from '../tooDeep.js';
 import { schemaLabel } from '../schemaKind.js';
 import { emptyTable } from '../safeObject.js';
 import { keepShape } from '../shapeKeeper.js';

@@ -1,8 +1,8 @@
 import type { Entity } from '../Entity.js';
 import { planOf, type EntityPlan } from '../entityPlan.js';
-import { denormalizeList } from '../Array.js';
-import { denormalizeMembers } from '../Object.js';
-import { ownValue } from '../normalize.js';
+import { denormalizeList } from '../ArraySchema.js';
+import { denormalizeMembers } from '../ObjectSchema.js';
+import { ownValue } from '../safeObject.js';
 import { SchemaNode, type DenormalizeContext, type TableSchema } from '../SchemaNode.js';
 import { arrayItemSchema } from '../schemaKind.js';
 import { emptyTable, isPlainObject } from '../safeObject.js';

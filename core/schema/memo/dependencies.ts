@@ -1,4 +1,4 @@
-import { ownValue } from '../normalize.js';
+import { ownValue } from '../safeObject.js';
 import type { EntityTables } from '../types.js';
 
 /**

@@ -5,8 +5,8 @@
 import { NormalizeError, describeKind, preview } from '../../errors.js';
 import { Entity, plainPk, usablePk } from '../Entity.js';
 import { assertPkFields, planOf, type EntityPlan, type SchemaFieldPlan } from '../entityPlan.js';
-import { normalizeList } from '../Array.js';
-import { normalizeMembers } from '../Object.js';
+import { normalizeList } from '../ArraySchema.js';
+import { normalizeMembers } from '../ObjectSchema.js';
 import { SchemaNode, type NormalizeContext } from '../SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from '../schemaKind.js';
 import { hasOwn, isPlainObject, jsonEqual } from '../safeObject.js';

@@ -1,7 +1,7 @@
 /** The benchmark pages' data: a `Todo` entity, its resource for rx-rest, and the rows both libraries start from. */
 import { Entity, createResource } from 'rx-rest';
 
-/** One todo, as rx-rest stores it. */
+/** One todo, as rx-rest stores it (declared here: the pages import the package, not the test fixtures). */
 export class Todo extends Entity {
   id = 0;
   userId = 0;

@@ -3,7 +3,7 @@ import { INVALID } from './special.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import { isPlainObject } from './safeObject.js';
-import type { SchemaAttribute } from './Polymorphic.js';
+import type { SchemaAttribute } from './PolymorphicSchema.js';
 
 /**
  * Normalizes a list with `itemSchema`; anything but an array is a NormalizeError naming `listSchema`
