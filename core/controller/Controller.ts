@@ -221,9 +221,9 @@ export class Controller {
     this.#alive('set');
     const args = argsAndValue.slice(0, -1);
     const now = this.#cache.now();
-    const stamp = this.#requests.stamp();
+    const stamp = this.#requests.stamps.next();
     const changes = this.#queries.set(schema, args, argsAndValue[args.length], stamp, now + 60_000);
-    this.#requests.wrote(stamp);
+    this.#requests.stamps.wrote(stamp);
     const log = this.#requests.log;
     if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
       log.emit({ type: 'set', args, changes });
@@ -319,7 +319,7 @@ export class Controller {
   resetEntireStore(): void {
     this.#alive('resetEntireStore');
     this.#requests.reset();
-    const { changes } = this.#store.dispatch({ type: 'reset', date: this.#requests.stamp() });
+    const { changes } = this.#store.dispatch({ type: 'reset', date: this.#requests.stamps.next() });
     this.#cache.reader.memo.forget(); // nothing of the old data stays reachable
     const log = this.#requests.log;
     if (log.observed) log.emit({ type: 'reset', changes });

@@ -20,7 +20,8 @@ import {
   type StreamHost,
   type UpdateOptions,
 } from './QueryStream.js';
-import { Requests, type RequestListener, type RequestPolicy } from './Requests.js';
+import { Requests, type RequestListener } from './Requests.js';
+import type { RequestPolicy } from './retry.js';
 import { IDLE, type ControllerEndpoint, type QueryState } from './types.js';
 
 const ENTITIES_ONLY: UpdateOptions = { entitiesOnly: true };
@@ -240,7 +241,12 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     args?: readonly unknown[],
   ): void {
     const list = [...keys];
-    const { changes } = this.#store.dispatch({ type, keys: list, date: this.now(), stamp: this.requests.stamp() });
+    const { changes } = this.#store.dispatch({
+      type,
+      keys: list,
+      date: this.now(),
+      stamp: this.requests.stamps.next(),
+    });
     const log = this.requests.log;
     if (log.observed) log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args, changes });
   }

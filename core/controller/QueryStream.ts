@@ -14,7 +14,6 @@
  */
 import { BehaviorSubject, Observable, type SchedulerLike, type Unsubscribable } from 'rxjs';
 import { NO_PATHS, type QueryRead, type QueryReader } from './QueryReader.js';
-import type { RequestStatus } from './Requests.js';
 import { isTransient } from './retry.js';
 import { every } from './timers.js';
 import type { ControllerEndpoint, QueryState, ResponseSnapshot } from './types.js';
@@ -31,6 +30,16 @@ export interface UpdateOptions {
 export interface ObserveOptions {
   /** The subscriber keeps the polling timer running (`pollFrequency`); the adapters' `useSuspense` does not. */
   readonly poll: boolean;
+}
+
+/** What a query stream asks of the requests: whether its key's request is in flight, paused, and since when. */
+export interface RequestStatus {
+  /** Whether a request for this key is in flight. */
+  isFetching(key: string): boolean;
+  /** Whether a request for this key waits for the network. */
+  isPaused(key: string): boolean;
+  /** The stamp of the attempt in flight for this key, if any. */
+  startOf(key: string): number | undefined;
 }
 
 /**

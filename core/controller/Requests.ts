@@ -1,10 +1,9 @@
 /**
  * Running requests: identical GETs in flight share one request, failures are retried, an abandoned
- * or aborted request stores nothing, writes are ordered by the start time of their request, and a
- * store reset starts a new generation whose writes the older requests can no longer make. Every
+ * or aborted request stores nothing, writes are ordered by the start time of their request (`Stamps`),
+ * and a store reset starts a new generation whose writes the older requests can no longer make. Every
  * `fetch` resolves with its own response.
  */
-import type { FetchFunction, RetryDelay } from '../endpoint/index.js';
 import {
   AbortError,
   NetworkError,
@@ -13,25 +12,17 @@ import {
   toError,
   type RequestDescription,
 } from '../errors.js';
-import { MemoCache, normalize } from '../schema/index.js';
-import type { State, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type { SchedulerLike } from 'rxjs';
 import type { ActionLog } from './ActionLog.js';
+import { describe, readOwn, tryOnce } from './attempt.js';
 import type { Environment } from './Environment.js';
 import { NO_LAYER, expectedResponse } from './optimistic.js';
 import type { QueryReader } from './QueryReader.js';
-import { retryCount, withRetries } from './retry.js';
+import { retryCount, withRetries, type RequestPolicy } from './retry.js';
+import { Stamps } from './Stamps.js';
+import type { RequestStatus } from './QueryStream.js';
 import type { ControllerEndpoint } from './types.js';
-
-/** How failed requests retry when their endpoint does not say. */
-export interface RequestPolicy {
-  /** Retries of a failed GET (mutations: none unless the endpoint sets `retry`). */
-  readonly retry: number | false;
-  /** The wait before each retry. */
-  readonly retryDelay: RetryDelay;
-  /** The `fetch` requests are sent with (the endpoint's `fetchWith` option); default: the global one. */
-  readonly fetch?: FetchFunction | undefined;
-}
 
 /** What requests need besides their store: the policy, the clock and where retry waits are scheduled. */
 export interface RequestOptions extends RequestPolicy {
@@ -47,16 +38,6 @@ export interface RequestListener {
   onFetchingChange(key: string): void;
   /** A response or error was written for `key`. */
   onWritten(key: string): void;
-}
-
-/** What a query stream asks of the requests: whether its key's request is in flight, paused, and since when. */
-export interface RequestStatus {
-  /** Whether a request for this key is in flight. */
-  isFetching(key: string): boolean;
-  /** Whether a request for this key waits for the network. */
-  isPaused(key: string): boolean;
-  /** The stamp of the attempt in flight for this key, if any. */
-  startOf(key: string): number | undefined;
 }
 
 /** How a value is written for a key. */
@@ -76,68 +57,12 @@ export interface WriteOptions {
 /** A request in flight for one key (GETs only: mutations are never shared). */
 interface InFlight {
   promise: Promise<unknown>;
-  /** The stamp of its current attempt (see `Requests.stamp`). */
+  /** The stamp of its current attempt (see `Stamps.next`). */
   startedAt: number;
   /** Aborts it (its retries too). */
   readonly abort: AbortController;
   /** A `fetch` caller awaits it: it runs to the end even when its last observer leaves. */
   awaited: boolean;
-}
-
-/** How much later than the previous one a write stamped in the same millisecond counts (exact in binary). */
-const START_STEP = 1 / 1024;
-
-/** The request of a key, as error messages name it. */
-export function describe(endpoint: ControllerEndpoint, key: string): RequestDescription {
-  const url = key.startsWith(`${endpoint.method} `) ? key.slice(endpoint.method.length + 1) : key;
-  return { method: endpoint.method, url, endpoint: endpoint.name };
-}
-
-/**
- * One attempt: `fetchWith` with the request's abort signal and the controller's `fetch` when the endpoint
- * has it (it rejects at once on an abort); any other endpoint is raced against the signal here.
- */
-function tryOnce(
-  endpoint: ControllerEndpoint,
-  args: readonly unknown[],
-  signal: AbortSignal,
-  fetch: FetchFunction | undefined,
-): Promise<unknown> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  if (typeof endpoint.fetchWith === 'function')
-    return endpoint.fetchWith(fetch === undefined ? { signal } : { signal, fetch }, ...args);
-  const call = endpoint(...args);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    call.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/**
- * The value of one response read on its own, over `state` when given: its own records over the
- * stored ones (merged as a newer write would be), the records it only refers to as stored. A memo of
- * its own, so that the observers' reads stay as they are.
- */
-function readOwn(endpoint: ControllerEndpoint, args: readonly unknown[], response: unknown, state?: State): unknown {
-  const schema = endpoint.schema;
-  if (schema === undefined) return response;
-  const own = normalize(schema, response, args, state, { fetchedAt: Number.MAX_VALUE });
-  return new MemoCache().denormalize(schema, own.result, own.entities, args).data;
-}
-
-/** The latest stamp (`fetchedAt`) of any write a state holds; stamps that are not finite numbers are skipped. */
-export function newestWriteIn(state: State): number {
-  let newest = Number.NEGATIVE_INFINITY;
-  const see = (stamp: number | undefined) => {
-    if (stamp !== undefined && Number.isFinite(stamp) && stamp > newest) newest = stamp;
-  };
-  for (const key in state.meta) see(state.meta[key]?.fetchedAt);
-  for (const key in state.entitiesMeta) {
-    const table = state.entitiesMeta[key] ?? {};
-    for (const pk in table) see(table[pk]?.fetchedAt);
-  }
-  return newest;
 }
 
 /** The requests of one controller. */
@@ -159,10 +84,8 @@ export class Requests implements RequestStatus {
   readonly #options: RequestOptions;
   #generation = 0;
   #layerIds = 0;
-  /** The last stamp handed out or seen (see `stamp`). */
-  #lastStart: number;
-  /** The latest stamp of a write so far (responses, `set`, `setResponse`, restores): a request that started after it is the newest. */
-  #newestWrite: number;
+  /** The ordering stamps of this controller's writes. */
+  declare readonly stamps: Stamps;
   /** Aborted by `reset`: retries of requests started before it stop. */
   #resetSignal = new AbortController();
 
@@ -180,8 +103,7 @@ export class Requests implements RequestStatus {
     this.#environment = environment;
     this.#listener = listener;
     this.#options = options;
-    this.#newestWrite = newestWriteIn(store.current);
-    this.#lastStart = this.#newestWrite;
+    this.stamps = new Stamps(store.current, options.now);
   }
 
   /**
@@ -254,7 +176,7 @@ export class Requests implements RequestStatus {
         return running.promise;
       }
     }
-    const fetchedAt = this.stamp();
+    const fetchedAt = this.stamps.next();
     const generation = this.#generation;
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
@@ -288,7 +210,7 @@ export class Requests implements RequestStatus {
             const online = this.#online(endpoint, key, abort.signal, stop);
             unpauseEarly(); // marked by the attempt itself from now on, if it waits
             const waited = await online;
-            if (attempt > 0 || waited) entry.startedAt = startedAt = this.stamp(); // a response is as new as its attempt
+            if (attempt > 0 || waited) entry.startedAt = startedAt = this.stamps.next(); // a response is as new as its attempt
             return tryOnce(endpoint, args, abort.signal, this.#options.fetch);
           },
           // the endpoint's retry options, else the controller's (mutations: none)
@@ -328,7 +250,7 @@ export class Requests implements RequestStatus {
       const date = this.#options.now();
       // no response of a later request has been written: this one wins every record it writes, so the
       // store's records are exactly its own (and the data read is the object observers show)
-      const newest = startedAt >= this.#newestWrite;
+      const newest = this.stamps.isNewest(startedAt);
       try {
         this.write(endpoint, key, args, response, {
           isError: false,
@@ -398,33 +320,6 @@ export class Requests implements RequestStatus {
     return layer;
   }
 
-  /**
-   * The ordering stamp of a write: the start of a request, or the moment of a `set`, `setResponse`,
-   * `setError`, `invalidate`, `expireAll` or reset. The clock, but always later than the previous stamp
-   * (and than every stamp restored from a snapshot: see `saw`), so that of two writes made within one
-   * millisecond the later one wins everywhere (reducer, snapshots, other tabs).
-   */
-  stamp(): number {
-    const now = this.#options.now();
-    this.#lastStart = now > this.#lastStart ? now : this.#lastStart + START_STEP;
-    return this.#lastStart;
-  }
-
-  /**
-   * A state was merged in (a restored snapshot, another tab): later stamps must be later than its
-   * newest, and a request started before it no longer holds the newest write.
-   */
-  saw(state: State): void {
-    const newest = newestWriteIn(state);
-    if (newest > this.#lastStart) this.#lastStart = newest;
-    if (newest > this.#newestWrite) this.#newestWrite = newest;
-  }
-
-  /** A write made without a request (`controller.set`) at `stamp`: a request that started before it is no longer the newest. */
-  wrote(stamp: number): void {
-    if (stamp > this.#newestWrite) this.#newestWrite = stamp;
-  }
-
   /** The last observer of a GET left: abort its request unless a `fetch` caller awaits it. */
   abandon(endpoint: ControllerEndpoint, key: string): void {
     const running = this.inFlight.get(key);
@@ -461,8 +356,8 @@ export class Requests implements RequestStatus {
     options: WriteOptions,
   ): void {
     const date = options.date ?? this.#options.now();
-    const fetchedAt = options.fetchedAt ?? this.stamp();
-    if (!options.isError) this.wrote(fetchedAt);
+    const fetchedAt = options.fetchedAt ?? this.stamps.next();
+    if (!options.isError) this.stamps.wrote(fetchedAt);
     const { changes } = this.#store.dispatch(
       options.isError
         ? {

@@ -86,7 +86,7 @@ export function restoreSnapshot(
   if (disposed) throw disposedError('restoreSnapshot');
   const action = mergeAction(snapshot, options.replace === true);
   const { changes } = store.dispatch(action, mergeState);
-  cache.requests.saw(action.state); // later writes are stamped after everything it holds
+  cache.requests.stamps.saw(action.state); // later writes are stamped after everything it holds
   if (changes.endpoints !== 'all') for (const key of changes.endpoints) cache.onWritten(key);
   const log = cache.requests.log;
   if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))

@@ -3,8 +3,18 @@
  * attempt loop, stopped by an abort (the request's signal) or a store reset.
  */
 import type { SchedulerLike, Unsubscribable } from 'rxjs';
-import type { RetryDelay } from '../endpoint/index.js';
+import type { FetchFunction, RetryDelay } from '../endpoint/index.js';
 import { after } from './timers.js';
+
+/** How requests are sent, and how failed ones retry, when their endpoint does not say. */
+export interface RequestPolicy {
+  /** Retries of a failed GET (mutations: none unless the endpoint sets `retry`). */
+  readonly retry: number | false;
+  /** The wait before each retry. */
+  readonly retryDelay: RetryDelay;
+  /** The `fetch` requests are sent with (the endpoint's `fetchWith` option); default: the global one. */
+  readonly fetch?: FetchFunction | undefined;
+}
 
 /** The default wait before retry number `attempt` (0-based): 1 s, 2 s, 4 s, ..., at most 30 s (TanStack Query's). */
 export function defaultRetryDelay(attempt: number): number {

@@ -3,7 +3,7 @@
  * todo resource, stream recording and the comparisons "what the user sees" / "what the store holds" /
  * "what the server holds".
  */
-import { http, HttpResponse, delay } from 'msw';
+import { http, HttpResponse, delay, type JsonBodyType } from 'msw';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { Controller, type ControllerOptions, type State } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
@@ -140,4 +140,20 @@ export const hang = (seen?: { aborted: boolean }) => async (request: Request) =>
   request.signal.addEventListener('abort', () => seen && (seen.aborted = true));
   await delay('infinite');
   return HttpResponse.json({});
+};
+/** A GET answer that reads the server's data when the request arrives and sends it `ms` later (a slow network). */
+export const snapshotThenWait = (ms: number, read: () => unknown) => async () => {
+  const body = structuredClone(read()) as JsonBodyType;
+  await delay(ms);
+  return HttpResponse.json(body);
+};
+
+/** A PATCH/PUT answer that applies the change to `fake`'s data when the request arrives and confirms it `ms` later. */
+export const applyThenWait = (fake: ReturnType<typeof createTodoServer>, ms: number) => async (request: Request) => {
+  const id = Number(new URL(request.url).pathname.split('/').pop());
+  const body = (await request.json()) as Partial<TodoJson>;
+  const next = request.method === 'PUT' ? ({ ...body, id } as TodoJson) : { ...fake.todos.get(id)!, ...body, id };
+  fake.todos.set(id, next);
+  await delay(ms);
+  return HttpResponse.json(next);
 };

@@ -1,117 +1,28 @@
 /**
  * Ordering: responses that arrive in another order than their requests started. The rule is "the
- * request that started last wins", so the store ends where the server is. Each test compares the
+ * request that started last wins", so the store ends where the server is (plain out-of-order responses
+ * are the request runner's tests: test/controller/Requests.test.ts; here, mutations racing refreshes,
+ * resets and optimistic failures). Each test compares the
  * store with the msw server's data at the end and checks that the controller works on.
  */
-import { HttpResponse, delay, type JsonBodyType } from 'msw';
+import { HttpResponse, delay } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { Controller, NetworkError } from '../../core/index.js';
 import {
   TodoResource,
   answerNext,
+  applyThenWait,
   onceHandler,
   record,
   serverTodos,
   settled,
+  snapshotThenWait,
   storedTodos,
   useTodoServer,
-  type TodoJson,
 } from './faultHarness.js';
 
 const fake = useTodoServer();
 const titles = (todos: readonly { title: string }[] | undefined) => todos?.map((todo) => todo.title);
-
-/** A GET answer that reads the server's data when the request arrives and sends it `ms` later (a slow network). */
-const snapshotThenWait = (ms: number, read: () => unknown) => async () => {
-  const body = structuredClone(read()) as JsonBodyType;
-  await delay(ms);
-  return HttpResponse.json(body);
-};
-
-/** A PATCH/PUT answer that applies the change when the request arrives and confirms it `ms` later. */
-const applyThenWait = (ms: number) => async (request: Request) => {
-  const id = Number(new URL(request.url).pathname.split('/').pop());
-  const body = (await request.json()) as Partial<TodoJson>;
-  const next = request.method === 'PUT' ? ({ ...body, id } as TodoJson) : { ...fake.todos.get(id)!, ...body, id };
-  fake.todos.set(id, next);
-  await delay(ms);
-  return HttpResponse.json(next);
-};
-
-describe('out-of-order responses', () => {
-  it('for the same key across a reset: the answer to the older request never shows; the newer one does', async () => {
-    const controller = new Controller();
-    const stream = record(controller.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(stream.last().data).toBeDefined());
-    controller.expireAll(TodoResource.get); // no-op for the ordering, keeps the stream honest
-    answerNext(
-      fake,
-      'get',
-      '/todos/1',
-      snapshotThenWait(60, () => ({ ...fake.todos.get(1)!, title: 'the older answer' })),
-    );
-    const older = controller.fetch(TodoResource.get, { id: 1 });
-    await settled(() => expect(fake.requests).toHaveLength(2));
-    fake.todos.get(1)!.title = 'the newer answer';
-    controller.resetEntireStore(); // the observer refetches at once: a newer request for the same key
-    await settled(() => expect(stream.last().data?.title).toBe('the newer answer'));
-    expect((await older).title).toBe('the older answer'); // its caller still gets it ...
-    expect(stream.last().data!.title).toBe('the newer answer'); // ... the store does not
-    expect(stream.values.some((state) => state.data?.title === 'the older answer')).toBe(false);
-    expect(storedTodos(controller.getState())).toEqual([fake.todos.get(1)]);
-    stream.unsubscribe();
-  });
-
-  it('for the same entity from two keys: an older, slower item response does not overwrite a newer list', async () => {
-    const controller = new Controller();
-    const item = record(controller.observe(TodoResource.get, { id: 2 }));
-    await settled(() => expect(item.last().data).toBeDefined());
-    answerNext(
-      fake,
-      'get',
-      '/todos/2',
-      snapshotThenWait(60, () => fake.todos.get(2)),
-    );
-    controller.invalidate(TodoResource.get, { id: 2 }); // starts the slow item request (it reads "todo 2")
-    await settled(() => expect(fake.requests).toHaveLength(2));
-    fake.todos.get(2)!.title = 'changed after the item request started';
-    const list = await controller.fetch(TodoResource.getList); // starts later, answers first
-    expect(list[1]!.title).toBe('changed after the item request started');
-    await settled(() => expect(item.last().fetching).toBe(false));
-    expect(item.last().data!.title).toBe('changed after the item request started');
-    expect(storedTodos(controller.getState())).toEqual(serverTodos(fake));
-    item.unsubscribe();
-  });
-
-  it('two mutations of one todo answered in reverse order: the later request wins, as on the server', async () => {
-    const controller = new Controller();
-    const item = record(controller.observe(TodoResource.get, { id: 3 }));
-    await settled(() => expect(item.last().data).toBeDefined());
-    answerNext(fake, 'patch', '/todos/3', applyThenWait(50), applyThenWait(0));
-    const first = controller.fetch(TodoResource.partialUpdate, { id: 3 }, { title: 'first' });
-    const second = controller.fetch(TodoResource.partialUpdate, { id: 3 }, { title: 'second' });
-    expect(item.last().data!.title).toBe('second'); // both optimistic layers, in order
-    await second;
-    expect(item.last().data!.title).toBe('second');
-    await first; // answers last, with the older request's data
-    expect(item.last().data!.title).toBe('second');
-    expect(fake.todos.get(3)!.title).toBe('second');
-    expect(storedTodos(controller.getState())).toEqual([fake.todos.get(3)]);
-    item.unsubscribe();
-  });
-
-  it('two mutations started in the same millisecond (a frozen clock), answered in reverse order: the later still wins', async () => {
-    const controller = new Controller({ now: () => 1_700_000_000_000 });
-    await controller.fetch(TodoResource.get, { id: 2 });
-    answerNext(fake, 'patch', '/todos/2', applyThenWait(40), applyThenWait(0));
-    const first = controller.fetch(TodoResource.partialUpdate, { id: 2 }, { title: 'first' });
-    const second = controller.fetch(TodoResource.partialUpdate, { id: 2 }, { title: 'second' });
-    await Promise.all([first, second]);
-    expect(fake.todos.get(2)!.title).toBe('second');
-    expect(controller.getResponse(TodoResource.get, { id: 2 }).data!.title).toBe('second');
-    expect(storedTodos(controller.getState())).toEqual([fake.todos.get(2)]);
-  });
-});
 
 describe('a mutation racing a refresh', () => {
   it('the refresh started first and answers last with old data: the mutation stays; store = server', async () => {
@@ -143,7 +54,7 @@ describe('a mutation racing a refresh', () => {
     const controller = new Controller();
     const list = record(controller.observe(TodoResource.getList));
     await settled(() => expect(list.last().data).toBeDefined());
-    answerNext(fake, 'patch', '/todos/2', applyThenWait(60));
+    answerNext(fake, 'patch', '/todos/2', applyThenWait(fake, 60));
     const mutation = controller.fetch(TodoResource.partialUpdate, { id: 2 }, { title: 'slow confirmation' });
     await settled(() => expect(fake.todos.get(2)!.title).toBe('slow confirmation'));
     await controller.fetch(TodoResource.getList); // sees the change and answers first
@@ -177,7 +88,7 @@ describe('reset during a request', () => {
     const controller = new Controller();
     const list = record(controller.observe(TodoResource.getList));
     await settled(() => expect(list.last().data).toBeDefined());
-    answerNext(fake, 'patch', '/todos/4', applyThenWait(40));
+    answerNext(fake, 'patch', '/todos/4', applyThenWait(fake, 40));
     const renaming = controller.fetch(TodoResource.partialUpdate, { id: 4 }, { title: 'renamed across a reset' });
     expect(titles(list.last().data)![3]).toBe('renamed across a reset');
     await settled(() => expect(fake.todos.get(4)!.title).toBe('renamed across a reset'));
@@ -221,7 +132,7 @@ describe('many optimistic mutations failing in arbitrary order', () => {
     for (const plan of plans) {
       const answer =
         plan.outcome === 'ok'
-          ? applyThenWait(plan.wait)
+          ? applyThenWait(fake, plan.wait)
           : async () => {
               await delay(plan.wait);
               return plan.outcome === 'refused'
