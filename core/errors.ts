@@ -1,6 +1,10 @@
 /**
  * Named errors of rx-rest. Every message says what failed (which entity, endpoint or URL), what was
- * found instead, and what to do about it.
+ * found instead, and what to do about it. In an app's production build (where the bundler defines
+ * `process.env.NODE_ENV` as `"production"`, as Vite and esbuild do) the advice and the longer
+ * explanations are left out of the bundle: each error keeps its class, its name and its fields, and its
+ * message names what failed. Each guard is written `process.env.NODE_ENV !== 'production'` where the prose
+ * is, so that the bundler's constant folding drops the prose there.
  */
 
 /** Shortens any value to a readable one-line preview for error messages. */
@@ -162,7 +166,9 @@ export class DeserializeError extends Error {
 
   constructor(schemaKey: string, field: string, value: unknown, cause: unknown) {
     super(
-      `${schemaKey}.${field}: the deserializer failed on ${preview(value)}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      process.env.NODE_ENV !== 'production'
+        ? `${schemaKey}.${field}: the deserializer failed on ${preview(value)}: ${cause instanceof Error ? cause.message : String(cause)}`
+        : `${schemaKey}.${field}`,
       { cause },
     );
     this.schemaKey = schemaKey;
@@ -290,7 +296,13 @@ export class NetworkError extends RequestError {
     const what = response
       ? `answered ${status}${response.statusText ? ` ${response.statusText}` : ''}${bodyPreview ? ` with ${bodyPreview}` : ''}`
       : `failed before any response (status 0): ${errorText(cause)}`;
-    super(request, `${describeRequest(request)} ${what}. ${statusHint(status)}`, response ? undefined : { cause });
+    super(
+      request,
+      process.env.NODE_ENV !== 'production'
+        ? `${describeRequest(request)} ${what}. ${statusHint(status)}`
+        : `${describeRequest(request)} ${status}`,
+      response ? undefined : { cause },
+    );
     this.status = status;
     this.response = response;
   }
@@ -323,9 +335,11 @@ export class ParseError extends RequestError {
     const reason = cause instanceof Error ? ` (${cause.message})` : '';
     super(
       request,
-      `${describeRequest(request)} answered ${status} with ${contentType ? `content-type "${contentType}"` : 'no content-type'} ` +
-        `and a body that is not JSON${reason}: ${JSON.stringify(shown)}. ` +
-        'Check urlPrefix and path: an HTML page usually means a web page answered, not the API (else override parseResponse).',
+      process.env.NODE_ENV !== 'production'
+        ? `${describeRequest(request)} answered ${status} with ${contentType ? `content-type "${contentType}"` : 'no content-type'} ` +
+            `and a body that is not JSON${reason}: ${JSON.stringify(shown)}. ` +
+            'Check urlPrefix and path: an HTML page usually means a web page answered, not the API (else override parseResponse).'
+        : `${describeRequest(request)} ${status}`,
       cause === undefined ? undefined : { cause },
     );
     this.status = status;
@@ -353,7 +367,9 @@ export class TimeoutError extends RequestError {
   constructor(request: RequestDescription, timeout: number) {
     super(
       request,
-      `${describeRequest(request)} got no complete response within its timeout of ${timeout} ms (status 0): aborted. Check the server, or raise the timeout option.`,
+      process.env.NODE_ENV !== 'production'
+        ? `${describeRequest(request)} got no complete response within its timeout of ${timeout} ms (status 0): aborted. Check the server, or raise the timeout option.`
+        : `${describeRequest(request)} ${timeout} ms`,
     );
     this.timeout = timeout;
   }
@@ -378,7 +394,9 @@ export class AbortError extends RequestError {
     const why = reason === undefined ? '' : `: ${typeof reason === 'string' ? reason : errorText(reason)}`;
     super(
       request,
-      `${describeRequest(request)} was aborted${why}. Nothing was stored for it.`,
+      process.env.NODE_ENV !== 'production'
+        ? `${describeRequest(request)} was aborted${why}. Nothing was stored for it.`
+        : describeRequest(request),
       reason === undefined ? undefined : { cause: reason },
     );
   }

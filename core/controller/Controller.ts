@@ -34,7 +34,9 @@ export let controllerInternals: (controller: Controller) => {
 /** @internal The error of a call (`controller.fetch`, `restoreSnapshot`) on a disposed controller. */
 export function disposedError(call: string): Error {
   return new Error(
-    `${call}() was called after controller.dispose(): this controller was disposed. Create a new Controller.`,
+    process.env.NODE_ENV !== 'production'
+      ? `${call}() was called after controller.dispose(): this controller was disposed. Create a new Controller.`
+      : `${call}(): disposed`,
   );
 }
 

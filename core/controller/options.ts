@@ -76,7 +76,9 @@ export type ControllerManager = (controller: Controller) => (() => void) | void;
 export function cacheOptions(options: ControllerOptions): QueryCacheOptions {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new TypeError(
-      `new Controller({ fetch }) expects a function (such as SvelteKit's event.fetch), got ${describeKind(options.fetch)}`,
+      process.env.NODE_ENV !== 'production'
+        ? `new Controller({ fetch }) expects a function (such as SvelteKit's event.fetch), got ${describeKind(options.fetch)}`
+        : 'fetch',
     );
   }
   return {

@@ -44,8 +44,10 @@ export type ReadEndpoint = ControllerEndpoint &
 export function assertReadEndpoint(endpoint: ControllerEndpoint, verb: string): void {
   if (endpoint.sideEffect) {
     throw new TypeError(
-      `${verb}(${endpoint.name || endpoint.method}) refused an endpoint with side effects (${endpoint.method}): ` +
-        'it reads data. Send a mutation with controller.fetch(endpoint, ...args) (createMutation in the adapters).',
+      process.env.NODE_ENV !== 'production'
+        ? `${verb}(${endpoint.name || endpoint.method}) refused an endpoint with side effects (${endpoint.method}): ` +
+            'it reads data. Send a mutation with controller.fetch(endpoint, ...args) (createMutation in the adapters).'
+        : `${verb}(${endpoint.name || endpoint.method})`,
     );
   }
 }

@@ -42,7 +42,11 @@ export async function readResponse(
   const detect = content === undefined && !saysJson;
   if (detect && contentType !== '' && !TEXT_LIKE.test(contentType)) {
     if (!hasSchema) return response.blob();
-    const cause = new Error(`binary content cannot be normalized: set schema: undefined, or content: 'blob'`);
+    const cause = new Error(
+      process.env.NODE_ENV !== 'production'
+        ? `binary content cannot be normalized: set schema: undefined, or content: 'blob'`
+        : 'binary',
+    );
     throw new ParseError(request(), response.status, contentType, '', cause);
   }
   const text = await response.text();

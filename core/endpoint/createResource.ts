@@ -269,8 +269,10 @@ export function createResource<
   } = options;
   if (parsePath(path).length === 0) {
     throw new EndpointDefinitionError(
-      `createResource({ path: '${path}' }): the path of a resource names one item, so it needs a parameter ` +
-        `(e.g. '${path.replace(/\/$/, '')}/:id'). For a single endpoint without one, use new RestEndpoint({ path }).`,
+      process.env.NODE_ENV !== 'production'
+        ? `createResource({ path: '${path}' }): the path of a resource names one item, so it needs a parameter ` +
+            `(e.g. '${path.replace(/\/$/, '')}/:id'). For a single endpoint without one, use new RestEndpoint({ path }).`
+        : path,
     );
   }
   for (const [option, Right] of [
@@ -279,8 +281,10 @@ export function createResource<
   ] as const) {
     if (hasOwn.call(shared, option)) {
       throw new EndpointDefinitionError(
-        `createResource({ path: '${path}' }): the option is \`${Right}\`, capitalized (got \`${option}\`): ` +
-          `it names the class every member is built with.`,
+        process.env.NODE_ENV !== 'production'
+          ? `createResource({ path: '${path}' }): the option is \`${Right}\`, capitalized (got \`${option}\`): ` +
+              `it names the class every member is built with.`
+          : option,
       );
     }
   }
@@ -350,7 +354,9 @@ function toResource(members: Record<string, AnyRestEndpoint>, name: (member: str
       const get = members.get;
       if (get === undefined)
         throw new EndpointDefinitionError(
-          `resource.extend('${first}', options) builds on "get", which this resource lacks.`,
+          process.env.NODE_ENV !== 'production'
+            ? `resource.extend('${first}', options) builds on "get", which this resource lacks.`
+            : first,
         );
       return toResource({ ...members, [first]: get.extend({ name: name(first), ...(second as object) }) }, name);
     }
@@ -360,7 +366,9 @@ function toResource(members: Record<string, AnyRestEndpoint>, name: (member: str
       const endpoint = hasOwn.call(members, member) ? members[member] : undefined;
       if (endpoint === undefined) {
         throw new EndpointDefinitionError(
-          `resource.extend({ ${member}: ... }): no member "${member}" (only ${Object.keys(members).join(', ')}); add one with resource.extend('${member}', options).`,
+          process.env.NODE_ENV !== 'production'
+            ? `resource.extend({ ${member}: ... }): no member "${member}" (only ${Object.keys(members).join(', ')}); add one with resource.extend('${member}', options).`
+            : member,
         );
       }
       next[member] = endpoint.extend(memberOptions);

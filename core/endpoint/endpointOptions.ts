@@ -135,8 +135,10 @@ export function setUpEndpoint<P extends string, S extends Schema | undefined, M 
   const method = (options.method ?? 'GET') as M;
   if (options.content !== undefined && options.content !== 'json' && options.schema !== undefined) {
     throw new EndpointDefinitionError(
-      `${options.name ?? `${options.urlPrefix ?? ''}${options.path}`}: content '${options.content}' cannot be normalized, ` +
-        `so it cannot go with a schema. Set schema: undefined (or content: 'json').`,
+      process.env.NODE_ENV !== 'production'
+        ? `${options.name ?? `${options.urlPrefix ?? ''}${options.path}`}: content '${options.content}' cannot be normalized, ` +
+            `so it cannot go with a schema. Set schema: undefined (or content: 'json').`
+        : 'content',
     );
   }
   const members: Record<string, unknown> = {

@@ -96,7 +96,9 @@ function build(endpoint: ListLike, member: DerivedMember): unknown {
   if (member === 'getPage') {
     if (endpoint.paginationField === undefined) {
       throw new EndpointDefinitionError(
-        `${endpoint.name}.getPage: the endpoint has no paginationField. Give one (paginationField: 'page'), or use endpoint.paginated('page').`,
+        process.env.NODE_ENV !== 'production'
+          ? `${endpoint.name}.getPage: the endpoint has no paginationField. Give one (paginationField: 'page'), or use endpoint.paginated('page').`
+          : `${endpoint.name}.getPage`,
       );
     }
     return paginatedEndpoint(endpoint, endpoint.paginationField);
@@ -151,8 +153,10 @@ function requireCollection(endpoint: ListLike, member: string): Collection<any> 
   const collection = findCollection(endpoint.schema);
   if (collection === undefined) {
     throw new EndpointDefinitionError(
-      `${endpoint.name}.${member}: the endpoint's schema holds no Collection, so there is no list to change. ` +
-        `Use a schema such as new schema.Collection([Todo]) (or an object holding one).`,
+      process.env.NODE_ENV !== 'production'
+        ? `${endpoint.name}.${member}: the endpoint's schema holds no Collection, so there is no list to change. ` +
+            `Use a schema such as new schema.Collection([Todo]) (or an object holding one).`
+        : `${endpoint.name}.${member}`,
     );
   }
   return collection;

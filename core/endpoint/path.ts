@@ -58,12 +58,18 @@ const UNSUPPORTED: readonly [test: RegExp, what: string][] = [
  */
 export function assertPathSyntax(path: string): void {
   if (typeof path !== 'string') {
-    throw new EndpointDefinitionError(`An endpoint's path must be a string, but it is ${describeKind(path)}.`);
+    throw new EndpointDefinitionError(
+      process.env.NODE_ENV !== 'production'
+        ? `An endpoint's path must be a string, but it is ${describeKind(path)}.`
+        : 'path',
+    );
   }
   for (const [test, what] of UNSUPPORTED) {
     if (test.test(path)) {
       throw new EndpointDefinitionError(
-        `Path "${path}": ${what} are not supported; a path is literal text with \`:name\` and \`:name?\` parameters.`,
+        process.env.NODE_ENV !== 'production'
+          ? `Path "${path}": ${what} are not supported; a path is literal text with \`:name\` and \`:name?\` parameters.`
+          : path,
       );
     }
   }
@@ -97,8 +103,10 @@ export function compilePath(path: string, args: Readonly<Record<string, unknown>
     if (value === undefined || value === null || value === '') {
       if (!param.optional) {
         throw new Error(
-          `Missing ${paramText(path, param.name, 'path parameter')}: got ${value === '' ? 'an empty string' : String(value)}. ` +
-            `Pass { ${param.name}: ... }, or write ":${param.name}?" to make it optional.`,
+          process.env.NODE_ENV !== 'production'
+            ? `Missing ${paramText(path, param.name, 'path parameter')}: got ${value === '' ? 'an empty string' : String(value)}. ` +
+                `Pass { ${param.name}: ... }, or write ":${param.name}?" to make it optional.`
+            : `${path}: ${param.name}`,
         );
       }
       if (literal.endsWith('/')) literal = literal.slice(0, -1);
@@ -125,7 +133,9 @@ function pathValue(path: string, name: string, value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   throw new TypeError(
-    `${paramText(path, name)} must be a string or a finite number, but it is ${describeKind(value)}. Pass the identifier itself, not an object holding it.`,
+    process.env.NODE_ENV !== 'production'
+      ? `${paramText(path, name)} must be a string or a finite number, but it is ${describeKind(value)}. Pass the identifier itself, not an object holding it.`
+      : `${path}: ${name}`,
   );
 }
 
@@ -134,9 +144,14 @@ function encodeArgument(text: string, what: string): string {
   try {
     return encodeURIComponent(text);
   } catch (cause) {
-    throw new TypeError(`${what} holds a lone UTF-16 surrogate, which a URL cannot carry: ${JSON.stringify(text)}.`, {
-      cause,
-    });
+    throw new TypeError(
+      process.env.NODE_ENV !== 'production'
+        ? `${what} holds a lone UTF-16 surrogate, which a URL cannot carry: ${JSON.stringify(text)}.`
+        : what,
+      {
+        cause,
+      },
+    );
   }
 }
 
@@ -148,7 +163,9 @@ function assertNotDotSegment(path: string, name: string, out: string, at: number
   const segment = out.slice(start, end);
   if (segment === '.' || segment === '..') {
     throw new TypeError(
-      `${paramText(path, name)} makes the segment "${segment}", which the URL would resolve to another path. Reject such identifiers.`,
+      process.env.NODE_ENV !== 'production'
+        ? `${paramText(path, name)} makes the segment "${segment}", which the URL would resolve to another path. Reject such identifiers.`
+        : `${path}: ${name}`,
     );
   }
 }

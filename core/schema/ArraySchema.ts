@@ -22,7 +22,9 @@ export function normalizeList(
   if (items === undefined) {
     throw new NormalizeError(
       schemaLabel(listSchema),
-      `expected an array (or an object of items) but got ${describeKind(input)}.`,
+      process.env.NODE_ENV !== 'production'
+        ? `expected an array (or an object of items) but got ${describeKind(input)}.`
+        : 'array',
       input,
     );
   }
@@ -78,7 +80,11 @@ export class ArraySchema<S = unknown, A extends SchemaAttribute | undefined = un
    * so that a bundle without polymorphic lists leaves it out.
    */
   protected unionOf(_schema: unknown, _schemaAttribute: SchemaAttribute): unknown {
-    throw new SchemaDefinitionError('A polymorphic list needs schema.Array from rx-rest (it makes a schema.Union).');
+    throw new SchemaDefinitionError(
+      process.env.NODE_ENV !== 'production'
+        ? 'A polymorphic list needs schema.Array from rx-rest (it makes a schema.Union).'
+        : 'Array',
+    );
   }
 
   get label(): string {

@@ -108,7 +108,9 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
             : undefined;
     if (item === undefined) {
       throw new SchemaDefinitionError(
-        'new schema.Collection(...) takes a list schema ([Entity], new schema.Array(Entity), a schema.Union) or new schema.Values(Entity).',
+        process.env.NODE_ENV !== 'production'
+          ? 'new schema.Collection(...) takes a list schema ([Entity], new schema.Array(Entity), a schema.Union) or new schema.Values(Entity).'
+          : 'Collection',
       );
     }
     this.schema = schema;
@@ -125,7 +127,9 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
         Object.defineProperty(this, name, {
           get: () => {
             throw new SchemaDefinitionError(
-              `${this.label}.${name}: an object of entities has no order; use .assign (or .remove, .move).`,
+              process.env.NODE_ENV !== 'production'
+                ? `${this.label}.${name}: an object of entities has no order; use .assign (or .remove, .move).`
+                : `${this.label}.${name}`,
             );
           },
         });
@@ -203,7 +207,11 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
 
   normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): string {
     if (!this.isValuesCollection && !Array.isArray(input)) {
-      throw new NormalizeError(this.label, `expected an array but got ${describeKind(input)}.`, input);
+      throw new NormalizeError(
+        this.label,
+        process.env.NODE_ENV !== 'production' ? `expected an array but got ${describeKind(input)}.` : 'array',
+        input,
+      );
     }
     const pks = this.isValuesCollection
       ? ctx.visit(this.schema, input, parent, key)

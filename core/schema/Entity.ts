@@ -168,7 +168,9 @@ const defaultInstances = new WeakMap<Function, object>();
 /** The error of a table named after a class without a name (data-client's message). */
 export function anonymousClass(): SchemaDefinitionError {
   return new SchemaDefinitionError(
-    'Entity classes without a name must define `static key` (e.g. `static key = "Todo"`).',
+    process.env.NODE_ENV !== 'production'
+      ? 'Entity classes without a name must define `static key` (e.g. `static key = "Todo"`).'
+      : 'key',
   );
 }
 
@@ -206,7 +208,12 @@ export function reservedFields(Cls: EntityCtor): ReadonlySet<string> {
 /** The table key of an entity class: `static key`, else its name. */
 export function entityKey(Cls: Function & { key?: string }): string {
   const key = Cls.key ?? Cls.name;
-  if (!key) throw new SchemaDefinitionError('An Entity class needs `static key` (e.g. `static key = "Todo"`).');
+  if (!key)
+    throw new SchemaDefinitionError(
+      process.env.NODE_ENV !== 'production'
+        ? 'An Entity class needs `static key` (e.g. `static key = "Todo"`).'
+        : 'key',
+    );
   return key;
 }
 
@@ -238,8 +245,10 @@ export function usablePk(schemaKey: string, pk: unknown, input: unknown): string
   if (typeof pk === 'string' && plainPk(pk)) return pk;
   throw new NormalizeError(
     schemaKey,
-    `no usable primary key: pk() returned ${preview(pk)} for ${preview(input)}. ` +
-      `Check that the response has the fields pk() reads, or fill them in with process().`,
+    process.env.NODE_ENV !== 'production'
+      ? `no usable primary key: pk() returned ${preview(pk)} for ${preview(input)}. ` +
+          `Check that the response has the fields pk() reads, or fill them in with process().`
+      : 'pk',
     input,
   );
 }

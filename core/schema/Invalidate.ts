@@ -28,7 +28,11 @@ export class Invalidate<E extends EntityClass | Union<any> = EntityClass> extend
   constructor(entity: E) {
     super();
     if (!isEntityClass(entity) && !isUnion(entity)) {
-      throw new SchemaDefinitionError('new schema.Invalidate(Entity) needs an Entity class (or a schema.Union).');
+      throw new SchemaDefinitionError(
+        process.env.NODE_ENV !== 'production'
+          ? 'new schema.Invalidate(Entity) needs an Entity class (or a schema.Union).'
+          : 'Invalidate',
+      );
     }
     this.entity = entity;
   }
@@ -54,7 +58,9 @@ export class Invalidate<E extends EntityClass | Union<any> = EntityClass> extend
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw new NormalizeError(
         this.label,
-        `cannot invalidate ${describeKind(input)} of a schema.Union: expected an object whose attribute names its member.`,
+        process.env.NODE_ENV !== 'production'
+          ? `cannot invalidate ${describeKind(input)} of a schema.Union: expected an object whose attribute names its member.`
+          : 'invalidate',
         input,
       );
     }
@@ -63,7 +69,9 @@ export class Invalidate<E extends EntityClass | Union<any> = EntityClass> extend
     if (member === undefined) {
       throw new NormalizeError(
         this.label,
-        `the schema attribute ${JSON.stringify(attr)} names no member of ${entity.label}.`,
+        process.env.NODE_ENV !== 'production'
+          ? `the schema attribute ${JSON.stringify(attr)} names no member of ${entity.label}.`
+          : 'attribute',
         input,
       );
     }
@@ -88,7 +96,9 @@ export class Invalidate<E extends EntityClass | Union<any> = EntityClass> extend
     } else {
       throw new NormalizeError(
         entityKey,
-        `cannot invalidate ${describeKind(input)}: expected the pk or an object holding it.`,
+        process.env.NODE_ENV !== 'production'
+          ? `cannot invalidate ${describeKind(input)}: expected the pk or an object holding it.`
+          : 'invalidate',
         input,
       );
     }

@@ -24,7 +24,11 @@ export function normalizeMembers(
   label: string,
 ): Record<string, unknown> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new NormalizeError(label, `expected an object but got ${describeKind(input)}.`, input);
+    throw new NormalizeError(
+      label,
+      process.env.NODE_ENV !== 'production' ? `expected an object but got ${describeKind(input)}.` : 'object',
+      input,
+    );
   }
   const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
   const keys = schemaKeysOf(definition);
@@ -33,7 +37,9 @@ export function normalizeMembers(
     if (typeof value === 'object' && value !== null && !keys.includes(key) && hasCycle(value)) {
       throw new NormalizeError(
         label,
-        `the member "${key}" contains a cycle: a field refers back to an object that contains it.`,
+        process.env.NODE_ENV !== 'production'
+          ? `the member "${key}" contains a cycle: a field refers back to an object that contains it.`
+          : key,
         input,
       );
     }

@@ -148,7 +148,9 @@ export function assertPkFields(
     if (!(typeof member === 'string' || (typeof member === 'number' && Number.isFinite(member)))) {
       throw new NormalizeError(
         plan.key,
-        `the pk field "${field}" must be a string or a number, but it is ${describeKind(member)} in ${preview(input)}.`,
+        process.env.NODE_ENV !== 'production'
+          ? `the pk field "${field}" must be a string or a number, but it is ${describeKind(member)} in ${preview(input)}.`
+          : field,
         input,
       );
     }
@@ -172,7 +174,11 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
   if (plan) return plan;
   const key = entityKey(Cls);
   if (typeof Cls.prototype.pk !== 'function') {
-    throw new SchemaDefinitionError(`Entity ${key} needs a pk() method (e.g. \`pk() { return \`\${this.id}\`; }\`).`);
+    throw new SchemaDefinitionError(
+      process.env.NODE_ENV !== 'production'
+        ? `Entity ${key} needs a pk() method (e.g. \`pk() { return \`\${this.id}\`; }\`).`
+        : key,
+    );
   }
   const defaults = entityDefaults(Cls as never);
   const schemaFields: SchemaFieldPlan[] = [];
@@ -186,8 +192,10 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
       deserializers.push({ name, deserialize: deserializerOf(member) });
     } else {
       throw new SchemaDefinitionError(
-        `${key}.schema.${name} must be a schema (an Entity, [Entity], a Collection, an object of schemas) ` +
-          `or a deserializer function/constructor; got ${typeof member}.`,
+        process.env.NODE_ENV !== 'production'
+          ? `${key}.schema.${name} must be a schema (an Entity, [Entity], a Collection, an object of schemas) ` +
+              `or a deserializer function/constructor; got ${typeof member}.`
+          : `${key}.schema.${name}`,
       );
     }
   }

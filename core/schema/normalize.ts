@@ -67,7 +67,9 @@ export function normalizeInto<R = unknown>(
     throw tooDeep(error)
       ? new NormalizeError(
           schemaLabel(schema),
-          'the input is nested too deeply to normalize (the stack ran out).',
+          process.env.NODE_ENV !== 'production'
+            ? 'the input is nested too deeply to normalize (the stack ran out).'
+            : 'depth',
           input,
         )
       : error;

@@ -27,7 +27,9 @@ export function schemaKeysOf(definition: object): readonly string[] {
 export function arrayItemSchema(definition: readonly unknown[]): unknown {
   if (definition.length !== 1) {
     throw new SchemaDefinitionError(
-      `An array schema holds exactly one item schema (e.g. [Todo]); got ${definition.length} items.`,
+      process.env.NODE_ENV !== 'production'
+        ? `An array schema holds exactly one item schema (e.g. [Todo]); got ${definition.length} items.`
+        : '[]',
     );
   }
   return definition[0];

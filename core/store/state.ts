@@ -130,7 +130,12 @@ export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
     const [value, depth, path] = next;
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= MAX_SNAPSHOT_DEPTH)
-      fail(path.slice(1), 'the value is nested more than 4,096 levels deep (or holds a cycle)');
+      fail(
+        path.slice(1),
+        process.env.NODE_ENV !== 'production'
+          ? 'the value is nested more than 4,096 levels deep (or holds a cycle)'
+          : 'depth',
+      );
     for (const key in value)
       stack.push([(value as Record<string, unknown>)[key], depth + 1, depth < 3 ? `${path}.${key}` : path]);
   }
@@ -139,7 +144,12 @@ export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
     for (const [field, value] of Object.entries(times)) {
       // false for NaN and ±Infinity
       if (!(typeof value === 'number' && Math.abs(value) <= MAX_TIME && (value >= 0 || field === 'expiresAt')))
-        fail(`${path}.${field}`, `${describeKind(value)} is not a time (a finite number of ms since the epoch)`);
+        fail(
+          `${path}.${field}`,
+          process.env.NODE_ENV !== 'production'
+            ? `${describeKind(value)} is not a time (a finite number of ms since the epoch)`
+            : 'time',
+        );
     }
     return times as EntityMeta;
   };

@@ -106,7 +106,9 @@ export class MemoCache {
       if (!tooDeep(error)) throw error;
       throw new NormalizeError(
         schemaLabel(schema),
-        'the stored data is nested too deeply to read (the stack ran out).',
+        process.env.NODE_ENV !== 'production'
+          ? 'the stored data is nested too deeply to read (the stack ran out).'
+          : 'depth',
         input,
       );
     } finally {

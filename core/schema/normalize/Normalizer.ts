@@ -227,8 +227,10 @@ export class Normalizer implements NormalizeContext {
     const customProcess = !plan.defaultProcess;
     if (Array.isArray(input) && !customProcess && plan.automaticValidation !== 'silent') {
       const message =
-        `expected an object but got ${describeKind(input)}. Use [${plan.key}] (or new schema.Array(${plan.key})) ` +
-        `for a list, or a static process() that turns it into an object.`;
+        process.env.NODE_ENV !== 'production'
+          ? `expected an object but got ${describeKind(input)}. Use [${plan.key}] (or new schema.Array(${plan.key})) ` +
+            `for a list, or a static process() that turns it into an object.`
+          : 'array';
       if (plan.automaticValidation !== 'warn') throw new NormalizeError(plan.key, message, input);
       console.warn(`${plan.key}: ${message} (static automaticValidation = 'silent' turns this warning off)`);
     }
@@ -237,7 +239,9 @@ export class Normalizer implements NormalizeContext {
       if (this.#path.has(input)) {
         throw new NormalizeError(
           plan.key,
-          'the input contains a cycle: an object refers back to one of its ancestors.',
+          process.env.NODE_ENV !== 'production'
+            ? 'the input contains a cycle: an object refers back to one of its ancestors.'
+            : 'cycle',
           input,
         );
       }
@@ -250,7 +254,9 @@ export class Normalizer implements NormalizeContext {
     if (customProcess && (typeof processed !== 'object' || processed === null || Array.isArray(processed))) {
       throw new NormalizeError(
         plan.key,
-        `process() must return an object, but it returned ${describeKind(processed)} for ${preview(input)}.`,
+        process.env.NODE_ENV !== 'production'
+          ? `process() must return an object, but it returned ${describeKind(processed)} for ${preview(input)}.`
+          : 'process()',
         input,
       );
     }
@@ -263,7 +269,9 @@ export class Normalizer implements NormalizeContext {
         output.catch(() => undefined); // its own failure is reported by this error
         throw new NormalizeError(
           plan.key,
-          "static validator answered with a Promise: it must be synchronous (async checks go in the endpoint's responseSchema)",
+          process.env.NODE_ENV !== 'production'
+            ? "static validator answered with a Promise: it must be synchronous (async checks go in the endpoint's responseSchema)"
+            : 'validator',
           input,
         );
       }
@@ -277,7 +285,12 @@ export class Normalizer implements NormalizeContext {
     assertPkFields(Cls, plan, processed, input, args, parent, fieldKey);
     if (plan.validate) {
       const message = plan.validate(processed);
-      if (message) throw new NormalizeError(plan.key, `validate() rejected ${preview(input)}: ${message}`, input);
+      if (message)
+        throw new NormalizeError(
+          plan.key,
+          process.env.NODE_ENV !== 'production' ? `validate() rejected ${preview(input)}: ${message}` : message,
+          input,
+        );
     }
     const defaultMerge = plan.defaultMerge;
     const state = this.writer.state(plan.key);

@@ -18,7 +18,9 @@ export function referenceTo(plan: EntityPlan, input: unknown): unknown {
   }
   throw new NormalizeError(
     plan.key,
-    `expected an object or a pk (a string or a finite number) but got ${describeKind(input)}.`,
+    process.env.NODE_ENV !== 'production'
+      ? `expected an object or a pk (a string or a finite number) but got ${describeKind(input)}.`
+      : 'pk',
     input,
   );
 }
@@ -52,7 +54,9 @@ export function checkPlainFields(plan: EntityPlan, processed: Record<string, unk
     if (typeof value === 'object' && value !== null && !isSchemaField(plan, field) && hasCycle(value)) {
       throw new NormalizeError(
         plan.key,
-        'the input contains a cycle: a field refers back to an object that contains it.',
+        process.env.NODE_ENV !== 'production'
+          ? 'the input contains a cycle: a field refers back to an object that contains it.'
+          : 'cycle',
         value,
       );
     }

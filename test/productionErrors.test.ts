@@ -1,0 +1,90 @@
+/**
+ * Error prose in an app's production build: the core bundled as Vite and esbuild bundle it for production
+ * (`process.env.NODE_ENV` defined as "production") leaves the advice out, and each error keeps its class, its
+ * name and its fields; bundled for development, and in these tests, every message is complete.
+ */
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import * as source from '../core/index.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** The core bundled (and minified) with `NODE_ENV` defined, and imported. */
+async function coreBuiltFor(nodeEnv: 'production' | 'development'): Promise<{ code: string; core: typeof source }> {
+  const result = await esbuild.build({
+    entryPoints: [path.join(root, 'core/index.ts')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': JSON.stringify(nodeEnv) },
+  });
+  const code = result.outputFiles[0]!.text;
+  const core = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as typeof source;
+  return { code, core };
+}
+
+/** Each kind of failure, caught: a definition error, a normalize error, a request error. */
+function failures(core: typeof source) {
+  class Todo extends core.Entity {
+    id = 0;
+    pk() {
+      return this.id === 0 ? undefined : String(this.id);
+    }
+    static override key = 'Todo';
+  }
+  const caught = (run: () => unknown): Error => {
+    try {
+      run();
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('did not throw');
+  };
+  return {
+    definition: caught(() => core.createResource({ path: '/todos', schema: Todo })),
+    normalize: caught(() => core.normalize(Todo, { title: 'no id' })),
+    network: new core.NetworkError(
+      { method: 'GET', url: 'https://api.example.com/todos/1' },
+      new Response('gone', { status: 404 }),
+    ),
+  };
+}
+
+describe('error prose in production builds', () => {
+  it('drops the advice and keeps each error class, its name and its fields', async () => {
+    const { code, core } = await coreBuiltFor('production');
+    expect(code).not.toContain('Check the path, method, urlPrefix');
+    expect(code).not.toContain('so it needs a parameter');
+    const { definition, normalize, network } = failures(core);
+    expect(definition).toBeInstanceOf(core.EndpointDefinitionError);
+    expect(definition.name).toBe('EndpointDefinitionError');
+    expect(definition.message).toBe('/todos');
+    expect(normalize).toBeInstanceOf(core.NormalizeError);
+    expect(normalize.name).toBe('NormalizeError');
+    expect((normalize as source.NormalizeError).schemaKey).toBe('Todo');
+    expect(normalize.message).toBe('Todo: pk');
+    expect(network).toBeInstanceOf(core.RequestError);
+    expect(network.name).toBe('NetworkError');
+    expect((network as source.NetworkError).status).toBe(404);
+    expect(network.message).toBe('GET https://api.example.com/todos/1 404');
+  });
+
+  it('keeps every message complete in a development build, as in the source under test', async () => {
+    const { code, core } = await coreBuiltFor('development');
+    expect(code).toContain('Check the path, method, urlPrefix');
+    const built = failures(core);
+    const tested = failures(source);
+    for (const kind of ['definition', 'normalize', 'network'] as const) {
+      expect(built[kind].message).toBe(tested[kind].message);
+      expect(built[kind].name).toBe(tested[kind].name);
+    }
+    expect(tested.definition.message).toContain('so it needs a parameter');
+    expect(tested.normalize.message).toContain('no usable primary key');
+    expect(tested.network.message).toContain('Check the path, method, urlPrefix');
+  });
+});
