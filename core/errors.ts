@@ -126,16 +126,10 @@ export class ValidationError extends Error {
 
   constructor(issues: readonly StandardIssue[], value: unknown, context: ValidationContext) {
     const { request, entity, pk } = context;
-    // the first issue's path as text: `[2].title`
-    let path = '';
-    for (const segment of issues[0]?.path ?? []) {
-      const key = (segment as StandardPathSegment).key ?? segment;
-      path += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
-    }
     super(
-      `${entity ? `${entity}${pk == null ? '' : ` "${pk}"`} failed its validator` : 'The response failed its responseSchema'}` +
-        `${request ? ` in the response to ${describeRequest(request)}` : ''}${path && ` at ${path.replace(/^\./, '')}`}: ` +
-        `${issues[0]?.message}${issues.length > 1 ? ` (+${issues.length - 1} more issues)` : ''}`,
+      process.env.NODE_ENV !== 'production'
+        ? validationMessage(issues, context)
+        : `${entity ?? 'responseSchema'}: ${issues[0]?.message}`,
     );
     this.issues = issues;
     this.request = request;
@@ -149,6 +143,21 @@ export class ValidationError extends Error {
   inResponseTo(request: RequestDescription): ValidationError {
     return new ValidationError(this.issues, this.value, { request, entity: this.entity, pk: this.pk });
   }
+}
+
+/** A `ValidationError`'s message: who failed, in the response to what, where in the value, and the first issue. */
+function validationMessage(issues: readonly StandardIssue[], { request, entity, pk }: ValidationContext): string {
+  // the first issue's path as text: `[2].title`
+  let path = '';
+  for (const segment of issues[0]?.path ?? []) {
+    const key = (segment as StandardPathSegment).key ?? segment;
+    path += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+  }
+  return (
+    `${entity ? `${entity}${pk == null ? '' : ` "${pk}"`} failed its validator` : 'The response failed its responseSchema'}` +
+    `${request ? ` in the response to ${describeRequest(request)}` : ''}${path && ` at ${path.replace(/^\./, '')}`}: ` +
+    `${issues[0]?.message}${issues.length > 1 ? ` (+${issues.length - 1} more issues)` : ''}`
+  );
 }
 
 /**
@@ -293,13 +302,14 @@ export class NetworkError extends RequestError {
     const response = failure instanceof Response ? failure : undefined;
     const status = response?.status ?? 0;
     const cause = response ? undefined : (failure as { readonly cause: unknown }).cause;
-    const what = response
-      ? `answered ${status}${response.statusText ? ` ${response.statusText}` : ''}${bodyPreview ? ` with ${bodyPreview}` : ''}`
-      : `failed before any response (status 0): ${errorText(cause)}`;
     super(
       request,
       process.env.NODE_ENV !== 'production'
-        ? `${describeRequest(request)} ${what}. ${statusHint(status)}`
+        ? `${describeRequest(request)} ${
+            response
+              ? `answered ${status}${response.statusText ? ` ${response.statusText}` : ''}${bodyPreview ? ` with ${bodyPreview}` : ''}`
+              : `failed before any response (status 0): ${errorText(cause)}`
+          }. ${statusHint(status)}`
         : `${describeRequest(request)} ${status}`,
       response ? undefined : { cause },
     );
@@ -391,11 +401,10 @@ export class AbortError extends RequestError {
   override readonly name = 'AbortError' as const;
 
   constructor(request: RequestDescription, reason?: unknown) {
-    const why = reason === undefined ? '' : `: ${typeof reason === 'string' ? reason : errorText(reason)}`;
     super(
       request,
       process.env.NODE_ENV !== 'production'
-        ? `${describeRequest(request)} was aborted${why}. Nothing was stored for it.`
+        ? `${describeRequest(request)} was aborted${reason === undefined ? '' : `: ${typeof reason === 'string' ? reason : errorText(reason)}`}. Nothing was stored for it.`
         : describeRequest(request),
       reason === undefined ? undefined : { cause: reason },
     );

@@ -210,7 +210,14 @@ export class RestEndpoint<
       if (cause instanceof Error && cause.name === 'AbortError') throw new AbortError(request, cause);
       throw new NetworkError(request, { cause });
     }
-    if (!response.ok) throw new NetworkError(request, response, await bodyPreview(response));
+    if (!response.ok) {
+      // the body's start is for the message, which production builds leave out
+      throw new NetworkError(
+        request,
+        response,
+        process.env.NODE_ENV !== 'production' ? await bodyPreview(response) : undefined,
+      );
+    }
     return response;
   }
 
