@@ -6,10 +6,10 @@
  * request, and the hydrated HTML matches. Also `controllerPerRequest`: one controller per server
  * request, one per browser tab.
  */
-import { createResource, createSignal, sharedConfig, type Accessor, type Resource } from 'solid-js';
+import { createResource, createSignal, getOwner, onMount, sharedConfig, type Accessor, type Resource } from 'solid-js';
 import { getRequestEvent, isServer } from 'solid-js/web';
 import type { Controller, EndpointArgs, EndpointData, ReadEndpoint, StateSnapshot } from '../../core/index.js';
-import { restoreSnapshot, takeSnapshot } from '../../core/index.js';
+import { holdHydration, restoreSnapshot, takeSnapshot } from '../../core/index.js';
 
 /** The arguments of one request and its key (`null`: idle). */
 export interface Request<E extends ReadEndpoint> {
@@ -164,6 +164,23 @@ export function preloadQuery<E extends ReadEndpoint>(
   controller.fetchIfStale(endpoint, ...args).catch(() => {});
 }
 
+/**
+ * The tab's controller from `create`. Made while the browser hydrates a server-rendered page, it is
+ * made under a hold on the hydration (`holdHydration`), released once the calling component mounted
+ * (Solid runs `onMount` after every resource being hydrated arrived): the add-ons among its managers
+ * (`persist`'s restore, `syncTabs`) write into the store after that, so the page hydrates the server's data.
+ */
+function created(create: () => Controller): Controller {
+  if (!sharedConfig.context) return create();
+  const release = holdHydration();
+  try {
+    return create();
+  } finally {
+    if (getOwner()) onMount(release);
+    else queueMicrotask(release); // outside a component: nothing tells when the page is hydrated
+  }
+}
+
 /** Which controller the browser tab uses, per factory. */
 const tabControllers = new WeakMap<() => Controller, Controller>();
 /** Which controller each server request uses, per request event and factory. */
@@ -175,7 +192,8 @@ const requestControllers = new WeakMap<object, Map<() => Controller, Controller>
  * a route's `preload`, an action). On the server each request (SolidStart's `getRequestEvent()`) gets
  * its own controller, so one user's data never reaches another's page; in the browser the first call
  * creates the tab's controller and every later call returns it. Outside a request on the server it
- * throws, rather than share one controller between requests.
+ * throws, rather than share one controller between requests. Created while the page hydrates, its
+ * add-ons (`persist`'s restore, `syncTabs`) write into the store once the page is hydrated (no mismatch).
  *
  * @example
  * export const appController = controllerPerRequest(() => new Controller({ retry: 2 }));
@@ -186,7 +204,7 @@ export function controllerPerRequest(create: () => Controller): () => Controller
   const perRequest = (): Controller => {
     if (!isServer) {
       let controller = tabControllers.get(create);
-      if (!controller) tabControllers.set(create, (controller = create()));
+      if (!controller) tabControllers.set(create, (controller = created(create)));
       return controller;
     }
     const event = getRequestEvent();
