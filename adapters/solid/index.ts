@@ -23,7 +23,15 @@ import {
   type Resource,
 } from 'solid-js';
 import { isServer } from 'solid-js/web';
-import { fromServer, readingData, serverQuery, type QueryResource, type Request } from './ssr.js';
+import {
+  fromServer,
+  hydratedState,
+  readingData,
+  serverQuery,
+  serverState,
+  type QueryResource,
+  type Request,
+} from './ssr.js';
 import { map } from 'rxjs';
 import type {
   Controller,
@@ -107,7 +115,11 @@ export function createQueryState<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options?: Controller | QueryOptions,
 ): Accessor<QueryResult<EndpointData<E>>> {
-  return observeIn(endpoint, requestOf(endpoint, args), controllerOf(options), options, true);
+  const controller = controllerOf(options);
+  const request = requestOf(endpoint, args);
+  if (isServer)
+    return serverState(controller, endpoint, request, observeIn(endpoint, request, controller, options, true));
+  return observeIn(endpoint, request, controller, options, true, hydratedState(controller, request));
 }
 
 /**
@@ -205,8 +217,13 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteAccessor<EndpointData<E>> {
-  const source = infiniteSource(controllerOf(options), endpoint, options);
-  return Object.assign(follow(requestOf(endpoint, args), source.peek, source.open), { loadNext: source.loadNext });
+  const controller = controllerOf(options);
+  const source = infiniteSource(controller, endpoint, options);
+  const request = requestOf(endpoint, args);
+  const state = isServer
+    ? serverState(controller, endpoint, request, follow(request, source.peek, source.open))
+    : follow(request, source.peek, source.open, hydratedState(controller, request));
+  return Object.assign(state, { loadNext: source.loadNext });
 }
 
 function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {

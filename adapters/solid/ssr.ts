@@ -6,7 +6,16 @@
  * request, and the hydrated HTML matches. Also `controllerPerRequest`: one controller per server
  * request, one per browser tab.
  */
-import { createResource, createSignal, getOwner, onMount, sharedConfig, type Accessor, type Resource } from 'solid-js';
+import {
+  createResource,
+  createSignal,
+  getOwner,
+  onMount,
+  sharedConfig,
+  untrack,
+  type Accessor,
+  type Resource,
+} from 'solid-js';
 import { getRequestEvent, isServer } from 'solid-js/web';
 import type { Controller, EndpointArgs, EndpointData, ReadEndpoint, StateSnapshot } from '../../core/index.js';
 import { holdHydration, restoreSnapshot, takeSnapshot } from '../../core/index.js';
@@ -94,6 +103,55 @@ export function serverQuery<E extends ReadEndpoint>(
     () => true,
     () => false,
   );
+}
+
+/**
+ * On the server, the state of a query that does not suspend (`createQueryState`, `createInfiniteQuery`):
+ * like `serverQuery`, a resource that resolves once `controller` holds the request's first data (from a
+ * preload, or fetched now) with the request's snapshot, so that an enclosing `<Suspense>` waits for it
+ * under `renderToStringAsync`/`renderToStream` and Solid writes the snapshot into the page. A failure
+ * resolves it too: the state shows the error, and the snapshot carries it (the request's meta).
+ * Reading the state reads the resource (the boundary waits), then `state` (what the controller holds).
+ */
+export function serverState<E extends ReadEndpoint, S>(
+  controller: Controller,
+  endpoint: E,
+  request: Accessor<Request<E>>,
+  state: Accessor<S>,
+): Accessor<S> {
+  const [resource] = createResource(
+    () => request().key ?? false,
+    (key): Sent | Promise<Sent> => {
+      const { list } = request();
+      const sent = (): Sent => ({ 'rx-rest': key, snapshot: takeSnapshot(controller, { keys: [key] }) });
+      const stored = controller.getResponse(endpoint, ...list);
+      if (stored.data !== undefined && !stored.stale && !stored.invalid) return sent();
+      // a failure is in the snapshot too (the request's meta holds it): the browser shows the same state
+      return controller.fetch(endpoint, ...list).then(sent, sent);
+    },
+  );
+  return () => {
+    resource();
+    return state();
+  };
+}
+
+/**
+ * In the browser, while hydrating, for a query that does not suspend: restores what the server sent
+ * for its request (its data, or its failure) before the state is read, and takes the resource's place in the hydration (the server's `serverState` made one). Gives
+ * `ready` (false while what was sent is still streaming), or undefined when not hydrating.
+ */
+export function hydratedState<E extends ReadEndpoint>(
+  controller: Controller,
+  request: Accessor<Request<E>>,
+): Accessor<boolean> | undefined {
+  if (!sharedConfig.context) return undefined;
+  const hydrating = fromServer(controller, untrack(request).key);
+  createResource(
+    () => false,
+    () => undefined,
+  ); // the server's resource's hydration id
+  return hydrating?.ready;
 }
 
 /**
