@@ -38,6 +38,7 @@ export type { QueryOptions, QueryResult } from '../../core/index.js';
 export type QueryArgsInput<E> = QueryArgs<E> | null | Readable<QueryArgs<E> | null> | (() => QueryArgs<E> | null);
 
 export { loadController, type LoadEventLike } from './sveltekit.js';
+export { fetchQuery } from './fetchQuery.js';
 
 /**
  * Puts a controller in Svelte context for `createQuery` in this component and its children. Call it
