@@ -104,7 +104,9 @@ export function useController(): Controller {
 /**
  * The full live state of one request as an accessor (`state().data`, `state().loading`, ...), for UI
  * that shows loading, refresh and background errors itself instead of suspending. Polls when the
- * endpoint has `pollFrequency`. Subscribed in the calling scope; unsubscribed on its cleanup.
+ * endpoint has `pollFrequency`. Subscribed in the calling scope; unsubscribed on its cleanup. Inside a
+ * `<Suspense>` on the server (`renderToStringAsync`, `renderToStream`) the boundary waits for its data,
+ * which is sent with the page and restored while hydrating (no request), as with `createQuery`.
  *
  * @example
  * const todos = createQueryState(TodoResource.getList, () => ({ userId: userId() }));
@@ -205,7 +207,8 @@ export type InfiniteAccessor<T> = Accessor<InfiniteState<T> & Pick<QueryResult<T
 /**
  * An infinite list (pages by number, or by a cursor read from `{ results, next }` responses) as one
  * normalized list, without suspense. A changed accessor value starts a new list (`keepPreviousData`:
- * the old list stays, `placeholder` true, until the new first page arrives).
+ * the old list stays, `placeholder` true, until the new first page arrives). Inside a `<Suspense>` on
+ * the server its first page resolves, is sent with the page and restored while hydrating.
  *
  * @example
  * const feed = createInfiniteQuery(TodoResource.getList, () => ({ userId: userId() }), { pageSize: 20 });
