@@ -92,6 +92,7 @@ export type {
 export { Controller, IDLE, assertReadEndpoint, browserEnvironment } from './controller/index.js';
 export { takeSnapshot, restoreSnapshot } from './controller/index.js';
 export type { RestoreOptions, TakeSnapshotOptions } from './controller/index.js';
+export { afterHydration, holdHydration, isHydrating } from './controller/index.js';
 export { infiniteSource, observeInfinite } from './controller/index.js';
 export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './controller/index.js';
 export { observeMutation } from './controller/index.js';

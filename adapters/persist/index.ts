@@ -11,6 +11,8 @@
 import {
   Controller,
   SnapshotError,
+  afterHydration,
+  isHydrating,
   restoreSnapshot,
   takeSnapshot,
   type ControllerAction,
@@ -129,8 +131,10 @@ function isEnvelope(value: unknown): value is PersistedState {
  * change, `flush()`, the page hidden, the teardown) once the storage works again. Every such case logs
  * one `console.warn` naming the reason and never throws. Returns the teardown; as a manager,
  * `dispose()` calls it. Without `options.storage` it uses `localStorage`, and where there is no
- * `document` (a server render) it does nothing. In a server-rendered app, start it after hydration
- * (Svelte's `onMount`): a state restored before would render other data than the server's HTML.
+ * `document` (a server render) it does nothing. While a server-rendered page hydrates (an adapter
+ * holds the hydration: `loadController`, `controllerPerRequest`, or `holdHydration()`), the save is read
+ * once the page is hydrated, so the first render shows the server's data (no hydration mismatch); the
+ * restore then keeps whatever is newer.
  *
  * @example
  * const controller = new Controller({
@@ -291,15 +295,33 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   };
 
   const subscription = controller.actions$.subscribe(changed);
-  let restored: Promise<boolean>;
-  try {
-    const raw = storage.getItem(key);
-    restored = isThenable(raw)
-      ? Promise.resolve(raw).then(apply, unreadable).then(settled)
-      : Promise.resolve(settled(apply(raw)));
-  } catch (error) {
-    restored = Promise.resolve(settled(unreadable(error)));
-  }
+  /** Reads the save and restores it (now for a synchronous storage). */
+  const restore = (): Promise<boolean> => {
+    try {
+      const raw = storage.getItem(key);
+      return isThenable(raw)
+        ? Promise.resolve(raw).then(apply, unreadable).then(settled)
+        : Promise.resolve(settled(apply(raw)));
+    } catch (error) {
+      return Promise.resolve(settled(unreadable(error)));
+    }
+  };
+  // a server-rendered page hydrating: the first render must show the server's data, so the save is read
+  // once the page is hydrated (data the page fetched meanwhile is newer and wins, as with a slow storage)
+  let readNow: (() => void) | undefined;
+  const restored: Promise<boolean> = isHydrating()
+    ? new Promise<boolean>((resolve) => {
+        const cancel = afterHydration(() => {
+          readNow = undefined;
+          resolve(restore());
+        });
+        readNow = () => {
+          cancel();
+          readNow = undefined;
+          resolve(restore());
+        };
+      })
+    : restore();
 
   const onPageHide = () => save();
   const onVisibility = () => {
@@ -314,6 +336,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (!ready && dirty) finalState = takeSnapshot(controller);
     save();
     stopped = true;
+    readNow?.(); // torn down during hydration: the save is read now and merged with the state (below)
     clearTimeout(timer);
     subscription.unsubscribe();
     globalThis.removeEventListener?.('pagehide', onPageHide);

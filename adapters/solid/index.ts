@@ -23,7 +23,15 @@ import {
   type Resource,
 } from 'solid-js';
 import { isServer } from 'solid-js/web';
-import { fromServer, readingData, serverQuery, type QueryResource, type Request } from './ssr.js';
+import {
+  fromServer,
+  hydratedState,
+  readingData,
+  serverQuery,
+  serverState,
+  type QueryResource,
+  type Request,
+} from './ssr.js';
 import { map } from 'rxjs';
 import type {
   Controller,
@@ -96,7 +104,9 @@ export function useController(): Controller {
 /**
  * The full live state of one request as an accessor (`state().data`, `state().loading`, ...), for UI
  * that shows loading, refresh and background errors itself instead of suspending. Polls when the
- * endpoint has `pollFrequency`. Subscribed in the calling scope; unsubscribed on its cleanup.
+ * endpoint has `pollFrequency`. Subscribed in the calling scope; unsubscribed on its cleanup. Inside a
+ * `<Suspense>` on the server (`renderToStringAsync`, `renderToStream`) the boundary waits for its data,
+ * which is sent with the page and restored while hydrating (no request), as with `createQuery`.
  *
  * @example
  * const todos = createQueryState(TodoResource.getList, () => ({ userId: userId() }));
@@ -107,7 +117,11 @@ export function createQueryState<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options?: Controller | QueryOptions,
 ): Accessor<QueryResult<EndpointData<E>>> {
-  return observeIn(endpoint, requestOf(endpoint, args), controllerOf(options), options, true);
+  const controller = controllerOf(options);
+  const request = requestOf(endpoint, args);
+  if (isServer)
+    return serverState(controller, endpoint, request, observeIn(endpoint, request, controller, options, true));
+  return observeIn(endpoint, request, controller, options, true, hydratedState(controller, request));
 }
 
 /**
@@ -193,7 +207,8 @@ export type InfiniteAccessor<T> = Accessor<InfiniteState<T> & Pick<QueryResult<T
 /**
  * An infinite list (pages by number, or by a cursor read from `{ results, next }` responses) as one
  * normalized list, without suspense. A changed accessor value starts a new list (`keepPreviousData`:
- * the old list stays, `placeholder` true, until the new first page arrives).
+ * the old list stays, `placeholder` true, until the new first page arrives). Inside a `<Suspense>` on
+ * the server its first page resolves, is sent with the page and restored while hydrating.
  *
  * @example
  * const feed = createInfiniteQuery(TodoResource.getList, () => ({ userId: userId() }), { pageSize: 20 });
@@ -205,8 +220,13 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteAccessor<EndpointData<E>> {
-  const source = infiniteSource(controllerOf(options), endpoint, options);
-  return Object.assign(follow(requestOf(endpoint, args), source.peek, source.open), { loadNext: source.loadNext });
+  const controller = controllerOf(options);
+  const source = infiniteSource(controller, endpoint, options);
+  const request = requestOf(endpoint, args);
+  const state = isServer
+    ? serverState(controller, endpoint, request, follow(request, source.peek, source.open))
+    : follow(request, source.peek, source.open, hydratedState(controller, request));
+  return Object.assign(state, { loadNext: source.loadNext });
 }
 
 function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {

@@ -6,10 +6,19 @@
  * request, and the hydrated HTML matches. Also `controllerPerRequest`: one controller per server
  * request, one per browser tab.
  */
-import { createResource, createSignal, sharedConfig, type Accessor, type Resource } from 'solid-js';
+import {
+  createResource,
+  createSignal,
+  getOwner,
+  onMount,
+  sharedConfig,
+  untrack,
+  type Accessor,
+  type Resource,
+} from 'solid-js';
 import { getRequestEvent, isServer } from 'solid-js/web';
 import type { Controller, EndpointArgs, EndpointData, ReadEndpoint, StateSnapshot } from '../../core/index.js';
-import { restoreSnapshot, takeSnapshot } from '../../core/index.js';
+import { holdHydration, restoreSnapshot, takeSnapshot } from '../../core/index.js';
 
 /** The arguments of one request and its key (`null`: idle). */
 export interface Request<E extends ReadEndpoint> {
@@ -97,6 +106,55 @@ export function serverQuery<E extends ReadEndpoint>(
 }
 
 /**
+ * On the server, the state of a query that does not suspend (`createQueryState`, `createInfiniteQuery`):
+ * like `serverQuery`, a resource that resolves once `controller` holds the request's first data (from a
+ * preload, or fetched now) with the request's snapshot, so that an enclosing `<Suspense>` waits for it
+ * under `renderToStringAsync`/`renderToStream` and Solid writes the snapshot into the page. A failure
+ * resolves it too: the state shows the error, and the snapshot carries it (the request's meta).
+ * Reading the state reads the resource (the boundary waits), then `state` (what the controller holds).
+ */
+export function serverState<E extends ReadEndpoint, S>(
+  controller: Controller,
+  endpoint: E,
+  request: Accessor<Request<E>>,
+  state: Accessor<S>,
+): Accessor<S> {
+  const [resource] = createResource(
+    () => request().key ?? false,
+    (key): Sent | Promise<Sent> => {
+      const { list } = request();
+      const sent = (): Sent => ({ 'rx-rest': key, snapshot: takeSnapshot(controller, { keys: [key] }) });
+      const stored = controller.getResponse(endpoint, ...list);
+      if (stored.data !== undefined && !stored.stale && !stored.invalid) return sent();
+      // a failure is in the snapshot too (the request's meta holds it): the browser shows the same state
+      return controller.fetch(endpoint, ...list).then(sent, sent);
+    },
+  );
+  return () => {
+    resource();
+    return state();
+  };
+}
+
+/**
+ * In the browser, while hydrating, for a query that does not suspend: restores what the server sent
+ * for its request (its data, or its failure) before the state is read, and takes the resource's place in the hydration (the server's `serverState` made one). Gives
+ * `ready` (false while what was sent is still streaming), or undefined when not hydrating.
+ */
+export function hydratedState<E extends ReadEndpoint>(
+  controller: Controller,
+  request: Accessor<Request<E>>,
+): Accessor<boolean> | undefined {
+  if (!sharedConfig.context) return undefined;
+  const hydrating = fromServer(controller, untrack(request).key);
+  createResource(
+    () => false,
+    () => undefined,
+  ); // the server's resource's hydration id
+  return hydrating?.ready;
+}
+
+/**
  * The error a server render sends to the browser (Solid serializes it into the page): its name, message
  * and status only, not its stack (the server's file paths) or its response.
  */
@@ -164,6 +222,23 @@ export function preloadQuery<E extends ReadEndpoint>(
   controller.fetchIfStale(endpoint, ...args).catch(() => {});
 }
 
+/**
+ * The tab's controller from `create`. Made while the browser hydrates a server-rendered page, it is
+ * made under a hold on the hydration (`holdHydration`), released once the calling component mounted
+ * (Solid runs `onMount` after every resource being hydrated arrived): the add-ons among its managers
+ * (`persist`'s restore, `syncTabs`) write into the store after that, so the page hydrates the server's data.
+ */
+function created(create: () => Controller): Controller {
+  if (!sharedConfig.context) return create();
+  const release = holdHydration();
+  try {
+    return create();
+  } finally {
+    if (getOwner()) onMount(release);
+    else queueMicrotask(release); // outside a component: nothing tells when the page is hydrated
+  }
+}
+
 /** Which controller the browser tab uses, per factory. */
 const tabControllers = new WeakMap<() => Controller, Controller>();
 /** Which controller each server request uses, per request event and factory. */
@@ -175,7 +250,8 @@ const requestControllers = new WeakMap<object, Map<() => Controller, Controller>
  * a route's `preload`, an action). On the server each request (SolidStart's `getRequestEvent()`) gets
  * its own controller, so one user's data never reaches another's page; in the browser the first call
  * creates the tab's controller and every later call returns it. Outside a request on the server it
- * throws, rather than share one controller between requests.
+ * throws, rather than share one controller between requests. Created while the page hydrates, its
+ * add-ons (`persist`'s restore, `syncTabs`) write into the store once the page is hydrated (no mismatch).
  *
  * @example
  * export const appController = controllerPerRequest(() => new Controller({ retry: 2 }));
@@ -186,7 +262,7 @@ export function controllerPerRequest(create: () => Controller): () => Controller
   const perRequest = (): Controller => {
     if (!isServer) {
       let controller = tabControllers.get(create);
-      if (!controller) tabControllers.set(create, (controller = create()));
+      if (!controller) tabControllers.set(create, (controller = created(create)));
       return controller;
     }
     const event = getRequestEvent();

@@ -5,7 +5,7 @@
  * @example
  * import { createQuery, setController } from 'rx-rest/svelte';
  */
-import { getContext, setContext } from 'svelte';
+import { getContext, onMount, setContext } from 'svelte';
 import { fromStore, readable, toStore, type Readable } from 'svelte/store';
 import { map } from 'rxjs';
 import type {
@@ -25,6 +25,7 @@ import {
   type InfiniteOptions,
 } from '../../core/index.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
+import { pageHydrated } from './sveltekit.js';
 
 const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
 
@@ -37,17 +38,20 @@ export type { QueryOptions, QueryResult } from '../../core/index.js';
 export type QueryArgsInput<E> = QueryArgs<E> | null | Readable<QueryArgs<E> | null> | (() => QueryArgs<E> | null);
 
 export { loadController, type LoadEventLike } from './sveltekit.js';
+export { fetchQuery } from './fetchQuery.js';
 
 /**
  * Puts a controller in Svelte context for `createQuery` in this component and its children. Call it
  * during component initialisation, once per app (or once per server request). A getter reads a prop
- * once, without Svelte's `state_referenced_locally` warning.
+ * once, without Svelte's `state_referenced_locally` warning. When its component mounted, a
+ * server-rendered page is hydrated: the add-ons that waited for it (see `loadController`) start.
  *
  * @example
  * <script>setController(new Controller());</script>
  * <script>let { data, children } = $props(); setController(() => data.controller);</script>
  */
 export function setController(controller: Controller | (() => Controller)): Controller {
+  onMount(pageHydrated); // a server-rendered page is hydrated once this component mounted: the add-ons may start
   return setContext(KEY, typeof controller === 'function' ? controller() : controller);
 }
 

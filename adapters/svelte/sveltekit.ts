@@ -3,7 +3,7 @@
  * load with the load's `fetch`, so that the responses the server's loads fetched are replayed from the
  * page during hydration instead of being requested again.
  */
-import { Controller, type ControllerOptions, type FetchFunction } from '../../core/index.js';
+import { Controller, holdHydration, type ControllerOptions, type FetchFunction } from '../../core/index.js';
 
 /** What `loadController` needs of a SvelteKit load event (`LoadEvent`, `ServerLoadEvent`): its `fetch`. */
 export interface LoadEventLike {
@@ -13,6 +13,34 @@ export interface LoadEventLike {
 /** The browser tab's controller (a browser runs one user's app: one controller for every page). */
 let tabController: Controller | undefined;
 
+/** The hold on the page's hydration that `loadController` took (released when `setController`'s component mounted). */
+let pageHydration: (() => void) | undefined;
+
+/**
+ * Whether the page holds HTML that Svelte rendered on a server and is about to hydrate: its hydration
+ * markers (`<!--[-->`) are in the body. A page rendered in the browser only (`ssr = false`) has none.
+ */
+function serverRendered(): boolean {
+  const body = globalThis.document?.body;
+  if (!body || typeof document.createTreeWalker !== 'function') return false;
+  const comments = document.createTreeWalker(body, 128 /* NodeFilter.SHOW_COMMENT */);
+  for (let node = comments.nextNode(); node !== null; node = comments.nextNode()) {
+    if (node.nodeValue?.startsWith('[')) return true;
+  }
+  return false;
+}
+
+/**
+ * Ends the hold `loadController` took on a server-rendered page's hydration: `setController` calls it
+ * once its component mounted (the page is hydrated), and the add-ons that waited (`persist`'s restore,
+ * `syncTabs`) start. Calling it again does nothing.
+ */
+export function pageHydrated(): void {
+  const release = pageHydration;
+  pageHydration = undefined;
+  release?.();
+}
+
 /**
  * The controller of a SvelteKit app, for its loads and pages: on the server a new one on every call,
  * in the browser one per tab (the same on every call). Call it in the root `+layout.ts` load and return
@@ -20,6 +48,9 @@ let tabController: Controller | undefined;
  * browser. Its requests go through the event's `fetch` (on the server, SvelteKit's `event.fetch`, whose
  * responses the page carries to the browser: the browser's first loads read them instead of the
  * network). `options` are the controller's (not `fetch`); in the browser only the first call's count.
+ * On a server-rendered page, the add-ons among its `managers` (`persist`, `syncTabs`) write into the store
+ * only once the page is hydrated (when the component that calls `setController` mounted), so the first
+ * render shows the server's data.
  *
  * @example
  * // src/routes/+layout.ts
@@ -39,6 +70,11 @@ export function loadController(event: LoadEventLike, options: Omit<ControllerOpt
     );
   }
   if (typeof window === 'undefined') return new Controller({ ...options, fetch: event.fetch });
-  if (tabController === undefined) tabController = new Controller({ ...options, fetch: event.fetch });
+  if (tabController === undefined) {
+    // the first load of a server-rendered page: add-ons that write into the store (a persisted save,
+    // another tab's state) wait until it is hydrated, so that it renders the server's data
+    if (serverRendered()) pageHydration = holdHydration();
+    tabController = new Controller({ ...options, fetch: event.fetch });
+  }
   return tabController;
 }

@@ -10,6 +10,8 @@
  */
 import {
   SnapshotError,
+  afterHydration,
+  isHydrating,
   restoreSnapshot,
   takeSnapshot,
   type Controller,
@@ -131,7 +133,9 @@ const isEmpty = (snapshot: StateSnapshot) =>
  * `set`, error, invalidation or reset in one applies in the others, and a tab that opens later starts
  * with what the others know. Returns a teardown that stops syncing (and closes the channel it opened).
  * Where `BroadcastChannel` does not exist, it does nothing (one warning); where there is no `document`
- * (a server render), a channel name does nothing either (a channel object is used as given).
+ * (a server render), a channel name does nothing either (a channel object is used as given). While a
+ * server-rendered page hydrates (see `holdHydration`), what other tabs send is applied once it is
+ * hydrated, so the first render shows the server's data.
  *
  * @example
  * const controller = new Controller({ managers: [(c) => syncTabs(c, { channel: 'todos' })] });
@@ -175,6 +179,19 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
     if (problem !== undefined) return warn(`ignored a message with ${problem}:`, message);
     if (message.from === id || (message.to !== undefined && message.to !== id)) return;
     if (message.kind === 'hello') return postSnapshot(takeSnapshot(controller, { invalid: true }), message.from);
+    if (isHydrating()) {
+      // a server-rendered page hydrating renders the server's data: another tab's state waits until it is hydrated
+      held.push(message);
+      if (held.length === 1) cancelHeld = afterHydration(() => held.splice(0).forEach(apply));
+      return;
+    }
+    apply(message);
+  };
+  const held: SyncMessage[] = [];
+  let cancelHeld = () => {};
+
+  const apply = (message: SyncMessage) => {
+    if (stopped) return;
     applying = message.kind === 'reset' ? 'reset' : 'restore';
     try {
       if (message.kind === 'reset') controller.resetEntireStore();
@@ -197,6 +214,7 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
   const stop = () => {
     if (stopped) return;
     stopped = true;
+    cancelHeld();
     subscription?.unsubscribe();
     if (channel.addEventListener) channel.removeEventListener?.('message', receive);
     else if (channel.onmessage === receive) channel.onmessage = null;

@@ -20,6 +20,7 @@ export type {
 } from './types.js';
 export { restoreSnapshot, takeSnapshot } from './controllerSnapshot.js';
 export type { RestoreOptions, TakeSnapshotOptions } from './controllerSnapshot.js';
+export { afterHydration, holdHydration, isHydrating } from './hydration.js';
 export { infiniteSource, observeInfinite } from './infinite.js';
 export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './infinite.js';
 export { observeMutation } from './mutation.js';

@@ -238,9 +238,22 @@ export function infiniteSource<E extends ReadEndpoint>(
 ) {
   const view = keepPrevious<InfiniteState<EndpointData<E>>>(!!options.keepPreviousData);
   let current: { loadNext(): Promise<void> } | undefined;
+  /** Whether a page follows the stored list, as its live state will say (a server render shows the same). */
+  const hasNext = (list: EndpointArgs<E>, data: unknown): boolean => {
+    if (data === undefined || list[0] === null) return false;
+    try {
+      const cursor = cursors.get(controller)?.get(endpoint.key(...list));
+      const next = cursor ? cursor.next : pagingOf(endpoint, options).next(data, undefined);
+      return next !== null && next !== undefined;
+    } catch {
+      return false; // bad arguments or an endpoint that cannot page: the live state reports it
+    }
+  };
   return {
-    peek: (list: EndpointArgs<E>) =>
-      view({ ...controller.peek(endpoint, ...list), hasNext: false, fetchingNext: false }),
+    peek: (list: EndpointArgs<E>) => {
+      const state = controller.peek(endpoint, ...list);
+      return view({ ...state, hasNext: hasNext(list, state.data), fetchingNext: false });
+    },
     open: (list: EndpointArgs<E>) =>
       (current = observeInfinite(controller, endpoint, list[0], options)).state$.pipe(map(view)),
     loadNext: (): Promise<void> => current?.loadNext() ?? Promise.resolve(),

@@ -16,6 +16,7 @@ export default defineConfig({
         { find: /^rx-rest$/, replacement: source('core/index.ts') },
         { find: /^rx-rest\/solid$/, replacement: source('adapters/solid/index.ts') },
         { find: /^rx-rest\/devtools$/, replacement: source('adapters/devtools/index.ts') },
+        { find: /^rx-rest\/persist$/, replacement: source('adapters/persist/index.ts') },
       ],
     },
     // the library's source and the shared demo modules live above this folder

@@ -53,6 +53,14 @@ async function countingProxy(target: () => string): Promise<{ url: string; log: 
 
 const isData = (entry: Counted) => !entry.path.startsWith('/events');
 
+/** Where the demo's `persist` keeps the tab's data (demos/solidstart-todo/src/controller.ts). */
+const PERSIST_KEY = 'rx-rest-solidstart-demo';
+
+/** A persisted save, as far as the test reads and edits it. */
+interface Save {
+  state: { entities: { Todo: Record<string, { title: string; userId: number }> } };
+}
+
 describe.each(['preview', 'dev'] as const)('SolidStart demo (%s)', (mode) => {
   let rest: RestServer;
   let seed: ReturnType<typeof copySeed>;
@@ -68,6 +76,8 @@ describe.each(['preview', 'dev'] as const)('SolidStart demo (%s)', (mode) => {
     proxy = await countingProxy(() => rest.url);
     app = await startSolidStart({ mode, port: 0, api: proxy.url, logLevel: 'silent' });
     browser = await launchBrowser();
+    // every page starts without the demo's persisted state (a test that wants one seeds it after this)
+    await browser.context.addInitScript((key) => localStorage.removeItem(key), PERSIST_KEY);
     if (mode === 'dev') await (await fetch(`${app.url}todos/1`)).text(); // the first render compiles the routes
   }, 180_000);
 
@@ -87,9 +97,10 @@ describe.each(['preview', 'dev'] as const)('SolidStart demo (%s)', (mode) => {
   });
 
   /** Opens `path` and waits until the page is hydrated and its live stream is open. */
-  async function open(path: string): Promise<Page> {
+  async function open(path: string, setUp?: (page: Page) => Promise<void>): Promise<Page> {
     const page = await browser.context.newPage();
     pages.push(page);
+    await setUp?.(page);
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
       const text = message.text();
@@ -165,5 +176,51 @@ describe.each(['preview', 'dev'] as const)('SolidStart demo (%s)', (mode) => {
     await expect
       .poll(() => page.locator('[data-testid=todo-title]', { hasText: 'Renamed in SolidStart' }).count(), SOON)
       .toBe(1);
+  });
+
+  it('restores a persisted state only once the page is hydrated: the page hydrates the server data, no warning', async () => {
+    const firstTitles = (userId: number) =>
+      rest
+        .data()
+        .todos.filter((todo) => todo.userId === userId)
+        .slice(0, 5)
+        .map((todo) => todo.title);
+    // an earlier visit: user 2's list, then user 3's, kept in localStorage by persist (throttled)
+    const first = await open('/?userId=2');
+    await first.click('[data-testid=user-filter] a[href="/?userId=3"]');
+    const savedRaw = () => first.evaluate((key) => localStorage.getItem(key), PERSIST_KEY);
+    await expect
+      .poll(async () => {
+        const raw = await savedRaw();
+        return raw !== null && Object.values((JSON.parse(raw) as Save).state.entities.Todo).some((t) => t.userId === 3);
+      }, SOON)
+      .toBe(true);
+    const save = JSON.parse((await savedRaw())!) as Save;
+    await first.close();
+    // the save holds other titles than the server (still fresh)
+    for (const todo of Object.values(save.state.entities.Todo)) todo.title = `Saved: ${todo.title}`;
+    proxy.log.length = 0;
+    const page = await open('/?userId=2', async (tab) => {
+      await tab.addInitScript(
+        ([key, value]) => localStorage.setItem(key!, value!),
+        [PERSIST_KEY, JSON.stringify(save)],
+      );
+      // from the first parsed byte on: did a saved title ever show?
+      await tab.addInitScript(() => {
+        (window as unknown as { sawSaved: boolean }).sawSaved = false;
+        new MutationObserver(() => {
+          if (document.body?.textContent?.includes('Saved: '))
+            (window as unknown as { sawSaved: boolean }).sawSaved = true;
+        }).observe(document, { subtree: true, childList: true, characterData: true });
+      });
+    });
+    const rows = () => page.locator('[data-testid=todo-title]').allTextContents();
+    expect(await rows()).toEqual(firstTitles(2)); // the server's data, newer than the save: the restore keeps it
+    expect(await page.evaluate(() => (window as unknown as { sawSaved: boolean }).sawSaved)).toBe(false);
+    expect(proxy.log.filter((entry) => entry.from === 'browser' && isData(entry))).toEqual([]);
+    // the save was restored after the hydration: user 3's list (fresh in it) shows without a request
+    await page.click('[data-testid=user-filter] a[href="/?userId=3"]');
+    await expect.poll(rows, SOON).toEqual(firstTitles(3).map((title) => `Saved: ${title}`));
+    expect(proxy.log.filter((entry) => entry.from === 'browser' && isData(entry))).toEqual([]);
   });
 });

@@ -14,6 +14,14 @@ import { launchBrowser } from './browser.js';
 
 const SOON = { timeout: 10_000, interval: 50 };
 
+/** Where the demo's `persist` keeps the tab's data (demos/sveltekit-todo/src/routes/+layout.ts). */
+const PERSIST_KEY = 'rx-rest-sveltekit-demo';
+
+/** A persisted save, its todos' titles prefixed with `Saved: ` (as an earlier visit that saw other titles). */
+interface Save {
+  state: { entities: { Todo: Record<string, { title: string; userId: number }> } };
+}
+
 /** The REST server's requests other than the live stream. */
 const dataRequests = (rest: RestServer) => rest.requests.filter((request) => !request.startsWith('GET /events'));
 
@@ -33,6 +41,8 @@ describe.each(['preview', 'dev'] as const)('the SvelteKit demo (%s)', (mode) => 
     rest = await startRestServer({ file: seed.file });
     app = await startSvelteKit({ mode, api: rest.url });
     browser = await launchBrowser();
+    // every page starts without the demo's persisted state (a test that wants one seeds it after this)
+    await browser.context.addInitScript((key) => localStorage.removeItem(key), PERSIST_KEY);
     if (mode === 'dev') await fetch(`${app.url}?userId=1`); // vite compiles the modules on the first request
   }, 120_000);
   afterAll(async () => {
@@ -158,6 +168,59 @@ describe.each(['preview', 'dev'] as const)('the SvelteKit demo (%s)', (mode) => 
     await expect.poll(() => page.textContent('[data-testid=status]'), SOON).toBe(before ? 'to do' : 'done');
     await page.click(`a[href="/?userId=1"]`);
     await expect.poll(() => box.isChecked(), SOON).toBe(!before);
+    expect(problems).toEqual([]);
+  });
+
+  it('restores a persisted state only once the page is hydrated: the page hydrates the server data, no warning', async () => {
+    // an earlier visit: user 2's list, then user 3's, kept in localStorage by persist (throttled)
+    const first = await open('/?userId=2');
+    await first.click('nav.users a[href="/?userId=3"]');
+    const savedRaw = () => first.evaluate((key) => localStorage.getItem(key), PERSIST_KEY);
+    await expect
+      .poll(async () => {
+        const raw = await savedRaw();
+        return raw !== null && Object.values((JSON.parse(raw) as Save).state.entities.Todo).some((t) => t.userId === 3);
+      }, SOON)
+      .toBe(true);
+    const saved = (await savedRaw())!;
+    await first.close();
+    // the save holds other titles than the server (still fresh: without waiting for the hydration, the
+    // page's load would answer user 2's list from it and the first render would differ from the HTML)
+    const save = JSON.parse(saved) as Save;
+    for (const todo of Object.values(save.state.entities.Todo)) todo.title = `Saved: ${todo.title}`;
+    rest.requests.length = 0;
+    apiRequests.length = 0;
+    const page = await browser.context.newPage();
+    pages.push(page);
+    // from the first parsed byte on: did a saved title ever show?
+    await page.addInitScript(() => {
+      (window as unknown as { sawSaved: boolean }).sawSaved = false;
+      new MutationObserver(() => {
+        if (document.body?.textContent?.includes('Saved: '))
+          (window as unknown as { sawSaved: boolean }).sawSaved = true;
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    page.on('console', (message: ConsoleMessage) => {
+      if (message.type() === 'warning' || message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) apiRequests.push(`${request.method()} ${url.pathname}${url.search}`);
+    });
+    await page.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [PERSIST_KEY, JSON.stringify(save)]);
+    await page.goto(`${app.url}?userId=2`);
+    await page.waitForSelector('body[data-hydrated="true"]', SOON);
+    await expect.poll(() => page.textContent('[data-testid=stream]'), SOON).toContain('streaming');
+    const rows = () => page.$$eval('[data-testid=todos] li a', (links) => links.map((link) => link.textContent));
+    expect(await rows()).toEqual(titlesOf(2)); // the server's data, newer than the save: the restore keeps it
+    expect(await page.evaluate(() => (window as unknown as { sawSaved: boolean }).sawSaved)).toBe(false);
+    expect(dataRequests(rest)).toEqual(['GET /todos?userId=2', 'GET /users']);
+    expect(apiRequests).toEqual(['GET /api/events']);
+    // the save was restored after the hydration: user 3's list (fresh in it) shows without a request
+    await page.click('nav.users a[href="/?userId=3"]');
+    await expect.poll(rows, SOON).toEqual(titlesOf(3).map((title) => `Saved: ${title}`));
+    expect(apiRequests).toEqual(['GET /api/events']);
     expect(problems).toEqual([]);
   });
 });

@@ -5,8 +5,8 @@
  */
 import { A, Router, useSearchParams } from '@solidjs/router';
 import { FileRoutes } from '@solidjs/start/router';
-import { ControllerProvider, createQuery, useController } from 'rx-rest/solid';
-import { createSignal, ErrorBoundary, For, onCleanup, onMount, Suspense, type JSX } from 'solid-js';
+import { ControllerProvider, createQueryState, useController } from 'rx-rest/solid';
+import { createSignal, ErrorBoundary, For, onCleanup, onMount, Show, Suspense, type JSX } from 'solid-js';
 import { UserResource } from '../../api';
 import { shortError } from '../../format';
 import { devtoolsPanel } from '../../devtoolsPanel';
@@ -61,22 +61,26 @@ export function Failure(props: { error: unknown; what: string }): JSX.Element {
   );
 }
 
-/** Links to each user's todos (`/?userId=`), the current one marked. */
+/**
+ * Links to each user's todos (`/?userId=`), the current one marked. A non-suspending state
+ * (createQueryState): inside the `<Suspense>` it still resolves on the server and hydrates from it.
+ */
 function UserFilter(): JSX.Element {
-  const users = createQuery(UserResource.getList, undefined);
+  const users = createQueryState(UserResource.getList, undefined);
   const [search] = useSearchParams();
   return (
     <nav class="toolbar" aria-label="Users" data-testid="user-filter">
       <A href="/" end classList={{ current: !search.userId }}>
         All users
       </A>
-      <For each={users()}>
+      <For each={users().data}>
         {(user) => (
           <A href={`/?userId=${user.id}`} classList={{ current: search.userId === `${user.id}` }}>
             {user.name}
           </A>
         )}
       </For>
+      <Show when={!users().data && users().error}>{(error) => <Failure error={error()} what="the users" />}</Show>
     </nav>
   );
 }

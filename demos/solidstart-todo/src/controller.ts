@@ -5,6 +5,7 @@
  * down fails at once); in the browser they go through the app's `/api` route, retried as in the other demos.
  */
 import { Controller } from 'rx-rest';
+import { persist } from 'rx-rest/persist';
 import { controllerPerRequest } from 'rx-rest/solid';
 import { isServer } from 'solid-js/web';
 import { API_PREFIX, CONTROLLER_OPTIONS } from '../../api';
@@ -17,7 +18,16 @@ function serverFetch(input: string | URL | Request, init?: RequestInit): Promise
   return fetch(`${restServerUrl()}${url.slice(API_PREFIX.length)}`, init);
 }
 
-/** The controller of the request being rendered (server) or of this tab (browser). */
+/** Where the demo keeps its data in localStorage. */
+export const PERSIST_KEY = 'rx-rest-solidstart-demo';
+
+/**
+ * The controller of the request being rendered (server) or of this tab (browser). The tab's keeps its
+ * data in localStorage: made while the page hydrates, its save is restored once the page is hydrated,
+ * so the first render shows the server's data.
+ */
 export const appController = controllerPerRequest(() =>
-  isServer ? new Controller({ fetch: serverFetch }) : new Controller(CONTROLLER_OPTIONS),
+  isServer
+    ? new Controller({ fetch: serverFetch })
+    : new Controller({ ...CONTROLLER_OPTIONS, managers: [(c) => persist(c, { key: PERSIST_KEY, version: 1 })] }),
 );
