@@ -9,6 +9,7 @@ import { emptyTable } from './safeObject.js';
 import { keepShape } from './shapeKeeper.js';
 import { tooDeep } from './tooDeep.js';
 import { Normalizer } from './normalize/Normalizer.js';
+import { recordStep } from './writeSteps.js';
 import type { EntityMeta, NormalizeResult, NormalizedTables } from './types.js';
 
 /** The idle Normalizer kept for V8's sake (see shapeKeeper.ts). */
@@ -75,5 +76,6 @@ export function normalizeInto<R = unknown>(
       : error;
   }
   const { entities, entitiesMeta, changed } = normalizer.writer;
+  if (entities !== state.entities) recordStep(entities, state.entities, changed);
   return { result, entities, entitiesMeta, changed, keptNewerList: normalizer.keptNewerList };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoCache, denormalize, normalize } from '../../core/index.js';
+import { MemoCache, denormalize, normalize, schema } from '../../core/index.js';
 import { Article, Comment, Todo, User } from '../fixtures/entities.js';
 
 const article = (id: number, authorId: string, commentAuthors: string[]) => ({
@@ -209,5 +209,119 @@ describe('MemoCache: dependency paths', () => {
     // and a third read from the same pass keeps working
     const renamed = normalize(User, { id: 'carol', name: 'Carol' }, [], moved);
     expect(memo.denormalize(list, first.result, renamed.entities).data![0]!.comments[0]!.author.name).toBe('Carol');
+  });
+});
+
+describe('MemoCache: a read after a write walks only what the write changed', () => {
+  /** The Comment table behind a Proxy that lists the pks read from it. */
+  const watched = () => {
+    const state = normalize(
+      [Article],
+      [article(1, 'ann', ['bob', 'cid']), article(2, 'bob', ['ann']), article(3, 'dan', ['dan'])],
+    );
+    const read = new Set<string>();
+    const comments = new Proxy(state.entities.Comment!, {
+      get(target, pk, receiver) {
+        if (typeof pk === 'string') read.add(pk);
+        return Reflect.get(target, pk, receiver) as unknown;
+      },
+    });
+    const entities = { ...state.entities, Comment: comments };
+    return { state: { ...state, entities }, read };
+  };
+
+  it('re-validates only the records that read a changed one, and keeps the others without reading them', () => {
+    const { state, read } = watched();
+    const memo = new MemoCache();
+    const list = [Article] as const;
+    const [a1, a2, a3] = memo.denormalize(list, state.result, state.entities).data!;
+    // a first write: the read after it walks everything (and from then on knows who reads what)
+    const first = normalize(User, { id: 'zed', name: 'Zed' }, [], state);
+    expect(memo.denormalize(list, state.result, first.entities).data).toEqual([a1, a2, a3]);
+    expect(read.size).toBeGreaterThan(2);
+    read.clear();
+    // cid is read by article 1's second comment only
+    const renamed = normalize(User, { id: 'cid', name: 'Cid II' }, [], first);
+    const [b1, b2, b3] = memo.denormalize(list, state.result, renamed.entities).data!;
+    expect([...read].sort()).toEqual(['100', '101']);
+    expect(b1!.comments[1]!.author.name).toBe('Cid II');
+    expect(b1).not.toBe(a1);
+    expect(b1!.comments[0]).toBe(a1!.comments[0]);
+    expect(b1!.author).toBe(a1!.author);
+    expect(b2).toBe(a2);
+    expect(b3).toBe(a3);
+    // a write no record of the list reads: nothing of it is read again, the same list comes back
+    read.clear();
+    const unrelated = normalize(User, { id: 'zed', name: 'Zed II' }, [], renamed);
+    const again = memo.denormalize(list, state.result, unrelated.entities).data!;
+    expect(read.size).toBe(0);
+    expect(again[0]).toBe(b1);
+    expect(again[1]).toBe(b2);
+  });
+
+  it('follows a write through every level: a changed user makes new comments, articles and list', () => {
+    const { state } = watched();
+    const memo = new MemoCache();
+    const list = [Article] as const;
+    memo.denormalize(list, state.result, state.entities);
+    let current = normalize(User, { id: 'zed', name: 'Zed' }, [], state);
+    memo.denormalize(list, state.result, current.entities);
+    for (const name of ['Ann 1', 'Ann 2', 'Ann 3']) {
+      const before = memo.denormalize(list, state.result, current.entities).data!;
+      current = normalize(User, { id: 'ann', name }, [], current);
+      const after = memo.denormalize(list, state.result, current.entities).data!;
+      expect(after[0]!.author.name).toBe(name);
+      expect(after[1]!.comments[0]!.author.name).toBe(name);
+      expect(after[0]).not.toBe(before[0]);
+      expect(after[1]).not.toBe(before[1]);
+      expect(after[2]).toBe(before[2]);
+      expect(after).toEqual(denormalize(list, state.result, current));
+    }
+  });
+
+  it('sees a record that was missing when it is written, and one that is deleted', () => {
+    const memo = new MemoCache();
+    const list = [Article] as const;
+    const state = normalize(list, [{ ...article(1, 'ann', []), editor: 'eve' }, article(2, 'bob', [])]);
+    memo.denormalize(list, state.result, state.entities);
+    const first = normalize(User, { id: 'zed', name: 'Zed' }, [], state);
+    const [a1, a2] = memo.denormalize(list, state.result, first.entities).data!;
+    expect(a1!.editor).toBeUndefined();
+    // eve was read while missing: writing her is a change to article 1
+    const eve = normalize(User, { id: 'eve', name: 'Eve' }, [], first);
+    const [b1, b2] = memo.denormalize(list, state.result, eve.entities).data!;
+    expect(b1!.editor?.name).toBe('Eve');
+    expect(b2).toBe(a2);
+    // bob (article 2's required author) is deleted: article 2 is no longer a member
+    const deleted = normalize(new schema.Invalidate(User), { id: 'bob' }, [], eve);
+    const after = memo.denormalize(list, state.result, deleted.entities).data!;
+    expect(after).toEqual([b1]);
+    expect(after[0]).toBe(b1);
+  });
+
+  it('gives every result read after the same write the right values (a list and an entity of it)', () => {
+    const memo = new MemoCache();
+    const list = [Article] as const;
+    const state = normalize(list, [article(1, 'ann', ['bob']), article(2, 'bob', ['cid'])]);
+    const readBoth = (entities: typeof state.entities) =>
+      [memo.denormalize(list, state.result, entities).data!, memo.denormalize(Article, '2', entities).data!] as const;
+    readBoth(state.entities);
+    let current = normalize(User, { id: 'zed', name: 'Zed' }, [], state);
+    readBoth(current.entities);
+    for (const name of ['Bob 1', 'Bob 2']) {
+      const [listBefore, oneBefore] = readBoth(current.entities);
+      current = normalize(User, { id: 'bob', name }, [], current);
+      const [listAfter, oneAfter] = readBoth(current.entities);
+      expect(oneAfter.author.name).toBe(name);
+      expect(oneAfter).not.toBe(oneBefore);
+      expect(listAfter[1]).toBe(oneAfter);
+      expect(listAfter[0]!.comments[0]!.author.name).toBe(name);
+      expect(listAfter[0]).not.toBe(listBefore[0]);
+    }
+    // the cid of article 2's comment, written now, is seen by both
+    current = normalize(User, { id: 'cid', name: 'Cid' }, [], current);
+    const [listLast, oneLast] = readBoth(current.entities);
+    expect(oneLast.comments[0]!.author.name).toBe('Cid');
+    expect(listLast[1]).toBe(oneLast);
   });
 });

@@ -7,6 +7,8 @@ import { keepShape } from '../shapeKeeper.js';
 import type { Denormalize, EntityTables } from '../types.js';
 import { STRIDE, nodesStillIn, sameRecords, type Dependencies, type RecordNode } from './dependencies.js';
 import { ReadPass } from './ReadPass.js';
+import { Readers, type Trust } from './Readers.js';
+import { stepOf, versionOf, type WriteStep } from '../writeSteps.js';
 import { ReadResult, type DenormalizeResult } from './ReadResult.js';
 
 /** @internal What `stable` kept for one input: the value built from its parts. */
@@ -47,6 +49,10 @@ export class MemoCache {
   readonly latest = new Map<string, Map<string, RecordNode>>();
   /** @internal */ readonly stableByInput = new WeakMap<object, StableEntry>();
   /** @internal Entities read past the depth limit, by record. */ readonly shallow = new WeakMap<object, object>();
+  /** The last write whose changes were marked dirty, and the mark. */
+  #marked: { readonly step: WriteStep; readonly readers: Readers; readonly mark: number } | undefined = undefined;
+  /** @internal Which nodes read each record, kept once the memo reads tables a write made (see `#trust`). */
+  readers: Readers | undefined = undefined;
   #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
   #pkResults = new WeakMap<object, Map<string, ResultEntry>>();
   #passes = 0;
@@ -61,6 +67,8 @@ export class MemoCache {
    * reachable from the memo.
    */
   forget(entities?: EntityTables): void {
+    this.readers = undefined;
+    this.#marked = undefined;
     this.#objectResults = new WeakMap();
     this.#pkResults = new WeakMap();
     if (entities === undefined) {
@@ -94,9 +102,10 @@ export class MemoCache {
     // the last read's pass, unless a read is running (a deserializer that reads gets a pass of its own)
     const pass = this.#idle ?? new ReadPass(this);
     this.#idle = undefined;
+    const trust = cached === undefined ? this.#trust(entities) : this.#trust(entities, cached.entities);
     try {
       for (;;) {
-        pass.start(++this.#passes, entities, args);
+        pass.start(++this.#passes, entities, args, trust);
         value = pass.unvisit(schema, input);
         if (pass.settled()) break;
       }
@@ -120,6 +129,31 @@ export class MemoCache {
     const result = new ReadResult(value, paths, this, roots, entities);
     this.#storeResult(schema, input, { entities, result, roots });
     return result as DenormalizeResult<Denormalize<S>>;
+  }
+
+  /**
+   * What a read of `entities` may trust (see `ReadPass`). Once a result is read again from tables a write
+   * made, the memo keeps a readers index from then on (a memo whose results are read once never pays for
+   * it); when `entities`
+   * are one write past `previous` (the tables of this result's last read), the nodes that write may have
+   * changed are marked dirty, and the others are trusted without walking their dependencies.
+   */
+  #trust(entities: EntityTables, previous?: EntityTables): Trust | undefined {
+    const step = stepOf(entities);
+    let readers = this.readers;
+    if (readers === undefined) {
+      // the first read again after a write: the index starts (a first read, as of a page, never pays for it)
+      if (step === undefined || previous === undefined) return undefined;
+      readers = this.readers = new Readers();
+    }
+    // a read of the tables a marked write started from may validate nodes after they were marked: mark anew
+    if (this.#marked !== undefined && this.#marked.step.base === versionOf(entities)) this.#marked = undefined;
+    if (previous === undefined || step === undefined || step.base !== versionOf(previous))
+      return { readers, from: 0, mark: 0 };
+    // the reads of every stream after one write share its marks
+    if (this.#marked?.step !== step || this.#marked.readers !== readers)
+      this.#marked = { step, readers, mark: readers.dirty(step.changed) };
+    return { readers, from: step.base, mark: this.#marked.mark };
   }
 
   /** @internal The transitive records read from `roots`, following the memo's nodes. */

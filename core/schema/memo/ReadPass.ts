@@ -20,6 +20,8 @@ import {
   type RecordNode,
 } from './dependencies.js';
 import type { MemoCache } from './MemoCache.js';
+import type { Readers, Trust } from './Readers.js';
+import { versionOf } from '../writeSteps.js';
 
 const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
 
@@ -69,6 +71,14 @@ export class ReadPass implements DenormalizeContext {
   #depth = 0;
   readonly #memo: MemoCache;
   #id = 0;
+  /** The readers index of the memo, when it keeps one: every node this pass builds or validates is listed in it. */
+  #readers: Readers | undefined = undefined;
+  /** The version of the tables read (while there is an index): nodes found valid in it are trusted. */
+  #version = 0;
+  /** The version of the tables the last read was made from, when this read follows one write after it. */
+  #trustFrom = 0;
+  /** The dirty mark of the nodes that write may have changed. */
+  #mark = 0;
   #entities: EntityTables = NO_TABLES;
   args: readonly unknown[] = NO_DEPS;
 
@@ -77,8 +87,13 @@ export class ReadPass implements DenormalizeContext {
   }
 
   /** Starts pass number `id` over `entities`, dropping what a pass before it left (thrown, or not settled). */
-  start(id: number, entities: EntityTables, args: readonly unknown[]): void {
+  start(id: number, entities: EntityTables, args: readonly unknown[], trust?: Trust): void {
     this.#id = id;
+    const readers = trust?.readers;
+    this.#readers = readers;
+    this.#version = readers === undefined ? 0 : versionOf(entities);
+    this.#trustFrom = trust?.from ?? 0;
+    this.#mark = trust?.mark ?? 0;
     if (entities !== this.#entities) this.#forgetTables();
     this.#entities = entities;
     this.args = args;
@@ -131,7 +146,7 @@ export class ReadPass implements DenormalizeContext {
     const tables = this.#memo.tables;
     let nodes = tables.get(input);
     if (nodes === undefined) tables.set(input, (nodes = new Map()));
-    return this.#resolve(schema, input, plan, nodes, '');
+    return this.#resolve(schema, input, plan, nodes, '', '');
   }
 
   /**
@@ -164,6 +179,7 @@ export class ReadPass implements DenormalizeContext {
             record,
             plan,
             this.#slots[slot + 2] as Map<string, RecordNode>,
+            key,
             pk,
           )
         : INVALID;
@@ -265,28 +281,51 @@ export class ReadPass implements DenormalizeContext {
     return node !== undefined && node.record === record ? node.value : undefined;
   }
 
-  /** Validates or builds the node of `record`, the one at `pk` in `nodes`. */
+  /** Validates or builds the node of `record`, the one at `pk` in `nodes` (of table `key`). */
   #resolve(
     schema: TableSchema | typeof Entity,
     record: object,
     plan: EntityPlan | undefined,
     nodes: Map<string, RecordNode>,
+    key: string,
     pk: string,
   ): unknown {
     let node = nodes.get(pk);
+    const readers = this.#readers;
     if (node !== undefined && node.record === record && node.schema === schema) {
       const id = this.#id;
       if (node.pass === id || node.pass === -id) {
         if (node.pass !== id) this.#presumed.push({ node, value: node.value });
         return node.value;
       }
-      if (node.deps && this.#stillValid(node, node.deps)) {
+      if (node.deps && ((readers !== undefined && this.#trusted(node, readers)) || this.#stillValid(node, node.deps))) {
         node.pass = id;
+        if (readers !== undefined) {
+          if (node.indexed !== readers) {
+            readers.add(node, node.deps);
+            node.indexed = readers;
+          }
+          node.validAt = this.#version;
+        }
         if (this.#presumed.length !== 0) this.#finished.push(node);
         return node.value;
       }
     } else {
-      node = { schema, record, value: undefined, deps: undefined, pass: 0 };
+      // the node of a record the table no longer holds: it reads nothing any more
+      if (node !== undefined && readers !== undefined && node.indexed === readers && node.deps)
+        readers.remove(node, node.deps);
+      node = {
+        schema,
+        key,
+        pk,
+        record,
+        value: undefined,
+        deps: undefined,
+        pass: 0,
+        dirty: 0,
+        validAt: 0,
+        indexed: undefined,
+      };
       nodes.set(pk, node);
     }
     const built = node;
@@ -311,11 +350,31 @@ export class ReadPass implements DenormalizeContext {
       this.#starts.pop();
       this.#building.pop();
     }
-    built.deps = this.#take(start);
-    if (!this.reshaped && built.deps.length > 0 && (before === undefined || !sameRecords(before, built.deps)))
-      this.reshaped = true;
+    const deps = (built.deps = this.#take(start));
+    const sameReads = before !== undefined && sameRecords(before, deps);
+    if (!this.reshaped && deps.length > 0 && !sameReads) this.reshaped = true;
+    if (readers !== undefined) {
+      // a rebuild that read the same records is listed already
+      if (!sameReads || built.indexed !== readers) {
+        if (before !== undefined && built.indexed === readers) readers.remove(built, before);
+        readers.add(built, deps);
+        built.indexed = readers;
+      }
+      built.validAt = this.#version;
+    }
     if (this.#presumed.length !== 0) this.#finished.push(built);
     return built.value;
+  }
+
+  /**
+   * Whether `node` is valid without walking its dependencies: found valid in the tables read now, or in
+   * those of the read before the one write since, which changed none of the records it reads (no dirty
+   * mark: it is listed as a reader of each of them, and so is every node it reads).
+   */
+  #trusted(node: RecordNode, readers: Readers): boolean {
+    if (node.indexed !== readers) return false;
+    const validAt = node.validAt;
+    return validAt === this.#version || (validAt === this.#trustFrom && node.dirty !== this.#mark);
   }
 
   #stillValid(node: RecordNode, deps: Dependencies): boolean {

@@ -15,6 +15,9 @@ export const NO_DEPS: Dependencies = Object.freeze([]);
 /** The memo of one stored record: the value built from it and the records that value read. */
 export interface RecordNode {
   readonly schema: unknown;
+  /** Where its record is stored (of an inline entity: key '', pk ''). */
+  readonly key: string;
+  readonly pk: string;
   /** The record the value was built from (a node stands for its record only while the table holds it). */
   readonly record: object;
   value: unknown;
@@ -22,6 +25,12 @@ export interface RecordNode {
   deps: Dependencies | undefined;
   /** The pass that resolved it last: its number once built or validated (or while building), minus it while validating. */
   pass: number;
+  /** The last dirty mark it got (see `Readers.dirty`). */
+  dirty: number;
+  /** The version of the tables it was last found valid in (`versionOf`), while the memo keeps readers. */
+  validAt: number;
+  /** The readers index that lists it as a reader of its dependencies, if any. */
+  indexed: object | undefined;
 }
 
 /** A new node map of the nodes in `nodes` whose records `table` still holds (the same objects). */
