@@ -116,7 +116,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     this.#options = options;
     this.isValuesCollection = values;
     this.key = options.key ?? (values ? `{${tableKeyOf(item)}}` : `[${tableKeyOf(item)}]`);
-    noteItemTable(this.key, isEntityClass(item) && !values ? entityKey(item) : null);
+    noteItemTable(this.key, item, values);
     if (values) {
       (this as { assign: unknown }).assign = new CollectionAdder(this, assignEntries as never);
       this.remove = new CollectionAdder(this, removeEntries as never);
