@@ -3,10 +3,11 @@
  * Chromium against the real REST server (json-server, demos/server/restServer.mjs) while a change is
  * made through the server every 50 ms (create, update, delete) for `SOAK_MS` (default 3 minutes). The
  * server restarts twice and the browser goes offline once meanwhile; the pages learn the changes
- * through their live stream and its catch-up. At the end, once the changes stop, every page shows
- * exactly what the server holds: the live panel's counts per user, and the todo list for every filter
- * (all its pages loaded). Heap (after a garbage collection, through CDP) and store size are reported
- * per 1,000 changes.
+ * through their live stream and its catch-up, while a reader clicks "Load more" every `READ_MS`. At
+ * the end, once the changes stop, every page shows exactly what the server holds: the live panel's
+ * counts per user, and the todo list for every filter with all its pages loaded (no row missing, none
+ * extra, each as the server holds it). Heap (after a garbage collection, through CDP) and store size
+ * are reported per 1,000 changes.
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,8 @@ import { launchBrowser } from '../e2e/browser.js';
 
 const SOAK_MS = Number(process.env.SOAK_MS ?? 180_000);
 const CHANGE_MS = 50;
+/** How often a reader clicks "Load more" during the changes (the list's first page is refetched after every delete, so pages come and go). */
+const READ_MS = 700;
 /** The end state is reached within this once the changes stop (catch-up refetches, polling every 2 s). */
 const CONVERGE = { timeout: 20_000, interval: 250 };
 
@@ -99,6 +102,16 @@ async function change(next: () => number): Promise<boolean> {
     return response.ok;
   } catch {
     return false; // the server is down (a restart)
+  }
+}
+
+/** Clicks "Load more" when it is there and enabled (no wait: the changes go on). */
+async function readMore(page: Page): Promise<void> {
+  const more = page.getByTestId('load-more');
+  try {
+    if ((await more.isVisible()) && (await more.isEnabled())) await more.click({ timeout: 500 });
+  } catch {
+    // re-rendered or gone meanwhile: the next read tries again
   }
 }
 
@@ -200,6 +213,7 @@ describe('soak: the demo apps under sustained change', () => {
     let made = 0;
     let failed = 0;
     let sampleAt = 1_000;
+    let readAt = READ_MS;
     let tick = started;
     // a change every 50 ms, without waiting for the previous one (at most 4 in flight, as several clients would)
     const inFlight = new Set<Promise<void>>();
@@ -216,6 +230,11 @@ describe('soak: the demo apps under sustained change', () => {
           .then((ok) => void (ok ? made++ : failed++))
           .finally(() => inFlight.delete(running));
         inFlight.add(running);
+      }
+      // a reader on each page asks for more rows now and then (pages load while pushes land on the list)
+      if (elapsed >= readAt) {
+        readAt += READ_MS;
+        for (const app of APPS) void readMore(pages[app].page);
       }
       if (made >= sampleAt) {
         sampleAt += 1_000;
