@@ -130,6 +130,31 @@ describe('observeInfinite by page number', () => {
     expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 6]);
   });
 
+  it('a page whose rows could not join the list (more changes meanwhile than the list logs) is loaded again, not skipped', async () => {
+    const clock = { now: 1_000 };
+    controller = new Controller({ retry: false, now: () => clock.now });
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    feed.setLatency(20);
+    clock.now += 1;
+    const loading = posts.loadNext(); // page 2 starts
+    // a burst of pushes while it is out: more than the 64 changes a list logs
+    for (let id = 100; id < 170; id++) {
+      clock.now += 1;
+      const created = { id, userId: 1, title: `pushed ${id}` };
+      controller.set(PostResource.getList.schema.push, {}, created, created);
+    }
+    await loading;
+    feed.setLatency(0);
+    feed.requests.length = 0;
+    await posts.loadNext();
+    expect(feed.requests).toEqual(['GET /posts?page=2']);
+    expect(ids(view.last.data)).toEqual(expect.arrayContaining([1, 2, 3, 4, 5, 6]));
+    await posts.loadNext();
+    expect(ids(view.last.data)).toContain(7);
+  });
+
   it('a failed page shows as error and keeps the list; the next try loads it', async () => {
     const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
     const view = follow(posts);
