@@ -127,8 +127,12 @@ async function measure(page: Page, cdp: CDPSession) {
       meta: Record<string, unknown>;
     };
     let records = 0;
-    for (const table of Object.values(state.entities)) records += Object.keys(table).length;
-    return { bytes: JSON.stringify(state).length, records, keys: Object.keys(state.meta).length };
+    let tombstones = 0; // records marked INVALID (deleted), kept until a collection drops them
+    for (const table of Object.values(state.entities)) {
+      records += Object.keys(table).length;
+      for (const record of Object.values(table)) if (typeof record === 'symbol') tombstones++;
+    }
+    return { bytes: JSON.stringify(state).length, records, tombstones, keys: Object.keys(state.meta).length };
   });
   return { heapMB: usedSize / 2 ** 20, ...store };
 }
@@ -196,7 +200,15 @@ describe('soak: the demo apps under sustained change', () => {
       await Promise.all(APPS.map(async (app) => [app, await open(app)] as const)),
     ) as Record<App, { page: Page; cdp: CDPSession }>;
     const next = random(Number(process.env.SOAK_SEED ?? Date.now()));
-    const samples: { changes: number; app: App; heapMB: number; bytes: number; records: number; keys: number }[] = [];
+    const samples: {
+      changes: number;
+      app: App;
+      heapMB: number;
+      bytes: number;
+      records: number;
+      tombstones: number;
+      keys: number;
+    }[] = [];
     for (const app of APPS) samples.push({ changes: 0, app, ...(await measure(pages[app].page, pages[app].cdp)) });
 
     const started = Date.now();
@@ -294,10 +306,10 @@ describe('soak: the demo apps under sustained change', () => {
     console.log(
       `soak: ${made} changes in ${((Date.now() - started) / 1000).toFixed(0)} s (${failed} refused while the server was down)`,
     );
-    console.log('changes  app     heap MB  store KB  records  keys');
+    console.log('changes  app     heap MB  store KB  records  deleted  keys');
     for (const s of samples)
       console.log(
-        `${String(s.changes).padStart(7)}  ${s.app.padEnd(6)}  ${s.heapMB.toFixed(1).padStart(7)}  ${(s.bytes / 1024).toFixed(1).padStart(8)}  ${String(s.records).padStart(7)}  ${String(s.keys).padStart(4)}`,
+        `${String(s.changes).padStart(7)}  ${s.app.padEnd(6)}  ${s.heapMB.toFixed(1).padStart(7)}  ${(s.bytes / 1024).toFixed(1).padStart(8)}  ${String(s.records).padStart(7)}  ${String(s.tombstones).padStart(7)}  ${String(s.keys).padStart(4)}`,
       );
     for (const app of APPS) {
       const mine = samples.filter((s) => s.app === app);
