@@ -6,7 +6,6 @@
  */
 import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
 import { ArraySchema, denormalizeList, normalizeList } from './ArraySchema.js';
-import { isEntityClass, entityKey } from './Entity.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import type { Union } from './Union.js';
