@@ -109,8 +109,9 @@ const lists = TodoResource.getList.schema;
  *   per list, and "Loading…" meanwhile). The app that created it holds it already: a list keeps one copy.
  * - updated: `controller.set(lists.move, {}, todo, todo)`, the write of `getList.move`: the todo is
  *   written (every row and count that shows it re-renders) and, when its `userId` changed, it leaves
- *   the lists of its old user and joins those of the new one. A todo the store does not hold is only
- *   written (`controller.set(Todo, todo)`).
+ *   the lists of its old user and joins those of the new one, and the lists are marked stale as for a
+ *   deletion (the old user's pages shift by one). A todo the store does not hold is only written
+ *   (`controller.set(Todo, todo)`).
  * - deleted: `controller.set(TodoResource.delete.schema, { id })`, the write of `delete` (an
  *   `Invalidate`): every list drops the todo. The lists are also marked stale: a page is one page of
  *   the server's, and the todo that slides into it from the next page is only known by refetching
@@ -120,11 +121,17 @@ export function applyTodoEvent(event: TodoEvent, controller: Controller): void {
   switch (event.type) {
     case 'created':
       return controller.set(lists.push, {}, event.todo, event.todo);
-    case 'updated':
+    case 'updated': {
       // a todo the store does not hold is in none of its lists: written alone (the move would add it to
       // every list it matches, a page it is not on included)
-      if (controller.get(Todo, { id: event.todo.id }) === undefined) return controller.set(Todo, event.todo);
-      return controller.set(lists.move, {}, event.todo, event.todo);
+      const stored = controller.get(Todo, { id: event.todo.id });
+      if (stored === undefined) return controller.set(Todo, event.todo);
+      controller.set(lists.move, {}, event.todo, event.todo);
+      // leaving its user's lists shifts their pages as a deletion does (see below)
+      if (event.todo.userId !== undefined && event.todo.userId !== stored.userId)
+        controller.expireAll(TodoResource.getList);
+      return;
+    }
     case 'deleted':
       controller.set(TodoResource.delete.schema, { id: event.id });
       return controller.expireAll(TodoResource.getList);

@@ -86,6 +86,26 @@ interface Paging {
   readonly page: ControllerEndpoint;
   readonly field: string;
   readonly next: (page: any, param: unknown) => unknown;
+  /** The items of a page's or the list's data (its Collection member for cursor lists). */
+  readonly items: (data: unknown) => readonly unknown[] | undefined;
+}
+
+const pkOf = (item: unknown): string | undefined => {
+  const pk = (item as { pk?: unknown } | null | undefined)?.pk;
+  return typeof pk === 'function' ? String(pk.call(item)) : undefined;
+};
+
+/**
+ * Whether a loaded page's rows are in the list (one of them is enough), or it cannot tell (an empty
+ * page, items without a pk). Not when the store kept a newer list over the page's answer (more
+ * changes meanwhile than the list logs): that page is loaded again rather than skipped.
+ */
+function joinedList(pageItems: readonly unknown[] | undefined, listItems: readonly unknown[] | undefined): boolean {
+  if (pageItems === undefined || pageItems.length === 0) return true;
+  const pks = pageItems.map(pkOf);
+  if (pks.includes(undefined)) return true;
+  const listed = new Set((listItems ?? []).map(pkOf));
+  return pks.some((pk) => listed.has(pk));
 }
 
 /** The page endpoint, paging argument and next-page rule of a list endpoint; a clear error when it cannot page. */
@@ -135,7 +155,11 @@ function pagingOf(endpoint: ControllerEndpoint, options: InfiniteOptions): Pagin
       listMember === undefined ? adder : { ...(members as Record<string, unknown>), [listMember]: adder };
     page = extend.call(endpoint, { schema: pageSchema, paginationField: field, name: `${name}.getPage` });
   }
-  return { page, field, next };
+  const items = (data: unknown) => {
+    const list = listMember === undefined ? data : (data as Record<string, unknown> | null | undefined)?.[listMember];
+    return Array.isArray(list) ? list : undefined;
+  };
+  return { page, field, next, items };
 }
 
 /**
@@ -208,8 +232,9 @@ export function observeInfinite<E extends ReadEndpoint>(
     paged.next({ fetchingNext: true, error: undefined });
     loading = controller.fetch(paging.page, pageArgs).then(
       (value) => {
-        // a list refetched meanwhile starts over from its own first page
-        if (lists.get(key!) === current) {
+        // a list refetched meanwhile starts over from its own first page; a page that did not join is loaded again
+        const stored = controller.getResponse(endpoint, ...list).data;
+        if (lists.get(key!) === current && joinedList(paging.items(value), paging.items(stored))) {
           current.param = param;
           current.next = paging.next(value, param);
         }

@@ -6,7 +6,7 @@
  * left out). So a collection drops it even when a kept result or a live stream still names it, and
  * takes its pk out of the collections' lists, which then read the same: no observer re-emits for it.
  */
-import { INVALID, copyTable, listItemTable, type EntityMeta } from '../schema/index.js';
+import { INVALID, copyTable, listItemRecord, type EntityMeta } from '../schema/index.js';
 import type { State, Transition } from '../store/index.js';
 
 /** The lists a collection rewrites: `[collection table, list pk, the list without collected pks]`. */
@@ -30,24 +30,23 @@ export function tombstonesOf(state: State, oldestStart: number, kept: ReadonlySe
   return found;
 }
 
-/** The lists of the collections that hold pks of `dropped` records, without those pks. */
+/** The lists of the collections that hold `dropped` records (pks, or Union members), without them. */
 export function listsWithout(state: State, dropped: readonly (readonly [string, string])[]): ListRewrites {
   if (dropped.length === 0) return [];
-  const pksByTable = new Map<string, Set<string>>();
-  for (const [key, pk] of dropped) {
-    let pks = pksByTable.get(key);
-    if (!pks) pksByTable.set(key, (pks = new Set()));
-    pks.add(pk);
-  }
+  const gone = new Set(dropped.map(([key, pk]) => `${key}\u0000${pk}`));
   const rewrites: [string, string, unknown[]][] = [];
   for (const listKey in state.entities) {
-    const gone = pksByTable.get(listItemTable(listKey) ?? '');
-    if (gone === undefined) continue;
+    const recordOf = listItemRecord(listKey);
+    if (recordOf === undefined) continue;
+    const kept = (item: unknown) => {
+      const record = recordOf(item);
+      return record === undefined || !gone.has(`${record[0]}\u0000${record[1]}`);
+    };
     const lists = state.entities[listKey]!;
     for (const listPk in lists) {
       const list = lists[listPk];
-      if (!Array.isArray(list) || !list.some((item) => typeof item === 'string' && gone.has(item))) continue;
-      rewrites.push([listKey, listPk, list.filter((item) => typeof item !== 'string' || !gone.has(item))]);
+      if (!Array.isArray(list) || list.every(kept)) continue;
+      rewrites.push([listKey, listPk, list.filter(kept)]);
     }
   }
   return rewrites;

@@ -6,7 +6,6 @@
  */
 import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
 import { ArraySchema, denormalizeList, normalizeList } from './ArraySchema.js';
-import { isEntityClass, entityKey } from './Entity.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import type { Union } from './Union.js';
@@ -118,7 +117,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     this.#options = options;
     this.isValuesCollection = values;
     this.key = options.key ?? (values ? `{${tableKeyOf(item)}}` : `[${tableKeyOf(item)}]`);
-    noteItemTable(this.key, isEntityClass(item) && !values ? entityKey(item) : null);
+    noteItemTable(this.key, item, values);
     if (values) {
       (this as { assign: unknown }).assign = new CollectionAdder(this, assignEntries as never);
       this.remove = new CollectionAdder(this, removeEntries as never);

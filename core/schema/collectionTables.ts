@@ -1,28 +1,60 @@
 /**
- * The tables of collections' lists: their names, and the entity table whose pks the lists of each hold.
+ * The tables of collections' lists: their names, and what the lists of each hold (the pks of one
+ * entity table, or the members of a Union).
  */
 import { isEntityClass, entityKey } from './Entity.js';
 import { isUnion } from './collectionMerges.js';
 import { schemaLabel } from './schemaKind.js';
+import { hasOwn, isPlainObject } from './safeObject.js';
 
 /**
- * The entity table whose pks the lists of each collection table hold: `null` when collections of
- * other items share the table, or hold the members of a Union (their items are not plain pks).
+ * What the lists of each collection table hold: the pks of one entity table, or the members of a Union
+ * as `{ id, schema }` with each member's entity table by its name; `null` when collections of other
+ * items share the table (or hold what is not records of entity tables).
  */
-const itemTables = new Map<string, string | null>();
+type ListItems = string | { readonly [member: string]: string };
+const itemTables = new Map<string, ListItems | null>();
 
 /**
- * The entity table whose pks the lists stored in table `listKey` hold, when one Entity's collections
- * alone use that table (the garbage collector takes the pks of collected records out of them).
+ * The record (`[entity key, pk]`) an item of the lists stored in table `listKey` names, when one kind of
+ * collection alone uses that table (the garbage collector takes collected records out of them): a pk
+ * of an Entity's collections, a `{ id, schema }` member of a Union's.
  */
-export function listItemTable(listKey: string): string | undefined {
-  return itemTables.get(listKey) ?? undefined;
+export function listItemRecord(
+  listKey: string,
+): ((item: unknown) => readonly [string, string] | undefined) | undefined {
+  const items = itemTables.get(listKey);
+  if (items === undefined || items === null) return undefined;
+  if (typeof items === 'string') return (item) => (typeof item === 'string' ? [items, item] : undefined);
+  return (item) => {
+    if (!isPlainObject(item)) return undefined;
+    const { id, schema } = item as { id?: unknown; schema?: unknown };
+    const table = typeof schema === 'string' && hasOwn.call(items, schema) ? items[schema] : undefined;
+    return table !== undefined && typeof id === 'string' ? [table, id] : undefined;
+  };
 }
 
-/** Notes that a collection's lists in table `listKey` hold pks of `itemTable` (`null`: not plain pks of one Entity). */
-export function noteItemTable(listKey: string, itemTable: string | null): void {
+/** What the lists of a collection of `item` hold (see `itemTables`); `null` when not records of entity tables. */
+function listItemsOf(item: unknown, values: boolean): ListItems | null {
+  if (values) return null;
+  if (isEntityClass(item)) return entityKey(item);
+  if (!isUnion(item) || item.isSingleSchema) return null;
+  const tables: Record<string, string> = {};
+  for (const [name, member] of Object.entries(item.schema as Record<string, unknown>)) {
+    if (!isEntityClass(member)) return null;
+    tables[name] = entityKey(member);
+  }
+  return tables;
+}
+
+const sameItems = (a: ListItems | null, b: ListItems | null) =>
+  a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
+
+/** Notes what a collection of `item` (a Values collection: `values`) stores in its lists' table `listKey`. */
+export function noteItemTable(listKey: string, item: unknown, values: boolean): void {
+  const items = listItemsOf(item, values);
   const known = itemTables.get(listKey);
-  itemTables.set(listKey, known === undefined || known === itemTable ? itemTable : null);
+  itemTables.set(listKey, known === undefined || sameItems(known, items) ? items : null);
 }
 
 /** The name of an item schema in a collection's table name: its key, or its members' keys (`User;Group`). */

@@ -23,7 +23,7 @@ export { CollectionAdder } from './CollectionAdder.js';
 export { CollectionMover } from './CollectionMover.js';
 export { appendUnique, prependUnique, removeItems } from './collectionMerges.js';
 export { collectionArgsKey } from './collectionArgs.js';
-export { listItemTable } from './collectionTables.js';
+export { listItemRecord } from './collectionTables.js';
 export type { CollectionListSchema } from './Collection.js';
 export type { CollectionMerge } from './collectionMerges.js';
 export type { CollectionOptions, CreateCollectionFilter } from './collectionOptions.js';

@@ -40,6 +40,44 @@ export function logEdits(
 }
 
 /**
+ * An addition or removal (`op` of `pks`, each as it would leave the list: `next`) written with a stamp
+ * `stamp` older than the list's last change (a page answered after a push joined the list): it still
+ * applies, except to the pks a later change touched, and is logged at its place among the edits.
+ * `undefined` when nothing of it applies or a whole list newer than it is stored (`base` after `stamp`).
+ */
+export function olderEdit(
+  existing: readonly string[],
+  next: readonly string[],
+  storedMeta: EntityMeta,
+  stamp: number,
+  pks: readonly string[],
+  op: ListEdit[2],
+): { readonly list: string[]; readonly meta: EntityMeta } | undefined {
+  const base = storedMeta.base ?? storedMeta.fetchedAt;
+  if (base > stamp) return undefined;
+  const edits = storedMeta.edits ?? [];
+  const touchedLater = new Set(edits.filter((edit) => edit[1] > stamp).map((edit) => edit[0]));
+  const applied = pks.filter((pk) => !touchedLater.has(pk));
+  if (applied.length === 0) return undefined;
+  const before = new Set(existing);
+  const after = new Set(next);
+  // what this edit changes, but not for a pk changed later: that pk stays where the later change left it
+  const list =
+    op === 'remove'
+      ? existing.filter((pk) => after.has(pk) || touchedLater.has(pk))
+      : next.filter((pk) => before.has(pk) || !touchedLater.has(pk));
+  const at = edits.findIndex((edit) => edit[1] > stamp);
+  const logged: ListEdit[] = [...edits];
+  logged.splice(at < 0 ? logged.length : at, 0, ...applied.map((pk): ListEdit => [pk, stamp, op]));
+  let newBase = base;
+  if (logged.length > MAX_EDITS) {
+    const dropped = logged.splice(0, logged.length - MAX_EDITS);
+    newBase = Math.max(base, dropped[dropped.length - 1]![1]);
+  }
+  return { list, meta: { ...storedMeta, base: newBase, edits: logged } };
+}
+
+/**
  * The membership of a list answered by a request that started at `startedAt`, stored meanwhile as
  * `stored` (meta `storedMeta`, written after `startedAt`): the answer's `pks`, then each addition and
  * removal logged after `startedAt` replayed in order, with the meta to store. `undefined` when a whole

@@ -121,13 +121,21 @@ export interface MergeAction {
 
 const NO_META: EntityMeta = { date: 0, fetchedAt: 0, expiresAt: 0 };
 
-/** Whether a record written at `incoming` replaces one written at `current`. */
-function newer(incoming: EntityMeta, current: EntityMeta | undefined): boolean {
-  return (
-    current === undefined ||
-    incoming.fetchedAt > current.fetchedAt ||
-    (incoming.fetchedAt === current.fetchedAt && incoming.date > current.date)
-  );
+/** Whether a record written at `incoming` replaces one written at `current`; `undefined` on a tie. */
+function newer(incoming: EntityMeta, current: EntityMeta | undefined): boolean | undefined {
+  if (current === undefined || incoming.fetchedAt > current.fetchedAt) return true;
+  if (incoming.fetchedAt < current.fetchedAt) return false;
+  return incoming.date > current.date ? true : incoming.date < current.date ? false : undefined;
+}
+
+/**
+ * Two different values written with the same stamp and arrival (two tabs writing in the same
+ * millisecond): which one every controller keeps, decided by the values alone so that each side
+ * picks the same one. A deletion (INVALID) wins, else the greater JSON text.
+ */
+function tieWinner(incoming: unknown, current: unknown): boolean {
+  if (incoming === INVALID || current === INVALID) return incoming === INVALID && current !== INVALID;
+  return (JSON.stringify(incoming) ?? '') > (JSON.stringify(current) ?? '');
 }
 
 /**
@@ -172,7 +180,9 @@ export function mergeState(state: State, action: MergeAction, owned?: WeakSet<ob
   const changedRecords: [string, string][] = [];
   let touched = false;
   const write = (key: string, pk: string, record: unknown, recordMeta: EntityMeta) => {
-    if (recordMeta.fetchedAt < state.lastReset || !newer(recordMeta, entitiesMeta[key]?.[pk])) return;
+    if (recordMeta.fetchedAt < state.lastReset) return;
+    const later = newer(recordMeta, entitiesMeta[key]?.[pk]);
+    if (later === false || (later === undefined && !tieWinner(record, entities[key]?.[pk]))) return;
     if (!touched) entitiesMeta = own(entitiesMeta);
     touched = true;
     (entitiesMeta[key] = own(entitiesMeta[key]))[pk] = recordMeta;
@@ -210,8 +220,11 @@ export function mergeState(state: State, action: MergeAction, owned?: WeakSet<ob
     if (current !== undefined && incomingMeta.fetchedAt <= current.fetchedAt) {
       if (incomingMeta.fetchedAt < current.fetchedAt) continue;
       next = joinMeta(current, incomingMeta);
-      takeResult = false;
-      if (next === current) continue;
+      // the same stamp: the later arrival's result, or on a tie the one both sides pick
+      takeResult &&=
+        incomingMeta.date > current.date ||
+        (incomingMeta.date === current.date && tieWinner(incoming.endpoints[key], endpoints[key]));
+      if (next === current && !(takeResult && !jsonEqual(endpoints[key], incoming.endpoints[key]))) continue;
     }
     if (changedKeys.length === 0) meta = own(meta);
     meta[key] = next;

@@ -5,11 +5,14 @@
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
   Controller,
+  Entity,
   INVALID,
   RestEndpoint,
+  schema,
   type ControllerOptions,
   type QueryState,
   type State,
@@ -311,5 +314,69 @@ describe('garbage collection of deleted entities', () => {
     expect(detail.last()).toBe(before);
     expect(fake.requests.length).toBe(requests);
     detail.unsubscribe();
+  });
+});
+
+describe('garbage collection: lists of a Union', () => {
+  class Person extends Entity {
+    id = '';
+    type = 'people';
+    name = '';
+    pk() {
+      return this.id;
+    }
+    static override key = 'Person';
+  }
+  class Team extends Entity {
+    id = 0;
+    type = 'teams';
+    name = '';
+    pk() {
+      return `${this.id}`;
+    }
+    static override key = 'Team';
+  }
+  const members = new schema.Union({ people: Person, teams: Team }, 'type');
+  const feed = new RestEndpoint({
+    urlPrefix: 'http://api.test',
+    path: '/members',
+    schema: new schema.Collection([members]),
+    name: 'members',
+  });
+
+  it('takes the collected members of a Union out of its lists, whatever type their pk has', async () => {
+    fake.server.use(
+      http.get('http://api.test/members', () =>
+        HttpResponse.json([
+          { id: 'a', type: 'people', name: 'Ada' },
+          { id: 1, type: 'teams', name: 'core' },
+          { id: 'b', type: 'people', name: 'Bob' },
+          { id: 2, type: 'teams', name: 'docs' },
+        ]),
+      ),
+    );
+    const { controller, clock } = clocked({ gcTime: 1_000 });
+    const page = record(controller.observe(feed));
+    const names = () => page.last()?.data?.map((item) => item.name);
+    await settled(() => expect(names()).toEqual(['Ada', 'core', 'Bob', 'docs']));
+    clock.now += 1;
+    controller.set(new schema.Invalidate(Person), { id: 'a' });
+    controller.set(new schema.Invalidate(Team), { id: 2 });
+    expect(names()).toEqual(['core', 'Bob']);
+    clock.now += 2_000;
+    controller.gc();
+    const state = controller.getState();
+    expect(state.entities.Person).toEqual({ b: expect.objectContaining({ name: 'Bob' }) });
+    expect(Object.keys(state.entities.Team ?? {})).toEqual(['1']);
+    expect(Object.keys(state.entitiesMeta.Person ?? {})).toEqual(['b']);
+    expect(Object.keys(state.entitiesMeta.Team ?? {})).toEqual(['1']);
+    expect(state.entities['[Person;Team]']).toEqual({
+      '{}': [
+        { id: '1', schema: 'teams' },
+        { id: 'b', schema: 'people' },
+      ],
+    });
+    expect(names()).toEqual(['core', 'Bob']);
+    page.unsubscribe();
   });
 });

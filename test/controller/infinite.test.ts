@@ -93,6 +93,68 @@ describe('observeInfinite by page number', () => {
     expect(view.last.data?.at(-1)?.title).toBe('new');
   });
 
+  it('a page answered after a push joined the list still joins it whole (no missing middle rows)', async () => {
+    const clock = { now: 1_000 };
+    controller = new Controller({ retry: false, now: () => clock.now });
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    feed.setLatency(20);
+    clock.now += 1;
+    const loading = posts.loadNext(); // page 2 starts
+    clock.now += 1;
+    // a live stream pushes a post created by someone else while page 2 is out
+    const created = { id: 100, userId: 1, title: 'pushed' };
+    controller.set(PostResource.getList.schema.push, {}, created, created);
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 100]);
+    await loading;
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 100, 4, 5, 6]);
+    await posts.loadNext();
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 100, 4, 5, 6, 7]);
+    expect(view.last.hasNext).toBe(false);
+  });
+
+  it('a page answered after a push removed one of its rows leaves that row out and joins the rest', async () => {
+    const clock = { now: 1_000 };
+    controller = new Controller({ retry: false, now: () => clock.now });
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    feed.setLatency(20);
+    clock.now += 1;
+    const loading = posts.loadNext(); // page 2 (posts 4, 5, 6) starts
+    clock.now += 1;
+    // post 5 moves to another list after page 2 started: the page's older answer must not bring it back
+    controller.set(PostResource.getList.schema.remove, {}, { id: 5 });
+    await loading;
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 6]);
+  });
+
+  it('a page whose rows could not join the list (more changes meanwhile than the list logs) is loaded again, not skipped', async () => {
+    const clock = { now: 1_000 };
+    controller = new Controller({ retry: false, now: () => clock.now });
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    feed.setLatency(20);
+    clock.now += 1;
+    const loading = posts.loadNext(); // page 2 starts
+    // a burst of pushes while it is out: more than the 64 changes a list logs
+    for (let id = 100; id < 170; id++) {
+      clock.now += 1;
+      const created = { id, userId: 1, title: `pushed ${id}` };
+      controller.set(PostResource.getList.schema.push, {}, created, created);
+    }
+    await loading;
+    feed.setLatency(0);
+    feed.requests.length = 0;
+    await posts.loadNext();
+    expect(feed.requests).toEqual(['GET /posts?page=2']);
+    expect(ids(view.last.data)).toEqual(expect.arrayContaining([1, 2, 3, 4, 5, 6]));
+    await posts.loadNext();
+    expect(ids(view.last.data)).toContain(7);
+  });
+
   it('a failed page shows as error and keeps the list; the next try loads it', async () => {
     const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
     const view = follow(posts);

@@ -104,6 +104,17 @@ describe('applyTodoEvent', () => {
     expect(controller.get(Todo, { id: 1 })).toBeUndefined();
   });
 
+  it('a move to another user marks the paged lists stale: the todo that slides into its old user’s page is fetched', () => {
+    const controller = withLists();
+    const first = seedData().todos.find((todo) => todo.id === 1)!;
+    apply(controller, { type: 'updated', todo: { ...first, title: 'Renamed elsewhere' } });
+    expect(controller.getResponse(TodoResource.getList, ADA).stale).toBe(false); // a rename shifts no page
+    apply(controller, { type: 'updated', todo: { ...first, userId: 2 } });
+    expect(controller.getResponse(TodoResource.getList, ADA).stale).toBe(true);
+    expect(controller.getResponse(TodoResource.getList, GRACE).stale).toBe(true);
+    expect(ids(controller, ADA)).not.toContain(1);
+  });
+
   it('a deletion marks the paged lists stale: the todo that slides into the page is fetched', () => {
     const controller = withLists();
     apply(controller, { type: 'deleted', id: 1 });

@@ -3,10 +3,11 @@
  * Chromium against the real REST server (json-server, demos/server/restServer.mjs) while a change is
  * made through the server every 50 ms (create, update, delete) for `SOAK_MS` (default 3 minutes). The
  * server restarts twice and the browser goes offline once meanwhile; the pages learn the changes
- * through their live stream and its catch-up. At the end, once the changes stop, every page shows
- * exactly what the server holds: the live panel's counts per user, and the todo list for every filter
- * (all its pages loaded). Heap (after a garbage collection, through CDP) and store size are reported
- * per 1,000 changes.
+ * through their live stream and its catch-up, while a reader clicks "Load more" every `READ_MS`. At
+ * the end, once the changes stop, every page shows exactly what the server holds: the live panel's
+ * counts per user, and the todo list for every filter with all its pages loaded (no row missing, none
+ * extra, each as the server holds it). Heap (after a garbage collection, through CDP) and store size
+ * are reported per 1,000 changes.
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,8 @@ import { launchBrowser } from '../e2e/browser.js';
 
 const SOAK_MS = Number(process.env.SOAK_MS ?? 180_000);
 const CHANGE_MS = 50;
+/** How often a reader clicks "Load more" during the changes (the list's first page is refetched after every delete, so pages come and go). */
+const READ_MS = 700;
 /** The end state is reached within this once the changes stop (catch-up refetches, polling every 2 s). */
 const CONVERGE = { timeout: 20_000, interval: 250 };
 
@@ -102,6 +105,16 @@ async function change(next: () => number): Promise<boolean> {
   }
 }
 
+/** Clicks "Load more" when it is there and enabled (no wait: the changes go on). */
+async function readMore(page: Page): Promise<void> {
+  const more = page.getByTestId('load-more');
+  try {
+    if ((await more.isVisible()) && (await more.isEnabled())) await more.click({ timeout: 500 });
+  } catch {
+    // re-rendered or gone meanwhile: the next read tries again
+  }
+}
+
 /** Heap after a full garbage collection, and the size of the page's store. */
 async function measure(page: Page, cdp: CDPSession) {
   await cdp.send('HeapProfiler.collectGarbage');
@@ -114,8 +127,12 @@ async function measure(page: Page, cdp: CDPSession) {
       meta: Record<string, unknown>;
     };
     let records = 0;
-    for (const table of Object.values(state.entities)) records += Object.keys(table).length;
-    return { bytes: JSON.stringify(state).length, records, keys: Object.keys(state.meta).length };
+    let tombstones = 0; // records marked INVALID (deleted), kept until a collection drops them
+    for (const table of Object.values(state.entities)) {
+      records += Object.keys(table).length;
+      for (const record of Object.values(table)) if (typeof record === 'symbol') tombstones++;
+    }
+    return { bytes: JSON.stringify(state).length, records, tombstones, keys: Object.keys(state.meta).length };
   });
   return { heapMB: usedSize / 2 ** 20, ...store };
 }
@@ -131,18 +148,29 @@ const rowsOf = (page: Page) =>
 
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
 
-/** The todo list of `filter` ('' = all users) as shown, `{ id, title, completed }` sorted by id. */
+/**
+ * The todo list of `filter` ('' = all users) with every page loaded ("Load more" until "That's all"),
+ * `{ id, title, completed }` sorted by id.
+ */
 async function listed(page: Page, filter: string) {
   await page.getByTestId('user-filter').selectOption(filter);
   await page.getByTestId('todo-list').waitFor();
   await page.waitForTimeout(200);
+  for (let pages = 0; pages < 100; pages++) {
+    const more = page.getByTestId('load-more');
+    const end = page.getByTestId('list-end');
+    await more.or(end).first().waitFor();
+    if (await end.isVisible()) break;
+    if (await more.isEnabled()) await more.click();
+    await page.waitForTimeout(50);
+  }
   return (await rowsOf(page)).sort(byId);
 }
 
 /**
- * What the list of `filter` must show, given the server's todos: no row the server does not hold (a
- * deleted todo), every row as the server holds it, and at least the server's first page (a todo that
- * slid into it is loaded). Pushed todos past the first page are shown too (they join the list at once).
+ * What the list of `filter` must show, given the server's todos and every page loaded: exactly the
+ * server's todos of that filter, none missing (a row of a middle page included), none the server does
+ * not hold (a deleted todo), each as the server holds it.
  */
 function verdict(
   rows: readonly { id: number; title: string; completed: boolean }[],
@@ -155,10 +183,7 @@ function verdict(
   return {
     notOnServer: rows.filter((row) => !server.has(row.id)).map((row) => row.id),
     different: rows.filter((row) => server.has(row.id) && JSON.stringify(server.get(row.id)) !== JSON.stringify(row)),
-    firstPageMissing: wanted
-      .slice(0, 5)
-      .filter((todo) => !shown.has(todo.id))
-      .map((todo) => todo.id),
+    missing: wanted.flatMap((todo, index) => (shown.has(todo.id) ? [] : [`${todo.id} (row ${index + 1})`])),
   };
 }
 
@@ -175,7 +200,15 @@ describe('soak: the demo apps under sustained change', () => {
       await Promise.all(APPS.map(async (app) => [app, await open(app)] as const)),
     ) as Record<App, { page: Page; cdp: CDPSession }>;
     const next = random(Number(process.env.SOAK_SEED ?? Date.now()));
-    const samples: { changes: number; app: App; heapMB: number; bytes: number; records: number; keys: number }[] = [];
+    const samples: {
+      changes: number;
+      app: App;
+      heapMB: number;
+      bytes: number;
+      records: number;
+      tombstones: number;
+      keys: number;
+    }[] = [];
     for (const app of APPS) samples.push({ changes: 0, app, ...(await measure(pages[app].page, pages[app].cdp)) });
 
     const started = Date.now();
@@ -192,6 +225,7 @@ describe('soak: the demo apps under sustained change', () => {
     let made = 0;
     let failed = 0;
     let sampleAt = 1_000;
+    let readAt = READ_MS;
     let tick = started;
     // a change every 50 ms, without waiting for the previous one (at most 4 in flight, as several clients would)
     const inFlight = new Set<Promise<void>>();
@@ -208,6 +242,11 @@ describe('soak: the demo apps under sustained change', () => {
           .then((ok) => void (ok ? made++ : failed++))
           .finally(() => inFlight.delete(running));
         inFlight.add(running);
+      }
+      // a reader on each page asks for more rows now and then (pages load while pushes land on the list)
+      if (elapsed >= readAt) {
+        readAt += READ_MS;
+        for (const app of APPS) void readMore(pages[app].page);
       }
       if (made >= sampleAt) {
         sampleAt += 1_000;
@@ -236,7 +275,7 @@ describe('soak: the demo apps under sustained change', () => {
         try {
           await expect
             .poll(async () => verdict(await listed(page, filter), server.todos, filter), CONVERGE)
-            .toEqual({ notOnServer: [], different: [], firstPageMissing: [] });
+            .toEqual({ notOnServer: [], different: [], missing: [] });
         } catch (error) {
           // what the page's store holds for the list, to tell a lost row from a row not loaded
           const shown = new Set((await rowsOf(page)).map((row) => row.id));
@@ -267,10 +306,10 @@ describe('soak: the demo apps under sustained change', () => {
     console.log(
       `soak: ${made} changes in ${((Date.now() - started) / 1000).toFixed(0)} s (${failed} refused while the server was down)`,
     );
-    console.log('changes  app     heap MB  store KB  records  keys');
+    console.log('changes  app     heap MB  store KB  records  deleted  keys');
     for (const s of samples)
       console.log(
-        `${String(s.changes).padStart(7)}  ${s.app.padEnd(6)}  ${s.heapMB.toFixed(1).padStart(7)}  ${(s.bytes / 1024).toFixed(1).padStart(8)}  ${String(s.records).padStart(7)}  ${String(s.keys).padStart(4)}`,
+        `${String(s.changes).padStart(7)}  ${s.app.padEnd(6)}  ${s.heapMB.toFixed(1).padStart(7)}  ${(s.bytes / 1024).toFixed(1).padStart(8)}  ${String(s.records).padStart(7)}  ${String(s.tombstones).padStart(7)}  ${String(s.keys).padStart(4)}`,
       );
     for (const app of APPS) {
       const mine = samples.filter((s) => s.app === app);

@@ -12,7 +12,7 @@ import { arrayItemSchema, schemaLabel } from '../schemaKind.js';
 import { hasOwn, isPlainObject, jsonEqual } from '../safeObject.js';
 import { validated } from '../standard.js';
 import { INVALID } from '../special.js';
-import { logEdits, replayEdits } from '../listEdits.js';
+import { logEdits, olderEdit, replayEdits } from '../listEdits.js';
 import type { ListEdit, EntityMeta, NormalizedTables } from '../types.js';
 import { TableWriter, metaOf, recordOf, type TableState } from './TableWriter.js';
 import { repeatedOf, sameAsRepeated, shareUnchanged } from './unchanged.js';
@@ -110,7 +110,15 @@ export class Normalizer implements NormalizeContext {
       this.#writeIn(state, pk, existing, next, undefined); // a list this write made: nothing older to replay over it
       return;
     }
-    if (existingMeta !== undefined && this.meta.fetchedAt < existingMeta.fetchedAt) return; // an older change is not written
+    if (existingMeta !== undefined && this.meta.fetchedAt < existingMeta.fetchedAt) {
+      // the list changed since this write's request started (a page answered after a push joined the
+      // list): this change still applies, but not to what changed later, nor over a newer whole list
+      const older = Array.isArray(existing)
+        ? olderEdit(existing as string[], next, existingMeta, this.meta.fetchedAt, pks, op)
+        : undefined;
+      if (older !== undefined) this.writer.set(state, pk, existing, shareUnchanged(older.list, existing), older.meta);
+      return;
+    }
     this.writer.set(state, pk, existing, shareUnchanged(next, existing), logEdits(this.meta, existingMeta, pks, op));
   }
 

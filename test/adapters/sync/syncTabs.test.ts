@@ -305,6 +305,41 @@ describe('syncTabs: no lost update, no echo', () => {
     expect(b.get(Todo, { id: 1 })?.title).toBe('from B, after');
   });
 
+  it('two tabs writing one record with the same stamp and arrival end at the same value', async () => {
+    // two tabs on one clock, each writing first in that millisecond: equal stamps, equal dates
+    const { controller: a } = clockedTab(1_000);
+    const { controller: b } = clockedTab(1_000);
+    a.set(Todo, { id: 1, title: 'from A' });
+    b.set(Todo, { id: 1, title: 'from B' }); // before either message arrived
+    await delivered(a, b); // each has read what the other wrote
+    await delivered(b, a);
+    expect(a.get(Todo, { id: 1 })?.title).toBe(b.get(Todo, { id: 1 })?.title);
+    expect(a.getState().entitiesMeta.Todo?.['1']).toEqual(b.getState().entitiesMeta.Todo?.['1']);
+  });
+
+  it('two tabs deleting and writing one record with the same stamp and arrival agree', async () => {
+    const { controller: a } = clockedTab(1_000);
+    const { controller: b } = clockedTab(1_000);
+    b.set(TodoResource.delete.schema, { id: 1 });
+    a.set(Todo, { id: 1, title: 'from A' });
+    await delivered(a, b); // each has read what the other wrote
+    await delivered(b, a);
+    expect(a.getState().entities.Todo?.['1']).toBe(b.getState().entities.Todo?.['1']);
+  });
+
+  it('two tabs setting one list with the same stamp and arrival end with the same list', async () => {
+    const { controller: a } = clockedTab(1_000);
+    const { controller: b } = clockedTab(1_000);
+    a.setResponse(TodoResource.getList, {}, [{ id: 1, title: 'one' }]);
+    b.setResponse(TodoResource.getList, {}, [{ id: 2, title: 'two' }]);
+    await delivered(a, b); // each has read what the other wrote
+    await delivered(b, a);
+    const list = (controller: Controller) => controller.getState().entities['[Todo]'];
+    expect(list(a)).toEqual(list(b));
+    const key = TodoResource.getList.key({});
+    expect(a.getState().meta[key]).toEqual(b.getState().meta[key]);
+  });
+
   it('two tabs fetching one record at once, answered out of order: the later request wins in both', async () => {
     const { controller: a } = clockedTab(1_000);
     const { controller: b } = clockedTab(2_000);
