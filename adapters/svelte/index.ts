@@ -25,7 +25,6 @@ import {
   type InfiniteOptions,
 } from '../../core/index.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
-import { reconcileRows } from './rows.js';
 
 const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
 
@@ -38,20 +37,6 @@ export type { QueryOptions, QueryResult } from '../../core/index.js';
 export type QueryArgsInput<E> = QueryArgs<E> | null | Readable<QueryArgs<E> | null> | (() => QueryArgs<E> | null);
 
 export { loadController, type LoadEventLike } from './sveltekit.js';
-
-/** The options of `createQuery` and `createQueryState`: the core's, and whether entities become live rows. */
-export interface SvelteQueryOptions extends QueryOptions {
-  /**
-   * Each entity of the data as a row that lives as long as the query, keyed by its class and pk (the
-   * top-level entity, those of a top-level array, and those of an object's array or entity members),
-   * whose fields are reactive getters of the entity's current record. A changed record re-runs only the
-   * effects that read its row, and a list whose entities are the same rows stays the same array, so no
-   * `{#each}` runs again (not even over `$todos.data`) and the row's DOM stays. Rows are read-only views
-   * of the cache, read in effects (runes) for their changes to show. Default false: entities are the
-   * core's objects (a changed record is a new object).
-   */
-  readonly reconcile?: boolean | undefined;
-}
 
 /**
  * Puts a controller in Svelte context for `createQuery` in this component and its children. Call it
@@ -98,7 +83,7 @@ export function getController(): Controller {
 export function createQuery<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options?: Controller | SvelteQueryOptions,
+  options?: Controller | QueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
   return query(endpoint, args, options, true);
 }
@@ -110,7 +95,7 @@ export const useLive: typeof createQuery = createQuery;
 export function useSuspense<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options?: Controller | SvelteQueryOptions,
+  options?: Controller | QueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
   return query(endpoint, args, options, false);
 }
@@ -126,7 +111,7 @@ export function useSuspense<E extends ReadEndpoint>(
 export function createQueryState<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options?: Controller | SvelteQueryOptions,
+  options?: Controller | QueryOptions,
 ): QueryResult<EndpointData<E>> {
   const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'paused', 'placeholder'] as const;
   return getters(createQuery(endpoint, args, options), fields);
@@ -229,8 +214,7 @@ function follow<E extends ReadEndpoint, S>(
       if (current && next === key) return; // same request: keep the subscription (and its data)
       current?.unsubscribe();
       key = next;
-      let shown: S | undefined;
-      current = open(list(a)).subscribe((state) => state !== shown && set((shown = state))); // the same state (reconcile): no update
+      current = open(list(a)).subscribe(set);
     });
     return () => {
       stopArgs();
@@ -242,30 +226,13 @@ function follow<E extends ReadEndpoint, S>(
 function query<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options: Controller | SvelteQueryOptions | undefined,
+  options: Controller | QueryOptions | undefined,
   poll: boolean,
 ): Readable<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
-  const given = options && !('fetch' in options) ? options : undefined;
-  const keep = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData);
-  const view = given?.reconcile ? reconciled(keep) : keep;
+  const view = keepPrevious<QueryState<EndpointData<E>>>(
+    !!options && 'keepPreviousData' in options && !!options.keepPreviousData,
+  );
   const peek = (list: EndpointArgs<E>) => view(controller.peek(endpoint, ...list));
   return follow(endpoint, args, peek, (list) => controller.watch(endpoint, list, { poll }).pipe(map(view)));
-}
-
-/**
- * `view` with the data's entities as live rows (`reconcile`); a state whose data and fields are all as
- * before is the state before (the store does not update).
- */
-function reconciled<A, S extends QueryResult<unknown>>(view: (state: A) => S): (state: A) => S {
-  const rows = reconcileRows();
-  let last: S | undefined;
-  return (state) => {
-    const viewed = view(state);
-    const data = rows(viewed.data);
-    const same =
-      !!last &&
-      (Object.keys(viewed) as (keyof S)[]).every((key) => (key === 'data' ? data : viewed[key]) === last![key]);
-    return (last = same ? last! : data === viewed.data ? viewed : { ...viewed, data });
-  };
 }

@@ -10,25 +10,12 @@ import {
   useLive,
   useSuspense,
   type QueryResult,
-  type SvelteQueryOptions,
 } from '../../../adapters/svelte/index.js';
 import { PostFeed, PostResource, type Post } from '../../fixtures/feedServer.js';
 import type { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 
 describe('rx-rest/svelte types', () => {
-  test('reconcile: an option of createQuery and createQueryState that keeps the data type', () => {
-    expectTypeOf<SvelteQueryOptions['reconcile']>().toEqualTypeOf<boolean | undefined>();
-    expectTypeOf(createQuery(TodoResource.getList, { userId: 1 }, { reconcile: true })).toEqualTypeOf<
-      Readable<QueryResult<Todo[]>>
-    >();
-    expectTypeOf(createQueryState(TodoResource.get, { id: 1 }, { reconcile: true }).data).toEqualTypeOf<
-      Todo | undefined
-    >();
-    // @ts-expect-error reconcile is a boolean
-    createQuery(TodoResource.get, { id: 1 }, { reconcile: 'id' });
-  });
-
   test('createQuery is typed from the endpoint', () => {
     expectTypeOf(createQuery(TodoResource.get, { id: 1 })).toEqualTypeOf<Readable<QueryResult<Todo>>>();
     expectTypeOf(createQuery(TodoResource.getList, { userId: 1 })).toEqualTypeOf<Readable<QueryResult<Todo[]>>>();

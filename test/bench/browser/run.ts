@@ -44,7 +44,6 @@ const ALL = [
   { page: 'svelte', name: 'rx-store', label: 'Svelte, rx-rest {#each $todos.data}', base: 'tanstack' },
   { page: 'svelte', name: 'rx-state', label: 'Svelte, rx-rest createQueryState', base: 'tanstack' },
   { page: 'svelte', name: 'rx-derived', label: 'Svelte, rx-rest $derived($todos.data)', base: 'tanstack' },
-  { page: 'svelte', name: 'rx-reconcile', label: 'Svelte, rx-rest {#each $todos.data}, reconcile', base: 'tanstack' },
   { page: 'solid', name: 'tanstack', label: 'Solid, TanStack solid-query' },
   { page: 'solid', name: 'rx', label: 'Solid, rx-rest createQuery + <For>', base: 'tanstack' },
   { page: 'solid', name: 'rx-reconcile', label: 'Solid, rx-rest createQuery({ reconcile: true })', base: 'tanstack' },

@@ -5,6 +5,5 @@ void start({
   'rx-store': () => import('./rxStore.js'),
   'rx-state': () => import('./rxState.js'),
   'rx-derived': () => import('./rxDerived.js'),
-  'rx-reconcile': () => import('./rxReconcile.js'),
   tanstack: () => import('./tanstack.js'),
 });
