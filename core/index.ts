@@ -97,7 +97,7 @@ export { infiniteSource, observeInfinite } from './controller/index.js';
 export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './controller/index.js';
 export { observeMutation } from './controller/index.js';
 export type { Mutation, MutationState } from './controller/index.js';
-export { keepPrevious } from './controller/index.js';
+export { keepPrevious, keepRows, type RowKind } from './controller/index.js';
 export { inspectController } from './controller/index.js';
 export type { ControllerInspector, QueryInspection, RecordRef } from './controller/index.js';
 export type { QueryOptions, QueryResult } from './controller/index.js';

@@ -6,6 +6,7 @@
  * import { ControllerProvider, createQuery } from 'rx-rest/solid';
  */
 import {
+  batch,
   createComponent,
   createComputed,
   createContext,
@@ -13,6 +14,7 @@ import {
   createResource,
   createSignal,
   from,
+  getListener,
   onCleanup,
   startTransition,
   untrack,
@@ -32,6 +34,7 @@ import {
   type QueryResource,
   type Request,
 } from './ssr.js';
+import { reconcileRows } from './rows.js';
 import { map } from 'rxjs';
 import type {
   Controller,
@@ -60,8 +63,21 @@ export type { QueryOptions, QueryResult } from '../../core/index.js';
 export { controllerPerRequest, preloadQuery } from './ssr.js';
 export type { QueryResource };
 
-/** `createQuery`'s options: the core's, and how a server render streams. */
-export interface SolidQueryOptions extends QueryOptions {
+/** The options of `createQueryState`: the core's, and whether entities become stores. */
+export interface SolidStateOptions extends QueryOptions {
+  /**
+   * Each entity of the data as a Solid store that lives as long as the query, keyed by its table and
+   * pk (the top-level entity, those of a top-level array, and those of an object's array or entity
+   * members). A changed record updates its store field by field, so `<For>` keeps the row's DOM (focus,
+   * an input's value) and re-renders only the changed fields; an array whose entities are the same stores
+   * as before stays the same array. Rows are read-only views of the cache: write with `controller.set`
+   * or a mutation. Default false: entities are the core's objects (a changed record is a new object).
+   */
+  readonly reconcile?: boolean | undefined;
+}
+
+/** `createQuery`'s options: the core's, whether entities become stores, and how a server render streams. */
+export interface SolidQueryOptions extends SolidStateOptions {
   /**
    * On the server, hold the stream's first flush until this query resolved (Solid's `deferStream`),
    * so that a failure can still set the response's status and headers. Default false: the page's
@@ -115,7 +131,7 @@ export function useController(): Controller {
 export function createQueryState<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options?: Controller | QueryOptions,
+  options?: Controller | SolidStateOptions,
 ): Accessor<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
   const request = requestOf(endpoint, args);
@@ -234,7 +250,6 @@ function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | u
   return given ?? useController();
 }
 
-/** Follows `open(args)` in the calling scope (a new request key resubscribes); on the server, `peek(args)` only. */
 /** The request the args ask for, as a memo that changes only with the request key. */
 function requestOf<E extends ReadEndpoint>(endpoint: E, args: QueryArgsInput<E>): Accessor<Request<E>> {
   assertReadEndpoint(endpoint, 'createQuery');
@@ -250,28 +265,68 @@ function requestOf<E extends ReadEndpoint>(endpoint: E, args: QueryArgsInput<E>)
   );
 }
 
+/** The subscriptions that rendered an emission in this task, and the emissions waiting for its end (the latest of each). */
+const rendered = new Set<object>();
+const queued = new Map<object, () => void>();
+let scheduled = false;
+
+/** Commits the waiting emissions together, in one `batch`, at the end of the task. */
+function endOfTask() {
+  scheduled = false;
+  rendered.clear();
+  const commits = [...queued.values()];
+  queued.clear();
+  batch(() => commits.forEach((commit) => commit()));
+}
+
 /**
  * Follows `open(args)` in the calling scope (a new request key resubscribes; not before `ready`); on
- * the server, `peek(args)` only.
+ * the server, `peek(args)` only. A subscription's first emission (synchronous, on subscribe) and its
+ * first in a task are set at once, so a write shows in the DOM when it returns; later emissions in the
+ * same task wait for its end and render once, in one `batch` with every other query's (a burst of writes
+ * costs two renders, not one per write). Read outside a tracking scope (an event handler, a test), the
+ * accessor gives the latest emission at once. `present` maps what is set (once per render, not per emission).
  */
 function follow<E extends ReadEndpoint, S>(
   request: Accessor<Request<E>>,
   peek: (list: EndpointArgs<E>) => S,
   open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
   ready?: Accessor<boolean>,
+  present: (state: S) => S = (state) => state,
 ): Accessor<S> {
   if (isServer) return () => peek(request().list);
-  const [state, setState] = createSignal<S>(untrack(() => peek(request().list)));
+  const [state, setState] = createSignal<S>(untrack(() => present(peek(request().list))));
   const [waiting] = useTransition();
+  // an update while a transition waits joins it: what it renders commits with the transition's values
+  const commit = (next: S) =>
+    untrack(waiting) ? void startTransition(() => setState(() => present(next))) : setState(() => present(next));
+  let token: object | undefined;
   createComputed(() => {
     if (ready && !ready()) return; // hydrating: what the server sent is still on its way
-    const subscription = open(request().list).subscribe((next) =>
-      // an update while a transition waits joins it: what it renders commits with the transition's values
-      untrack(waiting) ? void startTransition(() => setState(() => next)) : setState(() => next),
-    );
-    onCleanup(() => subscription.unsubscribe());
+    const own = (token = {});
+    let first = true;
+    const subscription = open(request().list).subscribe((next) => {
+      if (first) return commit(next);
+      if (!scheduled) queueMicrotask(endOfTask);
+      scheduled = true;
+      if (rendered.has(own)) return void queued.set(own, () => commit(next));
+      rendered.add(own);
+      commit(next);
+    });
+    first = false;
+    onCleanup(() => {
+      subscription.unsubscribe();
+      queued.delete(own);
+    });
   });
-  return state;
+  return () => {
+    const waitingCommit = !getListener() && token && queued.get(token);
+    if (waitingCommit) {
+      queued.delete(token!);
+      waitingCommit();
+    }
+    return state();
+  };
 }
 
 /** The query state in the calling scope; with `keepPreviousData` the data on screen stays while new args load. */
@@ -279,16 +334,31 @@ function observeIn<E extends ReadEndpoint>(
   endpoint: E,
   request: Accessor<Request<E>>,
   controller: Controller,
-  options: Controller | QueryOptions | undefined,
+  options: Controller | SolidStateOptions | undefined,
   poll: boolean,
   ready?: Accessor<boolean>,
 ): Accessor<QueryResult<EndpointData<E>>> {
-  const view = keepPrevious<QueryState<EndpointData<E>>>(
-    !!options && 'keepPreviousData' in options && !!options.keepPreviousData,
-  );
+  const given = !!options && !('fetch' in options) ? options : undefined;
+  const view = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData);
   const peek = (list: EndpointArgs<E>) => view(controller.peek(endpoint, ...list));
   const open = (list: EndpointArgs<E>) => controller.watch(endpoint, list, { poll }).pipe(map(view));
-  return follow(request, peek, open, ready);
+  return follow(request, peek, open, ready, given?.reconcile ? reconciled() : undefined);
+}
+
+/**
+ * The state with the data's entities as stores (`reconcile`); a state whose data and fields are all as
+ * before is the state before (no update).
+ */
+function reconciled<S extends QueryResult<unknown>>(): (state: S) => S {
+  const rows = reconcileRows();
+  let last: S | undefined;
+  return (viewed) => {
+    const data = rows(viewed.data);
+    const same =
+      !!last &&
+      (Object.keys(viewed) as (keyof S)[]).every((key) => (key === 'data' ? data : viewed[key]) === last![key]);
+    return (last = same ? last! : data === viewed.data ? viewed : { ...viewed, data });
+  };
 }
 
 /**

@@ -75,7 +75,9 @@ export function getController(): Controller {
 /**
  * The live state of one request as a Svelte store (`$todos.data`, `$todos.loading`, ...). Polls when
  * the endpoint has `pollFrequency`. A change of args (store or runes getter) switches to the new request;
- * with `keepPreviousData` the old data stays (`placeholder: true`) until the new data arrives.
+ * with `keepPreviousData` the old data stays (`placeholder: true`) until the new data arrives. For a
+ * long `{#each}`, read the list from `createQueryState` or `$derived($todos.data)`: Svelte compiles an
+ * each over a `$store` expression as mutable items and re-runs every row on each emission.
  *
  * @example
  * const todos = createQuery(TodoResource.getList, () => ({ userId }), { keepPreviousData: true });

@@ -26,6 +26,7 @@ export type { InfiniteOptions, InfiniteQuery, InfiniteState } from './infinite.j
 export { observeMutation } from './mutation.js';
 export type { Mutation, MutationState } from './mutation.js';
 export { keepPrevious } from './placeholder.js';
+export { keepRows, type RowKind } from './keepRows.js';
 export type { QueryOptions, QueryResult } from './placeholder.js';
 export { inspectController } from './inspect.js';
 export type { ControllerInspector, QueryInspection, RecordRef } from './inspect.js';

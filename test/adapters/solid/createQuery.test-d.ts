@@ -12,12 +12,27 @@ import {
   useSuspense,
   type QueryResource,
   type QueryResult,
+  type SolidQueryOptions,
+  type SolidStateOptions,
 } from '../../../adapters/solid/index.js';
 import { PostFeed, PostResource, type Post } from '../../fixtures/feedServer.js';
 import type { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 
 describe('rx-rest/solid types', () => {
+  test('reconcile: an option of createQuery and createQueryState that keeps the data type', () => {
+    expectTypeOf<SolidStateOptions['reconcile']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<SolidQueryOptions>().toMatchTypeOf<SolidStateOptions>();
+    expectTypeOf(createQuery(TodoResource.getList, () => ({ userId: 1 }), { reconcile: true })).toEqualTypeOf<
+      QueryResource<Todo[]>
+    >();
+    expectTypeOf(createQueryState(TodoResource.get, { id: 1 }, { reconcile: true })).toEqualTypeOf<
+      Accessor<QueryResult<Todo>>
+    >();
+    // @ts-expect-error reconcile is a boolean
+    createQuery(TodoResource.get, { id: 1 }, { reconcile: 'id' });
+  });
+
   test('createQuery is typed from the endpoint', () => {
     expectTypeOf(createQuery(TodoResource.get, { id: 1 })).toEqualTypeOf<QueryResource<Todo>>();
     expectTypeOf(createQuery(TodoResource.get, () => ({ id: 1 }))).toEqualTypeOf<QueryResource<Todo>>();

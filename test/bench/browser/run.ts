@@ -15,7 +15,8 @@
  * Rounds interleave the variants (a fresh page each), and the table gives medians and the ratio
  * rx-rest / TanStack. Environment: BENCH_BROWSER_ROUNDS (default 5), BENCH_BROWSER_UPDATES (single
  * updates per page, default 15), BENCH_BROWSER_BURSTS (bursts per page, default 5), BENCH_BROWSER_SIZES
- * (default 500,5000). Times are wall-clock: run it on a quiet machine.
+ * (default 500,5000), BENCH_BROWSER_PAGES (default svelte,solid). Times are wall-clock: run it on a quiet
+ * machine.
  */
 import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -34,17 +35,20 @@ const ROUNDS = env('BENCH_BROWSER_ROUNDS', 5);
 const UPDATES = env('BENCH_BROWSER_UPDATES', 15);
 const BURSTS = env('BENCH_BROWSER_BURSTS', 5);
 const SIZES = (process.env.BENCH_BROWSER_SIZES ?? '500,5000').split(',').map(Number);
+const PAGES = (process.env.BENCH_BROWSER_PAGES ?? 'svelte,solid').split(',');
 const BURST = 100;
 
 /** The variants: page, variant name, label, and the TanStack variant it is compared with (none for TanStack). */
-const VARIANTS = [
+const ALL = [
   { page: 'svelte', name: 'tanstack', label: 'Svelte, TanStack svelte-query' },
   { page: 'svelte', name: 'rx-store', label: 'Svelte, rx-rest {#each $todos.data}', base: 'tanstack' },
   { page: 'svelte', name: 'rx-state', label: 'Svelte, rx-rest createQueryState', base: 'tanstack' },
   { page: 'svelte', name: 'rx-derived', label: 'Svelte, rx-rest $derived($todos.data)', base: 'tanstack' },
   { page: 'solid', name: 'tanstack', label: 'Solid, TanStack solid-query' },
   { page: 'solid', name: 'rx', label: 'Solid, rx-rest createQuery + <For>', base: 'tanstack' },
+  { page: 'solid', name: 'rx-reconcile', label: 'Solid, rx-rest createQuery({ reconcile: true })', base: 'tanstack' },
 ] as const;
+const VARIANTS = ALL.filter((v) => PAGES.includes(v.page));
 type Key = `${string}/${string}/${number}`;
 const key = (page: string, name: string, n: number): Key => `${page}/${name}/${n}`;
 
@@ -158,7 +162,7 @@ console.log(
   `\ncase H: a list in the browser (Chromium, production builds; medians of ${ROUNDS} rounds: first render 1 per round, ` +
     `${UPDATES} single updates and ${BURSTS} bursts per round; ratio = rx-rest / TanStack)\n`,
 );
-for (const page of ['svelte', 'solid']) {
+for (const page of PAGES) {
   const compared = VARIANTS.filter((v) => v.page === page && 'base' in v);
   const header = ['| n | measure |', ' TanStack |', ...compared.map((v) => ` ${v.label.replace(/^\w+, /, '')} |`)];
   console.log(`${page === 'svelte' ? 'Svelte' : 'Solid'}\n`);

@@ -3,5 +3,6 @@ import { start } from '../harness.js';
 
 void start({
   rx: () => import('./rx.jsx'),
+  'rx-reconcile': () => import('./rxReconcile.jsx'),
   tanstack: () => import('./tanstack.jsx'),
 });

@@ -1,4 +1,7 @@
-/** rx-rest, Solid: the list cached with `setResponse`, read with `createQuery` and `<For>`; one todo changed with `controller.set`. */
+/**
+ * rx-rest, Solid: the list cached with `setResponse`, read with `createQuery` and `<For>` (entities as the
+ * core's objects, or with `reconcile: true` as stores); one todo changed with `controller.set`.
+ */
 import { Controller } from 'rx-rest';
 import { createQuery } from 'rx-rest/solid';
 import { For } from 'solid-js';
@@ -8,8 +11,10 @@ import type { Variant } from '../harness.js';
 
 const controller = new Controller({ gcTime: Number.POSITIVE_INFINITY });
 
+let reconcile = false;
+
 function List() {
-  const todos = createQuery(TodoResource.getList, {}, controller);
+  const todos = createQuery(TodoResource.getList, {}, { controller, reconcile });
   return (
     <ul>
       <For each={todos()}>
@@ -23,10 +28,14 @@ function List() {
   );
 }
 
-export default {
+/** The variant, with entities as the core's objects or (`reconcile`) as stores. */
+export const rxVariant = (withStores: boolean): Variant => ({
   prepare: (data) => controller.setResponse(TodoResource.getList, {}, data),
   mount(target) {
+    reconcile = withStores;
     render(() => <List />, target);
     return { update: (id, title) => controller.set(Todo, { id }, { id, title }) };
   },
-} satisfies Variant;
+});
+
+export default rxVariant(false);

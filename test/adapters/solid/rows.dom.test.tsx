@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@solidjs/testing-library';
+import { createRenderEffect, createRoot, For } from 'solid-js';
+import { Controller } from '../../../core/index.js';
+import { ControllerProvider, createQuery, createQueryState } from '../../../adapters/solid/index.js';
+import { Todo } from '../../fixtures/entities.js';
+import { TodoResource } from '../resources.js';
+
+afterEach(cleanup);
+
+let controller: Controller;
+const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
+beforeEach(() => {
+  controller = new Controller();
+  controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1), row(2), row(3)]);
+});
+
+const titles = () => screen.queryAllByRole('listitem').map((li) => li.querySelector('span')?.textContent);
+const microtask = () => Promise.resolve();
+
+let reconcile = false;
+
+/** A list whose rows hold an input (focus and typed text are DOM state a recreated row loses). */
+function Todos(props: { rows?: () => void }) {
+  const todos = createQuery(TodoResource.getList, () => ({ userId: 1 }), { reconcile });
+  return (
+    <ul>
+      <For each={todos()}>
+        {(todo) => {
+          props.rows?.();
+          return (
+            <li data-id={todo.id}>
+              <span>{todo.title}</span>
+              <input aria-label={`note ${todo.id}`} />
+            </li>
+          );
+        }}
+      </For>
+    </ul>
+  );
+}
+
+const mount = (props: Parameters<typeof Todos>[0] & { reconcile?: boolean } = {}) => {
+  reconcile = !!props.reconcile;
+  return render(() => (
+    <ControllerProvider controller={controller}>
+      <Todos rows={props.rows} />
+    </ControllerProvider>
+  ));
+};
+
+describe('Solid: emissions of one task', () => {
+  it('renders a single write before it returns, and a burst of writes in one task twice, not once per write', async () => {
+    let renders = 0;
+    createRoot(() => {
+      const todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), controller);
+      createRenderEffect(() => {
+        todos();
+        renders++;
+      });
+    });
+    expect(renders).toBe(1); // the first emission is there on subscribe
+    controller.set(Todo, { id: 1 }, { id: 1, title: 'one' });
+    expect(renders).toBe(2); // at once
+    await microtask();
+    for (let i = 0; i < 50; i++) controller.set(Todo, { id: 2 }, { id: 2, title: `two ${i}` });
+    expect(renders).toBe(3); // the burst's first write at once, the rest wait for the end of the task
+    await microtask();
+    expect(renders).toBe(4);
+  });
+
+  it("shows the burst's last write in the DOM at the end of the task, and to a read outside a tracking scope at once", async () => {
+    let todos!: () => { data?: readonly Todo[] | undefined };
+    const dispose = createRoot((dispose) => {
+      todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), controller);
+      return dispose;
+    });
+    mount();
+    for (const title of ['a', 'b', 'c']) controller.set(Todo, { id: 3 }, { id: 3, title });
+    expect(todos().data?.map((todo) => todo.title)).toEqual(['todo 1', 'todo 2', 'c']);
+    expect(titles()).toEqual(['todo 1', 'todo 2', 'a']); // the DOM: the first write of the task
+    await microtask();
+    expect(titles()).toEqual(['todo 1', 'todo 2', 'c']);
+    dispose();
+  });
+});
+
+describe('Solid: reconcile', () => {
+  it("keeps a changed row's DOM node, its focus and its input's value, and re-renders only the changed text", async () => {
+    let rows = 0;
+    mount({ reconcile: true, rows: () => rows++ });
+    const second = screen.getAllByRole('listitem')[1];
+    const input = screen.getByLabelText('note 2') as HTMLInputElement;
+    input.focus();
+    input.value = 'typed';
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'renamed' });
+    await microtask();
+    expect(titles()).toEqual(['todo 1', 'renamed', 'todo 3']);
+    expect(screen.getAllByRole('listitem')[1]).toBe(second);
+    expect(screen.getByLabelText('note 2')).toBe(input);
+    expect(document.activeElement).toBe(input);
+    expect(input.value).toBe('typed');
+    expect(rows).toBe(3); // no row was created again
+  });
+
+  it('recreates a changed row without it (a changed record is a new object), and keeps the unchanged rows', async () => {
+    mount();
+    const [first, second] = screen.getAllByRole('listitem');
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'renamed' });
+    await microtask();
+    expect(titles()).toEqual(['todo 1', 'renamed', 'todo 3']);
+    expect(screen.getAllByRole('listitem')[0]).toBe(first);
+    expect(screen.getAllByRole('listitem')[1]).not.toBe(second);
+  });
+
+  it('gives the same store per entity while it stays in the data, the same array while its rows are the same, and follows additions and removals', () => {
+    createRoot((dispose) => {
+      const todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), { controller, reconcile: true });
+      const before = todos().data!;
+      expect(before.map((todo) => todo.title)).toEqual(['todo 1', 'todo 2', 'todo 3']);
+      expect(before[0]).toBeInstanceOf(Todo);
+      expect(before[0]!.pk()).toBe('1');
+
+      controller.set(Todo, { id: 2 }, { id: 2, title: 'renamed', completed: true });
+      const after = todos().data!;
+      expect(after).toBe(before); // the same rows: the same array
+      expect(after[1]!.title).toBe('renamed');
+      expect(after[1]!.completed).toBe(true);
+      expect(controller.get(Todo, { id: 2 })?.title).toBe('renamed'); // the cache's own objects are untouched
+      expect(controller.get(Todo, { id: 2 })).not.toBe(after[1]);
+
+      controller.setResponse(TodoResource.getList, { userId: 1 }, [row(3), row(4), row(2, 'renamed')]);
+      const next = todos().data!;
+      expect(next.map((todo) => todo.title)).toEqual(['todo 3', 'todo 4', 'renamed']);
+      expect(next[0]).toBe(before[2]);
+      expect(next[2]).toBe(before[1]);
+
+      controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1)]);
+      expect(todos().data![0]).not.toBe(before[0]); // todo 1 left the data: its store was let go
+      dispose();
+    });
+  });
+
+  it('reconciles a single entity', () => {
+    controller.setResponse(TodoResource.get, { id: 5 }, row(5));
+    let titles = 0;
+    const { todo, dispose } = createRoot((dispose) => {
+      const todo = createQueryState(TodoResource.get, () => ({ id: 5 }), { controller, reconcile: true });
+      createRenderEffect(() => {
+        void todo().data?.title;
+        titles++;
+      });
+      return { todo, dispose };
+    });
+    const before = todo().data!;
+    controller.set(Todo, { id: 5 }, { id: 5, title: 'five' });
+    expect(todo().data).toBe(before);
+    expect(before.title).toBe('five');
+    expect(titles).toBe(2); // the field changed; the state did not
+    dispose();
+  });
+});
