@@ -4,7 +4,9 @@ import type { Changes } from '../store/index.js';
 
 /**
  * What the controller needs of an endpoint: callable with its arguments, a request key, a schema and
- * the expiry options. Every `RestEndpoint` is one.
+ * the expiry options. Every `RestEndpoint` is one. Without `A`, any endpoint fits and may be called with
+ * the arguments stored beside it (`action.endpoint.key(...action.args)`): the default stays `any[]`, since
+ * `unknown[]` would refuse every endpoint with typed arguments and `never` would refuse those calls.
  */
 export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = unknown, S = Schema | undefined> {
   (...args: A): Promise<R>;

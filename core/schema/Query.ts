@@ -15,7 +15,7 @@ import type { Denormalize, DenormalizeResult, EntityTables } from './types.js';
  *   return { total: mine.length, done: mine.filter((todo) => todo.completed).length };
  * });
  */
-export class Query<S = unknown, R = unknown, P extends readonly unknown[] = readonly any[]> extends SchemaNode {
+export class Query<S = unknown, R = unknown, P extends readonly unknown[] = readonly never[]> extends SchemaNode {
   declare readonly kind: 'Query';
   /** The schema that is read. */
   declare readonly schema: S;
