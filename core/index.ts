@@ -89,7 +89,7 @@ export type {
 } from './endpoint/index.js';
 
 // ---- Controller and store ------------------------------------------------------------------------
-export { Controller, IDLE, assertReadEndpoint, browserEnvironment } from './controller/index.js';
+export { Controller, browserEnvironment } from './controller/index.js';
 export { takeSnapshot, restoreSnapshot } from './controller/index.js';
 export type { RestoreOptions, TakeSnapshotOptions } from './controller/index.js';
 export { afterHydration, holdHydration, isHydrating } from './controller/index.js';

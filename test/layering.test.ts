@@ -1,6 +1,7 @@
 /**
  * Imports point one way: errors <- schema <- endpoint <- store <- controller <- core/index.ts <- adapters.
- * Adapters and add-ons (adapters/<name>/) import only core/index.ts, never each other.
+ * Adapters and add-ons (adapters/<name>/) import only core/index.ts, never each other; the Svelte and Solid
+ * adapters may also import core/internal.ts (what they share with the core but users do not).
  * Nothing imports upward, and a file imports another layer only through that layer's index.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ const root = path.resolve(import.meta.dirname, '..');
 /** A layer of a repository path (relative, with `/`), and its rank: a file may import ranks up to its own. */
 function layerOf(file: string): { readonly name: string; readonly rank: number } | undefined {
   if (file === 'core/errors.ts') return { name: 'core/errors.ts', rank: 0 };
-  if (file === 'core/index.ts') return { name: 'core/index.ts', rank: 5 };
+  if (file === 'core/index.ts' || file === 'core/internal.ts') return { name: file, rank: 5 };
   const [top, dir] = file.split('/');
   const ranks: Record<string, number> = { schema: 1, endpoint: 2, store: 3, controller: 4 };
   if (top === 'core' && dir !== undefined && dir in ranks) return { name: `core/${dir}`, rank: ranks[dir]! };
@@ -33,7 +34,7 @@ export function importProblem(from: string, specifier: string): string | undefin
     return `${from} imports ${specifier}: an adapter or add-on imports only the core (core/index.ts)`;
   const entry = layer.name.endsWith('.ts') ? layer.name : `${layer.name}/index.ts`;
   if (target !== entry) return `${from} imports ${specifier}: past ${entry} into ${layer.name}'s internals`;
-  if (source.rank === 6 && layer.name !== 'core/index.ts')
+  if (source.rank === 6 && layer.name !== 'core/index.ts' && layer.name !== 'core/internal.ts')
     return `${from} imports ${specifier}: an adapter or add-on imports only core/index.ts (and its own files)`;
   return undefined;
 }
@@ -87,6 +88,7 @@ describe('layering', () => {
     expect(addOnMayImport('adapters/persist/index.ts', './envelope.js')).toBe(true);
     expect(addOnMayImport('adapters/persist/index.ts', 'rxjs')).toBe(true);
     expect(addOnMayImport('adapters/persist/index.ts', '../../core/store/index.js')).toBe(false);
+    expect(addOnMayImport('adapters/persist/index.ts', '../../core/internal.js')).toBe(false);
     expect(addOnMayImport('adapters/persist/index.ts', '../svelte/index.js')).toBe(false);
     expect(addOnMayImport('adapters/persist/index.ts', 'svelte/store')).toBe(false);
   });
@@ -99,6 +101,8 @@ describe('layering', () => {
     expect(importProblem('core/controller/Controller.ts', '../store/index.js')).toBeUndefined();
     expect(importProblem('core/controller/Controller.ts', './Requests.js')).toBeUndefined();
     expect(importProblem('adapters/solid/index.ts', '../../core/index.js')).toBeUndefined();
+    expect(importProblem('adapters/solid/index.ts', '../../core/internal.js')).toBeUndefined();
+    expect(importProblem('core/controller/Controller.ts', '../internal.js')).toMatch(/upward/);
     expect(importProblem('adapters/devtools/index.ts', '../svelte/index.js')).toMatch(/imports only the core/);
     expect(importProblem('adapters/devtools/index.ts', '../../core/errors.js')).toMatch(/only core\/index.ts/);
     expect(importProblem('adapters/devtools/index.ts', '../../demos/api.js')).toMatch(/outside the layers/);

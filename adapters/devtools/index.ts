@@ -195,5 +195,5 @@ export function connectDevtools(controller: Controller, options: DevtoolsOptions
 }
 
 export { mountDevtools } from './mount.js';
-export type { MountDevtoolsOptions } from './panel.js';
+export type { MountDevtoolsOptions } from './mount.js';
 export type { DevtoolsPosition } from './styles.js';

@@ -1,6 +1,17 @@
 /** `mountDevtools`: one panel per controller, nothing on a server. */
 import { Controller } from '../../core/index.js';
-import { Panel, type MountDevtoolsOptions } from './panel.js';
+import { Panel } from './panel.js';
+import type { DevtoolsPosition } from './styles.js';
+
+/** What `mountDevtools` takes besides the controller. */
+export interface MountDevtoolsOptions {
+  /** Open at once (default false: only the toggle shows). */
+  readonly initialIsOpen?: boolean | undefined;
+  /** The corner of the viewport of the toggle and the panel. Default `'bottom-right'`. */
+  readonly position?: DevtoolsPosition | undefined;
+  /** The element the panel's host is appended to. Default `document.body`. */
+  readonly target?: Element | undefined;
+}
 
 const mounted = new WeakMap<Controller, { readonly panel: Panel; mounts: number }>();
 

@@ -16,17 +16,8 @@ import { el, setAttribute } from './dom.js';
 import { EntitiesTab } from './entitiesTab.js';
 import { FrameScheduler } from './frames.js';
 import { QueriesTab } from './queriesTab.js';
-import { STYLES, type DevtoolsPosition } from './styles.js';
-
-/** What `mountDevtools` takes besides the controller. */
-export interface MountDevtoolsOptions {
-  /** Open at once (default false: only the toggle shows). */
-  readonly initialIsOpen?: boolean | undefined;
-  /** The corner of the viewport of the toggle and the panel. Default `'bottom-right'`. */
-  readonly position?: DevtoolsPosition | undefined;
-  /** The element the panel's host is appended to. Default `document.body`. */
-  readonly target?: Element | undefined;
-}
+import type { MountDevtoolsOptions } from './mount.js';
+import { STYLES } from './styles.js';
 
 const TABS: readonly TabName[] = ['Queries', 'Entities', 'Actions'];
 /** How often an open panel redraws without actions (ages, requests started or paused). */

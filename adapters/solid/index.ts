@@ -45,13 +45,8 @@ import type {
   QueryOptions,
   QueryResult,
 } from '../../core/index.js';
-import {
-  assertReadEndpoint,
-  keepPrevious,
-  infiniteSource,
-  observeMutation,
-  type InfiniteOptions,
-} from '../../core/index.js';
+import { keepPrevious, infiniteSource, observeMutation, type InfiniteOptions } from '../../core/index.js';
+import { assertReadEndpoint } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();

@@ -5,7 +5,7 @@
  */
 import { getContext } from 'svelte';
 import type { Controller, EndpointArgs, EndpointData, ReadEndpoint } from '../../core/index.js';
-import { assertReadEndpoint } from '../../core/index.js';
+import { assertReadEndpoint } from '../../core/internal.js';
 
 /** The context key `setController` writes (`Symbol.for`: two copies of the package share it). */
 const KEY = Symbol.for('rx-rest/svelte controller');

@@ -1,22 +1,24 @@
 import type { Observable as ObservableType, Subscription } from 'rxjs';
 import { connectSource, type ConnectPolicy } from './connect.js';
-import { StoreQueries, isQueryable, type Queryable } from './StoreQueries.js';
+import { StoreQueries, isQueryable } from './StoreQueries.js';
 import type { Denormalize } from '../schema/index.js';
 import { Store, restoreState, type State } from '../store/index.js';
-import type { ControllerAction } from './ActionLog.js';
 import { cacheOptions, type ControllerOptions } from './options.js';
 import { QueryCache } from './QueryCache.js';
-import { isFresh, responseSnapshot, type ObserveOptions } from './QueryStream.js';
+import { isFresh, responseSnapshot } from './QueryStream.js';
 import type { Requests } from './Requests.js';
 import { Teardowns } from './Teardowns.js';
 import {
   IDLE,
   assertReadEndpoint,
+  type ControllerAction,
   type ControllerEndpoint,
   type EndpointArgs,
   type EndpointData,
   type EndpointResponse,
+  type ObserveOptions,
   type QueryState,
+  type Queryable,
   type ReadEndpoint,
   type ResponseSnapshot,
 } from './types.js';

@@ -3,59 +3,8 @@
  * visible, and when the window regains focus. Browsers give it through `window`/`document` events;
  * tests give Subjects; on a server there is none (always online and visible).
  */
-import { Observable, type Subscription } from 'rxjs';
-
-/** Where the controller learns about the network, the page's visibility and focus. */
-export interface ControllerEnvironment {
-  /** `true` when the network is up, `false` when it is down. */
-  readonly online$?: Observable<boolean> | undefined;
-  /** `true` when the page is visible, `false` when it is hidden (a background tab). */
-  readonly visible$?: Observable<boolean> | undefined;
-  /** Emits when the window regains focus. */
-  readonly focus$?: Observable<unknown> | undefined;
-}
-
-/**
- * The browser's environment: `online`/`offline` events on `window`, `visibilitychange` on `document`,
- * `focus` on `window`; each starts from the current value. Where there is no `window` (Node, a
- * server render), none.
- */
-export function browserEnvironment(): ControllerEnvironment {
-  if (typeof window === 'undefined' || typeof document === 'undefined' || typeof window.addEventListener !== 'function')
-    return {};
-  const visible = () => document.visibilityState !== 'hidden';
-  return {
-    online$: events(
-      window,
-      ['online', 'offline'],
-      (type) => type === 'online',
-      () => navigator.onLine !== false,
-    ),
-    visible$: events(document, ['visibilitychange'], visible, visible),
-    focus$: events(window, ['focus'], () => true),
-  };
-}
-
-/**
- * The events `types` of `target` as values (`read` of the event's type), starting with `initial()` when
- * given. Written out rather than composed from rxjs's `fromEvent`/`merge`/`map`, which would add about
- * 3 KiB gzip to every app's bundle.
- */
-function events<T>(
-  target: EventTarget,
-  types: readonly string[],
-  read: (type: string) => T,
-  initial?: () => T,
-): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    if (initial) subscriber.next(initial());
-    const listener = (event: Event) => subscriber.next(read(event.type));
-    for (const type of types) target.addEventListener(type, listener);
-    return () => {
-      for (const type of types) target.removeEventListener(type, listener);
-    };
-  });
-}
+import type { Subscription } from 'rxjs';
+import type { ControllerEnvironment } from './options.js';
 
 /** What the environment tells its listener. */
 export interface EnvironmentListener {

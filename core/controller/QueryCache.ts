@@ -10,39 +10,17 @@ import { toError } from '../errors.js';
 import type { Store, Transition } from '../store/index.js';
 import { ActionLog } from './ActionLog.js';
 import { GarbageCollector, type CollectorView } from './GarbageCollector.js';
-import { Environment, type ControllerEnvironment, type EnvironmentListener } from './Environment.js';
+import { Environment, type EnvironmentListener } from './Environment.js';
+import type { ResolvedOptions } from './options.js';
 import { NO_PATHS, QueryReader } from './QueryReader.js';
-import {
-  QueryStream,
-  needsFetch,
-  stateOf,
-  type ObserveOptions,
-  type StreamHost,
-  type UpdateOptions,
-} from './QueryStream.js';
+import { QueryStream, needsFetch, stateOf, type StreamHost, type UpdateOptions } from './QueryStream.js';
 import { Requests, type RequestListener } from './Requests.js';
-import type { RequestPolicy } from './retry.js';
-import { IDLE, type ControllerEndpoint, type QueryState } from './types.js';
+import { IDLE, type ControllerEndpoint, type ObserveOptions, type QueryState } from './types.js';
 
 const ENTITIES_ONLY: UpdateOptions = { entitiesOnly: true };
 
-/** What a query cache needs besides its store. */
-export interface QueryCacheOptions extends RequestPolicy {
-  /** The clock (ms since the epoch). */
-  readonly now: () => number;
-  /** Where polling and retry waits are scheduled (`undefined`: the global timers). */
-  readonly scheduler: SchedulerLike | undefined;
-  /** The network, visibility and focus events. */
-  readonly environment: ControllerEnvironment;
-  /** Stale or errored streams with subscribers refetch when the network comes back. */
-  readonly refetchOnReconnect: boolean;
-  /** Stale streams with subscribers refetch when the window regains focus. */
-  readonly refetchOnFocus: boolean;
-  /** Polling goes on while the page is hidden or the network is down. */
-  readonly pollInBackground: boolean;
-  /** How long (ms) a key's result is kept after its last subscriber left. */
-  readonly gcTime: number;
-}
+/** The query cache's options: the controller's, each at its default when not given (`cacheOptions`). */
+export type QueryCacheOptions = ResolvedOptions;
 
 /** Focus events closer together than this (ms) count as one. */
 const FOCUS_THROTTLE = 1_000;

@@ -16,7 +16,7 @@ import { BehaviorSubject, Observable, type SchedulerLike, type Unsubscribable } 
 import { NO_PATHS, type QueryRead, type QueryReader } from './QueryReader.js';
 import { isTransient } from './retry.js';
 import { every } from './timers.js';
-import type { ControllerEndpoint, QueryState, ResponseSnapshot } from './types.js';
+import type { ControllerEndpoint, ObserveOptions, QueryState, ResponseSnapshot } from './types.js';
 
 /** How `QueryStream.update` re-reads. */
 export interface UpdateOptions {
@@ -24,12 +24,6 @@ export interface UpdateOptions {
   readonly mounting?: boolean;
   /** Only entity records changed since the last read, not this key's result or meta. */
   readonly entitiesOnly?: boolean;
-}
-
-/** How one subscriber observes a stream. */
-export interface ObserveOptions {
-  /** The subscriber keeps the polling timer running (`pollFrequency`); the adapters' `useSuspense` does not. */
-  readonly poll: boolean;
 }
 
 /** What a query stream asks of the requests: whether its key's request is in flight, paused, and since when. */

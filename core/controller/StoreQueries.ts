@@ -8,13 +8,10 @@
  * table whose new rows could change it (`queryTables`: All rows, index lookups, lists by arguments).
  */
 import { Observable } from 'rxjs';
-import { SchemaNode, isEntityClass, query, queryTables, type Denormalize, type EntityClass } from '../schema/index.js';
+import { SchemaNode, isEntityClass, query, queryTables, type Denormalize } from '../schema/index.js';
 import type { Changes, Store } from '../store/index.js';
 import type { QueryReader } from './QueryReader.js';
-import { IDLE, type QueryState } from './types.js';
-
-/** A schema that `controller.get` and `controller.observe` can answer from the store alone. */
-export type Queryable = EntityClass | SchemaNode;
+import { IDLE, type QueryState, type Queryable } from './types.js';
 
 /** Whether `value` is a queryable (an Entity class or a schema object), not an endpoint. */
 export function isQueryable(value: unknown): value is Queryable {

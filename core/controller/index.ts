@@ -1,13 +1,14 @@
 /** The controller layer: fetch, observe, invalidation, polling and optimistic updates over the store. */
 export { Controller } from './Controller.js';
-export type { Queryable } from './StoreQueries.js';
-export type { ControllerManager, ControllerOptions } from './options.js';
-export type { ControllerAction, ControllerActionType, StateChanges } from './ActionLog.js';
-export { browserEnvironment } from './Environment.js';
-export type { ControllerEnvironment } from './Environment.js';
+export type { ControllerEnvironment, ControllerManager, ControllerOptions } from './options.js';
+export { browserEnvironment } from './browserEnvironment.js';
 export { IDLE, assertReadEndpoint } from './types.js';
-export type { ObserveOptions } from './QueryStream.js';
 export type {
+  ControllerAction,
+  ControllerActionType,
+  StateChanges,
+  ObserveOptions,
+  Queryable,
   ControllerEndpoint,
   QueryArgs,
   EndpointArgs,

@@ -39,9 +39,10 @@ export interface InfiniteOptions {
   /**
    * The argument of the page after `page` (the data of the page just loaded, the list's data for the
    * first page; `param` is `undefined` for the first page); `null`/`undefined` when there is none.
-   * Default: the next number while pages are not empty (page numbers), `page.next` (cursors).
+   * Default: the next number while pages are not empty (page numbers), `page.next` (cursors). The
+   * function may type `page` as the page endpoint's data (`(page: { next: string | null }) => page.next`).
    */
-  readonly next?: (page: any, param: unknown) => unknown;
+  next?(page: unknown, param: unknown): unknown;
 }
 
 /** An infinite list: its state and the verb that loads one more page. */
@@ -85,7 +86,7 @@ function samePageList(field: string) {
 interface Paging {
   readonly page: ControllerEndpoint;
   readonly field: string;
-  readonly next: (page: any, param: unknown) => unknown;
+  readonly next: (page: unknown, param: unknown) => unknown;
   /** The items of a page's or the list's data (its Collection member for cursor lists). */
   readonly items: (data: unknown) => readonly unknown[] | undefined;
 }

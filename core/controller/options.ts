@@ -1,8 +1,7 @@
-import type { SchedulerLike } from 'rxjs';
+import type { Observable, SchedulerLike } from 'rxjs';
 import type { FetchFunction, RetryDelay } from '../endpoint/index.js';
 import type { Controller } from './Controller.js';
-import { browserEnvironment, type ControllerEnvironment } from './Environment.js';
-import type { QueryCacheOptions } from './QueryCache.js';
+import { browserEnvironment } from './browserEnvironment.js';
 import { defaultRetryDelay } from './retry.js';
 import { describeKind } from '../errors.js';
 
@@ -69,11 +68,48 @@ export interface ControllerOptions {
   readonly fetch?: FetchFunction | undefined;
 }
 
+/** Where the controller learns about the network, the page's visibility and focus. */
+export interface ControllerEnvironment {
+  /** `true` when the network is up, `false` when it is down. */
+  readonly online$?: Observable<boolean> | undefined;
+  /** `true` when the page is visible, `false` when it is hidden (a background tab). */
+  readonly visible$?: Observable<boolean> | undefined;
+  /** Emits when the window regains focus. */
+  readonly focus$?: Observable<unknown> | undefined;
+}
+
 /** An add-on started with the controller; its returned teardown runs on `dispose()`. */
 export type ControllerManager = (controller: Controller) => (() => void) | void;
 
-/** The query cache's options: the controller's, each missing one at the default documented above. */
-export function cacheOptions(options: ControllerOptions): QueryCacheOptions {
+/**
+ * The controller's options with every default applied, as its query cache and request runner take them
+ * (the query cache's own options extend these).
+ */
+export interface ResolvedOptions {
+  /** The clock (ms since the epoch). */
+  readonly now: () => number;
+  /** Where polling and retry waits are scheduled (`undefined`: the global timers). */
+  readonly scheduler: SchedulerLike | undefined;
+  /** Retries of a failed GET (mutations: none unless the endpoint sets `retry`). */
+  readonly retry: number | false;
+  /** The wait before each retry. */
+  readonly retryDelay: RetryDelay;
+  /** The `fetch` requests are sent with; `undefined`: the global one. */
+  readonly fetch?: FetchFunction | undefined;
+  /** The network, visibility and focus events. */
+  readonly environment: ControllerEnvironment;
+  /** Stale or errored streams with subscribers refetch when the network comes back. */
+  readonly refetchOnReconnect: boolean;
+  /** Stale streams with subscribers refetch when the window regains focus. */
+  readonly refetchOnFocus: boolean;
+  /** Polling goes on while the page is hidden or the network is down. */
+  readonly pollInBackground: boolean;
+  /** How long (ms) a key's result is kept after its last subscriber left. */
+  readonly gcTime: number;
+}
+
+/** The controller's options, each missing one at the default documented above. */
+export function cacheOptions(options: ControllerOptions): ResolvedOptions {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new TypeError(
       process.env.NODE_ENV !== 'production'

@@ -1,9 +1,12 @@
 import type { FetchOptions, JsonOf, ResultOf } from '../endpoint/index.js';
-import type { Denormalize, Invalidate, Schema } from '../schema/index.js';
+import type { Denormalize, EntityClass, Invalidate, Schema, SchemaNode } from '../schema/index.js';
+import type { Changes } from '../store/index.js';
 
 /**
  * What the controller needs of an endpoint: callable with its arguments, a request key, a schema and
- * the expiry options. Every `RestEndpoint` is one.
+ * the expiry options. Every `RestEndpoint` is one. Without `A`, any endpoint fits and may be called with
+ * the arguments stored beside it (`action.endpoint.key(...action.args)`): the default stays `any[]`, since
+ * `unknown[]` would refuse every endpoint with typed arguments and `never` would refuse those calls.
  */
 export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = unknown, S = Schema | undefined> {
   (...args: A): Promise<R>;
@@ -141,3 +144,52 @@ export const IDLE: QueryState<never> = Object.freeze({
   stale: false,
   paused: false,
 });
+
+/** A schema that `controller.get` and `controller.observe` can answer from the store alone. */
+export type Queryable = EntityClass | SchemaNode;
+
+/** How one subscriber observes a stream. */
+export interface ObserveOptions {
+  /** The subscriber keeps the polling timer running (`pollFrequency`); the adapters' `useSuspense` does not. */
+  readonly poll: boolean;
+}
+
+/** What a committed change was. */
+export type ControllerActionType =
+  | 'fetch'
+  | 'set'
+  | 'setError'
+  | 'invalidate'
+  | 'expire'
+  | 'optimistic'
+  | 'rollback'
+  | 'reset'
+  | 'gc'
+  | 'restore'
+  | 'pushError';
+
+/**
+ * What a change touched in the state: entity records as `[entity key, pk]` and request keys (`'all'` after
+ * a reset or a replacing restore), and whether the optimistic layers changed. `takeSnapshot(controller, { changes })`
+ * turns it into the plain data another tab or a log needs.
+ */
+export type StateChanges = Changes;
+
+/** One committed change, as `controller.actions$` emits it. */
+export interface ControllerAction {
+  readonly type: ControllerActionType;
+  /** The request key it concerns, when it concerns one. */
+  readonly key?: string | undefined;
+  /** Every request key it concerns (`invalidateAll`, `expireAll`, a collection). */
+  readonly keys?: readonly string[] | undefined;
+  /** The endpoint, when the change came through one. */
+  readonly endpoint?: ControllerEndpoint | undefined;
+  /** The endpoint's arguments, when known. */
+  readonly args?: readonly unknown[] | undefined;
+  /** The error stored (`setError`), that rolled a mutation back (`rollback`), or of a pushed message that could not be applied (`pushError`). */
+  readonly error?: Error | undefined;
+  /** The pushed message that could not be applied (`pushError`). */
+  readonly message?: unknown;
+  /** What the change touched in the state (every action but `pushError`). */
+  readonly changes?: StateChanges | undefined;
+}

@@ -337,7 +337,7 @@ export class RestEndpoint<
   paginated<F extends string>(field: F): Paginated<P, S, SP, F>;
   paginated<A extends object>(
     removeCursor: (args: A) => readonly unknown[],
-  ): Paginated<P, S, SP, string> extends RestEndpoint<P, infer S2, 'GET', any, any, any>
+  ): Paginated<P, S, SP, string> extends RestEndpoint<P, infer S2, 'GET', infer _SP, infer _B, infer _R>
     ? RestEndpoint<P, S2, 'GET', A>
     : never;
   paginated(removeCursor: RemoveCursor): unknown {

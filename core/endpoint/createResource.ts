@@ -13,7 +13,7 @@ import type { CollectionIn, MemberSchema, PageParams, Paginated } from './listMe
 import type { EndpointExtraOptions, HttpMethod, JsonOf, ResultOf } from './types.js';
 
 /** The schemas a resource is built on: an Entity class, or a `schema.Union` of them (data-client's `resource` takes both). */
-export type ResourceSchema = EntityClass | Union<any>;
+export type ResourceSchema = EntityClass | Union;
 
 /** Options of `createResource`. */
 export interface ResourceOptions<
@@ -101,8 +101,16 @@ export type ExtendOptions = Partial<
   RestEndpointOptions<string, Schema | undefined, HttpMethod, unknown, unknown, unknown>
 >;
 
-/** A class that builds endpoints: `RestEndpoint` or a subclass of it. */
-export type EndpointClass = new (options: RestEndpointOptions<any, any, any, any, any, any>) => AnyRestEndpoint;
+/**
+ * A class that builds endpoints: `RestEndpoint` or a subclass of it, whatever its constructor's options
+ * are typed as (each member is built with the resource's options for that member).
+ */
+export type EndpointClass = new (options: never) => AnyRestEndpoint;
+
+/** How `createResource` calls an `EndpointClass`: with the options of one member. */
+type MemberConstructor = new (
+  options: RestEndpointOptions<string, undefined, 'GET', undefined, undefined, unknown>,
+) => AnyRestEndpoint;
 
 /** A class that builds the list schema: `schema.Collection` or a subclass of it. */
 export type CollectionClass = new (
@@ -173,15 +181,15 @@ type ExtraMembers<E> = [Exclude<keyof E, keyof AnyRestEndpoint>] extends [never]
 type ListMembers<E, P extends string, S, SP> = [CollectionIn<S>] extends [never]
   ? unknown
   : E extends {
-        readonly push: RestEndpoint<any, any, any, any, infer B, any>;
-        readonly move: RestEndpoint<infer ItemPath, any, any, any, any, any>;
+        readonly push: RestEndpoint<infer _P, infer _S, infer _M, infer _SP, infer B, infer _R>;
+        readonly move: RestEndpoint<infer ItemPath, infer _S, infer _M, infer _SP, infer _B, infer _R>;
       }
     ? {
         readonly push: RestEndpoint<P, MemberSchema<S, 'push'>, 'POST', SP, B>;
         readonly unshift: RestEndpoint<P, MemberSchema<S, 'unshift'>, 'POST', SP, B>;
         readonly remove: RestEndpoint<P, MemberSchema<S, 'remove'>, 'PATCH', SP, B>;
         readonly move: RestEndpoint<ItemPath, MemberSchema<S, 'move'>, 'PATCH', undefined, B>;
-      } & (E extends { readonly getPage: RestEndpoint<any, any, 'GET', infer PageSP, any, any> }
+      } & (E extends { readonly getPage: RestEndpoint<infer _P, infer _S, 'GET', infer PageSP, infer _B, infer _R> }
         ? { readonly getPage: Paginated<P, S, SP, Exclude<keyof PageSP, keyof NonNullable<SP>> & string> }
         : unknown)
     : unknown;
@@ -294,7 +302,7 @@ export function createResource<
   const name = (member: string) => `${prefix}.${member}`;
   const mutation = optimistic ? { optimistic: true } : {};
   const build = (memberOptions: Record<string, unknown>) =>
-    new Endpoint({ ...shared, ...memberOptions } as unknown as RestEndpointOptions<
+    new (Endpoint as MemberConstructor)({ ...shared, ...memberOptions } as unknown as RestEndpointOptions<
       string,
       undefined,
       'GET',

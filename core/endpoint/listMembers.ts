@@ -5,7 +5,7 @@
  */
 import { EndpointDefinitionError } from '../errors.js';
 import { Collection, ObjectSchema, appendUnique, collectionArgsKey, isPlainObject } from '../schema/index.js';
-import type { ArraySchema, CreateCollectionFilter, Denormalize } from '../schema/index.js';
+import type { ArraySchema, CollectionListSchema, CreateCollectionFilter, Denormalize } from '../schema/index.js';
 import type { PathValue } from './path.js';
 import type { RestEndpoint } from './RestEndpoint.js';
 import type { JsonOf } from './types.js';
@@ -23,8 +23,11 @@ interface ListLike {
   extend(options: Record<string, unknown>): unknown;
 }
 
-/** `paginated`'s argument: the pagination field, or a function from a page's arguments to the list's. */
-export type RemoveCursor = string | ((...args: any[]) => readonly unknown[]);
+/**
+ * `paginated`'s argument: the pagination field, or a function from a page's arguments to the list's
+ * (`paginated`'s overloads type its arguments).
+ */
+export type RemoveCursor = string | ((...args: never[]) => readonly unknown[]);
 
 const built = new WeakMap<object, Map<string, unknown>>();
 /** Options the derived members of an endpoint get (set by `createResource`: the resource's body, `optimistic`). */
@@ -41,7 +44,7 @@ export function getMemberOptions(endpoint: object): Readonly<Record<string, unkn
 }
 
 /** The Collection in a schema: the schema itself, or the first one among the members of an object schema. */
-export function findCollection(schema: unknown): Collection<any> | undefined {
+export function findCollection(schema: unknown): Collection<CollectionListSchema> | undefined {
   if (schema instanceof Collection) return schema;
   const members = schema instanceof ObjectSchema ? schema.schema : isPlainObject(schema) ? schema : undefined;
   if (members === undefined) return undefined;
@@ -53,7 +56,10 @@ export function findCollection(schema: unknown): Collection<any> | undefined {
 }
 
 /** The schema with each Collection in it (itself, or members of object schemas) replaced by `map(collection)`. */
-export function mapCollection(schema: unknown, map: (collection: Collection<any>) => unknown): unknown {
+export function mapCollection(
+  schema: unknown,
+  map: (collection: Collection<CollectionListSchema>) => unknown,
+): unknown {
   if (schema instanceof Collection) return map(schema);
   if (schema instanceof ObjectSchema) return new ObjectSchema(mapMembers(schema.schema, map));
   if (isPlainObject(schema)) return mapMembers(schema, map);
@@ -62,7 +68,7 @@ export function mapCollection(schema: unknown, map: (collection: Collection<any>
 
 function mapMembers(
   members: Readonly<Record<string, unknown>>,
-  map: (collection: Collection<any>) => unknown,
+  map: (collection: Collection<CollectionListSchema>) => unknown,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(members)) out[key] = mapCollection(members[key], map);
@@ -137,7 +143,7 @@ function paginate(endpoint: ListLike, removeCursor: RemoveCursor): unknown {
           const { [removeCursor]: _cursor, ...rest } = (args[0] ?? {}) as Record<string, unknown>;
           return [rest];
         }
-      : removeCursor;
+      : (removeCursor as (...args: readonly unknown[]) => readonly unknown[]);
   const filter: CreateCollectionFilter = (...args) => {
     const wanted = collectionArgsKey(listArgs(...args)[0] ?? {});
     return (collectionArgs) => collectionArgsKey(collectionArgs) === wanted;
@@ -149,7 +155,7 @@ function paginate(endpoint: ListLike, removeCursor: RemoveCursor): unknown {
   });
 }
 
-function requireCollection(endpoint: ListLike, member: string): Collection<any> {
+function requireCollection(endpoint: ListLike, member: string): Collection<CollectionListSchema> {
   const collection = findCollection(endpoint.schema);
   if (collection === undefined) {
     throw new EndpointDefinitionError(
@@ -167,7 +173,7 @@ function requireCollection(endpoint: ListLike, member: string): Collection<any> 
 
 /** The Collection a schema is or holds (as a member of an object schema), or `never`. */
 export type CollectionIn<S> =
-  S extends Collection<any>
+  S extends Collection<infer _L>
     ? S
     : S extends abstract new (...args: never[]) => unknown
       ? never
@@ -183,13 +189,13 @@ type CollectionInMembers<O> = { [K in keyof O]-?: CollectionIn<O[K]> }[keyof O];
 
 /** The schema of `paginated`/`getPage`: the Collection's page adder in place of the Collection. */
 export type PagedSchema<S> =
-  S extends Collection<any>
+  S extends Collection<infer _L>
     ? ReturnType<S['addWith']>
     : S extends ObjectSchema<infer O>
       ? ObjectSchema<PagedMembers<O>>
       : PagedMembers<S>;
 
-type PagedMembers<O> = { [K in keyof O]: O[K] extends Collection<any> ? ReturnType<O[K]['addWith']> : O[K] };
+type PagedMembers<O> = { [K in keyof O]: O[K] extends Collection<infer _L> ? ReturnType<O[K]['addWith']> : O[K] };
 
 /**
  * `endpoint.push` / `unshift` / `remove` of an endpoint with path `P`, schema `S` and search params
@@ -214,7 +220,7 @@ export type CollectionBody<S> =
 
 /** The schema of `collection.push` (`unshift`, `remove`, `move`) for the Collection in `S`. */
 export type MemberSchema<S, K extends 'push' | 'unshift' | 'remove' | 'move'> =
-  CollectionIn<S> extends infer C ? (C extends Collection<any> ? C[K] : never) : never;
+  CollectionIn<S> extends infer C ? (C extends Collection<infer _L> ? C[K] : never) : never;
 
 /** `endpoint.paginated(field)` of an endpoint with path `P`, schema `S` and search params `SP`: its arguments gain `field`. */
 export type Paginated<P extends string, S, SP, F extends string> = [CollectionIn<S>] extends [never]

@@ -38,7 +38,7 @@ type ItemOf<S> = S extends readonly [infer I]
     ? A extends undefined
       ? I
       : Union<I & Record<string, unknown>>
-    : S extends Union<any>
+    : S extends Union
       ? S
       : S extends Values<infer I, infer A>
         ? A extends undefined
@@ -57,7 +57,7 @@ export type CollectionListSchema =
   | Values<unknown, SchemaAttribute | undefined>;
 
 /** The members of a Collection that only lists have (`push`, `unshift`): `never` for a Collection of Values. */
-type ListOnly<S, T> = S extends Values<any, any> ? never : T;
+type ListOnly<S, T> = S extends Values<infer _I, infer _A> ? never : T;
 
 /**
  * A list stored under the arguments that produced it (`getList({ userId: 1 })` and `getList({})` are two
@@ -80,7 +80,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
   /** Schema adding created items to the start of every matching list (lists only). */
   declare readonly unshift: ListOnly<S, CollectionAdder<ItemOf<S>>>;
   /** Schema merging the entries of a response into every matching object (a Collection of `schema.Values` only). */
-  declare readonly assign: S extends Values<any, any>
+  declare readonly assign: S extends Values<infer _I, infer _A>
     ? CollectionAdder<ItemOf<S>, Record<string, Denormalize<ItemOf<S>>>>
     : never;
   /** Whether this stores objects of entities (a Collection of `schema.Values`) rather than lists. */
@@ -158,9 +158,9 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
    * The default filter for additions: a stored list receives the items when each of its (filtering)
    * arguments equals the request's URL argument of that name or, failing that, the body's.
    */
-  createCollectionFilter(...args: readonly any[]): (collectionArgs: Readonly<Record<string, string>>) => boolean {
+  createCollectionFilter(...args: readonly unknown[]): (collectionArgs: Readonly<Record<string, string>>) => boolean {
     const option = this.#options.createCollectionFilter;
-    if (option) return option.apply(this, args as any[]);
+    if (option) return option.apply(this, args as unknown[]);
     const [urlArgs, body] = args as [Record<string, unknown> | undefined, Record<string, unknown> | undefined];
     return (collectionArgs) =>
       Object.keys(collectionArgs).every((key) => {

@@ -20,7 +20,7 @@ function isUnion(schema: unknown): schema is Union {
  * @example
  * const deleteTodo = new RestEndpoint({ method: 'DELETE', path: '/todos/:id', schema: new schema.Invalidate(Todo) });
  */
-export class Invalidate<E extends EntityClass | Union<any> = EntityClass> extends SchemaNode {
+export class Invalidate<E extends EntityClass | Union = EntityClass> extends SchemaNode {
   declare readonly kind: 'Invalidate';
   /** The Entity class (or the Union of them) whose entities are invalidated. */
   declare readonly entity: E;

@@ -1,8 +1,7 @@
-import type { DenormalizeResult } from './memo/ReadResult.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type QueryKeyOf } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import { INVALID } from './special.js';
-import type { Denormalize, EntityTables } from './types.js';
+import type { Denormalize, DenormalizeResult, EntityTables } from './types.js';
 
 /**
  * A computed read of the store: reads `schema` (an Entity, `schema.All`, `schema.Values`, an object of
@@ -16,7 +15,7 @@ import type { Denormalize, EntityTables } from './types.js';
  *   return { total: mine.length, done: mine.filter((todo) => todo.completed).length };
  * });
  */
-export class Query<S = unknown, R = unknown, P extends readonly unknown[] = readonly any[]> extends SchemaNode {
+export class Query<S = unknown, R = unknown, P extends readonly unknown[] = readonly never[]> extends SchemaNode {
   declare readonly kind: 'Query';
   /** The schema that is read. */
   declare readonly schema: S;

@@ -1,5 +1,4 @@
-import type { DenormalizeResult } from './memo/ReadResult.js';
-import type { EntityMeta, EntityTables, ListEdit } from './types.js';
+import type { DenormalizeResult, EntityMeta, EntityTables, ListEdit } from './types.js';
 
 /** What a schema sees while normalizing: the request arguments, recursion, and the tables being written. */
 export interface NormalizeContext {

@@ -1,4 +1,5 @@
 import { SchemaNode } from './SchemaNode.js';
+import type { SchemaAttribute } from './PolymorphicSchema.js';
 import type { Union } from './Union.js';
 import type { Values } from './Values.js';
 
@@ -12,7 +13,7 @@ export type EntriesMerge = (
 ) => Record<string, unknown>;
 
 /** A schema.Values, known without importing it (collections of lists leave it out of a bundle). */
-export function isValues(schema: unknown): schema is Values<unknown, any> {
+export function isValues(schema: unknown): schema is Values<unknown, SchemaAttribute | undefined> {
   return schema instanceof SchemaNode && (schema as { isValues?: unknown }).isValues === true;
 }
 

@@ -39,7 +39,6 @@ export { MemoCache } from './memo/MemoCache.js';
 export { denormalize } from './memo/denormalize.js';
 export { query, queryKey, queryTables, lookupIndex } from './queryKey.js';
 export { MAX_ENTITY_DEPTH } from './entityPlan.js';
-export type { DenormalizeResult } from './memo/ReadResult.js';
 export { INVALID } from './special.js';
 export type { Invalid } from './special.js';
 export { isSchema, schemaLabel } from './schemaKind.js';
@@ -67,6 +66,7 @@ export { expectUnkeyedTables, unkeyedTablesOf } from './entityNames.js';
 // ---- Types ---------------------------------------------------------------------------------------
 export type {
   Denormalize,
+  DenormalizeResult,
   DenormalizeNullable,
   DenormalizeObject,
   DenormalizeItem,

@@ -2,12 +2,11 @@ import type { Entity } from './Entity.js';
 import { planOf, type EntityPlan } from './entityPlan.js';
 import { hasOwn, isPlainObject, jsonEqual, ownValue } from './safeObject.js';
 import { MemoCache } from './memo/MemoCache.js';
-import type { DenormalizeResult } from './memo/ReadResult.js';
 import { membersQueryKey } from './ObjectSchema.js';
 import { SchemaNode } from './SchemaNode.js';
 import { schemaKeysOf } from './schemaKind.js';
 import { ALL_INPUT } from './special.js';
-import type { Denormalize, EntityTables } from './types.js';
+import type { Denormalize, DenormalizeResult, EntityTables } from './types.js';
 import { tableIndexes } from './tableDerived.js';
 
 /**

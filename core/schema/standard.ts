@@ -122,7 +122,7 @@ export type EntityFields<T> = {
  *   static override validator = z.object({ id: z.number(), title: z.string() }) satisfies EntityValidator<Todo>;
  * }
  */
-export type EntityValidator<T> = StandardSchemaV1<any, EntityFields<T>>;
+export type EntityValidator<T> = StandardSchemaV1<unknown, EntityFields<T>>;
 
 /**
  * The data an entity class reads as: its instance, plus the fields its `static validator`'s output

@@ -6,6 +6,7 @@ import type { ArraySchema } from './ArraySchema.js';
 import type { ObjectSchema } from './ObjectSchema.js';
 import type { Collection } from './Collection.js';
 import type { CollectionAdder } from './CollectionAdder.js';
+import type { SchemaNode } from './SchemaNode.js';
 import type { Invalidate } from './Invalidate.js';
 import type { Union } from './Union.js';
 import type { Values } from './Values.js';
@@ -22,20 +23,11 @@ export type EntityClass<T extends Entity = Entity> = (abstract new (...args: nev
   merge(existing: Record<string, unknown>, incoming: Record<string, unknown>): Record<string, unknown>;
 };
 
-/** Any schema rx-rest understands: an Entity class, a schema instance, `[Schema]`, or a plain object of schemas. */
-export type Schema =
-  | EntityClass
-  | ArraySchema<any, any>
-  | ObjectSchema<any>
-  | Union<any>
-  | Values<any, any>
-  | All<any, any>
-  | Query<any, any, any>
-  | Collection<any>
-  | CollectionAdder<any, any>
-  | Invalidate<any>
-  | readonly [unknown]
-  | { readonly [key: string]: unknown };
+/**
+ * Any schema rx-rest understands: an Entity class, a schema instance (`schema.Array`, `schema.Collection`,
+ * ... all extend one base class), `[Schema]`, or a plain object of schemas.
+ */
+export type Schema = EntityClass | SchemaNode | readonly [unknown] | { readonly [key: string]: unknown };
 
 /** The value read back from a normalized result of schema `S`: Entity instances, arrays of them, objects of them. */
 export type Denormalize<S> =
@@ -43,14 +35,14 @@ export type Denormalize<S> =
     ? ValidatedInstance<T, S>
     : S extends Invalidate<infer E>
       ? Denormalize<E> | undefined
-      : S extends CollectionAdder<any, infer R>
+      : S extends CollectionAdder<infer _I, infer R>
         ? R
-        : S extends Query<any, infer R, any>
+        : S extends Query<infer _S, infer R, infer _P>
           ? R
           : S extends Union<infer M>
             ? DenormalizeMember<M>
             : S extends Collection<infer C>
-              ? C extends Union<any>
+              ? C extends Union<infer _M>
                 ? Denormalize<C>[]
                 : Denormalize<C>
               : S extends ArraySchema<infer I, infer A>
@@ -65,7 +57,7 @@ export type Denormalize<S> =
                         ? Denormalize<I>[]
                         : S extends readonly (infer I)[]
                           ? Denormalize<I>[]
-                          : S extends (...args: any[]) => any
+                          : S extends (...args: never[]) => unknown
                             ? unknown
                             : S extends object
                               ? DenormalizeObject<S>
@@ -139,4 +131,15 @@ export interface NormalizeResult<R = unknown> extends NormalizedTables {
    * input holds is not all written (its result must not count as fresh).
    */
   readonly keptNewerList: boolean;
+}
+
+/** What a memoized read returns: the data, or `invalid` when a required entity is missing or INVALID. */
+export interface DenormalizeResult<T> {
+  readonly data: T | undefined;
+  readonly invalid: boolean;
+  /**
+   * Every record the read depended on (`key + '\u0000' + pk`), including missing ones it looked for:
+   * a write to any other record cannot change this result.
+   */
+  readonly paths: ReadonlySet<string>;
 }

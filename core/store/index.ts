@@ -1,4 +1,5 @@
 /** The store layer: the state shape, named actions, the pure reducer and the one BehaviorSubject. */
+/** @internal The controller's one `BehaviorSubject` of the state; not part of the package's types. */
 export { Store } from './Store.js';
 export { reducer } from './reducer.js';
 export type { Changes, Transition } from './reducer.js';

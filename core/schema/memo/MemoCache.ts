@@ -4,12 +4,12 @@ import { tooDeep } from '../tooDeep.js';
 import { schemaLabel } from '../schemaKind.js';
 import { emptyTable } from '../safeObject.js';
 import { keepShape } from '../shapeKeeper.js';
-import type { Denormalize, EntityTables } from '../types.js';
+import type { Denormalize, DenormalizeResult, EntityTables } from '../types.js';
 import { STRIDE, nodesStillIn, sameRecords, type Dependencies, type RecordNode } from './dependencies.js';
 import { ReadPass } from './ReadPass.js';
 import { Readers, type Trust } from './Readers.js';
 import { stepOf, versionOf, type WriteStep } from '../writeSteps.js';
-import { ReadResult, type DenormalizeResult } from './ReadResult.js';
+import { ReadResult } from './ReadResult.js';
 
 /** @internal What `stable` kept for one input: the value built from its parts. */
 export interface StableEntry {

@@ -1,17 +1,6 @@
 import { INVALID } from '../special.js';
-import type { EntityTables } from '../types.js';
+import type { DenormalizeResult, EntityTables } from '../types.js';
 import type { Dependencies } from './dependencies.js';
-
-/** What a memoized read returns: the data, or `invalid` when a required entity is missing or INVALID. */
-export interface DenormalizeResult<T> {
-  readonly data: T | undefined;
-  readonly invalid: boolean;
-  /**
-   * Every record the read depended on (`key + '\u0000' + pk`), including missing ones it looked for:
-   * a write to any other record cannot change this result.
-   */
-  readonly paths: ReadonlySet<string>;
-}
 
 /** What computes a result's paths on demand (the memo, which holds the records' nodes). */
 export interface PathSource {

@@ -1,0 +1,5 @@
+/**
+ * What the adapters and add-ons of this repository use from the core besides its public entry
+ * (`core/index.ts`). Not a package export: nothing here is part of the public API or its types.
+ */
+export { assertReadEndpoint } from './controller/index.js';
