@@ -2,7 +2,15 @@ import { describe, expectTypeOf, test } from 'vitest';
 import { createResource } from '../../core/endpoint/createResource.js';
 import { RestEndpoint } from '../../core/endpoint/RestEndpoint.js';
 import { NetworkError } from '../../core/errors.js';
-import { Collection, CollectionAdder, CollectionMover, prependUnique } from '../../core/schema/index.js';
+import {
+  Collection,
+  CollectionAdder,
+  CollectionMover,
+  prependUnique,
+  type CollectionListSchema,
+  type CollectionOptions,
+  type CreateCollectionFilter,
+} from '../../core/schema/index.js';
 import { Todo } from '../fixtures/entities.js';
 
 interface TodoJson {
@@ -139,5 +147,29 @@ describe('Collection move, remove, moveWith and createCollectionFilter', () => {
     expectTypeOf(list.remove).toEqualTypeOf<CollectionAdder<typeof Todo>>();
     expectTypeOf(list.moveWith(prependUnique)).toEqualTypeOf<CollectionMover<typeof Todo>>();
     expectTypeOf(Todo.key).toEqualTypeOf<string>();
+  });
+
+  test('a filter’s arguments are unknown, and a filter that types its arguments still fits', () => {
+    type Option = NonNullable<CollectionOptions['createCollectionFilter']>;
+    expectTypeOf<Parameters<CreateCollectionFilter>[0]>().toEqualTypeOf<unknown>();
+    expectTypeOf<Parameters<Option>[0]>().toEqualTypeOf<unknown>();
+    expectTypeOf<ThisParameterType<Option>>().toEqualTypeOf<Collection<CollectionListSchema>>();
+
+    const typed = (urlArgs: { userId?: number } | undefined, body?: { title: string }) =>
+      function (collectionArgs: Readonly<Record<string, string>>) {
+        return collectionArgs.userId === `${urlArgs?.userId}` && body?.title !== '';
+      };
+    expectTypeOf(typed).toExtend<CreateCollectionFilter>();
+    expectTypeOf(typed).toExtend<Option>();
+    const list = new Collection([Todo], { createCollectionFilter: typed });
+    expectTypeOf(list.addWith(prependUnique, typed)).toEqualTypeOf<CollectionAdder<typeof Todo, Todo[]>>();
+
+    new Collection([Todo], {
+      createCollectionFilter(...args) {
+        expectTypeOf(args).toEqualTypeOf<readonly unknown[]>();
+        expectTypeOf(this).toEqualTypeOf<Collection<CollectionListSchema>>();
+        return () => true;
+      },
+    });
   });
 });
