@@ -90,7 +90,7 @@ describe('the packed package', () => {
     writeFileSync(
       join(scratch, 'runtime.mjs'),
       `
-import { Controller, Entity, NetworkError, createResource, schema } from 'rx-rest';
+import { Controller, Entity, NetworkError, createResource, holdHydration, isHydrating, schema } from 'rx-rest';
 import * as svelte from 'rx-rest/svelte';
 import * as solid from 'rx-rest/solid';
 import * as devtools from 'rx-rest/devtools';
@@ -113,6 +113,9 @@ const first = new Controller({ managers: [(c) => persist(c, { storage })] });
 first.setResponse(TodoResource.get, { id: 1 }, { id: 1, title: 'Persisted' });
 first.dispose();
 const reloaded = new Controller({ managers: [(c) => persist(c, { storage })] });
+const release = holdHydration();
+const hydrating = isHydrating();
+release();
 console.log(JSON.stringify({
   url: TodoResource.getList.url({}),
   title: todo.title,
@@ -126,6 +129,7 @@ console.log(JSON.stringify({
   panel: typeof devtools.mountDevtools(controller),
   persisted: reloaded.getResponse(TodoResource.get, { id: 1 }).data?.title,
   sync: Object.keys(sync).sort(),
+  hydration: [hydrating, isHydrating()],
 }));
 `,
     );
@@ -137,10 +141,12 @@ console.log(JSON.stringify({
       schema: 'function',
       networkError: 'function',
       persisted: 'Persisted',
+      hydration: [true, false],
     });
     expect(result.svelte).toEqual(
       expect.arrayContaining([
         'createQuery',
+        'fetchQuery',
         'getController',
         'loadController',
         'setController',
@@ -172,8 +178,8 @@ console.log(JSON.stringify({
     writeFileSync(
       join(scratch, 'types.ts'),
       `
-import { Controller, Entity, createResource, type QueryState } from 'rx-rest';
-import { createQuery as svelteQuery } from 'rx-rest/svelte';
+import { Controller, Entity, createResource, holdHydration, type QueryState } from 'rx-rest';
+import { createQuery as svelteQuery, fetchQuery } from 'rx-rest/svelte';
 import { createQuery as solidQuery, type ControllerProvider } from 'rx-rest/solid';
 import { connectDevtools, mountDevtools } from 'rx-rest/devtools';
 import type { Readable } from 'svelte/store';
@@ -196,6 +202,8 @@ export const many: Promise<Todo[]> = controller.fetch(TodoResource.getList);
 // @ts-expect-error: the path requires id
 controller.fetch(TodoResource.get, {});
 export const store: Readable<QueryState<Todo[]>> = svelteQuery(TodoResource.getList, undefined, controller);
+export const awaited = (id: number): Promise<Todo> => fetchQuery(TodoResource.get, { id });
+export const release: () => void = holdHydration();
 export type Solid = [typeof solidQuery, typeof ControllerProvider, Resource<Todo>];
 export const stop: () => void = connectDevtools(controller, { name: 'packed' });
 export const unmount: () => void = mountDevtools(controller, { initialIsOpen: true });
