@@ -3,7 +3,7 @@
 // the HTML holds the data, and the resource's value (the request's snapshot) is serialized into the page.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createComponent, ErrorBoundary, Suspense, type JSX } from 'solid-js';
-import { renderToStream, renderToStringAsync } from 'solid-js/web';
+import { renderToStringAsync } from 'solid-js/web';
 import { provideRequestEvent } from 'solid-js/web/storage';
 import { Controller } from '../../../core/index.js';
 import {
@@ -15,6 +15,7 @@ import {
 } from '../../../adapters/solid/index.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
 import { TodoResource } from '../resources.js';
+import { streamed } from './streamed.js';
 
 const fake = createTodoServer();
 beforeAll(() => fake.server.listen({ onUnhandledRequest: 'error' }));
@@ -55,18 +56,6 @@ function TitlesOf(userId: number) {
       ?.map((todo) => todo.title)
       .join(', ')}; loading: ${state().loading}`;
   };
-}
-
-/** Reads a whole stream of `renderToStream`, and the first chunk it wrote. */
-function streamed(code: () => JSX.Element): Promise<{ html: string; first: string }> {
-  return new Promise((resolve) => {
-    const chunks: string[] = [];
-    const sink = {
-      write: (chunk: string) => void chunks.push(chunk),
-      end: () => resolve({ html: chunks.join(''), first: chunks[0] ?? '' }),
-    };
-    renderToStream(code).pipe(sink);
-  });
 }
 
 describe('createQuery on the server', () => {

@@ -4,12 +4,13 @@
 // resource's value (the request's snapshot) is serialized into the page; a failure shows as their error.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createComponent, Suspense, type JSX } from 'solid-js';
-import { renderToStream, renderToStringAsync } from 'solid-js/web';
+import { renderToStringAsync } from 'solid-js/web';
 import { Controller } from '../../../core/index.js';
 import { ControllerProvider, createInfiniteQuery, createQueryState } from '../../../adapters/solid/index.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
 import { feedHandlers, PostFeed, PostResource } from '../../fixtures/feedServer.js';
 import { TodoResource } from '../resources.js';
+import { streamed } from './streamed.js';
 
 const fake = createTodoServer();
 const feed = feedHandlers();
@@ -48,18 +49,6 @@ const StateOf = (userId: number) => () => {
   const { data, loading, error } = todos();
   return `titles: ${data?.map((todo) => todo.title).join(', ')}; loading: ${loading}; error: ${error?.message ?? 'none'}`;
 };
-
-/** Reads a whole stream of `renderToStream`, and the first chunk it wrote. */
-function streamed(code: () => JSX.Element): Promise<{ html: string; first: string }> {
-  return new Promise((resolve) => {
-    const chunks: string[] = [];
-    const sink = {
-      write: (chunk: string) => void chunks.push(chunk),
-      end: () => resolve({ html: chunks.join(''), first: chunks[0] ?? '' }),
-    };
-    renderToStream(code).pipe(sink);
-  });
-}
 
 describe('createQueryState on the server', () => {
   it('renderToStringAsync waits for its data: the HTML holds it and its snapshot, one request', async () => {
