@@ -44,7 +44,9 @@ export abstract class PolymorphicSchema extends SchemaNode {
     if (attribute !== undefined) {
       if (!isPlainObject(this.schema)) {
         throw new SchemaDefinitionError(
-          `${this.constructor.name}: with a schemaAttribute, the schema must be a map of schemas ({ post: Post, link: Link }).`,
+          process.env.NODE_ENV !== 'production'
+            ? `${this.constructor.name}: with a schemaAttribute, the schema must be a map of schemas ({ post: Post, link: Link }).`
+            : 'schemaAttribute',
         );
       }
       this.#attribute =
@@ -95,7 +97,9 @@ export abstract class PolymorphicSchema extends SchemaNode {
     if (typeof value !== 'object' || Array.isArray(value)) {
       throw new NormalizeError(
         this.label,
-        `expected an object whose attribute names its schema, but got ${describeKind(value)}.`,
+        process.env.NODE_ENV !== 'production'
+          ? `expected an object whose attribute names its schema, but got ${describeKind(value)}.`
+          : 'object',
         value,
       );
     }
@@ -104,10 +108,12 @@ export abstract class PolymorphicSchema extends SchemaNode {
     if (schema === undefined) {
       throw new NormalizeError(
         this.label,
-        `the schema attribute ${preview(attr)} of ${preview(value)} names no member; expected one of ` +
-          `${Object.keys(this.schema as object)
-            .map((name) => JSON.stringify(name))
-            .join(', ')}.`,
+        process.env.NODE_ENV !== 'production'
+          ? `the schema attribute ${preview(attr)} of ${preview(value)} names no member; expected one of ` +
+              `${Object.keys(this.schema as object)
+                .map((name) => JSON.stringify(name))
+                .join(', ')}.`
+          : 'attribute',
         value,
       );
     }
@@ -136,7 +142,11 @@ export abstract class PolymorphicSchema extends SchemaNode {
 export function assertEntityMembers(owner: string, schema: PolymorphicSchema): void {
   for (const member of schema.members()) {
     if (!isEntityClass(member)) {
-      throw new SchemaDefinitionError(`${owner} members must be Entity classes; got ${schemaLabel(member)}.`);
+      throw new SchemaDefinitionError(
+        process.env.NODE_ENV !== 'production'
+          ? `${owner} members must be Entity classes; got ${schemaLabel(member)}.`
+          : owner,
+      );
     }
   }
 }

@@ -19,7 +19,9 @@ export class Union<M extends Record<string, unknown> = Record<string, unknown>> 
   constructor(schemaMap: M, schemaAttribute: SchemaAttribute) {
     if (schemaAttribute === undefined || schemaAttribute === null || schemaAttribute === '') {
       throw new SchemaDefinitionError(
-        'new schema.Union(schemaMap, schemaAttribute) needs a schemaAttribute: a field name or a function.',
+        process.env.NODE_ENV !== 'production'
+          ? 'new schema.Union(schemaMap, schemaAttribute) needs a schemaAttribute: a field name or a function.'
+          : 'Union',
       );
     }
     super(schemaMap, schemaAttribute);

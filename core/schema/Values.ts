@@ -43,7 +43,13 @@ export class Values<S = unknown, A extends SchemaAttribute | undefined = undefin
 
   normalize(input: unknown, _parent: unknown, _key: string | undefined, ctx: NormalizeContext): unknown {
     if (!isPlainObject(input)) {
-      throw new NormalizeError(this.label, `expected an object of values but got ${describeKind(input)}.`, input);
+      throw new NormalizeError(
+        this.label,
+        process.env.NODE_ENV !== 'production'
+          ? `expected an object of values but got ${describeKind(input)}.`
+          : 'object',
+        input,
+      );
     }
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(input)) {
