@@ -240,18 +240,21 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     addTable(this.key);
   }
 
-  /** @internal Adds `pks` to every stored list accepted by `filter`. */
+  /**
+   * @internal Merges `pks` into every stored list for which `mergeFor` (given the list's arguments) names a
+   * merge: the adders' merge where their filter accepts the list; for `move`, the removal or the addition.
+   */
   addToLists(
     pks: readonly string[] | Readonly<Record<string, unknown>>,
-    merge: CollectionMerge | EntriesMerge,
-    filter: (args: Readonly<Record<string, string>>) => boolean,
+    mergeFor: (args: Readonly<Record<string, string>>) => CollectionMerge | EntriesMerge | undefined,
     ctx: NormalizeContext,
   ): void {
     for (const listPk of ctx.pks(this.key)) {
       const existing = ctx.get(this.key, listPk);
       if (!this.holds(existing)) continue;
       const listArgs = parseArgsKey(listPk);
-      if (!listArgs || !filter(listArgs)) continue;
+      const merge = listArgs && mergeFor(listArgs);
+      if (!merge) continue;
       const merged = (merge as (a: unknown, b: unknown) => unknown)(existing, pks);
       if (this.holdsPks)
         ctx.editList(

@@ -41,16 +41,17 @@ export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode
 
   normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown {
     const filter = (this.#createFilter ?? this.collection.createCollectionFilter.bind(this.collection))(...ctx.args);
+    const mergeFor = (listArgs: Readonly<Record<string, string>>) => (filter(listArgs) ? this.merge : undefined);
     if (this.collection.isValuesCollection) {
       // an object of entries, merged into the matching objects
       const entries = ctx.visit(this.collection.schema, input, parent, key) as Record<string, unknown>;
-      this.collection.addToLists(entries, this.merge, filter, ctx);
+      this.collection.addToLists(entries, mergeFor, ctx);
       return entries;
     }
     const list = Array.isArray(input);
     const pks = (list ? input : [input]).map((item) => ctx.visit(this.collection.itemSchema, item, parent, key));
     const usable = pks.filter((pk): pk is string => pk !== undefined && pk !== null && pk !== false && pk !== '');
-    this.collection.addToLists(usable, this.merge, filter, ctx);
+    this.collection.addToLists(usable, mergeFor, ctx);
     return list ? pks : pks[0];
   }
 

@@ -1,6 +1,4 @@
-import { placeOf } from './listEdits.js';
 import { CollectionAdder } from './CollectionAdder.js';
-import { parseArgsKey } from './collectionArgs.js';
 import { entryKey, isUnion, removeEntries, removeItems } from './collectionMerges.js';
 import { entityKey, isEntityClass } from './Entity.js';
 import type { NormalizeContext } from './SchemaNode.js';
@@ -26,38 +24,23 @@ export class CollectionMover<I = unknown> extends CollectionAdder<I> {
     const pks = items.map((value) => ctx.visit(item, value, parent, key));
     const urlArgs = asRecord(ctx.args[0]);
     const body = asRecord(ctx.args.length > 1 ? ctx.args[ctx.args.length - 1] : undefined);
-    const listPks = ctx.pks(collection.key);
+    // a Values collection holds the entity as one entry, keyed by its pk
+    const removeFrom = collection.isValuesCollection ? removeEntries : removeItems;
     pks.forEach((pk, i) => {
       if (!isItemRef(pk)) return;
       const stored = before[i];
       const next = { ...body, ...asRecord(items[i]) };
       const removeFilter = stored && collection.createCollectionFilter({ ...urlArgs, ...stored }, stored);
       const addFilter = collection.createCollectionFilter({ ...urlArgs, ...next }, { ...stored, ...next });
-      // a Values collection holds the entity as one entry, keyed by its pk
-      const added: unknown = collection.isValuesCollection ? { [entryKey(pk)]: pk } : [pk];
-      const removeFrom = (collection.isValuesCollection ? removeEntries : removeItems) as (
-        a: unknown,
-        b: unknown,
-      ) => unknown;
-      const addTo = this.merge as (a: unknown, b: unknown) => unknown;
-      for (const listPk of listPks) {
-        const existing = ctx.get(collection.key, listPk);
-        const listArgs = collection.holds(existing) ? parseArgsKey(listPk) : undefined;
-        if (!listArgs) continue;
-        const remove = removeFilter ? removeFilter(listArgs) : false;
-        const add = addFilter(listArgs);
-        if (remove === add) continue;
-        const next = remove ? removeFrom(existing, added) : addTo(existing, added);
-        if (!collection.holdsPks) ctx.write(collection.key, listPk, next);
-        else
-          ctx.editList(
-            collection.key,
-            listPk,
-            next as string[],
-            [pk as string],
-            remove ? 'remove' : placeOf(existing as string[], next as string[], [pk as string]),
-          );
-      }
+      // out of the lists its stored values matched and its new values do not, into those of the reverse
+      collection.addToLists(
+        collection.isValuesCollection ? { [entryKey(pk)]: pk } : [pk as string],
+        (listArgs) => {
+          const remove = removeFilter ? removeFilter(listArgs) : false;
+          return remove === addFilter(listArgs) ? undefined : remove ? removeFrom : this.merge;
+        },
+        ctx,
+      );
     });
     return list ? pks : pks[0];
   }
