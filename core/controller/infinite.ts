@@ -5,7 +5,7 @@
  * (`{ results: Collection, next }`).
  */
 import { BehaviorSubject, Observable, combineLatest, distinctUntilChanged, map, of } from 'rxjs';
-import { Collection, ObjectSchema, appendUnique, collectionArgsKey } from '../schema/index.js';
+import { Collection, INVALID, ObjectSchema, appendUnique, collectionArgsKey } from '../schema/index.js';
 import { controllerInternals, type Controller } from './Controller.js';
 import { keepPrevious } from './placeholder.js';
 import {
@@ -89,6 +89,8 @@ interface Paging {
   readonly next: (page: unknown, param: unknown) => unknown;
   /** The items of a page's or the list's data (its Collection member for cursor lists). */
   readonly items: (data: unknown) => readonly unknown[] | undefined;
+  /** The list's Collection. */
+  readonly list: Collection;
 }
 
 const pkOf = (item: unknown): string | undefined => {
@@ -97,16 +99,23 @@ const pkOf = (item: unknown): string | undefined => {
 };
 
 /**
- * Whether a loaded page's rows are in the list (one of them is enough), or it cannot tell (an empty
- * page, items without a pk). Not when the store kept a newer list over the page's answer (more
- * changes meanwhile than the list logs): that page is loaded again rather than skipped.
+ * Whether a loaded page joined the list: each of its rows is in the list now, or left it since (`left`:
+ * deleted, or removed by a logged edit), or it cannot tell (an empty page, items without a pk). Not
+ * when the list was replaced meanwhile by a newer whole list (`set`, `setResponse`, a refetch: the
+ * older page does not join it, and a row of the page that list happens to hold is not the page), nor
+ * when the store kept a newer list over the page's answer (more changes meanwhile than the list logs):
+ * paging then goes on from the list as it is, rather than past rows it does not hold.
  */
-function joinedList(pageItems: readonly unknown[] | undefined, listItems: readonly unknown[] | undefined): boolean {
+function joinedList(
+  pageItems: readonly unknown[] | undefined,
+  listItems: readonly unknown[] | undefined,
+  left: (item: unknown, pk: string) => boolean,
+): boolean {
   if (pageItems === undefined || pageItems.length === 0) return true;
   const pks = pageItems.map(pkOf);
   if (pks.includes(undefined)) return true;
   const listed = new Set((listItems ?? []).map(pkOf));
-  return pks.some((pk) => listed.has(pk));
+  return pageItems.every((item, at) => listed.has(pks[at]) || left(item, pks[at]!));
 }
 
 /** The page endpoint, paging argument and next-page rule of a list endpoint; a clear error when it cannot page. */
@@ -130,6 +139,7 @@ function pagingOf(endpoint: ControllerEndpoint, options: InfiniteOptions): Pagin
       `observeInfinite(${name}): no paginationField. Give the resource one (createResource({ paginationField: 'page', ... })) or pass { paginationField: 'page' }.`,
     );
   }
+  const list = (listMember === undefined ? schema : (members as Record<string, unknown>)[listMember]) as Collection;
   const pageSize = options.pageSize;
   const next =
     options.next ??
@@ -150,7 +160,6 @@ function pagingOf(endpoint: ControllerEndpoint, options: InfiniteOptions): Pagin
         `observeInfinite(${name}): cannot derive a page endpoint; pass { page } (an endpoint that appends a page).`,
       );
     }
-    const list = (listMember === undefined ? schema : (members as Record<string, unknown>)[listMember]) as Collection;
     const adder = list.addWith(appendUnique, samePageList(field));
     const pageSchema =
       listMember === undefined ? adder : { ...(members as Record<string, unknown>), [listMember]: adder };
@@ -160,7 +169,7 @@ function pagingOf(endpoint: ControllerEndpoint, options: InfiniteOptions): Pagin
     const list = listMember === undefined ? data : (data as Record<string, unknown> | null | undefined)?.[listMember];
     return Array.isArray(list) ? list : undefined;
   };
-  return { page, field, next, items };
+  return { page, field, next, items, list };
 }
 
 /**
@@ -168,7 +177,8 @@ function pagingOf(endpoint: ControllerEndpoint, options: InfiniteOptions): Pagin
  * `observe(endpoint, args)`, `loadNext()` fetches the following page with the page endpoint, which
  * appends to the same normalized list (so items created with `getList.push` join it too). `hasNext`
  * comes from `options.next`. A new response for the list (a refetch, `setResponse`) starts paging
- * over from its new first page; a failed refetch keeps the pages.
+ * over from its new first page; a failed refetch keeps the pages. A page answered after the list was
+ * replaced (`set` of a whole array, `setResponse`) does not join it, and paging starts over from it.
  *
  * @example
  * const feed = observeInfinite(controller, TodoResource.getList, { userId: 1 }, { pageSize: 20 });
@@ -207,6 +217,18 @@ export function observeInfinite<E extends ReadEndpoint>(
     }
     return current;
   };
+  const listPk = collectionArgsKey(args);
+  /** A row of a page that is not in the list left it since: deleted, or removed by an edit the list logs. */
+  const left = (item: unknown, pk: string): boolean => {
+    const state = controllerInternals(controller).store.current;
+    const table = (item as { constructor?: { key?: unknown } } | null)?.constructor?.key;
+    if (typeof table === 'string') {
+      const record = state.entities[table]?.[pk];
+      if (record === undefined || record === INVALID) return true;
+    }
+    const edits = state.entitiesMeta[paging.list.key]?.[listPk]?.edits ?? [];
+    return edits.some((edit) => edit[0] === pk && edit[2] === 'remove');
+  };
   const paged = new BehaviorSubject<{ fetchingNext: boolean; error: Error | undefined }>({
     fetchingNext: false,
     error: undefined,
@@ -235,9 +257,14 @@ export function observeInfinite<E extends ReadEndpoint>(
       (value) => {
         // a list refetched meanwhile starts over from its own first page; a page that did not join is loaded again
         const stored = controller.getResponse(endpoint, ...list).data;
-        if (lists.get(key!) === current && joinedList(paging.items(value), paging.items(stored))) {
-          current.param = param;
-          current.next = paging.next(value, param);
+        if (lists.get(key!) === current) {
+          if (joinedList(paging.items(value), paging.items(stored), left)) {
+            current.param = param;
+            current.next = paging.next(value, param);
+          } else if (stored !== undefined) {
+            // the list is not the one the page followed (replaced meanwhile): paging starts over from it
+            lists.set(key!, { fetchedAt: current.fetchedAt, param: undefined, next: paging.next(stored, undefined) });
+          }
         }
         loading = undefined;
         paged.next({ fetchingNext: false, error: undefined });

@@ -155,6 +155,93 @@ describe('observeInfinite by page number', () => {
     expect(ids(view.last.data)).toContain(7);
   });
 
+  it('a page one of whose rows was deleted while it was out still moves paging on', async () => {
+    const clock = { now: 1_000 };
+    controller = new Controller({ retry: false, now: () => clock.now });
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    feed.setLatency(20);
+    clock.now += 1;
+    const loading = posts.loadNext(); // page 2 (posts 4, 5, 6) starts
+    clock.now += 1;
+    controller.set(PostResource.delete.schema, { id: 5 });
+    await loading;
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 6]);
+    feed.setLatency(0);
+    feed.requests.length = 0;
+    await posts.loadNext();
+    expect(feed.requests).toEqual(['GET /posts?page=3']);
+  });
+
+  it('a page answered for a list that set replaced meanwhile does not move paging past rows the list does not hold', async () => {
+    const clock = { now: 1_000 };
+    controller = new Controller({ retry: false, now: () => clock.now });
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    feed.setLatency(20);
+    clock.now += 1;
+    const loading = posts.loadNext(); // page 2 (posts 4, 5, 6) starts
+    clock.now += 1;
+    // the app replaces the list while page 2 is out: a new whole list that holds one row of page 2
+    const replaced = [1, 2, 3, 4].map((id) => ({ id, userId: 1, title: `post ${id}` }));
+    controller.set(PostResource.getList.schema, {}, replaced);
+    await loading;
+    // the older page does not join the newer list, and paging starts over from that list as its first page
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4]);
+    expect(view.last).toMatchObject({ hasNext: true, fetchingNext: false });
+    feed.setLatency(0);
+    feed.requests.length = 0;
+    await posts.loadNext();
+    expect(feed.requests).toEqual(['GET /posts?page=2']);
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 5, 6]);
+    await posts.loadNext();
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(view.last.hasNext).toBe(false);
+  });
+
+  it('a page answered for a list that setResponse replaced meanwhile (no reader following it) does not move paging on', async () => {
+    const clock = { now: 1_000 };
+    controller = new Controller({ retry: false, now: () => clock.now });
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    subscriptions.forEach((s) => s.unsubscribe()); // paging goes on without a live reader (the list is kept)
+    feed.setLatency(20);
+    clock.now += 1;
+    const loading = posts.loadNext();
+    clock.now += 1;
+    const replaced = [1, 2, 3, 4, 5].map((id) => ({ id, userId: 1, title: `post ${id}` }));
+    controller.setResponse(PostResource.getList, undefined, replaced);
+    await loading;
+    expect(ids(controller.getResponse(PostResource.getList).data)).toEqual([1, 2, 3, 4, 5]);
+    feed.setLatency(0);
+    feed.requests.length = 0;
+    await posts.loadNext();
+    expect(feed.requests).toEqual(['GET /posts?page=2']);
+  });
+
+  it('a page answered for a list that set replaced with a list holding all its rows moves paging on', async () => {
+    const clock = { now: 1_000 };
+    controller = new Controller({ retry: false, now: () => clock.now });
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    feed.setLatency(20);
+    clock.now += 1;
+    const loading = posts.loadNext();
+    clock.now += 1;
+    const replaced = [1, 2, 3, 4, 5, 6].map((id) => ({ id, userId: 1, title: `post ${id}` }));
+    controller.set(PostResource.getList.schema, {}, replaced);
+    await loading;
+    feed.setLatency(0);
+    feed.requests.length = 0;
+    await posts.loadNext();
+    expect(feed.requests).toEqual(['GET /posts?page=3']);
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('a failed page shows as error and keeps the list; the next try loads it', async () => {
     const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
     const view = follow(posts);
