@@ -38,6 +38,9 @@ const isPlain = (value: unknown): value is Record<string, unknown> =>
 export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T {
   const tables = new Map<unknown, Map<unknown, Kept<R>>>(); // entity class → pk → row
   const bySource = new WeakMap<Entity, Kept<R>>();
+  // an array this function returned → the data it came from and each position's row: the same entity
+  // at the same position is its row again without a lookup (one write re-reads a 5,000-row list)
+  const lists = new WeakMap<readonly unknown[], { items: readonly unknown[]; kept: (Kept<R> | undefined)[] }>();
   let count = 0; // rows in `tables`
   let visit = 0;
   let seen = 0; // rows this call visited
@@ -49,9 +52,11 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
     return kept.row;
   };
 
-  const row = (entity: Entity): R => {
+  const row = (entity: Entity): R => mark(keep(entity));
+
+  const keep = (entity: Entity): Kept<R> => {
     const known = bySource.get(entity);
-    if (known) return mark(known);
+    if (known) return known;
     const type = entity.constructor;
     const pk = entity.pk();
     let table = tables.get(type);
@@ -66,14 +71,30 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
       kept.source = entity;
     }
     bySource.set(entity, kept);
-    return mark(kept);
+    return kept;
   };
 
   const list = (items: readonly unknown[], previous: unknown): unknown[] => {
-    const out = items.map((item) => (item instanceof Entity ? row(item) : item));
-    const same =
-      Array.isArray(previous) && previous.length === out.length && out.every((item, i) => item === previous[i]);
-    return same ? previous : out;
+    const last = Array.isArray(previous) ? (previous as unknown[]) : undefined;
+    const before = last && lists.get(last);
+    const out: unknown[] = new Array<unknown>(items.length);
+    const kept: (Kept<R> | undefined)[] = new Array<Kept<R> | undefined>(items.length);
+    let same = !!before && last!.length === items.length;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const at = before && before.items[i] === item ? before.kept[i] : undefined;
+      const k = at && at.source === item ? at : item instanceof Entity ? keep(item) : undefined;
+      out[i] = k ? mark(k) : item;
+      kept[i] = k;
+      same &&= out[i] === last![i];
+    }
+    if (same) {
+      before!.items = items;
+      before!.kept = kept;
+      return last!;
+    }
+    lists.set(out, { items, kept });
+    return out;
   };
 
   const member = (value: unknown, previous: unknown): unknown =>

@@ -57,4 +57,21 @@ describe('keepRows', () => {
     expect(rows([1, 'two', null])).toEqual([1, 'two', null]);
     expect(rows(undefined)).toBeUndefined();
   });
+
+  it('finds each row again when the same data comes back reordered, shortened or with an entity twice', () => {
+    const controller = new Controller();
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1), row(2), row(3)]);
+    const [one, two, three] = controller.getResponse(TodoResource.getList, { userId: 1 }).data!;
+    const { rows, calls } = copies();
+    const first = rows([one, two, three]);
+    const swapped = rows([two, one, three]);
+    expect(swapped).toEqual([first[1], first[0], first[2]]);
+    expect(rows([two, two, three])).toEqual([first[1], first[1], first[2]]);
+    expect(calls).toEqual({ create: 3, update: 0, drop: 1 }); // todo 1 left
+    const again = rows([one, three]);
+    expect(again[1]).toBe(first[2]);
+    expect(again[0]).not.toBe(first[0]); // a new row: the old one was let go
+    expect(again[0]!.title).toBe('todo 1');
+    expect(calls).toEqual({ create: 4, update: 0, drop: 2 });
+  });
 });
