@@ -12,11 +12,9 @@ import type { Union } from './Union.js';
 import type { Values } from './Values.js';
 import {
   appendUnique,
-  assignEntries,
   isUnion,
   isValues,
   prependUnique,
-  removeEntries,
   removeItems,
   type CollectionMerge,
   type EntriesMerge,
@@ -118,22 +116,9 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     this.isValuesCollection = values;
     this.key = options.key ?? (values ? `{${tableKeyOf(item)}}` : `[${tableKeyOf(item)}]`);
     noteItemTable(this.key, item, values);
-    if (values) {
-      (this as { assign: unknown }).assign = new CollectionAdder(this, assignEntries as never);
-      this.remove = new CollectionAdder(this, removeEntries as never);
-      this.move = new CollectionMover(this, assignEntries as never);
-      for (const name of ['push', 'unshift']) {
-        Object.defineProperty(this, name, {
-          get: () => {
-            throw new SchemaDefinitionError(
-              process.env.NODE_ENV !== 'production'
-                ? `${this.label}.${name}: an object of entities has no order; use .assign (or .remove, .move).`
-                : `${this.label}.${name}`,
-            );
-          },
-        });
-      }
-    } else {
+    // a Collection of Values gets its members from the Values (so that collections of lists leave them out)
+    if (values) (schema as Values).collectionMembers(this as never);
+    else {
       (this as { push: unknown }).push = new CollectionAdder(this, appendUnique);
       (this as { unshift: unknown }).unshift = new CollectionAdder(this, prependUnique);
       this.remove = new CollectionAdder(this, removeItems);

@@ -1,5 +1,5 @@
 import { CollectionAdder } from './CollectionAdder.js';
-import { entryKey, isUnion, removeEntries, removeItems } from './collectionMerges.js';
+import { entryKey, isUnion } from './collectionMerges.js';
 import { entityKey, isEntityClass } from './Entity.js';
 import type { NormalizeContext } from './SchemaNode.js';
 
@@ -24,8 +24,8 @@ export class CollectionMover<I = unknown> extends CollectionAdder<I> {
     const pks = items.map((value) => ctx.visit(item, value, parent, key));
     const urlArgs = asRecord(ctx.args[0]);
     const body = asRecord(ctx.args.length > 1 ? ctx.args[ctx.args.length - 1] : undefined);
-    // a Values collection holds the entity as one entry, keyed by its pk
-    const removeFrom = collection.isValuesCollection ? removeEntries : removeItems;
+    // the collection's own removal (of a list's pks, or of a Values collection's entries)
+    const removeFrom = collection.remove.merge;
     pks.forEach((pk, i) => {
       if (!isItemRef(pk)) return;
       const stored = before[i];
@@ -34,6 +34,7 @@ export class CollectionMover<I = unknown> extends CollectionAdder<I> {
       const addFilter = collection.createCollectionFilter({ ...urlArgs, ...next }, { ...stored, ...next });
       // out of the lists its stored values matched and its new values do not, into those of the reverse
       collection.addToLists(
+        // a Values collection holds the entity as one entry, keyed by its pk
         collection.isValuesCollection ? { [entryKey(pk)]: pk } : [pk as string],
         (listArgs) => {
           const remove = removeFilter ? removeFilter(listArgs) : false;

@@ -5,6 +5,11 @@ import { schemaLabel } from './schemaKind.js';
 import { assignField, isPlainObject } from './safeObject.js';
 import { INVALID } from './special.js';
 import { Union } from './Union.js';
+import { SchemaDefinitionError } from '../errors.js';
+import type { Collection } from './Collection.js';
+import { CollectionAdder } from './CollectionAdder.js';
+import { CollectionMover } from './CollectionMover.js';
+import { assignEntries, removeEntries } from './collectionMerges.js';
 
 /**
  * An object of any keys whose every value has one schema (`{ [id]: User }`), or, with a map and an
@@ -35,6 +40,30 @@ export class Values<S = unknown, A extends SchemaAttribute | undefined = undefin
   /** Whether this is a schema.Values (a Collection of it stores objects, not lists). */
   get isValues(): boolean {
     return true;
+  }
+
+  /**
+   * @internal The members of a Collection of this Values, which stores objects of entries: `assign`,
+   * `remove` and `move`; `push` and `unshift` throw (an object has no order). Here, so that a bundle whose
+   * collections all hold lists leaves them out.
+   */
+  collectionMembers(collection: Collection<Values<unknown, SchemaAttribute | undefined>>): void {
+    Object.assign(collection, {
+      assign: new CollectionAdder(collection, assignEntries as never),
+      remove: new CollectionAdder(collection, removeEntries as never),
+      move: new CollectionMover(collection, assignEntries as never),
+    });
+    for (const name of ['push', 'unshift']) {
+      Object.defineProperty(collection, name, {
+        get: () => {
+          throw new SchemaDefinitionError(
+            process.env.NODE_ENV !== 'production'
+              ? `${collection.label}.${name}: an object of entities has no order; use .assign (or .remove, .move).`
+              : `${collection.label}.${name}`,
+          );
+        },
+      });
+    }
   }
 
   get label(): string {
