@@ -40,12 +40,7 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> extends Sch
   /** The table of the invalidated entity (for a Union, its members' tables: `User;Group`). */
   get key(): string {
     const entity = this.entity;
-    return isUnion(entity)
-      ? entity
-          .members()
-          .map((member) => entityPlan(member as never).key)
-          .join(';')
-      : entityPlan(entity as never).key;
+    return isUnion(entity) ? entity.tableKey : entityPlan(entity as never).key;
   }
 
   get label(): string {
@@ -54,28 +49,8 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> extends Sch
 
   normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown {
     const entity = this.entity;
-    if (!isUnion(entity)) return this.#invalidate(entity as EntityClass, input, parent, key, ctx);
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      throw new NormalizeError(
-        this.label,
-        process.env.NODE_ENV !== 'production'
-          ? `cannot invalidate ${describeKind(input)} of a schema.Union: expected an object whose attribute names its member.`
-          : 'invalidate',
-        input,
-      );
-    }
-    const attr = entity.attributeOf(input as Record<string, unknown>, parent, key);
-    const member = entity.member(attr);
-    if (member === undefined) {
-      throw new NormalizeError(
-        this.label,
-        process.env.NODE_ENV !== 'production'
-          ? `the schema attribute ${JSON.stringify(attr)} names no member of ${entity.label}.`
-          : 'attribute',
-        input,
-      );
-    }
-    return { id: this.#invalidate(member as EntityClass, input, parent, key, ctx), schema: attr };
+    const invalidate = (member: unknown) => this.#invalidate(member as EntityClass, input, parent, key, ctx);
+    return isUnion(entity) ? entity.invalidateValue(this.label, input, parent, key, invalidate) : invalidate(entity);
   }
 
   #invalidate(

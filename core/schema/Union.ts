@@ -1,5 +1,12 @@
-import { SchemaDefinitionError } from '../errors.js';
-import { PolymorphicSchema, assertEntityMembers, type SchemaAttribute } from './PolymorphicSchema.js';
+import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
+import { entityKey } from './Entity.js';
+import {
+  PolymorphicSchema,
+  assertEntityMembers,
+  type PolymorphicRef,
+  type SchemaAttribute,
+} from './PolymorphicSchema.js';
+import { hasOwn, isPlainObject } from './safeObject.js';
 import type { DenormalizeContext, NormalizeContext, QueryKeyOf } from './SchemaNode.js';
 import type { EntityTables } from './types.js';
 
@@ -34,6 +41,68 @@ export class Union<M extends Record<string, unknown> = Record<string, unknown>> 
 
   get label(): string {
     return `Union(${this.membersLabel()})`;
+  }
+
+  /** The tables of the members (`User;Group`): the name of a Collection's or an Invalidate's table of this Union. */
+  get tableKey(): string {
+    return this.members()
+      .map((member) => entityKey(member as never))
+      .join(';');
+  }
+
+  /**
+   * @internal What the lists of a Collection of this Union hold (see collectionTables.ts): `{ id, schema }`
+   * references, each to its member's table (`tables`), and the record one of them names (`read`).
+   */
+  listItems(): {
+    readonly tables: Readonly<Record<string, string>>;
+    readonly read: (item: unknown) => readonly [string, string] | undefined;
+  } {
+    const tables: Record<string, string> = {};
+    for (const name of Object.keys(this.schema)) tables[name] = entityKey(this.schema[name] as never);
+    return {
+      tables,
+      read: (item) => {
+        if (!isPlainObject(item)) return undefined;
+        const { id, schema } = item as { id?: unknown; schema?: unknown };
+        const table = typeof schema === 'string' && hasOwn.call(tables, schema) ? tables[schema] : undefined;
+        return table !== undefined && typeof id === 'string' ? [table, id] : undefined;
+      },
+    };
+  }
+
+  /**
+   * @internal `schema.Invalidate` of this Union (labelled `label`): `invalidate` the member the value's
+   * attribute names, stored as `{ id, schema }`.
+   */
+  invalidateValue(
+    label: string,
+    input: unknown,
+    parent: unknown,
+    key: string | undefined,
+    invalidate: (member: unknown) => string,
+  ): PolymorphicRef {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      throw new NormalizeError(
+        label,
+        process.env.NODE_ENV !== 'production'
+          ? `cannot invalidate ${describeKind(input)} of a schema.Union: expected an object whose attribute names its member.`
+          : 'invalidate',
+        input,
+      );
+    }
+    const attr = this.attributeOf(input as Record<string, unknown>, parent, key);
+    const member = this.member(attr);
+    if (member === undefined) {
+      throw new NormalizeError(
+        label,
+        process.env.NODE_ENV !== 'production'
+          ? `the schema attribute ${JSON.stringify(attr)} names no member of ${this.label}.`
+          : 'attribute',
+        input,
+      );
+    }
+    return { id: invalidate(member), schema: attr as string };
   }
 
   normalize(input: unknown, parent: unknown, key: string | undefined, ctx: NormalizeContext): unknown {

@@ -5,14 +5,14 @@
 import { isEntityClass, entityKey } from './Entity.js';
 import { isUnion } from './collectionMerges.js';
 import { schemaLabel } from './schemaKind.js';
-import { hasOwn, isPlainObject } from './safeObject.js';
+import type { Union } from './Union.js';
 
 /**
- * What the lists of each collection table hold: the pks of one entity table, or the members of a Union
- * as `{ id, schema }` with each member's entity table by its name; `null` when collections of other
- * items share the table (or hold what is not records of entity tables).
+ * What the lists of each collection table hold: the pks of one entity table, or the `{ id, schema }`
+ * members of a Union (see `Union.listItems`); `null` when collections of other items share the table (or
+ * hold what is not records of entity tables).
  */
-type ListItems = string | { readonly [member: string]: string };
+type ListItems = string | ReturnType<Union['listItems']>;
 const itemTables = new Map<string, ListItems | null>();
 
 /**
@@ -26,27 +26,17 @@ export function listItemRecord(
   const items = itemTables.get(listKey);
   if (items === undefined || items === null) return undefined;
   if (typeof items === 'string') return (item) => (typeof item === 'string' ? [items, item] : undefined);
-  return (item) => {
-    if (!isPlainObject(item)) return undefined;
-    const { id, schema } = item as { id?: unknown; schema?: unknown };
-    const table = typeof schema === 'string' && hasOwn.call(items, schema) ? items[schema] : undefined;
-    return table !== undefined && typeof id === 'string' ? [table, id] : undefined;
-  };
+  return items.read;
 }
 
 /** What the lists of a collection of `item` hold (see `itemTables`); `null` when not records of entity tables. */
 function listItemsOf(item: unknown, values: boolean): ListItems | null {
   if (values) return null;
   if (isEntityClass(item)) return entityKey(item);
-  if (!isUnion(item) || item.isSingleSchema) return null;
-  const tables: Record<string, string> = {};
-  for (const [name, member] of Object.entries(item.schema as Record<string, unknown>)) {
-    if (!isEntityClass(member)) return null;
-    tables[name] = entityKey(member);
-  }
-  return tables;
+  return isUnion(item) ? item.listItems() : null;
 }
 
+// the same pks, or a Union's members in the same tables (JSON leaves its `read` out)
 const sameItems = (a: ListItems | null, b: ListItems | null) =>
   a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
@@ -60,6 +50,6 @@ export function noteItemTable(listKey: string, item: unknown, values: boolean): 
 /** The name of an item schema in a collection's table name: its key, or its members' keys (`User;Group`). */
 export function tableKeyOf(item: unknown): string {
   if (isEntityClass(item)) return entityKey(item);
-  if (isUnion(item)) return item.members().map(tableKeyOf).join(';');
+  if (isUnion(item)) return item.tableKey;
   return schemaLabel(item);
 }
