@@ -13,7 +13,7 @@ import { GarbageCollector, type CollectorView } from './GarbageCollector.js';
 import { Environment, type EnvironmentListener } from './Environment.js';
 import type { ResolvedOptions } from './options.js';
 import { NO_PATHS, QueryReader } from './QueryReader.js';
-import { QueryStream, needsFetch, stateOf, type StreamHost, type UpdateOptions } from './QueryStream.js';
+import { QueryStream, type StreamHost, type UpdateOptions } from './QueryStream.js';
 import { Requests, type RequestListener } from './Requests.js';
 import { IDLE, type ControllerEndpoint, type ObserveOptions, type QueryState } from './types.js';
 
@@ -192,15 +192,6 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
       }
       return this.stream(endpoint, args, key).observe(options).subscribe(subscriber);
     });
-  }
-
-  /** The state a subscriber of `key` would see first (`controller.peek`), without subscribing: no request, no timer. */
-  peek(endpoint: ControllerEndpoint, args: readonly unknown[], key: string): QueryState<unknown> {
-    const read = this.reader.readKey(endpoint, args, key);
-    const now = this.now();
-    const requests = this.requests;
-    const fetching = requests.isFetching(key) || needsFetch(read, false, now, this.streams.get(key)?.active !== true);
-    return stateOf(requests, key, read, fetching, now);
   }
 
   /** Every request key this endpoint was used with. */
