@@ -32,8 +32,8 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   /** @internal `entity key \0 pk` -> the streams whose data read that record. */
   readonly byPath = new Map<string, Set<QueryStream>>();
   readonly #keysByEndpoint = new WeakMap<object, Set<string>>();
-  /** The endpoint and arguments of each key seen (to trace what its result reaches). */
-  readonly #requestOf = new Map<string, { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] }>();
+  /** @internal The endpoint and arguments of each key seen (to trace what its result reaches; `inspectController`). */
+  readonly requestOf = new Map<string, { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] }>();
   /** The read path every read of this controller shares (streams, `getResponse`, `get`): one instance per record. */
   readonly reader: QueryReader;
   readonly #store: Store;
@@ -120,18 +120,13 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     let keys = this.#keysByEndpoint.get(endpoint);
     if (!keys) this.#keysByEndpoint.set(endpoint, (keys = new Set()));
     keys.add(key);
-    if (!this.#requestOf.has(key)) this.#requestOf.set(key, { endpoint, args });
+    if (!this.requestOf.has(key)) this.requestOf.set(key, { endpoint, args });
     return key;
-  }
-
-  /** @internal The endpoint and arguments `key` was last made from, if this cache saw it (`inspectController`). */
-  requestOf(key: string): { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] } | undefined {
-    return this.#requestOf.get(key);
   }
 
   /** @internal The records the stored result of `key` reaches, or `undefined` when its endpoint is unknown. */
   pathsOf(key: string): ReadonlySet<string> | undefined {
-    const request = this.#requestOf.get(key);
+    const request = this.requestOf.get(key);
     if (request === undefined) return undefined;
     if (request.endpoint.schema === undefined) return NO_PATHS;
     try {
@@ -143,9 +138,9 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
 
   /** `key` is dropped (collected, or removed by `inspectController`): forget its endpoint and arguments. */
   forget(key: string): void {
-    const request = this.#requestOf.get(key);
+    const request = this.requestOf.get(key);
     if (request) this.#keysByEndpoint.get(request.endpoint)?.delete(key);
-    this.#requestOf.delete(key);
+    this.requestOf.delete(key);
   }
 
   /** The records live streams read (the garbage collector keeps them). */
@@ -228,11 +223,6 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
       this.gc.retain(key);
     }
     return stream;
-  }
-
-  /** The live stream of `key`, if any. */
-  streamOf(key: string): QueryStream | undefined {
-    return this.streams.get(key);
   }
 
   /** Starts a request for the stream's key (deduplicated); failures become state. */

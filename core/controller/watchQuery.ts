@@ -61,6 +61,6 @@ export function peekQuery<E extends ControllerEndpoint>(
   const read = cache.reader.readKey(endpoint, args, key);
   const now = cache.now();
   const requests = cache.requests;
-  const fetching = requests.isFetching(key) || needsFetch(read, false, now, cache.streamOf(key)?.active !== true);
+  const fetching = requests.isFetching(key) || needsFetch(read, false, now, cache.streams.get(key)?.active !== true);
   return stateOf(requests, key, read, fetching, now) as QueryState<EndpointData<E>>;
 }
