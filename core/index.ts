@@ -99,6 +99,7 @@ export { observeMutation } from './controller/index.js';
 export type { Mutation, MutationState } from './controller/index.js';
 export { keepPrevious, keepRows, type RowKind } from './controller/index.js';
 export { inspectController } from './controller/index.js';
+export { peekQuery, watchQuery } from './controller/index.js';
 export type { ControllerInspector, QueryInspection, RecordRef } from './controller/index.js';
 export type { QueryOptions, QueryResult } from './controller/index.js';
 export type {

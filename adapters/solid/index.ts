@@ -45,7 +45,14 @@ import type {
   QueryOptions,
   QueryResult,
 } from '../../core/index.js';
-import { keepPrevious, infiniteSource, observeMutation, type InfiniteOptions } from '../../core/index.js';
+import {
+  keepPrevious,
+  infiniteSource,
+  observeMutation,
+  peekQuery,
+  watchQuery,
+  type InfiniteOptions,
+} from '../../core/index.js';
 import { assertReadEndpoint } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 
@@ -335,8 +342,8 @@ function observeIn<E extends ReadEndpoint>(
 ): Accessor<QueryResult<EndpointData<E>>> {
   const given = !!options && !('fetch' in options) ? options : undefined;
   const view = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData);
-  const peek = (list: EndpointArgs<E>) => view(controller.peek(endpoint, ...list));
-  const open = (list: EndpointArgs<E>) => controller.watch(endpoint, list, { poll }).pipe(map(view));
+  const peek = (list: EndpointArgs<E>) => view(peekQuery(controller, endpoint, ...list));
+  const open = (list: EndpointArgs<E>) => watchQuery(controller, endpoint, list, { poll }).pipe(map(view));
   return follow(request, peek, open, ready, given?.reconcile ? reconciled() : undefined);
 }
 

@@ -18,7 +18,7 @@ import {
 } from 'solid-js';
 import { getRequestEvent, isServer } from 'solid-js/web';
 import type { Controller, EndpointArgs, EndpointData, ReadEndpoint, StateSnapshot } from '../../core/index.js';
-import { holdHydration, restoreSnapshot, takeSnapshot } from '../../core/index.js';
+import { holdHydration, peekQuery, restoreSnapshot, takeSnapshot } from '../../core/index.js';
 
 /** The arguments of one request and its key (`null`: idle). */
 export interface Request<E extends ReadEndpoint> {
@@ -94,7 +94,7 @@ export function serverQuery<E extends ReadEndpoint>(
   );
   const data = () => {
     const { list, key } = request();
-    return key === null ? undefined : controller.peek(endpoint, ...list).data;
+    return key === null ? undefined : peekQuery(controller, endpoint, ...list).data;
   };
   // the controller's data in any case: a synchronous renderToString never loads the resource
   return readingData(

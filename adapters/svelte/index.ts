@@ -17,7 +17,14 @@ import type {
   QueryOptions,
   QueryResult,
 } from '../../core/index.js';
-import { keepPrevious, infiniteSource, observeMutation, type InfiniteOptions } from '../../core/index.js';
+import {
+  keepPrevious,
+  infiniteSource,
+  observeMutation,
+  peekQuery,
+  watchQuery,
+  type InfiniteOptions,
+} from '../../core/index.js';
 import { assertReadEndpoint } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { pageHydrated } from './sveltekit.js';
@@ -232,6 +239,6 @@ function query<E extends ReadEndpoint>(
   const view = keepPrevious<QueryState<EndpointData<E>>>(
     !!options && 'keepPreviousData' in options && !!options.keepPreviousData,
   );
-  const peek = (list: EndpointArgs<E>) => view(controller.peek(endpoint, ...list));
-  return follow(endpoint, args, peek, (list) => controller.watch(endpoint, list, { poll }).pipe(map(view)));
+  const peek = (list: EndpointArgs<E>) => view(peekQuery(controller, endpoint, ...list));
+  return follow(endpoint, args, peek, (list) => watchQuery(controller, endpoint, list, { poll }).pipe(map(view)));
 }

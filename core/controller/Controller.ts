@@ -9,7 +9,6 @@ import { isFresh, responseSnapshot } from './QueryStream.js';
 import type { Requests } from './Requests.js';
 import { Teardowns } from './Teardowns.js';
 import {
-  IDLE,
   assertReadEndpoint,
   type ControllerAction,
   type ControllerEndpoint,
@@ -193,11 +192,10 @@ export class Controller {
    */
   observe<S extends Queryable>(queryable: S, ...args: readonly unknown[]): ObservableType<QueryState<Denormalize<S>>>;
   observe(target: ReadEndpoint | Queryable, ...args: readonly unknown[]): ObservableType<QueryState<unknown>> {
-    if (isQueryable(target)) {
-      this.#alive('observe');
-      return this.#queries.observe(target, args);
-    }
-    return this.watch(target as ReadEndpoint, args as never, POLL);
+    this.#alive('observe');
+    if (isQueryable(target)) return this.#queries.observe(target, args);
+    assertReadEndpoint(target, 'controller.observe');
+    return this.#cache.observe(target, args, POLL);
   }
 
   /**
@@ -231,38 +229,6 @@ export class Controller {
     const log = this.#requests.log;
     if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
       log.emit({ type: 'set', args, changes });
-  }
-
-  /**
-   * `observe` with the argument list as one array and polling on or off (`{ poll: false }`: the
-   * adapters' `useSuspense` reads without polling). `[null]` gives an idle stream.
-   *
-   * @example
-   * controller.watch(TodoResource.get, [{ id: 1 }], { poll: false }).subscribe(render);
-   */
-  watch<E extends ControllerEndpoint>(
-    endpoint: E,
-    args: Readonly<EndpointArgs<E>> | readonly [null],
-    options: ObserveOptions,
-  ): ObservableType<QueryState<EndpointData<E>>> {
-    this.#alive('observe');
-    assertReadEndpoint(endpoint, 'controller.observe');
-    return this.#cache.observe(endpoint, args, options) as ObservableType<QueryState<EndpointData<E>>>;
-  }
-
-  /**
-   * The state `observe` would emit first, without subscribing: no request, no timer. For server
-   * rendering (a per-request controller) and for reading a query once. `loading`/`fetching` say that a
-   * subscriber would start a request.
-   *
-   * @example
-   * const { data, loading } = controller.peek(TodoResource.getList, { userId: 1 });
-   */
-  peek<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E> | [null]): QueryState<EndpointData<E>> {
-    this.#alive('peek');
-    if (args[0] === null) return IDLE;
-    const key = endpoint.key(...(args as EndpointArgs<E>));
-    return this.#cache.peek(endpoint, args, key) as QueryState<EndpointData<E>>;
   }
 
   /** Marks the result of this request invalid: observers stop showing it and refetch. */

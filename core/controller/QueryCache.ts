@@ -13,7 +13,7 @@ import { GarbageCollector, type CollectorView } from './GarbageCollector.js';
 import { Environment, type EnvironmentListener } from './Environment.js';
 import type { ResolvedOptions } from './options.js';
 import { NO_PATHS, QueryReader } from './QueryReader.js';
-import { QueryStream, needsFetch, stateOf, type StreamHost, type UpdateOptions } from './QueryStream.js';
+import { QueryStream, type StreamHost, type UpdateOptions } from './QueryStream.js';
 import { Requests, type RequestListener } from './Requests.js';
 import { IDLE, type ControllerEndpoint, type ObserveOptions, type QueryState } from './types.js';
 
@@ -32,8 +32,8 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   /** @internal `entity key \0 pk` -> the streams whose data read that record. */
   readonly byPath = new Map<string, Set<QueryStream>>();
   readonly #keysByEndpoint = new WeakMap<object, Set<string>>();
-  /** The endpoint and arguments of each key seen (to trace what its result reaches). */
-  readonly #requestOf = new Map<string, { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] }>();
+  /** @internal The endpoint and arguments of each key seen (to trace what its result reaches; `inspectController`). */
+  readonly requestOf = new Map<string, { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] }>();
   /** The read path every read of this controller shares (streams, `getResponse`, `get`): one instance per record. */
   readonly reader: QueryReader;
   readonly #store: Store;
@@ -120,18 +120,13 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     let keys = this.#keysByEndpoint.get(endpoint);
     if (!keys) this.#keysByEndpoint.set(endpoint, (keys = new Set()));
     keys.add(key);
-    if (!this.#requestOf.has(key)) this.#requestOf.set(key, { endpoint, args });
+    if (!this.requestOf.has(key)) this.requestOf.set(key, { endpoint, args });
     return key;
-  }
-
-  /** @internal The endpoint and arguments `key` was last made from, if this cache saw it (`inspectController`). */
-  requestOf(key: string): { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] } | undefined {
-    return this.#requestOf.get(key);
   }
 
   /** @internal The records the stored result of `key` reaches, or `undefined` when its endpoint is unknown. */
   pathsOf(key: string): ReadonlySet<string> | undefined {
-    const request = this.#requestOf.get(key);
+    const request = this.requestOf.get(key);
     if (request === undefined) return undefined;
     if (request.endpoint.schema === undefined) return NO_PATHS;
     try {
@@ -143,9 +138,9 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
 
   /** `key` is dropped (collected, or removed by `inspectController`): forget its endpoint and arguments. */
   forget(key: string): void {
-    const request = this.#requestOf.get(key);
+    const request = this.requestOf.get(key);
     if (request) this.#keysByEndpoint.get(request.endpoint)?.delete(key);
-    this.#requestOf.delete(key);
+    this.requestOf.delete(key);
   }
 
   /** The records live streams read (the garbage collector keeps them). */
@@ -194,15 +189,6 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     });
   }
 
-  /** The state a subscriber of `key` would see first (`controller.peek`), without subscribing: no request, no timer. */
-  peek(endpoint: ControllerEndpoint, args: readonly unknown[], key: string): QueryState<unknown> {
-    const read = this.reader.readKey(endpoint, args, key);
-    const now = this.now();
-    const requests = this.requests;
-    const fetching = requests.isFetching(key) || needsFetch(read, false, now, this.streams.get(key)?.active !== true);
-    return stateOf(requests, key, read, fetching, now);
-  }
-
   /** Every request key this endpoint was used with. */
   keysOf(endpoint: ControllerEndpoint): Iterable<string> {
     return this.#keysByEndpoint.get(endpoint) ?? [];
@@ -237,11 +223,6 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
       this.gc.retain(key);
     }
     return stream;
-  }
-
-  /** The live stream of `key`, if any. */
-  streamOf(key: string): QueryStream | undefined {
-    return this.streams.get(key);
   }
 
   /** Starts a request for the stream's key (deduplicated); failures become state. */

@@ -30,4 +30,5 @@ export { keepPrevious } from './placeholder.js';
 export { keepRows, type RowKind } from './keepRows.js';
 export type { QueryOptions, QueryResult } from './placeholder.js';
 export { inspectController } from './inspect.js';
+export { peekQuery, watchQuery } from './watchQuery.js';
 export type { ControllerInspector, QueryInspection, RecordRef } from './inspect.js';

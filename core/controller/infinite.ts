@@ -8,6 +8,7 @@ import { BehaviorSubject, Observable, combineLatest, distinctUntilChanged, map, 
 import { Collection, INVALID, ObjectSchema, appendUnique, collectionArgsKey } from '../schema/index.js';
 import { controllerInternals, type Controller } from './Controller.js';
 import { keepPrevious } from './placeholder.js';
+import { peekQuery } from './watchQuery.js';
 import {
   IDLE as IDLE_QUERY,
   type ControllerEndpoint,
@@ -304,7 +305,7 @@ export function infiniteSource<E extends ReadEndpoint>(
   };
   return {
     peek: (list: EndpointArgs<E>) => {
-      const state = controller.peek(endpoint, ...list);
+      const state = peekQuery(controller, endpoint, ...list);
       return view({ ...state, hasNext: hasNext(list, state.data), fetchingNext: false });
     },
     open: (list: EndpointArgs<E>) =>

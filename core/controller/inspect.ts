@@ -69,7 +69,7 @@ export function inspectController(controller: Controller): ControllerInspector {
   if (!(controller instanceof Controller)) throw new TypeError('inspectController expects a Controller');
   const internals = () => controllerInternals(controller);
   const { cache, store } = internals();
-  const pathsOf = (key: string) => cache.streamOf(key)?.paths ?? cache.pathsOf(key);
+  const pathsOf = (key: string) => cache.streams.get(key)?.paths ?? cache.pathsOf(key);
   return {
     now: () => cache.now(),
     state: () => store.current,
@@ -79,12 +79,12 @@ export function inspectController(controller: Controller): ControllerInspector {
       return [...keys].sort();
     },
     query(key) {
-      const request = cache.requestOf(key);
+      const request = cache.requestOf.get(key);
       return {
         key,
         endpoint: request?.endpoint,
         args: request?.args,
-        observers: cache.streamOf(key)?.observers ?? 0,
+        observers: cache.streams.get(key)?.observers ?? 0,
         fetching: cache.requests.isFetching(key),
         paused: cache.requests.isPaused(key),
       };

@@ -40,13 +40,19 @@ export function parsePath(path: string): readonly PathParam[] {
 }
 
 /** Syntax of data-client's path-to-regexp that this grammar would read as literal text (and so build wrong URLs). */
-const UNSUPPORTED: readonly [test: RegExp, what: string][] = [
-  [/[{}]/, '`{...}` groups'],
-  [/:\w+\(/, 'custom patterns `:name(...)`'],
-  [/:\w+\+/, '`+` modifiers'],
-  [/\*/, 'wildcards `*`'],
-  [/\\/, 'escapes `\\`'],
-];
+const UNSUPPORTED = /[{}*\\]|:\w+[(+]/;
+
+/** What `UNSUPPORTED` found in `path`, for the development message. */
+const unsupportedSyntax = (path: string): string =>
+  (
+    [
+      [/[{}]/, '`{...}` groups'],
+      [/:\w+\(/, 'custom patterns `:name(...)`'],
+      [/:\w+\+/, '`+` modifiers'],
+      [/\*/, 'wildcards `*`'],
+      [/\\/, 'escapes `\\`'],
+    ] as const
+  ).find(([test]) => test.test(path))![1];
 
 /**
  * Throws an EndpointDefinitionError when `path` uses syntax outside rx-rest's grammar (`{...}` groups,
@@ -64,14 +70,12 @@ export function assertPathSyntax(path: string): void {
         : 'path',
     );
   }
-  for (const [test, what] of UNSUPPORTED) {
-    if (test.test(path)) {
-      throw new EndpointDefinitionError(
-        process.env.NODE_ENV !== 'production'
-          ? `Path "${path}": ${what} are not supported; a path is literal text with \`:name\` and \`:name?\` parameters.`
-          : path,
-      );
-    }
+  if (UNSUPPORTED.test(path)) {
+    throw new EndpointDefinitionError(
+      process.env.NODE_ENV !== 'production'
+        ? `Path "${path}": ${unsupportedSyntax(path)} are not supported; a path is literal text with \`:name\` and \`:name?\` parameters.`
+        : path,
+    );
   }
 }
 
@@ -114,7 +118,7 @@ export function compilePath(path: string, args: Readonly<Record<string, unknown>
     } else {
       out += literal;
       if (value === '.' || value === '..') dots.push([out.length, param.name]);
-      out += encodeArgument(pathValue(path, param.name, value), paramText(path, param.name));
+      out += encodeArgument(pathValue(path, param.name, value), path, param.name);
     }
     last = param.end;
   }
@@ -139,11 +143,15 @@ function pathValue(path: string, name: string, value: unknown): string {
   );
 }
 
-/** `encodeURIComponent`, with a clear error for a lone surrogate (which no URL can carry). */
-function encodeArgument(text: string, what: string): string {
+/**
+ * `encodeURIComponent`, with a clear error for a lone surrogate (which no URL can carry) naming the argument
+ * `name` of `path` (its text made only then: this runs for every argument of every URL).
+ */
+function encodeArgument(text: string, path: string, name: string, kind?: string): string {
   try {
     return encodeURIComponent(text);
   } catch (cause) {
+    const what = paramText(path, name, kind);
     throw new TypeError(
       process.env.NODE_ENV !== 'production'
         ? `${what} holds a lone UTF-16 surrogate, which a URL cannot carry: ${JSON.stringify(text)}.`
@@ -196,8 +204,9 @@ export function searchString(path: string, args: Readonly<Record<string, unknown
     const value = args[key];
     for (const item of Array.isArray(value) ? value : [value]) {
       if (item === undefined || item === null) continue;
-      const what = paramText(path, key, 'Query argument');
-      pairs.push(`${encodeArgument(key, what)}=${encodeArgument(queryValue(item), what)}`);
+      pairs.push(
+        `${encodeArgument(key, path, key, 'Query argument')}=${encodeArgument(queryValue(item), path, key, 'Query argument')}`,
+      );
     }
   }
   return pairs.join('&');

@@ -5,7 +5,9 @@ import {
   Controller,
   RestEndpoint,
   createResource,
+  peekQuery,
   schema,
+  watchQuery,
   type ControllerEndpoint,
   type EndpointResponse,
   type QueryState,
@@ -45,32 +47,32 @@ describe('Controller verbs are typed from the endpoint', () => {
     void c.fetchIfStale(R.get, { idd: 1 });
   });
 
-  it('observe, watch and peek', () => {
+  it('observe, watchQuery and peekQuery', () => {
     expectTypeOf(c.observe(R.get, { id: 1 })).toEqualTypeOf<Observable<QueryState<Todo>>>();
     expectTypeOf(c.observe(R.getList, { userId: 2 })).toEqualTypeOf<Observable<QueryState<Todo[]>>>();
     expectTypeOf(c.observe(R.get, null)).toEqualTypeOf<Observable<QueryState<Todo>>>();
-    expectTypeOf(c.watch(R.get, [{ id: 1 }], { poll: false })).toEqualTypeOf<Observable<QueryState<Todo>>>();
-    expectTypeOf(c.watch(R.get, [null], { poll: true })).toEqualTypeOf<Observable<QueryState<Todo>>>();
-    expectTypeOf(c.peek(R.get, { id: 1 })).toEqualTypeOf<QueryState<Todo>>();
-    expectTypeOf(c.peek(R.getList, null)).toEqualTypeOf<QueryState<Todo[]>>();
+    expectTypeOf(watchQuery(c, R.get, [{ id: 1 }], { poll: false })).toEqualTypeOf<Observable<QueryState<Todo>>>();
+    expectTypeOf(watchQuery(c, R.get, [null], { poll: true })).toEqualTypeOf<Observable<QueryState<Todo>>>();
+    expectTypeOf(peekQuery(c, R.get, { id: 1 })).toEqualTypeOf<QueryState<Todo>>();
+    expectTypeOf(peekQuery(c, R.getList, null)).toEqualTypeOf<QueryState<Todo[]>>();
     // @ts-expect-error a wrong argument name
     void c.observe(R.get, { idd: 1 });
     // @ts-expect-error a missing argument
     void c.observe(R.get);
-    // @ts-expect-error watch checks its argument list as observe does
-    void c.watch(R.get, [{ idd: 1 }], { poll: false });
-    // @ts-expect-error watch takes an options object, not a positional boolean
-    void c.watch(R.get, [{ id: 1 }], false);
-    // @ts-expect-error watch needs its options
-    void c.watch(R.get, [{ id: 1 }]);
+    // @ts-expect-error watchQuery checks its argument list as observe does
+    void watchQuery(c, R.get, [{ idd: 1 }], { poll: false });
+    // @ts-expect-error watchQuery takes an options object, not a positional boolean
+    void watchQuery(c, R.get, [{ id: 1 }], false);
+    // @ts-expect-error watchQuery needs its options
+    void watchQuery(c, R.get, [{ id: 1 }]);
     // @ts-expect-error observe refuses a mutation (PATCH)
     void c.observe(R.partialUpdate, { id: 1 }, { title: 'a' });
     // @ts-expect-error observe refuses a create (POST)
     void c.observe(R.getList.push, {}, { title: 'a' });
     // @ts-expect-error observe refuses a DELETE
     void c.observe(R.delete, { id: 1 });
-    // @ts-expect-error peek checks its arguments
-    void c.peek(R.get, { idd: 1 });
+    // @ts-expect-error peekQuery checks its arguments
+    void peekQuery(c, R.get, { idd: 1 });
   });
 
   it('invalidate, invalidateAll and expireAll', () => {

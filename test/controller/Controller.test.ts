@@ -3,7 +3,7 @@ import { firstValueFrom } from 'rxjs';
 import { Temporal } from 'temporal-polyfill';
 import { Controller, type QueryState } from '../../core/controller/index.js';
 import { createResource, RestEndpoint } from '../../core/endpoint/index.js';
-import { MemoCache, schema } from '../../core/index.js';
+import { MemoCache, peekQuery, schema, watchQuery } from '../../core/index.js';
 import { Article, Todo, User } from '../fixtures/entities.js';
 import { record, settled } from '../fixtures/streams.js';
 import { TodoResource } from '../fixtures/todoResource.js';
@@ -348,7 +348,7 @@ describe('Controller.observe', () => {
     const streams = [1, 2, 3].map((id) => record(controller.observe(getArticle, { id })));
     now += 1_000; // the stored results are stale now
     controller.setResponse(getUser, { id: 'u1' }, { id: 'u1', name: 'Bob' });
-    const expected = [1, 2, 3].map((id) => controller.peek(getArticle, { id }));
+    const expected = [1, 2, 3].map((id) => peekQuery(controller, getArticle, { id }));
     expect(streams.map((s) => s.last())).toEqual(expected);
     expect(streams[0]!.last()).toMatchObject({ error: { status: 503 }, stale: true, fetching: true });
     expect(streams[0]!.last().data!.author.name).toBe('Bob');
@@ -461,9 +461,9 @@ describe('sequences and ordering', () => {
   });
 });
 
-describe('Controller.peek', () => {
+describe('peekQuery and watchQuery', () => {
   it('gives the first emission of observe without a request or a timer, following the error policy', async () => {
-    expect(controller.peek(TodoResource.get, { id: 1 })).toEqual({
+    expect(peekQuery(controller, TodoResource.get, { id: 1 })).toEqual({
       data: undefined,
       error: undefined,
       loading: true,
@@ -471,20 +471,43 @@ describe('Controller.peek', () => {
       stale: false,
       paused: false,
     });
-    expect(controller.peek(TodoResource.get, null)).toMatchObject({ loading: false, fetching: false });
+    expect(peekQuery(controller, TodoResource.get, null)).toMatchObject({ loading: false, fetching: false });
     await controller.fetch(TodoResource.get, { id: 1 });
-    const peeked = controller.peek(TodoResource.get, { id: 1 });
+    const peeked = peekQuery(controller, TodoResource.get, { id: 1 });
     expect(peeked).toMatchObject({ loading: false, fetching: false, stale: false });
     expect(peeked.data!.title).toBe('todo 1');
     controller.setError(TodoResource.get, { id: 1 }, Object.assign(new Error('gone'), { status: 404 }));
     // a 4xx replaces the data; a subscriber would refetch at once, so it is loading and the old error is cleared
-    expect(controller.peek(TodoResource.get, { id: 1 })).toMatchObject({
+    expect(peekQuery(controller, TodoResource.get, { id: 1 })).toMatchObject({
       data: undefined,
       loading: true,
       error: undefined,
     });
     controller.setError(TodoResource.get, { id: 1 }, Object.assign(new Error('down'), { status: 503 }));
-    expect(controller.peek(TodoResource.get, { id: 1 }).data!.id).toBe(1);
+    expect(peekQuery(controller, TodoResource.get, { id: 1 }).data!.id).toBe(1);
     expect(fake.requests).toEqual(['GET /todos/1']);
+  });
+
+  it('watchQuery is observe with the arguments as one list; both refuse what observe refuses', async () => {
+    const states: QueryState<Todo>[] = [];
+    const subscription = watchQuery(controller, TodoResource.get, [{ id: 1 }], { poll: false }).subscribe((s) =>
+      states.push(s),
+    );
+    expect(states[0]).toMatchObject({ loading: true, fetching: true });
+    await vi.waitFor(() => expect(states.at(-1)?.data?.title).toBe('todo 1'));
+    subscription.unsubscribe();
+    const idle: QueryState<Todo>[] = [];
+    watchQuery(controller, TodoResource.get, [null], { poll: true }).subscribe((s) => idle.push(s));
+    expect(idle).toEqual([
+      { data: undefined, error: undefined, loading: false, fetching: false, stale: false, paused: false },
+    ]);
+    expect(() => watchQuery(controller, TodoResource.partialUpdate, [{ id: 1 }, {}] as never, { poll: false })).toThrow(
+      /watchQuery\(Todo.partialUpdate\)/,
+    );
+    controller.dispose();
+    expect(() => watchQuery(controller, TodoResource.get, [{ id: 1 }], { poll: false })).toThrow(
+      /watchQuery.*disposed/,
+    );
+    expect(() => peekQuery(controller, TodoResource.get, { id: 1 })).toThrow(/peekQuery.*disposed/);
   });
 });

@@ -59,7 +59,7 @@ describe('QueryCache as the requests tell it (RequestListener)', () => {
     cache.onFetchingChange(TodoResource.get.key({ id: 1 })); // nothing changed: the stream re-reads, emits nothing
     expect(seen).toHaveLength(emitted);
     cache.onFetchingChange(TodoResource.get.key({ id: 3 }));
-    expect(cache.streamOf(TodoResource.get.key({ id: 3 }))).toBeUndefined();
+    expect(cache.streams.get(TodoResource.get.key({ id: 3 }))).toBeUndefined();
     subscription.unsubscribe();
   });
 });

@@ -7,7 +7,15 @@
  */
 import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AbortError, Controller, NetworkError, RequestError, TimeoutError, type QueryState } from '../../core/index.js';
+import {
+  AbortError,
+  Controller,
+  peekQuery,
+  NetworkError,
+  RequestError,
+  TimeoutError,
+  type QueryState,
+} from '../../core/index.js';
 import {
   TodoResource,
   Todo,
@@ -92,7 +100,7 @@ describe('timeout', () => {
       .catch((error: unknown) => error);
     await until(() => expect(fake.requests).toHaveLength(1));
     await vi.advanceTimersByTimeAsync(9_999);
-    expect(controller.peek(TodoResource.get, { id: 2 }).fetching).toBe(true);
+    expect(peekQuery(controller, TodoResource.get, { id: 2 }).fetching).toBe(true);
     await vi.advanceTimersByTimeAsync(1);
     expect(await failing).toBeInstanceOf(TimeoutError);
   });
@@ -285,7 +293,7 @@ describe('recovery after a failed first load', () => {
     await settled(() => expect(first.last().error).toBeDefined());
     expect(first.last()).toMatchObject({ data: undefined, loading: false, error: { status: 404 } });
     first.unsubscribe(); // e.g. an <ErrorBoundary> shows its fallback instead of the list
-    expect(controller.peek(TodoResource.get, { id: 3 })).toMatchObject({
+    expect(peekQuery(controller, TodoResource.get, { id: 3 })).toMatchObject({
       loading: true,
       fetching: true,
       error: undefined, // cleared when loading becomes true

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { controllerInternals } from '../../core/controller/Controller.js';
 import { streamInternals, type QueryStream } from '../../core/controller/QueryStream.js';
 import { storeInternals } from '../../core/store/Store.js';
-import { Controller, Entity, createResource, type QueryState } from '../../core/index.js';
+import { Controller, Entity, createResource, watchQuery, type QueryState } from '../../core/index.js';
 // a plain Todo (no deserializer): the heap measured below holds only what its reads make
 import { PlainTodo as Todo } from '../fixtures/entities.js';
 
@@ -137,7 +137,7 @@ describe('observe / unsubscribe cycles', () => {
         const id = (i % 100) + 1;
         const subscriptions = [
           controller.observe(TodoResource.get, { id }).subscribe(() => emissions++),
-          controller.watch(TodoResource.get, [{ id }], { poll: false }).subscribe(() => emissions++),
+          watchQuery(controller, TodoResource.get, [{ id }], { poll: false }).subscribe(() => emissions++),
           controller.observe(TodoResource.getList).subscribe(() => emissions++),
         ];
         if (i % 7 === 0) subscriptions.push(controller.observe(LiveResource.get, { id }).subscribe(() => emissions++));
@@ -213,7 +213,7 @@ describe('polling', () => {
         subscribe('list a', controller.observe(LiveResource.getList, { userId: 1 })),
         subscribe('list b', controller.observe(LiveResource.getList, { userId: 1 })),
         // a non-polling reader of a polled key adds no timer
-        subscribe('one quiet', controller.watch(LiveResource.get, [{ id: 1 }], { poll: false })),
+        subscribe('one quiet', watchQuery(controller, LiveResource.get, [{ id: 1 }], { poll: false })),
       ];
       const idle = () => pending === 0 && [...last.values()].every((state) => !state.fetching);
       await until(idle, 'the first requests');

@@ -5,7 +5,13 @@
  * under fake timers counts the storage's writes.
  */
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { Controller, takeSnapshot, type ControllerOptions, type StateSnapshot } from '../../../core/index.js';
+import {
+  Controller,
+  peekQuery,
+  takeSnapshot,
+  type ControllerOptions,
+  type StateSnapshot,
+} from '../../../core/index.js';
 import { persist, type PersistStorage, type PersistedState } from '../../../adapters/persist/index.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource, flush, record, tick, useFakeClock, useTodoServer } from '../../reliability/faultHarness.js';
@@ -171,7 +177,7 @@ describe('restore on start', () => {
     expect(titleOf(controller, 1)).toBeUndefined();
     await expect(stop.restored).resolves.toBe(true);
     expect(titleOf(controller, 1)).toBe('todo 1');
-    expect(controller.peek(TodoResource.getList, {}).data).toHaveLength(4);
+    expect(peekQuery(controller, TodoResource.getList, {}).data).toHaveLength(4);
     expect(fake.requests).toEqual([]);
     stop();
   });

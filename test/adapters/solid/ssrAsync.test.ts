@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createComponent, ErrorBoundary, Suspense, type JSX } from 'solid-js';
 import { renderToStringAsync } from 'solid-js/web';
 import { provideRequestEvent } from 'solid-js/web/storage';
-import { Controller } from '../../../core/index.js';
+import { Controller, peekQuery } from '../../../core/index.js';
 import {
   ControllerProvider,
   controllerPerRequest,
@@ -109,7 +109,7 @@ describe('createQuery on the server', () => {
     const controller = new Controller({ retry: 0 });
     fake.setLatency(20);
     preloadQuery(controller, TodoResource.getList, { userId: 1 });
-    expect(controller.peek(TodoResource.getList, { userId: 1 }).fetching).toBe(true);
+    expect(peekQuery(controller, TodoResource.getList, { userId: 1 }).fetching).toBe(true);
     expect(await renderToStringAsync(page(controller, TitlesOf(1)))).toContain('titles: todo 1, todo 3');
     expect(fake.requests).toEqual(['GET /todos?userId=1']);
     fake.fail('GET', 500);

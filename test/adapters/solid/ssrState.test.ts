@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createComponent, Suspense, type JSX } from 'solid-js';
 import { renderToStringAsync } from 'solid-js/web';
-import { Controller } from '../../../core/index.js';
+import { Controller, peekQuery } from '../../../core/index.js';
 import { ControllerProvider, createInfiniteQuery, createQueryState } from '../../../adapters/solid/index.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
 import { feedHandlers, PostFeed, PostResource } from '../../fixtures/feedServer.js';
@@ -75,7 +75,7 @@ describe('createQueryState on the server', () => {
     fake.fail('GET', 500);
     const controller = new Controller({ retry: 0 });
     const html = await renderToStringAsync(page(controller, StateOf(1)));
-    const { loading, error } = controller.peek(TodoResource.getList, { userId: 1 });
+    const { loading, error } = peekQuery(controller, TodoResource.getList, { userId: 1 });
     expect(html).toContain(`titles: undefined; loading: ${loading}; error: ${error?.message ?? 'none'}`);
     expect(html).not.toContain('Loading…'); // the boundary resolved
     expect(html).toContain('answered 500'); // the failure travels in the snapshot (the request's meta)
