@@ -37,7 +37,6 @@ const isPlain = (value: unknown): value is Record<string, unknown> =>
  */
 export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T {
   const tables = new Map<unknown, Map<unknown, Kept<R>>>(); // entity class → pk → row
-  const bySource = new WeakMap<Entity, Kept<R>>();
   // an array this function returned → the data it came from and each position's row: the same entity
   // at the same position is its row again without a lookup (one write re-reads a 5,000-row list)
   const lists = new WeakMap<readonly unknown[], { items: readonly unknown[]; kept: (Kept<R> | undefined)[] }>();
@@ -54,23 +53,27 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
 
   const row = (entity: Entity): R => mark(keep(entity));
 
+  /**
+   * The kept row of `entity`, by its class and pk: made, found, or found and updated. (No WeakMap keyed
+   * by the cache's objects: an entry per row, traced by the garbage collector as an ephemeron, made the
+   * first pass over a long list slower than finding rows by pk.)
+   */
   const keep = (entity: Entity): Kept<R> => {
-    const known = bySource.get(entity);
-    if (known) return known;
     const type = entity.constructor;
-    const pk = entity.pk();
     let table = tables.get(type);
     if (!table) tables.set(type, (table = new Map()));
-    let kept = table.get(pk);
+    const pk = entity.pk();
+    const kept = table.get(pk);
     if (!kept) {
-      table.set(pk, (kept = { source: entity, row: kind.create(entity), seen: visit - 1 }));
+      const made = { source: entity, row: kind.create(entity), seen: visit - 1 };
+      table.set(pk, made);
       count++;
-    } else {
+      return made;
+    }
+    if (kept.source !== entity) {
       kind.update(kept.row, entity);
-      bySource.delete(kept.source);
       kept.source = entity;
     }
-    bySource.set(entity, kept);
     return kept;
   };
 
@@ -106,7 +109,6 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
       for (const [pk, kept] of table)
         if (kept.seen !== visit) {
           table.delete(pk);
-          bySource.delete(kept.source);
           kind.drop?.(kept.row);
           count--;
         }
