@@ -65,20 +65,23 @@ export type { QueryOptions, QueryResult } from '../../core/index.js';
 export { controllerPerRequest, preloadQuery } from './ssr.js';
 export type { QueryResource };
 
-/** The options of `createQueryState`: the core's, and whether entities become stores. */
+/** The options of `createQueryState`: the core's, and whether entities become long-lived rows. */
 export interface SolidStateOptions extends QueryOptions {
   /**
-   * Each entity of the data as a Solid store that lives as long as the query, keyed by its table and
-   * pk (the top-level entity, those of a top-level array, and those of an object's array or entity
-   * members). A changed record updates its store field by field, so `<For>` keeps the row's DOM (focus,
-   * an input's value) and re-renders only the changed fields; an array whose entities are the same stores
-   * as before stays the same array. Rows are read-only views of the cache: write with `controller.set`
-   * or a mutation. Default false: entities are the core's objects (a changed record is a new object).
+   * Each entity of the data as a row that lives as long as the query, keyed by its table and pk (the
+   * top-level entity, those of a top-level array, and those of an object's array or entity members): a
+   * read-only view of the entity's latest record whose fields are tracked. A changed record updates its
+   * row in place, so `<For>` keeps the row's DOM (focus, an input's value) and re-renders only what read
+   * the row (after its first change, only what read a changed field); an array whose entities are the
+   * same rows as before stays the same array. Rows are instances of the entity class (`pk()` and methods
+   * work) but not the cache's objects: write with `controller.set` or a mutation (assigning a field
+   * throws). A first render costs a proxy per row. Default false: entities are the core's objects (a
+   * changed record is a new object, and `<For>` makes its row again).
    */
   readonly reconcile?: boolean | undefined;
 }
 
-/** `createQuery`'s options: the core's, whether entities become stores, and how a server render streams. */
+/** `createQuery`'s options: the core's, whether entities become long-lived rows, and how a server render streams. */
 export interface SolidQueryOptions extends SolidStateOptions {
   /**
    * On the server, hold the stream's first flush until this query resolved (Solid's `deferStream`),
@@ -267,15 +270,13 @@ function requestOf<E extends ReadEndpoint>(endpoint: E, args: QueryArgsInput<E>)
   );
 }
 
-/** The subscriptions that rendered an emission in this task, and the emissions waiting for its end (the latest of each). */
-const rendered = new Set<object>();
+/** The emissions waiting for the end of the task (the latest of each subscription). */
 const queued = new Map<object, () => void>();
 let scheduled = false;
 
 /** Commits the waiting emissions together, in one `batch`, at the end of the task. */
 function endOfTask() {
   scheduled = false;
-  rendered.clear();
   const commits = [...queued.values()];
   queued.clear();
   batch(() => commits.forEach((commit) => commit()));
@@ -283,11 +284,11 @@ function endOfTask() {
 
 /**
  * Follows `open(args)` in the calling scope (a new request key resubscribes; not before `ready`); on
- * the server, `peek(args)` only. A subscription's first emission (synchronous, on subscribe) and its
- * first in a task are set at once, so a write shows in the DOM when it returns; later emissions in the
- * same task wait for its end and render once, in one `batch` with every other query's (a burst of writes
- * costs two renders, not one per write). Read outside a tracking scope (an event handler, a test), the
- * accessor gives the latest emission at once. `present` maps what is set (once per render, not per emission).
+ * the server, `peek(args)` only. A subscription's first emission (synchronous, on subscribe) is set at
+ * once; later emissions wait for the end of the task (a microtask) and render once, the latest of each
+ * query, in one `batch` with every other query's: a burst of writes costs one render, not one per write.
+ * Read outside a tracking scope (an event handler, a test), the accessor gives the latest emission at
+ * once. `present` maps what is set (once per render, not per emission).
  */
 function follow<E extends ReadEndpoint, S>(
   request: Accessor<Request<E>>,
@@ -311,9 +312,7 @@ function follow<E extends ReadEndpoint, S>(
       if (first) return commit(next);
       if (!scheduled) queueMicrotask(endOfTask);
       scheduled = true;
-      if (rendered.has(own)) return void queued.set(own, () => commit(next));
-      rendered.add(own);
-      commit(next);
+      queued.set(own, () => commit(next));
     });
     first = false;
     onCleanup(() => {
@@ -348,7 +347,7 @@ function observeIn<E extends ReadEndpoint>(
 }
 
 /**
- * The state with the data's entities as stores (`reconcile`); a state whose data and fields are all as
+ * The state with the data's entities as long-lived rows (`reconcile`); a state whose data and fields are all as
  * before is the state before (no update).
  */
 function reconciled<S extends QueryResult<unknown>>(): (state: S) => S {

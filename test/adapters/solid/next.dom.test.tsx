@@ -38,6 +38,8 @@ const items = (testId?: string) =>
     (li) => li.textContent,
   );
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The end of the task's microtasks, where the emissions of a task render (before the browser paints). */
+const endOfTask = () => Promise.resolve();
 
 function Fallback() {
   fallbacks++;
@@ -86,6 +88,7 @@ describe('createMutation', () => {
     fake.setLatency(30);
     fireEvent.click(screen.getByRole('button', { name: 'Rename' }));
     expect(screen.getByRole('button', { name: 'Saving…' })).toHaveProperty('disabled', true);
+    await endOfTask();
     expect(items()).toEqual(['renamed', 'todo 3']); // optimistic: before the server answers
     expect((await screen.findByRole('status')).textContent).toBe('saved renamed');
     expect(screen.getByRole('button', { name: 'Rename' })).toHaveProperty('disabled', false);
@@ -119,6 +122,7 @@ describe('createMutation', () => {
     fake.setLatency(20);
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     expect(screen.getByText('Deleting…')).toBeTruthy();
+    await endOfTask();
     expect(items()).toEqual(['todo 1']); // optimistic delete
     await vi.waitFor(() => expect(screen.queryByText('Deleting…')).toBeNull());
     expect(fake.todos.has(3)).toBe(false);
@@ -253,6 +257,7 @@ describe('createInfiniteQuery', () => {
     await vi.waitFor(() => expect(items('pages')).toEqual(['post 1', 'post 2', 'post 3']));
     feed.setLatency(20);
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await endOfTask();
     expect(screen.getByRole('button', { name: 'Loading more…' })).toHaveProperty('disabled', true);
     await vi.waitFor(() => expect(items('pages')).toHaveLength(6));
     fireEvent.click(await screen.findByRole('button', { name: 'Load more' }));

@@ -50,7 +50,7 @@ const mount = (props: Parameters<typeof Todos>[0] & { reconcile?: boolean } = {}
 };
 
 describe('Solid: emissions of one task', () => {
-  it('renders a single write before it returns, and a burst of writes in one task twice, not once per write', async () => {
+  it("renders the subscription's first emission at once, then a task's writes once, at its end (a single write as a burst)", async () => {
     let renders = 0;
     createRoot(() => {
       const todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), controller);
@@ -61,12 +61,34 @@ describe('Solid: emissions of one task', () => {
     });
     expect(renders).toBe(1); // the first emission is there on subscribe
     controller.set(Todo, { id: 1 }, { id: 1, title: 'one' });
-    expect(renders).toBe(2); // at once
+    expect(renders).toBe(1);
     await microtask();
+    expect(renders).toBe(2);
     for (let i = 0; i < 50; i++) controller.set(Todo, { id: 2 }, { id: 2, title: `two ${i}` });
-    expect(renders).toBe(3); // the burst's first write at once, the rest wait for the end of the task
+    expect(renders).toBe(2);
     await microtask();
-    expect(renders).toBe(4);
+    expect(renders).toBe(3); // fifty writes, one render
+  });
+
+  it("renders every query's writes of a task in one batch", async () => {
+    controller.setResponse(TodoResource.get, { id: 1 }, row(1));
+    let renders = 0;
+    let seen: unknown[] = [];
+    const dispose = createRoot((dispose) => {
+      const list = createQueryState(TodoResource.getList, () => ({ userId: 1 }), controller);
+      const one = createQueryState(TodoResource.get, () => ({ id: 1 }), controller);
+      createRenderEffect(() => {
+        seen = [list().data?.[0]?.title, one().data?.title];
+        renders++;
+      });
+      return dispose;
+    });
+    controller.set(Todo, { id: 1 }, { id: 1, title: 'one' });
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'two' });
+    await microtask();
+    expect(seen).toEqual(['one', 'one']);
+    expect(renders).toBe(2); // both queries changed, one render
+    dispose();
   });
 
   it("shows the burst's last write in the DOM at the end of the task, and to a read outside a tracking scope at once", async () => {
@@ -78,9 +100,29 @@ describe('Solid: emissions of one task', () => {
     mount();
     for (const title of ['a', 'b', 'c']) controller.set(Todo, { id: 3 }, { id: 3, title });
     expect(todos().data?.map((todo) => todo.title)).toEqual(['todo 1', 'todo 2', 'c']);
-    expect(titles()).toEqual(['todo 1', 'todo 2', 'a']); // the DOM: the first write of the task
+    expect(titles()).toEqual(['todo 1', 'todo 2', 'todo 3']); // the DOM: at the end of the task
     await microtask();
     expect(titles()).toEqual(['todo 1', 'todo 2', 'c']);
+    dispose();
+  });
+
+  it('renders a burst that changes many rows once, each changed text once (reconcile)', async () => {
+    controller.setResponse(
+      TodoResource.getList,
+      { userId: 1 },
+      Array.from({ length: 20 }, (_, i) => row(i + 1)),
+    );
+    let texts = 0;
+    const dispose = createRoot((dispose) => {
+      const todos = createQuery(TodoResource.getList, () => ({ userId: 1 }), { controller, reconcile: true });
+      createRenderEffect(() => todos()?.forEach((todo) => createRenderEffect(() => (void todo.title, texts++))));
+      return dispose;
+    });
+    expect(texts).toBe(20);
+    for (let round = 0; round < 3; round++)
+      for (let id = 1; id <= 10; id++) controller.set(Todo, { id }, { id, title: `todo ${id} round ${round}` });
+    await microtask();
+    expect(texts).toBe(30); // ten changed rows, thirty writes: each changed text rendered once
     dispose();
   });
 });
@@ -113,7 +155,7 @@ describe('Solid: reconcile', () => {
     expect(screen.getAllByRole('listitem')[1]).not.toBe(second);
   });
 
-  it('gives the same store per entity while it stays in the data, the same array while its rows are the same, and follows additions and removals', () => {
+  it('gives the same row per entity while it stays in the data, the same array while its rows are the same, and follows additions and removals', () => {
     createRoot((dispose) => {
       const todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), { controller, reconcile: true });
       const before = todos().data!;
@@ -136,7 +178,69 @@ describe('Solid: reconcile', () => {
       expect(next[2]).toBe(before[1]);
 
       controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1)]);
-      expect(todos().data![0]).not.toBe(before[0]); // todo 1 left the data: its store was let go
+      expect(todos().data![0]).not.toBe(before[0]); // todo 1 left the data: its row was let go
+      dispose();
+    });
+  });
+
+  it("keeps each row's DOM node through additions, removals and a reorder", async () => {
+    mount({ reconcile: true });
+    const node = (id: number) => document.querySelector(`li[data-id="${id}"]`);
+    const [one, two, three] = [node(1), node(2), node(3)];
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [row(3), row(4), row(1, 'first'), row(2)]);
+    await microtask();
+    expect(titles()).toEqual(['todo 3', 'todo 4', 'first', 'todo 2']);
+    expect([node(3), node(1), node(2)]).toEqual([three, one, two]);
+    expect(node(3)).toBe(three);
+    expect(node(1)).toBe(one);
+    const four = node(4);
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [row(4), row(2, 'second')]);
+    await microtask();
+    expect(titles()).toEqual(['todo 4', 'second']);
+    expect(node(4)).toBe(four);
+    expect(node(2)).toBe(two);
+    expect(node(1)).toBeNull();
+  });
+
+  it("re-runs what read a row on its record's first change, and from then on only what read a changed field", async () => {
+    const runs = { title: 0, completed: 0 };
+    const dispose = createRoot((dispose) => {
+      const todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), { controller, reconcile: true });
+      const second = todos().data![1]!;
+      createRenderEffect(() => (void second.title, runs.title++));
+      createRenderEffect(() => (void second.completed, runs.completed++));
+      return dispose;
+    });
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'renamed' });
+    await microtask();
+    expect(runs).toEqual({ title: 2, completed: 2 }); // the first change: one signal for the whole row
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'renamed again' });
+    await microtask();
+    expect(runs).toEqual({ title: 3, completed: 2 });
+    controller.set(Todo, { id: 2 }, { id: 2, completed: true });
+    await microtask();
+    expect(runs).toEqual({ title: 3, completed: 3 });
+    controller.set(Todo, { id: 1 }, { id: 1, completed: true }); // another row
+    await microtask();
+    expect(runs).toEqual({ title: 3, completed: 3 });
+    dispose();
+  });
+
+  it('reads like the entity (its class, pk(), its fields by spread, keys and JSON) and refuses writes with a named error', () => {
+    createRoot((dispose) => {
+      const todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), { controller, reconcile: true });
+      const todo = todos().data![0]!;
+      const cached = controller.get(Todo, { id: 1 })!;
+      expect(todo).toBeInstanceOf(Todo);
+      expect(todo.pk()).toBe('1');
+      expect({ ...todo }).toEqual({ ...cached });
+      expect(Object.keys(todo)).toEqual(Object.keys(cached));
+      expect('title' in todo).toBe(true);
+      expect(JSON.parse(JSON.stringify(todo))).toEqual(JSON.parse(JSON.stringify(cached)));
+      expect(todo.createdAt).toBe(cached.createdAt);
+      expect(() => ((todo as { title: string }).title = 'x')).toThrow(/read-only view of the cache.*controller\.set/);
+      expect(() => delete (todo as { title?: string }).title).toThrow(/read-only view of the cache/);
+      expect(todo.title).toBe('todo 1');
       dispose();
     });
   });
