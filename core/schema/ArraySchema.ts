@@ -40,6 +40,9 @@ export function normalizeList(
  */
 export function denormalizeList(itemSchema: unknown, input: unknown, ctx: DenormalizeContext): unknown {
   if (!Array.isArray(input)) return input;
+  // after a write, only the items it changed are read again (when the context knows them)
+  const patched = ctx.patchList?.(itemSchema, input);
+  if (patched !== undefined) return patched;
   const parts = new Array<unknown>(input.length);
   for (let i = 0; i < input.length; i++) parts[i] = ctx.unvisit(itemSchema, input[i]);
   return ctx.stable(input, '[]', parts, () => {

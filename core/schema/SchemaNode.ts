@@ -52,6 +52,11 @@ export interface DenormalizeContext {
    * otherwise calls `build` and remembers it.
    */
   stable<T>(input: object, shape: string, parts: readonly unknown[], build: () => T): T;
+  /**
+   * The list `input` of `itemSchema` read again where the last write changed it, reusing the previous
+   * read's other items without visiting them; `undefined` when the list must be read whole.
+   */
+  patchList?(itemSchema: unknown, input: readonly unknown[]): unknown;
 }
 
 /** A schema whose values live in an entity table (Entity classes, Collections). */

@@ -7,7 +7,7 @@ import { keepShape } from '../shapeKeeper.js';
 import type { Denormalize, DenormalizeResult, EntityTables } from '../types.js';
 import { STRIDE, nodesStillIn, sameRecords, type Dependencies, type RecordNode } from './dependencies.js';
 import { ReadPass } from './ReadPass.js';
-import { Readers, type Trust } from './Readers.js';
+import { Readers, type ChangeSet, type Trust } from './Readers.js';
 import { stepOf, versionOf, type WriteStep } from '../writeSteps.js';
 import { ReadResult } from './ReadResult.js';
 
@@ -23,6 +23,8 @@ interface ResultEntry {
   readonly result: ReadResult;
   /** The records the result read directly (its `paths` follow them through the memo's nodes). */
   readonly roots: Dependencies;
+  /** The memo's epoch when it was read (see `MemoCache.#epoch`). */
+  readonly epoch: number;
 }
 
 /**
@@ -49,8 +51,22 @@ export class MemoCache {
   readonly latest = new Map<string, Map<string, RecordNode>>();
   /** @internal */ readonly stableByInput = new WeakMap<object, StableEntry>();
   /** @internal Entities read past the depth limit, by record. */ readonly shallow = new WeakMap<object, object>();
-  /** The last write whose changes were marked dirty, and the mark. */
-  #marked: { readonly step: WriteStep; readonly readers: Readers; readonly mark: number } | undefined = undefined;
+  /** The last write whose changes were marked dirty, the mark, and what it changed. */
+  #marked:
+    | { readonly step: WriteStep; readonly readers: Readers; readonly mark: number; readonly changes: ChangeSet }
+    | undefined = undefined;
+  /**
+   * Counts what may leave a node's value out of step with the reads its readers index lists (a read of
+   * other tables than the last ones read or one write past them, a build that failed or was redone): a
+   * list is patched only when nothing of it happened since its previous read (see patchList.ts).
+   */
+  #epoch = 0;
+  /** The version of the tables read last, and the epoch when it was first read. */
+  #head = 0;
+  #headEpoch = 0;
+  /** The version read before `#head`, when `#head` is one write past it, and the epoch when it was first read. */
+  #prev = 0;
+  #prevEpoch = -1;
   /** @internal Which nodes read each record, kept once the memo reads tables a write made (see `#trust`). */
   readers: Readers | undefined = undefined;
   #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
@@ -67,6 +83,7 @@ export class MemoCache {
    * reachable from the memo.
    */
   forget(entities?: EntityTables): void {
+    this.unsettle();
     this.readers = undefined;
     this.#marked = undefined;
     this.#objectResults = new WeakMap();
@@ -99,18 +116,26 @@ export class MemoCache {
     let value: unknown;
     let roots: Dependencies;
     let reshaped: boolean;
+    let kept: boolean;
     // the last read's pass, unless a read is running (a deserializer that reads gets a pass of its own)
     const pass = this.#idle ?? new ReadPass(this);
     this.#idle = undefined;
+    this.#follow(entities);
     const trust = cached === undefined ? this.#trust(entities) : this.#trust(entities, cached.entities);
+    // the result's previous read, to patch where the write changed it
+    const root =
+      trust?.patch !== undefined && cached?.epoch === this.#epoch
+        ? { deps: cached.roots, value: cached.result.data }
+        : undefined;
     try {
       for (;;) {
-        pass.start(++this.#passes, entities, args, trust);
+        pass.start(++this.#passes, entities, args, trust, root);
         value = pass.unvisit(schema, input);
         if (pass.settled()) break;
       }
       roots = pass.rootDeps();
       reshaped = pass.reshaped;
+      kept = pass.rootKept;
     } catch (error) {
       if (!tooDeep(error)) throw error;
       throw new NormalizeError(
@@ -125,9 +150,10 @@ export class MemoCache {
       this.#idle = pass;
     }
     // when no record read gained or lost a dependency, the previous read's paths are still exact
-    const paths = cached && !reshaped && sameRecords(cached.roots, roots) ? cached.result.knownPaths : undefined;
+    const paths =
+      cached && !reshaped && (kept || sameRecords(cached.roots, roots)) ? cached.result.knownPaths : undefined;
     const result = new ReadResult(value, paths, this, roots, entities);
-    this.#storeResult(schema, input, { entities, result, roots });
+    this.#storeResult(schema, input, { entities, result, roots, epoch: this.#epoch });
     return result as DenormalizeResult<Denormalize<S>>;
   }
 
@@ -138,6 +164,26 @@ export class MemoCache {
    * are one write past `previous` (the tables of this result's last read), the nodes that write may have
    * changed are marked dirty, and the others are trusted without walking their dependencies.
    */
+  /** @internal A read may have left nodes out of step with the readers index: no list is patched until two writes on. */
+  unsettle(): void {
+    this.#epoch++;
+  }
+
+  /** Follows the versions of the tables read: one write past the last, or others (then a new epoch). */
+  #follow(entities: EntityTables): void {
+    const version = versionOf(entities);
+    if (version === this.#head) return;
+    if (stepOf(entities)?.base === this.#head) {
+      this.#prev = this.#head;
+      this.#prevEpoch = this.#headEpoch;
+    } else {
+      this.#epoch++;
+      this.#prev = 0;
+    }
+    this.#head = version;
+    this.#headEpoch = this.#epoch;
+  }
+
   #trust(entities: EntityTables, previous?: EntityTables): Trust | undefined {
     const step = stepOf(entities);
     let readers = this.readers;
@@ -145,15 +191,23 @@ export class MemoCache {
       // the first read again after a write: the index starts (a first read, as of a page, never pays for it)
       if (step === undefined || previous === undefined) return undefined;
       readers = this.readers = new Readers();
+      // no node is listed yet: nothing is trusted, and no list read before is patched
+      this.unsettle();
+      return { readers, from: 0, mark: 0 };
     }
     // a read of the tables a marked write started from may validate nodes after they were marked: mark anew
     if (this.#marked !== undefined && this.#marked.step.base === versionOf(entities)) this.#marked = undefined;
     if (previous === undefined || step === undefined || step.base !== versionOf(previous))
       return { readers, from: 0, mark: 0 };
     // the reads of every stream after one write share its marks
-    if (this.#marked?.step !== step || this.#marked.readers !== readers)
-      this.#marked = { step, readers, mark: readers.dirty(step.changed) };
-    return { readers, from: step.base, mark: this.#marked.mark };
+    if (this.#marked?.step !== step || this.#marked.readers !== readers) {
+      const dirtied: RecordNode[] = [];
+      const mark = readers.dirty(step.changed, dirtied);
+      this.#marked = { step, readers, mark, changes: { changed: step.changed, dirtied } };
+    }
+    // lists read from the tables the write started from may be patched, unless something happened since
+    const calm = step.base === this.#prev && this.#prevEpoch === this.#epoch;
+    return { readers, from: step.base, mark: this.#marked.mark, patch: calm ? this.#marked.changes : undefined };
   }
 
   /** @internal The transitive records read from `roots`, following the memo's nodes. */

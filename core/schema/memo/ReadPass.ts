@@ -7,20 +7,14 @@ import { SchemaNode, type DenormalizeContext, type TableSchema } from '../Schema
 import { arrayItemSchema } from '../schemaKind.js';
 import { emptyTable, isPlainObject } from '../safeObject.js';
 import { INVALID } from '../special.js';
-import { tablePks } from '../tableDerived.js';
 import type { EntityTables } from '../types.js';
 import { buildEntity, shallowEntity, shallowMarker, ShallowMarker } from './buildEntity.js';
-import {
-  NO_DEPS,
-  STRIDE,
-  nodesStillIn,
-  sameParts,
-  sameRecords,
-  type Dependencies,
-  type RecordNode,
-} from './dependencies.js';
+import { NO_DEPS, STRIDE, sameParts, sameRecords, type Dependencies, type RecordNode } from './dependencies.js';
 import type { MemoCache } from './MemoCache.js';
-import type { Readers, Trust } from './Readers.js';
+import type { ChangeSet, Readers, Trust } from './Readers.js';
+import { patchList, type PatchHost } from './patchList.js';
+import { Recording } from './Recording.js';
+import { TableSlots } from './TableSlots.js';
 import { versionOf } from '../writeSteps.js';
 
 const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
@@ -29,24 +23,14 @@ const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
  * One read over fixed tables. Each stored record is resolved at most once per pass: its node is either
  * validated (same record, and every record it read still gives the same value) or rebuilt.
  */
-export class ReadPass implements DenormalizeContext {
+export class ReadPass implements DenormalizeContext, PatchHost {
   /**
    * Whether a record built in this pass read other records than its previous build did (or has no
    * previous build to compare with): then the set of paths must be computed anew.
    */
   reshaped = false;
-  /**
-   * The dependencies being recorded, of every node being built, one after the other: a nested build
-   * finishes (and takes its part off the end) before its parent records it, so each node's list is
-   * copied out once at its exact length instead of growing an array of its own.
-   */
-  readonly #recorded: unknown[] = [];
-  /** The end of the recording in `#recorded` (slots past it are left to be overwritten, not cut off). */
-  #top = 0;
-  /** How far this read's recording reached (`end` clears up to there). */
-  #high = 0;
-  /** Where the recording of each node being built starts in `#recorded` (-1: not recording, validating). */
-  readonly #starts: number[] = [0];
+  /** The dependencies being recorded (see Recording.ts). */
+  readonly #rec = new Recording();
   /** Nodes reached again while being validated (a cycle): their old value was handed out on trust. */
   readonly #presumed: { node: RecordNode; value: unknown }[] = [];
   /**
@@ -56,16 +40,21 @@ export class ReadPass implements DenormalizeContext {
   readonly #finished: RecordNode[] = [];
   /** Nodes being built, innermost last: `register` hands out the innermost one's value early (cycles). */
   readonly #building: RecordNode[] = [];
+  /** What each node being built read before, when it is rebuilt from the same record (else undefined). */
+  readonly #before: (Dependencies | undefined)[] = [];
+  /** The write since the last read, when lists may be patched where it changed them (see patchList.ts). */
+  #changes: ChangeSet | undefined = undefined;
+  /** The top-level result's previous read, when it may be patched: its dependencies and value. */
+  #root: { readonly deps: Dependencies; readonly value: unknown } | undefined = undefined;
+  /** Whether the top-level result's dependencies are its previous ones, patched (the same records). */
+  rootKept = false;
   readonly #register = (value: unknown): void => {
     (this.#building[this.#building.length - 1] as RecordNode).value = value;
   };
 
-  /**
-   * The tables this read has used: `[key, table, node map, key, ...]` (a few: a scan beats a lookup), up
-   * to `#used`; the slots past it are cleared and kept for the next read.
-   */
-  readonly #slots: unknown[] = [];
-  #used = 0;
+  /** The tables this read has used, with their node maps. */
+  readonly #tables: TableSlots;
+  readonly #slots: unknown[];
 
   /** Records being resolved (built or validated) on the stack: past an entity's maxEntityDepth, it reads shallow. */
   #depth = 0;
@@ -79,44 +68,47 @@ export class ReadPass implements DenormalizeContext {
   #trustFrom = 0;
   /** The dirty mark of the nodes that write may have changed. */
   #mark = 0;
-  #entities: EntityTables = NO_TABLES;
   args: readonly unknown[] = NO_DEPS;
 
   constructor(memo: MemoCache) {
     this.#memo = memo;
+    this.#tables = new TableSlots(memo);
+    this.#slots = this.#tables.slots;
   }
 
   /** Starts pass number `id` over `entities`, dropping what a pass before it left (thrown, or not settled). */
-  start(id: number, entities: EntityTables, args: readonly unknown[], trust?: Trust): void {
+  start(
+    id: number,
+    entities: EntityTables,
+    args: readonly unknown[],
+    trust?: Trust,
+    root?: { readonly deps: Dependencies; readonly value: unknown },
+  ): void {
     this.#id = id;
+    this.#changes = trust?.patch;
+    this.#root = trust?.patch === undefined ? undefined : root;
+    this.rootKept = false;
     const readers = trust?.readers;
     this.#readers = readers;
     this.#version = readers === undefined ? 0 : versionOf(entities);
     this.#trustFrom = trust?.from ?? 0;
     this.#mark = trust?.mark ?? 0;
-    if (entities !== this.#entities) this.#forgetTables();
-    this.#entities = entities;
+    this.#tables.use(entities);
     this.args = args;
     this.reshaped = false;
-    this.#top = 0;
+    this.#rec.reset();
     this.#depth = 0;
     // setting an array's length is a call into the engine: only when there is something to drop
-    if (this.#starts.length !== 1) this.#starts.length = 1;
     if (this.#presumed.length !== 0) this.#presumed.length = 0;
     if (this.#finished.length !== 0) this.#finished.length = 0;
     if (this.#building.length !== 0) this.#building.length = 0;
+    if (this.#before.length !== 0) this.#before.length = 0;
   }
 
   /** The read is over: the pass keeps nothing of it. */
   end(): void {
-    this.#recorded.fill(undefined, 0, Math.max(this.#top, this.#high));
-    this.#high = 0;
+    this.#rec.clear();
     this.start(0, NO_TABLES, NO_DEPS);
-  }
-
-  #forgetTables(): void {
-    this.#slots.fill(undefined, 0, this.#used);
-    this.#used = 0;
   }
 
   unvisit(schema: unknown, input: unknown): unknown {
@@ -154,7 +146,7 @@ export class ReadPass implements DenormalizeContext {
    * stored (pks). Kept per record, so that repeated reads give the same object.
    */
   #shallowRecord(schema: typeof Entity, plan: EntityPlan, pk: string): unknown {
-    const record = ownValue(ownValue(this.#entities, plan.key), pk);
+    const record = ownValue(ownValue(this.#tables.entities, plan.key), pk);
     let value: unknown = INVALID;
     if (typeof record === 'object' && record !== null) {
       const shallow = this.#memo.shallow;
@@ -164,13 +156,13 @@ export class ReadPass implements DenormalizeContext {
         shallow.set(record, value as object);
       }
     }
-    this.#record(shallowMarker(schema), plan.key, pk, value);
+    this.#rec.record(shallowMarker(schema), plan.key, pk, value);
     return value;
   }
 
   /** `plan`: the schema's plan if known (else found when the record is built). */
   unvisitRecord(schema: TableSchema | Function, key: string, pk: string, plan?: EntityPlan): unknown {
-    const slot = this.#slotOf(key);
+    const slot = this.#tables.slotOf(key);
     const record = slot < 0 ? undefined : ownValue(this.#slots[slot + 1] as EntityTables[string], pk);
     const value =
       typeof record === 'object' && record !== null
@@ -183,67 +175,56 @@ export class ReadPass implements DenormalizeContext {
             pk,
           )
         : INVALID;
-    this.#record(schema, key, pk, value);
+    this.#rec.record(schema, key, pk, value);
     return value;
   }
 
-  /**
-   * Where table `key` is in `#slots` (added on first use); -1 when there is no such table. A table the memo
-   * has not seen yet (a new version of it) takes over the nodes of the previous version's records it still holds.
-   */
-  #slotOf(key: string): number {
-    const slots = this.#slots;
-    const used = this.#used;
-    for (let i = 0; i < used; i += 3) if (slots[i] === key) return i;
-    const table = ownValue(this.#entities, key);
-    if (table === undefined) return -1;
-    const memo = this.#memo;
-    let nodes = memo.tables.get(table);
-    if (nodes === undefined) {
-      const previous = memo.latest.get(key);
-      nodes = previous ? nodesStillIn(table, previous) : new Map<string, RecordNode>();
-      memo.tables.set(table, nodes);
-      memo.latest.set(key, nodes);
-    }
-    slots[used] = key;
-    slots[used + 1] = table;
-    slots[used + 2] = nodes;
-    this.#used = used + 3;
-    return used;
-  }
-
   tablePks(key: string): readonly string[] | undefined {
-    const table = ownValue(this.#entities, key);
-    if (table === undefined) return undefined;
-    let pks = tablePks.get(table);
-    if (!pks) tablePks.set(table, (pks = Object.keys(table)));
-    return pks;
+    return this.#tables.pks(key);
   }
 
   /** The records read directly by the top-level result (not through another record), once it is read. */
   rootDeps(): Dependencies {
-    return this.#take(0);
+    this.rootKept = this.#rec.handedOnly(0);
+    return this.#rec.take(0);
   }
 
-  /** Records a read of `key`/`pk` that gave `value`, unless validating. */
-  #record(schema: unknown, key: string, pk: string, value: unknown): void {
-    if ((this.#starts[this.#starts.length - 1] as number) < 0) return;
-    const recorded = this.#recorded;
-    const top = this.#top;
-    recorded[top] = schema;
-    recorded[top + 1] = key;
-    recorded[top + 2] = pk;
-    recorded[top + 3] = value;
-    this.#top = top + STRIDE;
+  /**
+   * The list `input` of `itemSchema` patched where the last write changed it, when it is all the node being
+   * built (or the top-level result) reads and that read its previous value from the tables the write started
+   * from; `undefined` to read it whole.
+   */
+  patchList(itemSchema: unknown, input: readonly unknown[]): unknown {
+    const changes = this.#changes;
+    const rec = this.#rec;
+    const start = rec.current();
+    if (changes === undefined || start < 0 || rec.top !== start) return undefined;
+    let before: Dependencies | undefined;
+    let previous: unknown;
+    if (this.#building.length === 0) {
+      before = this.#root?.deps;
+      previous = this.#root?.value;
+      this.#root = undefined; // the result's own list only, not one nested in it
+    } else {
+      const node = this.#building[this.#building.length - 1] as RecordNode;
+      before = this.#before[this.#before.length - 1];
+      // a node found valid in the tables the write started from, and listed as a reader since
+      if (node.validAt !== this.#trustFrom || node.indexed !== this.#readers) return undefined;
+      previous = node.value;
+    }
+    if (before === undefined) return undefined;
+    const patched = patchList(this, itemSchema, input, before, previous, changes);
+    if (patched === undefined) return undefined;
+    rec.hand(patched.deps, start);
+    if (patched.value !== previous)
+      this.#memo.stableByInput.set(input, { shape: '[]', parts: patched.value, value: patched.value });
+    return patched.value;
   }
 
-  /** The dependencies recorded from `start` on, taken off the recording. */
-  #take(start: number): Dependencies {
-    const top = this.#top;
-    if (top === start) return NO_DEPS;
-    if (top > this.#high) this.#high = top;
-    this.#top = start;
-    return this.#recorded.slice(start, top);
+  readItem(schema: unknown, raw: unknown, into: unknown[], at: number): boolean {
+    const top = this.#rec.top;
+    this.unvisit(schema, raw);
+    return this.#rec.moveOne(top, into, at);
   }
 
   stable<T>(input: object, shape: string, parts: readonly unknown[], build: () => T): T {
@@ -259,26 +240,19 @@ export class ReadPass implements DenormalizeContext {
     if (this.#presumed.length === 0 || this.#presumed.every(({ node, value }) => node.value === value)) return true;
     // A node handed out on trust then rebuilt: rebuild it from scratch next pass (while building, it
     // hands out its new value to the cycle), along with everything that saw a value that changed.
+    this.#memo.unsettle();
     for (const { node, value } of this.#presumed) if (node.value !== value) node.deps = undefined;
     for (const node of this.#finished) {
       const deps = node.deps;
       if (!deps) continue;
       for (let i = 0; i < deps.length; i += STRIDE) {
-        if (this.#currentValue(deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) {
+        if (this.#tables.currentValue(deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) {
           node.deps = undefined;
           break;
         }
       }
     }
     return false;
-  }
-
-  #currentValue(key: string, pk: string): unknown {
-    const slot = this.#slotOf(key);
-    const record = slot < 0 ? undefined : ownValue(this.#slots[slot + 1] as EntityTables[string], pk);
-    if (typeof record !== 'object' || record === null) return INVALID;
-    const node = (this.#slots[slot + 2] as Map<string, RecordNode>).get(pk);
-    return node !== undefined && node.record === record ? node.value : undefined;
   }
 
   /** Validates or builds the node of `record`, the one at `pk` in `nodes` (of table `key`). */
@@ -292,13 +266,20 @@ export class ReadPass implements DenormalizeContext {
   ): unknown {
     let node = nodes.get(pk);
     const readers = this.#readers;
+    // what the node read before, when it is rebuilt (or replaced: a new record at the same pk)
+    let before: Dependencies | undefined;
+    let rebuilt = false;
     if (node !== undefined && node.record === record && node.schema === schema) {
       const id = this.#id;
       if (node.pass === id || node.pass === -id) {
         if (node.pass !== id) this.#presumed.push({ node, value: node.value });
         return node.value;
       }
-      if (node.deps && ((readers !== undefined && this.#trusted(node, readers)) || this.#stillValid(node, node.deps))) {
+      if (
+        node.deps &&
+        ((readers !== undefined && this.#trusted(node, readers)) ||
+          (!this.#patchable(node) && this.#stillValid(node, node.deps)))
+      ) {
         node.pass = id;
         if (readers !== undefined) {
           if (node.indexed !== readers) {
@@ -310,10 +291,15 @@ export class ReadPass implements DenormalizeContext {
         if (this.#presumed.length !== 0) this.#finished.push(node);
         return node.value;
       }
+      before = node.deps;
+      rebuilt = true;
     } else {
       // the node of a record the table no longer holds: it reads nothing any more
-      if (node !== undefined && readers !== undefined && node.indexed === readers && node.deps)
-        readers.remove(node, node.deps);
+      if (node !== undefined && node.schema === schema) {
+        // a new record at the same pk: it is the same entity, whose reads compare with the old record's
+        before = node.deps;
+        if (readers !== undefined && node.indexed === readers && before) readers.remove(node, before);
+      }
       node = {
         schema,
         key,
@@ -329,29 +315,32 @@ export class ReadPass implements DenormalizeContext {
       nodes.set(pk, node);
     }
     const built = node;
-    const before = built.deps;
     built.pass = this.#id;
     built.deps = undefined;
     const entityPlan = plan ?? planOf(schema);
-    const start = this.#top;
-    this.#starts.push(start);
+    const rec = this.#rec;
+    const start = rec.top;
+    rec.starts.push(start);
     this.#building.push(built);
+    this.#before.push(rebuilt ? before : undefined);
     this.#depth++;
     try {
       built.value = entityPlan
         ? buildEntity(entityPlan, record as Record<string, unknown>, this, this.#register)
         : (schema as TableSchema).build(record, this, this.#register);
     } catch (error) {
-      this.#top = start;
+      rec.top = start;
       built.pass = 0;
+      this.#memo.unsettle();
       throw error;
     } finally {
       this.#depth--;
-      this.#starts.pop();
+      rec.starts.pop();
       this.#building.pop();
+      this.#before.pop();
     }
-    const deps = (built.deps = this.#take(start));
-    const sameReads = before !== undefined && sameRecords(before, deps);
+    const deps = (built.deps = rec.take(start));
+    const sameReads = before !== undefined && (rec.kept === deps || sameRecords(before, deps));
     if (!this.reshaped && deps.length > 0 && !sameReads) this.reshaped = true;
     if (readers !== undefined) {
       // a rebuild that read the same records is listed already
@@ -377,9 +366,17 @@ export class ReadPass implements DenormalizeContext {
     return validAt === this.#version || (validAt === this.#trustFrom && node.dirty !== this.#mark);
   }
 
+  /**
+   * Whether `node` (a list, marked dirty) is better rebuilt than walked: its rebuild patches the previous
+   * list where the write changed it, and gives the same list back when nothing in it changed.
+   */
+  #patchable(node: RecordNode): boolean {
+    return this.#changes !== undefined && node.validAt === this.#trustFrom && Array.isArray(node.value);
+  }
+
   #stillValid(node: RecordNode, deps: Dependencies): boolean {
     node.pass = -this.#id;
-    this.#starts.push(-1);
+    this.#rec.starts.push(-1);
     this.#depth++;
     try {
       for (let i = 0; i < deps.length; i += STRIDE) {
@@ -393,7 +390,7 @@ export class ReadPass implements DenormalizeContext {
       return true;
     } finally {
       this.#depth--;
-      this.#starts.pop();
+      this.#rec.starts.pop();
     }
   }
 }

@@ -11,6 +11,17 @@ export interface Trust {
   readonly readers: Readers;
   readonly from: number;
   readonly mark: number;
+  /**
+   * When a list read at `from` may be patched where the write changed it (see `patchList`): the records
+   * the write changed, and the nodes it marked dirty.
+   */
+  readonly patch?: ChangeSet | undefined;
+}
+
+/** What one write changed: the records written, and the nodes that read them (directly or not). */
+export interface ChangeSet {
+  readonly changed: readonly (readonly [key: string, pk: string])[];
+  readonly dirtied: readonly RecordNode[];
 }
 
 /**
@@ -56,9 +67,9 @@ export class Readers {
 
   /**
    * Marks every node that read one of the `changed` records, directly or through other nodes, with a new
-   * mark, and returns it: a node without it read none of them.
+   * mark, and returns it: a node without it read none of them. The nodes marked are added to `dirtied`.
    */
-  dirty(changed: readonly (readonly [key: string, pk: string])[]): number {
+  dirty(changed: readonly (readonly [key: string, pk: string])[], dirtied: RecordNode[]): number {
     const mark = ++this.#marks;
     const pending: RecordNode[] = [];
     const push = (key: string, pk: string) => {
@@ -72,6 +83,7 @@ export class Readers {
     for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
       if (node.dirty === mark) continue;
       node.dirty = mark;
+      dirtied.push(node);
       if (node.key !== '') push(node.key, node.pk);
     }
     return mark;

@@ -40,6 +40,17 @@ export function nodesStillIn(table: EntityTables[string], nodes: Map<string, Rec
   return kept;
 }
 
+/**
+ * The node map of a new version of a table: the nodes in `nodes` of the pks `table` still holds. A node
+ * whose record was replaced stays until its pk is read (then its reads tell whether the new record's read
+ * the same records); it never stands for the new record.
+ */
+export function nodesCarriedTo(table: EntityTables[string], nodes: Map<string, RecordNode>): Map<string, RecordNode> {
+  const kept = new Map<string, RecordNode>();
+  for (const [pk, node] of nodes) if (ownValue(table, pk) !== undefined) kept.set(pk, node);
+  return kept;
+}
+
 /** Whether two dependency lists read the same records in the same order (their values aside). */
 export function sameRecords(a: Dependencies, b: Dependencies): boolean {
   if (a.length !== b.length) return false;

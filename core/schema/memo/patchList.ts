@@ -1,0 +1,112 @@
+/**
+ * A list read again after one write, patched where the write changed it: the previous array copied, and only
+ * the positions whose record was written, or whose node the write marked dirty, read again. The untouched
+ * positions keep their values without being visited, so the read costs in proportion to what changed, not
+ * to the length of the list.
+ */
+import { planOf } from '../entityPlan.js';
+import { INVALID } from '../special.js';
+import { STRIDE, type Dependencies } from './dependencies.js';
+import type { ChangeSet } from './Readers.js';
+
+/** The read that patches a list: it reads one item again, as the full read of the list would. */
+export interface PatchHost {
+  /**
+   * Reads `raw` with `schema` and writes the one read it records (schema, key, pk, value) into `into` at
+   * `at`; false when the item read recorded other than exactly one read.
+   */
+  readItem(schema: unknown, raw: unknown, into: unknown[], at: number): boolean;
+}
+
+/** A patched list: its new dependencies (one read per position) and its new value. */
+export interface ListPatch {
+  readonly deps: Dependencies;
+  readonly value: readonly unknown[];
+}
+
+/** Below this length a list is read whole: patching it saves too little to be worth its index. */
+const SHORT = 32;
+
+/** Where each pk sits in a list read, by the list's dependencies (handed on to the patched ones). */
+const positionsByDeps = new WeakMap<Dependencies, Map<string, number | number[]>>();
+
+/**
+ * The positions of each pk in the read `before` of the list `input` of table `key`, or `undefined` when
+ * `before` is not one read of that table per position, in order.
+ */
+function positionsOf(
+  before: Dependencies,
+  input: readonly unknown[],
+  key: string,
+): Map<string, number | number[]> | undefined {
+  let positions = positionsByDeps.get(before);
+  if (positions !== undefined) return positions;
+  positions = new Map();
+  for (let p = 0; p < input.length; p++) {
+    const raw = input[p];
+    const pk = typeof raw === 'string' ? raw : typeof raw === 'number' ? String(raw) : undefined;
+    if (pk === undefined || before[p * STRIDE + 1] !== key || before[p * STRIDE + 2] !== pk) return undefined;
+    const at = positions.get(pk);
+    if (at === undefined) positions.set(pk, p);
+    else if (typeof at === 'number') positions.set(pk, [at, p]);
+    else at.push(p);
+  }
+  positionsByDeps.set(before, positions);
+  return positions;
+}
+
+/**
+ * The list `input` of `itemSchema` read again after the write `changes`, from its read `before` (its
+ * dependencies, one per position) and `previous` (its value then), both made from the tables the write
+ * started from. `undefined` when it cannot be patched (then it is read whole): the item schema is not an
+ * entity, the previous value left out a missing item, an item is missing now, or the write touched a large
+ * share of the list. It returns `before` itself, its reads updated (also when it gives up: they still read
+ * the same records), and `previous` itself when no item changed.
+ */
+export function patchList(
+  host: PatchHost,
+  itemSchema: unknown,
+  input: readonly unknown[],
+  before: Dependencies,
+  previous: unknown,
+  changes: ChangeSet,
+): ListPatch | undefined {
+  const n = input.length;
+  const plan = planOf(itemSchema);
+  if (
+    n < SHORT ||
+    plan === undefined ||
+    !Array.isArray(previous) ||
+    previous.length !== n ||
+    before.length !== n * STRIDE
+  )
+    return undefined;
+  const key = plan.key;
+  const positions = positionsOf(before, input, key);
+  if (positions === undefined) return undefined;
+  // the positions to read again: those of a written record or a dirty node of the list's table
+  const touched = new Set<number>();
+  const limit = (n * 3) >> 2;
+  const touch = (pk: string): boolean => {
+    const at = positions.get(pk);
+    if (at === undefined) return true;
+    if (typeof at === 'number') touched.add(at);
+    else for (const p of at) touched.add(p);
+    return touched.size <= limit;
+  };
+  for (const [changedKey, pk] of changes.changed) if (changedKey === key && !touch(pk)) return undefined;
+  for (const node of changes.dirtied) if (node.key === key && !touch(node.pk)) return undefined;
+  if (touched.size === 0) return { deps: before, value: previous };
+  // the reads are updated in place: they stand for the same records, and only the node (or result) that
+  // made them holds them; the value is a new array, the previous one stays as it was handed out
+  const deps = before as unknown[];
+  let value: unknown[] | undefined;
+  for (const p of touched) {
+    const at = p * STRIDE;
+    if (!host.readItem(itemSchema, input[p], deps, at)) return undefined;
+    const read = deps[at + 3];
+    if (read === INVALID || read === undefined) return undefined;
+    if (read !== previous[p]) (value ??= previous.slice())[p] = read;
+  }
+  return { deps, value: value ?? previous };
+}

@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { MemoCache, denormalize, normalize, schema, type EntityTables } from '../../core/index.js';
+import { Article, Todo, User } from '../fixtures/entities.js';
+
+/** A list long enough to be patched after a write (short ones are read whole). */
+const N = 100;
+const todos = (n = N) =>
+  Array.from({ length: n }, (_, i) => ({ id: i + 1, userId: (i % 5) + 1, title: `todo ${i + 1}` }));
+
+/** A list of pks behind a Proxy that lists the positions read from it. */
+function watched(pks: readonly unknown[]) {
+  const read = new Set<number>();
+  const list = new Proxy(pks, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) read.add(Number(key));
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  return { list, read };
+}
+
+/** Writes the title of todo `id` (a one-record write, as a push makes it). */
+const retitle = (state: ReturnType<typeof normalize>, id: number, title: string) =>
+  normalize(Todo, { id, userId: 1, title }, [], state);
+
+describe('a list read again after a one-record write (patched where the write changed it)', () => {
+  it('reads only the changed record again: a new list, a new instance for it, the same instances for the others', () => {
+    const memo = new MemoCache();
+    const list = [Todo] as const;
+    let state = normalize(list, todos());
+    const { list: result, read: positions } = watched(state.result as string[]);
+    const read = (s: typeof state) => memo.denormalize(list, result, s.entities).data!;
+    read(state);
+    // the first reads after a write walk everything (the next ones know who reads what, and where)
+    for (const id of [1, 2, 3]) {
+      state = retitle(state, id, `first ${id}`);
+      read(state);
+    }
+    let before = read(state);
+    for (const [id, title] of [
+      [7, 'seven'],
+      [50, 'fifty'],
+      [N, 'last'],
+      [7, 'seven again'],
+    ] as const) {
+      state = retitle(state, id, title);
+      positions.clear();
+      const after = read(state);
+      expect([...positions]).toEqual([id - 1]);
+      expect(after).not.toBe(before);
+      expect(after[id - 1]!.title).toBe(title);
+      expect(after[id - 1]).not.toBe(before[id - 1]);
+      expect(after.filter((todo, i) => todo !== before[i])).toEqual([after[id - 1]]);
+      expect(after).toEqual(denormalize(list, result, state));
+      // a read again of the same tables is the same list
+      expect(read(state)).toBe(after);
+      before = after;
+    }
+  });
+
+  it('patches a Collection the same way, and keeps it the same list when the write changed none of its items', () => {
+    const memo = new MemoCache();
+    const collection = new schema.Collection([Todo]);
+    const stored = normalize(collection, todos(), [{}]);
+    const pk = stored.result as string;
+    // the stored list behind a Proxy (a write of a todo keeps the list record as it is)
+    const { list: pks, read: positions } = watched(stored.entities[collection.key]![pk] as string[]);
+    let state = {
+      ...stored,
+      entities: { ...stored.entities, [collection.key]: { ...stored.entities[collection.key], [pk]: pks } },
+    };
+    const read = (entities: EntityTables) => memo.denormalize(collection, pk, entities).data!;
+    read(state.entities);
+    for (const id of [1, 2, 3]) {
+      state = retitle(state, id, `first ${id}`);
+      read(state.entities);
+    }
+    const before = read(state.entities);
+    state = retitle(state, 30, 'thirty');
+    positions.clear();
+    const after = read(state.entities);
+    expect([...positions]).toEqual([29]);
+    expect(after[29]!.title).toBe('thirty');
+    expect(after.filter((todo, i) => todo !== before[i])).toEqual([after[29]]);
+    expect(after).toEqual(denormalize(collection, pk, state));
+    // a write to another table: the very same list
+    state = normalize(User, { id: 'zed', name: 'Zed' }, [], state);
+    expect(read(state.entities)).toBe(after);
+    // a write of the same values: the same list
+    state = normalize(Todo, { id: 30, userId: 1, title: 'thirty' }, [], state);
+    expect(read(state.entities)).toBe(after);
+  });
+
+  it('updates every position that holds the changed record', () => {
+    const memo = new MemoCache();
+    const list = [Todo] as const;
+    let state = normalize(list, [...todos(), { id: 3, userId: 4, title: 'todo 3' }]);
+    const result = state.result;
+    const read = (s: typeof state) => memo.denormalize(list, result, s.entities).data!;
+    read(state);
+    state = retitle(state, 1, 'first');
+    read(state);
+    state = retitle(state, 2, 'second');
+    const before = read(state);
+    expect(before[N]).toBe(before[2]);
+    state = retitle(state, 3, 'three');
+    const after = read(state);
+    expect(after[2]!.title).toBe('three');
+    expect(after[N]).toBe(after[2]);
+    expect(after[1]).toBe(before[1]);
+  });
+
+  it('reads the list whole when an item goes missing, and when the tables read are not one write past the last', () => {
+    const memo = new MemoCache();
+    const list = [Todo] as const;
+    let state = normalize(list, todos());
+    const result = state.result;
+    const read = (s: typeof state) => memo.denormalize(list, result, s.entities).data!;
+    read(state);
+    state = retitle(state, 1, 'first');
+    read(state);
+    state = retitle(state, 2, 'second');
+    const kept = read(state);
+    // todo 40 deleted: the list leaves it out
+    const deleted = normalize(new schema.Invalidate(Todo), { id: 40 }, [], state);
+    const without = read(deleted);
+    expect(without).toHaveLength(N - 1);
+    expect(without.map((todo) => todo.id)).not.toContain(40);
+    expect(without[0]).toBe(kept[0]);
+    // the older tables again (not one write past the last read): their values, then the newer ones again
+    expect(read(state)).toEqual(denormalize(list, result, state));
+    const older = read(state);
+    expect(older).toHaveLength(N);
+    expect(older[0]).toBe(kept[0]);
+    const next = retitle(deleted, 10, 'ten');
+    const afterBoth = read(next);
+    expect(afterBoth).toEqual(denormalize(list, result, next));
+    expect(afterBoth).toHaveLength(N - 1);
+    // two writes between reads, then one: each read right
+    let current = retitle(next, 11, 'eleven');
+    current = retitle(current, 12, 'twelve');
+    expect(read(current)).toEqual(denormalize(list, result, current));
+    current = retitle(current, 13, 'thirteen');
+    const last = read(current);
+    expect(last).toEqual(denormalize(list, result, current));
+    expect(last[12]!.title).toBe('thirteen');
+  });
+
+  it('follows a change to a record the items read (a user of the articles), with their new instances', () => {
+    const memo = new MemoCache();
+    const list = [Article] as const;
+    const articles = Array.from({ length: 60 }, (_, i) => ({
+      id: i + 1,
+      title: `Article ${i + 1}`,
+      author: { id: `u${i % 6}`, name: `User ${i % 6}` },
+      comments: [],
+    }));
+    let state = normalize(list, articles);
+    const result = state.result;
+    const read = () => memo.denormalize(list, result, state.entities);
+    read();
+    state = normalize(User, { id: 'u0', name: 'first' }, [], state);
+    read();
+    state = normalize(User, { id: 'u1', name: 'second' }, [], state);
+    const before = read();
+    const paths = before.paths;
+    state = normalize(User, { id: 'u2', name: 'Two' }, [], state);
+    const after = read();
+    expect(after.data).toEqual(denormalize(list, result, state));
+    after.data!.forEach((article, i) => {
+      if (i % 6 === 2) {
+        expect(article.author.name).toBe('Two');
+        expect(article).not.toBe(before.data![i]);
+      } else expect(article).toBe(before.data![i]);
+    });
+    // the same records read: the paths are handed over, not computed again
+    expect(after.paths).toBe(paths);
+  });
+});
+
+describe('the paths of a result', () => {
+  it('are handed over when a record read is replaced by a new one that reads the same records', () => {
+    const memo = new MemoCache();
+    const list = [Article] as const;
+    let state = normalize(list, [{ id: 1, title: 'a', author: { id: 'ann', name: 'Ann' }, comments: [] }]);
+    const result = state.result;
+    const first = memo.denormalize(list, result, state.entities);
+    const paths = first.paths;
+    // the article itself is written (a new record at the same pk, the same author)
+    state = normalize(Article, { id: 1, title: 'b', author: { id: 'ann', name: 'Ann' }, comments: [] }, [], state);
+    const second = memo.denormalize(list, result, state.entities);
+    expect(second.data![0]!.title).toBe('b');
+    expect(second.paths).toBe(paths);
+  });
+});
