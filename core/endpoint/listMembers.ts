@@ -4,8 +4,14 @@
  * keeps the list's options and hooks; each is built once per endpoint.
  */
 import { EndpointDefinitionError } from '../errors.js';
-import { Collection, ObjectSchema, appendUnique, collectionArgsKey, isPlainObject } from '../schema/index.js';
-import type { ArraySchema, CollectionListSchema, CreateCollectionFilter, Denormalize } from '../schema/index.js';
+import { Collection, appendUnique, collectionArgsKey, isObjectSchema, isPlainObject } from '../schema/index.js';
+import type {
+  ArraySchema,
+  CollectionListSchema,
+  ObjectSchema,
+  CreateCollectionFilter,
+  Denormalize,
+} from '../schema/index.js';
 import type { PathValue } from './path.js';
 import type { RestEndpoint } from './RestEndpoint.js';
 import type { JsonOf } from './types.js';
@@ -46,7 +52,7 @@ export function getMemberOptions(endpoint: object): Readonly<Record<string, unkn
 /** The Collection in a schema: the schema itself, or the first one among the members of an object schema. */
 export function findCollection(schema: unknown): Collection<CollectionListSchema> | undefined {
   if (schema instanceof Collection) return schema;
-  const members = schema instanceof ObjectSchema ? schema.schema : isPlainObject(schema) ? schema : undefined;
+  const members = isObjectSchema(schema) ? schema.schema : isPlainObject(schema) ? schema : undefined;
   if (members === undefined) return undefined;
   for (const key of Object.keys(members)) {
     const found = findCollection(members[key]);
@@ -61,7 +67,7 @@ export function mapCollection(
   map: (collection: Collection<CollectionListSchema>) => unknown,
 ): unknown {
   if (schema instanceof Collection) return map(schema);
-  if (schema instanceof ObjectSchema) return new ObjectSchema(mapMembers(schema.schema, map));
+  if (isObjectSchema(schema)) return schema.withMembers(mapMembers(schema.schema, map));
   if (isPlainObject(schema)) return mapMembers(schema, map);
   return schema;
 }

@@ -52,6 +52,11 @@ export function denormalizeList(itemSchema: unknown, input: unknown, ctx: Denorm
   });
 }
 
+/** A `schema.Array`, known without importing the class (a Collection of `[Todo]` leaves it out of a bundle). */
+export function isArraySchema(value: unknown): value is ArraySchema<unknown, SchemaAttribute | undefined> {
+  return value instanceof SchemaNode && (value as { isArraySchema?: unknown }).isArraySchema === true;
+}
+
 /**
  * A list of values of one schema: `new schema.Array(Todo)` is the same as `[Todo]`. With a map of
  * entities and an attribute (`new schema.Array({ link: Link, post: Post }, 'type')`) each item is the
@@ -88,6 +93,11 @@ export class ArraySchema<S = unknown, A extends SchemaAttribute | undefined = un
         ? 'A polymorphic list needs schema.Array from rx-rest (it makes a schema.Union).'
         : 'Array',
     );
+  }
+
+  /** Whether this is a schema.Array (see `isArraySchema`). */
+  get isArraySchema(): boolean {
+    return true;
   }
 
   get label(): string {

@@ -5,7 +5,7 @@
  * (`collectionOptions.ts`).
  */
 import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
-import { ArraySchema, denormalizeList, normalizeList } from './ArraySchema.js';
+import { denormalizeList, isArraySchema, normalizeList, type ArraySchema } from './ArraySchema.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext, type TableSchema } from './SchemaNode.js';
 import { schemaLabel } from './schemaKind.js';
 import type { Union } from './Union.js';
@@ -96,7 +96,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     super();
     const values = isValues(schema);
     const item =
-      schema instanceof ArraySchema || values
+      isArraySchema(schema) || values
         ? (schema as ArraySchema).itemSchema
         : isUnion(schema)
           ? schema

@@ -95,6 +95,14 @@ export function membersQueryKey(
 }
 
 /**
+ * A `schema.Object`, known without importing the class (code that only looks into object schemas, such as
+ * the list members of endpoints, leaves the class out of bundles that never build one).
+ */
+export function isObjectSchema(value: unknown): value is ObjectSchema {
+  return value instanceof SchemaNode && (value as { isObjectSchema?: unknown }).isObjectSchema === true;
+}
+
+/**
  * An object whose members are schemas; other members pass through. `{ results: [Todo], total: 0 }` used
  * as a schema is the same as `new schema.Object({ results: [Todo] })`.
  *
@@ -109,6 +117,16 @@ export class ObjectSchema<O extends Record<string, unknown> = Record<string, unk
   constructor(definition: O) {
     super();
     this.schema = definition;
+  }
+
+  /** Whether this is a schema.Object (see `isObjectSchema`). */
+  get isObjectSchema(): boolean {
+    return true;
+  }
+
+  /** A schema.Object of other members (the list members of endpoints replace its Collection with theirs). */
+  withMembers<M extends Record<string, unknown>>(members: M): ObjectSchema<M> {
+    return new ObjectSchema(members);
   }
 
   get label(): string {
