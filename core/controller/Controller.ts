@@ -1,7 +1,8 @@
 import type { Observable as ObservableType, Subscription } from 'rxjs';
 import { connectSource, type ConnectPolicy } from './connect.js';
 import { StoreQueries, isQueryable } from './StoreQueries.js';
-import type { Denormalize } from '../schema/index.js';
+import type { ArraySchema, Denormalize } from '../schema/index.js';
+import { checkRows } from './setRows.js';
 import { Store, restoreState, type State } from '../store/index.js';
 import { cacheOptions, type ControllerOptions } from './options.js';
 import { QueryCache } from './QueryCache.js';
@@ -12,6 +13,7 @@ import {
   assertReadEndpoint,
   type ControllerAction,
   type ControllerEndpoint,
+  type EntityList,
   type EndpointArgs,
   type EndpointData,
   type EndpointResponse,
@@ -20,6 +22,7 @@ import {
   type Queryable,
   type ReadEndpoint,
   type ResponseSnapshot,
+  type SetRows,
 } from './types.js';
 
 /**
@@ -212,6 +215,19 @@ export class Controller {
   }
 
   /**
+   * Writes many records of one entity without a request, in one store write: `set([Todo], rows)` (or
+   * `new schema.Array(Todo)`, or a list of a `schema.Union`). Each row holds its pk; a partial row
+   * merges into the stored record, as `set(Todo, row)` does. `state$` and `actions$` emit once (one
+   * `'set'` action), and every observer that reads any of the rows re-emits once. All or nothing: a
+   * value that is not an array, a row that is not an object, lacks its pk or fails the entity's
+   * validator throws (`NormalizeError`, `ValidationError`) and nothing is written; a list of anything
+   * but entities throws a `SchemaDefinitionError`.
+   *
+   * @example
+   * controller.set([Todo], [{ id: 1, completed: true }, { id: 2, completed: true }]);
+   */
+  set<S extends EntityList>(list: S, rows: SetRows<S>): void;
+  /**
    * Writes an entity without a request, as if a response held it now: `set(Todo, { id: 1 }, value)`.
    * The value holds the pk; a partial value merges into the stored record. Every observer that reads it
    * re-emits. A value without a pk throws a `NormalizeError` and the store is unchanged.
@@ -219,12 +235,20 @@ export class Controller {
    * @example
    * controller.set(Todo, { id: 1 }, { id: 1, completed: true });
    */
-  set<S extends Queryable>(schema: S, ...argsAndValue: readonly [...args: readonly unknown[], value: unknown]): void {
+  set<S extends Queryable>(
+    schema: S,
+    ...argsAndValue: S extends ArraySchema<any, any>
+      ? [rows: SetRows<S>]
+      : readonly [...args: readonly unknown[], value: unknown]
+  ): void;
+  set(schema: Queryable | EntityList, ...argsAndValue: readonly unknown[]): void {
     this.#alive('set');
     const args = argsAndValue.slice(0, -1);
+    const value = argsAndValue[args.length];
+    checkRows(schema, value);
     const now = this.#cache.now();
     const stamp = this.#requests.stamps.next();
-    const changes = this.#queries.set(schema, args, argsAndValue[args.length], stamp, now + 60_000);
+    const changes = this.#queries.set(schema, args, value, stamp, now + 60_000);
     this.#requests.stamps.wrote(stamp);
     const log = this.#requests.log;
     if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))

@@ -66,7 +66,7 @@ export class StoreQueries {
    * response held it at `date`. Throws what normalize throws (a value without a pk, say); the store is
    * then unchanged.
    */
-  set(schema: Queryable, args: readonly unknown[], value: unknown, date: number, expiresAt: number): Changes {
+  set(schema: unknown, args: readonly unknown[], value: unknown, date: number, expiresAt: number): Changes {
     return this.#store.dispatch({ type: 'setEntity', schema, args, value, date, expiresAt }).changes;
   }
 }

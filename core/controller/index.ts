@@ -14,9 +14,11 @@ export type {
   EndpointArgs,
   EndpointData,
   EndpointResponse,
+  EntityList,
   QueryState,
   ReadEndpoint,
   ResponseSnapshot,
+  SetRows,
   StoreSnapshot,
 } from './types.js';
 export { restoreSnapshot, takeSnapshot } from './controllerSnapshot.js';

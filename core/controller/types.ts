@@ -1,5 +1,5 @@
 import type { FetchOptions, JsonOf, ResultOf } from '../endpoint/index.js';
-import type { Denormalize, EntityClass, Invalidate, Schema, SchemaNode } from '../schema/index.js';
+import type { ArraySchema, Denormalize, EntityClass, Invalidate, Schema, SchemaNode, Union } from '../schema/index.js';
 import type { Changes } from '../store/index.js';
 
 /**
@@ -92,6 +92,18 @@ type SchemaResponse<S> =
     : S extends readonly [infer I]
       ? readonly SchemaResponse<I>[]
       : PartialJson<ResultOf<S>>;
+
+/**
+ * A list of entities that `controller.set(list, rows)` writes in one batch: `[Todo]`,
+ * `new schema.Array(Todo)`, or a list of a `schema.Union` (`[FeedItem]`, `new schema.Array({ link: Link, post: Post }, 'type')`).
+ */
+export type EntityList = readonly [EntityClass | Union] | ArraySchema<any, any>;
+
+/**
+ * The rows of a batch `controller.set(list, rows)`: the JSON of each record, every field optional
+ * (a row merges into the stored record; its pk fields are required at runtime).
+ */
+export type SetRows<S> = SchemaResponse<S>;
 
 /** A JSON value with every object in it partial (arrays stay arrays, of partial items). */
 type PartialJson<T> = T extends readonly (infer I)[]

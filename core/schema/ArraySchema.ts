@@ -1,7 +1,7 @@
 import { NormalizeError, SchemaDefinitionError, describeKind } from '../errors.js';
 import { INVALID } from './special.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
-import { schemaLabel } from './schemaKind.js';
+import { arrayItemSchema, schemaLabel } from './schemaKind.js';
 import { isPlainObject } from './safeObject.js';
 import type { SchemaAttribute } from './PolymorphicSchema.js';
 
@@ -32,6 +32,16 @@ export function normalizeList(
   // the items see the object holding the list as their parent, not the list itself
   for (let i = 0; i < items.length; i++) out[i] = ctx.visit(itemSchema, items[i], parent, key);
   return out;
+}
+
+/**
+ * The item schema of a list schema (`[Todo]`, `new schema.Array(Todo)`; a Union for a polymorphic
+ * `schema.Array`), or `undefined` for a schema that is not a list. `[]` and `[A, B]` throw a
+ * `SchemaDefinitionError`.
+ */
+export function listItemSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return arrayItemSchema(schema);
+  return schema instanceof ArraySchema ? schema.itemSchema : undefined;
 }
 
 /**

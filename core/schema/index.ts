@@ -10,6 +10,7 @@ export type { EntityMixinClass, EntityMixinOptions } from './EntityMixin.js';
 
 // ---- Schema classes ------------------------------------------------------------------------------
 export { PolymorphicArraySchema as ArraySchema } from './PolymorphicArraySchema.js';
+export { listItemSchema } from './ArraySchema.js';
 export { ObjectSchema, isObjectSchema } from './ObjectSchema.js';
 export { Collection } from './Collection.js';
 export { Invalidate } from './Invalidate.js';

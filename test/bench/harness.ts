@@ -3,6 +3,7 @@
  * cases of issue 7. Each peer runs in its own child process (see `run.mjs`); this file runs inside it and
  * prints one `@@result <json>` line for the parent.
  */
+import { runBatchWrites, type BatchWrites } from './batchWrites.js';
 import { generate, manyUsers, type ArticleJson, type UserJson } from './data.js';
 
 /** What a read of the list must look like, whatever the library returns (instances, frozen objects...). */
@@ -48,6 +49,8 @@ export interface Peer<S = unknown> {
    * changed User (a single-entity write, as a real-time push makes it).
    */
   singleWrites?(users: readonly UserJson[]): (user: UserJson) => void;
+  /** I: the ways to write many changed records while live streams watch them (see batchWrites.ts). */
+  readonly batchWrites?: BatchWrites;
 }
 
 export interface Timing {
@@ -96,7 +99,8 @@ export type Job =
     }
   | { readonly kind: 'fanout'; readonly n: number; readonly batches: number }
   | { readonly kind: 'memory'; readonly n: number }
-  | { readonly kind: 'writes'; readonly n: number; readonly batches: number };
+  | { readonly kind: 'writes'; readonly n: number; readonly batches: number }
+  | { readonly kind: 'batch'; readonly n: number; readonly batches: number };
 
 /** The clock of every timing: wall time, or with `BENCH_CLOCK=cpu` (`run.mjs --cpu`) the process's CPU time (user + system). */
 const now =
@@ -432,6 +436,10 @@ export async function main(peer: Peer): Promise<void> {
   if (job.kind === 'size') result = runSize(peer, job.n, job.batches, job.warmCalls);
   else if (job.kind === 'fanout') result = peer.fanOut ? await runFanOut(peer, job.n, job.batches) : { skipped: true };
   else if (job.kind === 'writes') result = peer.singleWrites ? runWrites(peer, job.n, job.batches) : { skipped: true };
+  else if (job.kind === 'batch')
+    result = peer.batchWrites
+      ? await runBatchWrites(peer.name, peer.batchWrites, job.n, job.batches)
+      : { skipped: true };
   else result = runMemory(peer, job.n);
   report(peer.name, job, result);
 }

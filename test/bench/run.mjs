@@ -7,7 +7,7 @@
  * A peer's third entry in PEERS, when given, is the one kind of job it runs (the validating rx-rest peers: 'size').
  *
  * Options: --quick (n = 100 and 500 only, fewer batches), --only=<peer file>,... , --cases=<kind>,... (size: A-D,
- * fanout: E, memory, writes: G), --json=<file>, --scaling[=500,5000,50000] (instead of the default run: A, B, D, E
+ * fanout: E, memory, writes: G, batch: I), --json=<file>, --scaling[=500,5000,50000] (instead of the default run: A, B, D, E
  * and G at each n, for how cost grows with the data; a peer whose estimate at the next n is too slow is skipped there),
  * --cpu (times are the process's CPU time, user + system, instead of the wall clock: less moved by other processes
  * on a shared machine, but they include the collector's helper threads).
@@ -66,6 +66,8 @@ const FANOUT_N = 1000;
 const MEMORY_N = 5000;
 /** Case G: the table sizes single-entity writes go into. */
 const WRITE_SIZES = [1000, 10000];
+/** Case I: the rows written at once (watched by 100 live streams). */
+const BATCH_N = 1000;
 
 async function compile() {
   rmSync(outDir, { recursive: true, force: true });
@@ -284,12 +286,33 @@ function render(results) {
       ),
     );
 
+  if (has('batch')) out.push(renderBatch(results.filter((r) => r.kind === 'batch')));
+
   const errors = results.filter((r) => r.result?.error);
   if (errors.length)
     out.push(
       ['### Errors', '', ...errors.map((r) => `- ${label(r.file)} ${r.kind} n=${r.n}: ${r.result.error}`)].join('\n'),
     );
   return out.join('\n\n');
+}
+
+/** Case I: one row per write mode of each peer, × rx-rest's batch. */
+function renderBatch(results) {
+  const modes = results.flatMap((r) => (Array.isArray(r.result) ? r.result : []));
+  const base = modes.find((m) => m.label.startsWith('rx-rest controller.set(['))?.ms;
+  const first = modes[0];
+  const rows = modes.map((m) => [
+    m.label,
+    `${fmtMs(m.ms)}${base ? ` (${fmtRatio(m.ms / base)})` : ''}`,
+    `${m.emissions} (${(m.emissions / m.streams).toFixed(m.emissions % m.streams ? 1 : 0)} per stream)`,
+  ]);
+  return table(
+    `I: ${first?.rows ?? BATCH_N} changed rows written into a store that holds them while ${first?.streams ?? 100} live streams (${
+      first ? first.rows / first.streams : 10
+    } rows each) watch: time until every stream shows its rows (× rx-rest batch)`,
+    ['write', 'time', 'emissions'],
+    rows,
+  );
 }
 
 // ---- scaling ---------------------------------------------------------------------------------------
@@ -458,6 +481,8 @@ if (!quick) for (const [file, , only] of PEERS) if (!only) jobs.push([file, { ki
 for (const n of WRITE_SIZES)
   for (const [file, , only] of PEERS)
     if (file !== 'floors' && !only) jobs.push([file, { kind: 'writes', n, batches: quick ? 3 : 7 }]);
+for (const [file, , only] of PEERS)
+  if (file !== 'floors' && !only) jobs.push([file, { kind: 'batch', n: BATCH_N, batches: quick ? 3 : 9 }]);
 for (const [file, job] of jobs) {
   if (cases && !cases.includes(job.kind)) continue;
   const t = Date.now();

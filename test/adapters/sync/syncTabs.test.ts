@@ -198,6 +198,46 @@ describe('syncTabs: what one tab learns, the others have', () => {
     expect(fake.requests).toEqual(['GET /todos?userId=1']);
   });
 
+  it('set([Todo], rows): the batch goes out as one message, applies as one write, and keeps its stamps', async () => {
+    const [a, b] = [tab(), tab()];
+    const channel = spy();
+    let restored = next(b);
+    await a.fetch(TodoResource.getList, userOne);
+    await restored;
+    const list = watch(b.observe(TodoResource.getList, userOne));
+    const before = list.seen.length;
+    restored = next(b);
+    a.set(
+      [Todo],
+      [
+        { id: 1, title: 'batch 1' },
+        { id: 3, completed: true },
+        { id: 9, userId: 2, title: 'new in the batch' },
+      ],
+    );
+    const action = await restored;
+    const tables = (message: Record<string, unknown>) =>
+      (message.snapshot as { entities?: Record<string, Record<string, unknown>> } | undefined)?.entities?.Todo;
+    const batch = await channel.until((message) => tables(message)?.['9'] !== undefined);
+    expect(Object.keys(tables(batch) ?? {}).sort()).toEqual(['1', '3', '9']); // one message holds the three rows
+    await delivered(a, b);
+    expect(channel.messages.filter((message) => tables(message)?.['9'] !== undefined)).toHaveLength(1);
+    expect(action.changes?.entities).toEqual(
+      expect.arrayContaining([
+        ['Todo', '1'],
+        ['Todo', '3'],
+        ['Todo', '9'],
+      ]),
+    );
+    expect(list.seen.length - before).toBe(1); // the list read two of the rows: one emission
+    expect(titlesOf(list.latest())).toEqual(['batch 1', 'todo 3']);
+    expect(list.latest()?.data?.[1]?.completed).toBe(true);
+    expect(b.get(Todo, { id: 9 })?.title).toBe('new in the batch');
+    for (const pk of ['1', '3', '9'])
+      expect(b.getState().entitiesMeta.Todo?.[pk]?.fetchedAt).toBe(a.getState().entitiesMeta.Todo?.[pk]?.fetchedAt);
+    expect(fake.requests).toEqual(['GET /todos?userId=1']);
+  });
+
   it('invalidate: the other tab’s observer refetches, and its response comes back', async () => {
     const [a, b] = [tab(), tab()];
     let restored = next(b);

@@ -7,6 +7,7 @@
 import { Controller, createReducer, initialState, type State } from '@data-client/core';
 import { Entity, RestEndpoint } from '@data-client/rest';
 import type { ArticleJson, UserJson } from '../data.js';
+import { STREAMS } from '../batchWrites.js';
 import { main, type ArticleView, type FanOut, type Peer } from '../harness.js';
 
 class User extends Entity {
@@ -76,6 +77,12 @@ const getArticles = new RestEndpoint({ ...offline, path: '/articles', schema: [A
 const getArticle = new RestEndpoint({ ...offline, path: '/articles/:id', schema: Article });
 const getUser = new RestEndpoint({ ...offline, path: '/users/:id', schema: User });
 const getUsers = new RestEndpoint({ ...offline, path: '/users', schema: [User] });
+const getUserPage = new RestEndpoint({
+  ...offline,
+  path: '/users',
+  searchParams: {} as { page: number },
+  schema: [User],
+});
 
 /** The data-client store without React: reducer + synchronous dispatch + listeners. */
 class Store {
@@ -113,6 +120,43 @@ const dataClient: Peer<Store> = {
     const store = new Store();
     void store.controller.setResponse(getUsers, users);
     return (user) => void store.controller.setResponse(getUser, { id: user.id }, user);
+  },
+  // 0.10 has no controller.set(Entity, ...): its write of records without a request is setResponse, of an
+  // entity endpoint per row, or of a [User] endpoint for all rows at once
+  batchWrites: {
+    modes: {
+      batch: 'data-client setResponse([User] endpoint, rows)',
+      loop: 'data-client setResponse(User endpoint, row) per row',
+    },
+    store(users) {
+      const store = new Store();
+      const pages = users.length / STREAMS;
+      for (let page = 0; page < STREAMS; page++)
+        void store.controller.setResponse(getUserPage, { page }, users.slice(page * pages, page * pages + pages));
+      return {
+        // what each useSuspense(getUserPage, { page }) does on a store change
+        subscribe(page, _size, emit) {
+          const read = () => store.controller.getResponse(getUserPage, { page }, store.state).data as User[];
+          let last = read();
+          const listener = () => {
+            const data = read();
+            if (data !== last) {
+              last = data;
+              emit(data.map((user) => user.name));
+            }
+          };
+          store.listeners.add(listener);
+          return () => store.listeners.delete(listener);
+        },
+        write(mode, rows) {
+          if (mode === 'batch') void store.controller.setResponse(getUsers, rows);
+          else for (const row of rows) void store.controller.setResponse(getUser, { id: row.id }, row);
+        },
+        verify() {
+          if (requests > 0) throw new Error(`data-client: ${requests} requests went out`);
+        },
+      };
+    },
   },
   fanOut(articles: ArticleJson[]): FanOut {
     const store = new Store();

@@ -1,6 +1,7 @@
 /** rx-rest through its Controller: `setResponse` to write, `getResponse` to read, `observe` for fan-out. */
 import { Controller, RestEndpoint } from '../../../core/index.js';
 import type { ArticleJson, UserJson } from '../data.js';
+import { STREAMS } from '../batchWrites.js';
 import { main, type ArticleView, type Peer } from '../harness.js';
 import { ArticleList, BenchArticle, BenchUser } from '../rxRestSchemas.js';
 
@@ -17,6 +18,12 @@ const getArticles = new RestEndpoint({ ...offline, path: '/articles', schema: Ar
 const getArticle = new RestEndpoint({ ...offline, path: '/articles/:id', schema: BenchArticle });
 const getUser = new RestEndpoint({ ...offline, path: '/users/:id', schema: BenchUser });
 const getUsers = new RestEndpoint({ ...offline, path: '/users', schema: [BenchUser] });
+const getUserPage = new RestEndpoint({
+  ...offline,
+  path: '/users',
+  searchParams: {} as { page: number },
+  schema: [BenchUser],
+});
 
 const rxRestController: Peer<Controller> = {
   name: 'rx-rest Controller',
@@ -37,6 +44,32 @@ const rxRestController: Peer<Controller> = {
     const controller = new Controller();
     controller.setResponse(getUsers, {}, users);
     return (user) => controller.setResponse(getUser, { id: user.id }, user);
+  },
+  batchWrites: {
+    modes: { batch: 'rx-rest controller.set([User], rows)', loop: 'rx-rest controller.set(User, row) per row' },
+    store(users) {
+      const controller = new Controller();
+      const pages = users.length / STREAMS;
+      for (let page = 0; page < STREAMS; page++)
+        controller.setResponse(getUserPage, { page }, users.slice(page * pages, page * pages + pages));
+      return {
+        subscribe(page, _size, emit) {
+          let initial = true;
+          const subscription = controller.observe(getUserPage, { page }).subscribe(({ data }) => {
+            if (initial) initial = false;
+            else emit(data!.map((user) => user.name));
+          });
+          return () => subscription.unsubscribe();
+        },
+        write(mode, rows) {
+          if (mode === 'batch') controller.set([BenchUser], rows);
+          else for (const row of rows) controller.set(BenchUser, row);
+        },
+        verify() {
+          if (requests > 0) throw new Error(`rx-rest Controller: ${requests} requests went out`);
+        },
+      };
+    },
   },
   fanOut(articles: ArticleJson[]) {
     const controller = new Controller();

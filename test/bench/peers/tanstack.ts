@@ -6,6 +6,7 @@
  */
 import { QueryClient, QueryObserver, notifyManager } from '@tanstack/query-core';
 import type { ArticleJson, UserJson } from '../data.js';
+import { STREAMS } from '../batchWrites.js';
 import { contains, main, type ArticleView, type FanOut, type Peer } from '../harness.js';
 
 notifyManager.setScheduler(queueMicrotask);
@@ -55,6 +56,38 @@ const tanstack: Peer<QueryClient> = {
       client.setQueryData(['user', user.id], user);
       client.setQueryData<UserJson[]>(['users'], (list) => list?.map((u) => (u.id === user.id ? user : u)));
     };
+  },
+  // not normalized: a changed user is written into the page entry that holds it (setQueryData per row, as
+  // its docs update one record); notifyManager.batch is TanStack's way to coalesce the notifications
+  batchWrites: {
+    modes: {
+      loop: 'TanStack setQueryData per row',
+      batched: 'TanStack setQueryData per row in notifyManager.batch',
+    },
+    store(users) {
+      const client = newClient();
+      const pages = users.length / STREAMS;
+      const pageOf = new Map(users.map((user, i) => [user.id, Math.floor(i / pages)]));
+      for (let page = 0; page < STREAMS; page++)
+        client.setQueryData(['users', page], users.slice(page * pages, page * pages + pages));
+      const writeRow = (row: UserJson) =>
+        client.setQueryData<UserJson[]>(['users', pageOf.get(row.id)], (list) =>
+          list?.map((user) => (user.id === row.id ? { ...user, ...row } : user)),
+        );
+      return {
+        subscribe(page, _size, emit) {
+          const observer = new QueryObserver<UserJson[]>(client, { queryKey: ['users', page] });
+          return observer.subscribe((result) => emit(result.data!.map((user) => user.name)));
+        },
+        write(mode, rows) {
+          if (mode === 'batched') notifyManager.batch(() => rows.forEach(writeRow));
+          else rows.forEach(writeRow);
+        },
+        verify() {
+          if (requests > 0) throw new Error(`tanstack: ${requests} requests went out`);
+        },
+      };
+    },
   },
   fanOut(articles: ArticleJson[]): FanOut {
     const client = newClient();
