@@ -17,7 +17,6 @@ const RULE = {
     'GarbageCollector',
     'ActionLog',
     'StoreQueries',
-    'Teardowns',
     'Store',
     'ReadPass',
     'ReadResult',

@@ -1,4 +1,4 @@
-import type { Observable as ObservableType, Subscription } from 'rxjs';
+import { Subscription, type Observable as ObservableType } from 'rxjs';
 import { connectSource, type ConnectPolicy } from './connect.js';
 import { StoreQueries, isQueryable } from './StoreQueries.js';
 import type { ArraySchema, Denormalize } from '../schema/index.js';
@@ -8,7 +8,6 @@ import { cacheOptions, type ControllerOptions } from './options.js';
 import { QueryCache } from './QueryCache.js';
 import { isFresh, responseSnapshot } from './QueryStream.js';
 import type { Requests } from './Requests.js';
-import { Teardowns } from './Teardowns.js';
 import {
   assertReadEndpoint,
   type ControllerAction,
@@ -62,7 +61,8 @@ export class Controller {
   readonly #cache: QueryCache;
   readonly #queries: StoreQueries;
   readonly #requests: Requests;
-  readonly #teardowns = new Teardowns();
+  /** What `dispose()` ends besides the query cache: the managers' teardowns and the live connections. */
+  readonly #teardowns = new Subscription();
   readonly #connectPolicy: ConnectPolicy;
   #disposed = false;
 
@@ -83,7 +83,10 @@ export class Controller {
     this.#queries = new StoreQueries(this.#store, this.#cache.reader);
     this.#connectPolicy = { retryDelay: settings.retryDelay, scheduler: settings.scheduler, log: this.#requests.log };
     this.actions$ = this.#requests.log.actions$;
-    for (const manager of options.managers ?? []) this.#teardowns.add(manager(this));
+    for (const manager of options.managers ?? []) {
+      const teardown = manager(this);
+      if (typeof teardown === 'function') this.#teardowns.add(teardown);
+    }
   }
 
   /**
@@ -98,7 +101,15 @@ export class Controller {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#cache.dispose();
-    this.#teardowns.run();
+    try {
+      this.#teardowns.unsubscribe(); // each teardown, in the order kept; one that throws does not stop the others
+    } catch (error) {
+      // rxjs gathers what they threw: one error is thrown as it is, several as an AggregateError
+      const errors = (error as { errors: unknown[] }).errors;
+      throw errors.length === 1
+        ? errors[0]
+        : new AggregateError(errors, `${errors.length} teardowns of the controller threw`);
+    }
   }
 
   /**
@@ -114,7 +125,9 @@ export class Controller {
    */
   connect<T>(source$: ObservableType<T>, apply: (message: T, controller: Controller) => void): Subscription {
     this.#alive('connect');
-    return this.#teardowns.hold(connectSource(source$, (message) => apply(message, this), this.#connectPolicy));
+    const connection = connectSource(source$, (message) => apply(message, this), this.#connectPolicy);
+    this.#teardowns.add(connection); // it leaves the list when it ends first
+    return connection;
   }
 
   /**

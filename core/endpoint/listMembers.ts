@@ -81,27 +81,25 @@ function mapMembers(
   return out;
 }
 
-/** A derived member of `endpoint`, built on first use and then the same object. */
-export function derivedEndpoint(endpoint: ListLike, member: DerivedMember): unknown {
+/** What `make` builds for `endpoint` under `slot`: built on first use, then the same object. */
+function cached(endpoint: object, slot: string, make: () => unknown): unknown {
   let members = built.get(endpoint);
   if (members === undefined) built.set(endpoint, (members = new Map()));
-  let derived = members.get(member);
-  if (derived === undefined) {
-    derived = build(endpoint, member);
-    members.set(member, derived);
-  }
+  let derived = members.get(slot);
+  if (derived === undefined) members.set(slot, (derived = make()));
   return derived;
+}
+
+/** A derived member of `endpoint`, built on first use and then the same object. */
+export function derivedEndpoint(endpoint: ListLike, member: DerivedMember): unknown {
+  return cached(endpoint, member, () => build(endpoint, member));
 }
 
 /** `endpoint.paginated(removeCursor)`, the same object for the same field name. */
 export function paginatedEndpoint(endpoint: ListLike, removeCursor: RemoveCursor): unknown {
-  if (typeof removeCursor !== 'string') return paginate(endpoint, removeCursor);
-  let members = built.get(endpoint);
-  if (members === undefined) built.set(endpoint, (members = new Map()));
-  const slot = `paginated:${removeCursor}`;
-  let derived = members.get(slot);
-  if (derived === undefined) members.set(slot, (derived = paginate(endpoint, removeCursor)));
-  return derived;
+  return typeof removeCursor === 'string'
+    ? cached(endpoint, `paginated:${removeCursor}`, () => paginate(endpoint, removeCursor))
+    : paginate(endpoint, removeCursor);
 }
 
 function build(endpoint: ListLike, member: DerivedMember): unknown {

@@ -185,6 +185,32 @@ describe('dispose', () => {
     expect(source.observed).toBe(false);
     expect(() => controller.dispose()).not.toThrow(); // once
   });
+
+  it('several teardowns that throw: every one runs, and dispose throws an AggregateError of their errors', () => {
+    const first = new Error('first failed');
+    const second = new Error('second failed');
+    const later = vi.fn();
+    const controller = new Controller({
+      managers: [
+        () => () => {
+          throw first;
+        },
+        () => () => {
+          throw second;
+        },
+        () => later,
+      ],
+    });
+    let thrown: unknown;
+    try {
+      controller.dispose();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(AggregateError);
+    expect((thrown as AggregateError).errors).toEqual([first, second]);
+    expect(later).toHaveBeenCalledOnce();
+  });
 });
 
 describe('a list refetched while items are pushed into it and deleted from it', () => {
