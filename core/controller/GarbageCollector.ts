@@ -14,7 +14,8 @@
  * collection, the tombstones no running request needs are buried. A request pins them for `gcTime` at
  * most (see `Requests.oldestStart`).
  */
-import type { Store } from '../store/index.js';
+import type { EntityMeta } from '../schema/index.js';
+import type { State, Store } from '../store/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { applyLayers } from './optimistic.js';
 import { bury, foldedListMetas, listsWithout, tombstonesOf } from './tombstones.js';
@@ -44,6 +45,8 @@ export interface CollectorOptions {
    * the tombstones it may need stay. A request started before `since` no longer holds them.
    */
   readonly oldestStart: (since: number) => number;
+  /** Tombstones written up to `newest` were collected (a request older than that which lost its pin may need one). */
+  readonly buried: (newest: number) => void;
 }
 
 /** How often at most (ms) deleted records are buried between collections (`gcTime` when shorter). */
@@ -111,8 +114,15 @@ export class GarbageCollector {
     const tombstones = tombstonesOf(state, oldestStart, layers);
     const metas = foldedListMetas(state, oldestStart);
     if (tombstones.length === 0 && metas.length === 0) return;
-    this.#store.dispatch({ tombstones, lists: listsWithout(state, tombstones), metas }, bury);
+    this.#bury(state, tombstones, metas);
     if (tombstones.length > 0) this.#view.collected([]); // the memo lets go of the buried records
+  }
+
+  #bury(state: State, tombstones: [string, string][], metas: [string, string, EntityMeta][]): void {
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const [key, pk] of tombstones) newest = Math.max(newest, state.entitiesMeta[key]?.[pk]?.fetchedAt ?? newest);
+    if (tombstones.length > 0) this.#options.buried(newest);
+    this.#store.dispatch({ tombstones, lists: listsWithout(state, tombstones), metas }, bury);
   }
 
   /** Runs a collection now: drops the due keys, then the unreachable records. */
@@ -157,8 +167,7 @@ export class GarbageCollector {
       }
     }
     const metas = foldedListMetas(state, oldestStart);
-    if (tombstones.length > 0 || metas.length > 0)
-      this.#store.dispatch({ tombstones, lists: listsWithout(state, tombstones), metas }, bury);
+    if (tombstones.length > 0 || metas.length > 0) this.#bury(state, tombstones, metas);
     if (due.length === 0 && entities.length === 0) {
       if (tombstones.length > 0) view.collected(due);
       return;

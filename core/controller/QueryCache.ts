@@ -64,7 +64,8 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     this.gc = new GarbageCollector(this, store, log, {
       gcTime: options.gcTime,
       now: options.now,
-      oldestStart: (since) => requests.oldestStart(since),
+      oldestStart: (since) => requests.pins.oldestStart(since),
+      buried: (newest) => requests.pins.buried(newest),
     });
     this.#transitions$ = store.transitions$.subscribe((transition) => this.#onTransition(transition));
   }

@@ -44,8 +44,8 @@ export class Requests implements RequestStatus {
   readonly inFlight = new Map<string, InFlight>();
   /** Every request running (mutations too), aborted by `dispose`. */
   readonly #running = new Map<AbortController, RequestDescription>();
-  /** When each running request started (its first attempt): what the garbage collector must keep for it. */
-  readonly #pins = new Pins();
+  /** What running requests pin for the garbage collector (their starts); a request that lost its pin writes nothing. */
+  readonly pins = new Pins();
   /** Announces every committed change. */
   declare readonly log: ActionLog;
   /** Keys whose request waits for the network. */
@@ -77,17 +77,6 @@ export class Requests implements RequestStatus {
     this.#listener = listener;
     this.#options = options;
     this.stamps = new Stamps(store.current, options.now);
-  }
-
-  /**
-   * The start time of the oldest request still running (`Infinity` when none): a record marked INVALID
-   * since then must stay marked while it runs, or its response could bring the record back. A request
-   * that started before `since` (one that has run for the collector's `gcTime`, hung perhaps) no longer
-   * counts: the tombstones go, and its answer, should it come, is not written (its key is marked stale
-   * and refetches; a `fetch` awaiting it still resolves it).
-   */
-  oldestStart(since = Number.NEGATIVE_INFINITY): number {
-    return this.#pins.oldestStart(since);
   }
 
   /** Whether a request for this key is in flight. */
@@ -156,7 +145,7 @@ export class Requests implements RequestStatus {
     const abort = new AbortController();
     const entry = { abort, awaited, startedAt: fetchedAt } as InFlight;
     this.#running.set(abort, describe(endpoint, key));
-    this.#pins.add(abort, fetchedAt);
+    this.pins.add(abort, fetchedAt);
     const stop = this.#resetSignal.signal;
     // offline, a request that will wait is paused from the start: the first (synchronous) emission says
     // so, before its first attempt (a microtask later) marks it itself
@@ -167,13 +156,13 @@ export class Requests implements RequestStatus {
       pausedEarly = false;
       this.#unpause(key);
     };
-    /** Whether the request lost its pin on the tombstones before it ended (see `oldestStart`). */
+    /** Whether a tombstone it may need was collected after it lost its pin (see `Pins`): its answer is not written. */
     let unpinned = false;
     // the request is over: it is no longer in flight (unless a reset or an abort already replaced it)
     const settle = () => {
       unpauseEarly();
       this.#running.delete(abort);
-      unpinned = this.#pins.end(abort);
+      unpinned = this.pins.end(abort);
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
     };
     const run = async (): Promise<unknown> => {
@@ -342,7 +331,7 @@ export class Requests implements RequestStatus {
     for (const [abort, request] of [...this.#running])
       abort.abort(new AbortError(request, 'the controller was disposed'));
     this.#running.clear();
-    this.#pins.clear();
+    this.pins.clear();
   }
 
   /** Stores a response (normalized; throws what normalize throws) or an error for `key`. */

@@ -361,6 +361,36 @@ describe('garbage collection of deleted entities', () => {
     page.unsubscribe();
   });
 
+  it('a request that runs longer than gcTime with no deletion meanwhile: its answer is written as usual', async () => {
+    const { controller, clock } = clocked({ gcTime: 1_000 });
+    const page = record(controller.observe(TodoResource.getList, {}));
+    await settled(() => expect(titles(page.last())).toHaveLength(4));
+    let answer!: () => void;
+    const gate = new Promise<void>((resolve) => (answer = resolve));
+    fake.server.use(
+      http.get(
+        'http://api.test/todos',
+        async () => {
+          await gate;
+          return HttpResponse.json([{ id: 1, userId: 1, title: 'slow answer', completed: false }]);
+        },
+        { once: true },
+      ),
+    );
+    clock.now += 1;
+    const slow = controller.fetch(TodoResource.getList, {});
+    await flush();
+    clock.now += 2_000;
+    controller.gc(); // the request loses its pin, but no tombstone went
+    const requests = fake.requests.length;
+    answer();
+    expect(((await slow) as Todo[]).map((todo) => todo.title)).toEqual(['slow answer']);
+    expect(titles(page.last())).toEqual(['slow answer']);
+    await flush();
+    expect(fake.requests.length).toBe(requests); // written, not refetched
+    page.unsubscribe();
+  });
+
   it('a page of the deleted todo itself: collecting it changes nothing it shows and sends no request', async () => {
     const { controller, clock } = clocked({ gcTime: 1_000 });
     const detail = record(controller.observe(TodoResource.get, { id: 2 }));
