@@ -23,6 +23,8 @@ export const POLL_MS = 2_000;
 export const CONTROLLER_OPTIONS: ControllerOptions = {
   retry: 2,
   retryDelay: (attempt) => Math.min(300 * 2 ** attempt, 2_000),
+  // the soak of the apps builds them with a shorter gcTime, to see collections within its minutes
+  gcTime: Number(import.meta.env.VITE_RX_REST_GC_TIME) || undefined,
 };
 
 /** A user of the todo server (`GET /users`). */

@@ -9,8 +9,13 @@
  *
  * No timer of its own: a collection runs at the first release or write after a key fell due (an idle
  * controller holds no timer, and a dropped one is freed at once), or at once with `controller.gc()`.
+ * Deleted records do not wait for a key to fall due (while every result stays observed none does):
+ * at the first write or request event `SWEEP_MS` (or `gcTime`, when shorter) after the last
+ * collection, the tombstones no running request needs are buried. A request pins them for `gcTime` at
+ * most (see `Requests.oldestStart`).
  */
-import type { Store } from '../store/index.js';
+import type { EntityMeta } from '../schema/index.js';
+import type { State, Store } from '../store/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { applyLayers } from './optimistic.js';
 import { bury, foldedListMetas, listsWithout, tombstonesOf } from './tombstones.js';
@@ -35,9 +40,17 @@ export interface CollectorOptions {
   readonly gcTime: number;
   /** The clock. */
   readonly now: () => number;
-  /** The start of the oldest request running (`Infinity` when none): the tombstones it may need stay. */
-  readonly oldestStart: () => number;
+  /**
+   * The start of the oldest request running that started at or after `since` (`Infinity` when none):
+   * the tombstones it may need stay. A request started before `since` no longer holds them.
+   */
+  readonly oldestStart: (since: number) => number;
+  /** Tombstones written up to `newest` were collected (a request older than that which lost its pin may need one). */
+  readonly buried: (newest: number) => void;
 }
+
+/** How often at most (ms) deleted records are buried between collections (`gcTime` when shorter). */
+export const SWEEP_MS = 10_000;
 
 /** The garbage collector of one controller. */
 export class GarbageCollector {
@@ -50,6 +63,8 @@ export class GarbageCollector {
   readonly #gcTime: number;
   /** When the earliest released key falls due. */
   #nextDue = Number.POSITIVE_INFINITY;
+  /** When deleted records are next buried (see `tick`). */
+  #nextSweep = Number.NEGATIVE_INFINITY;
 
   constructor(view: CollectorView, store: Store, log: ActionLog, options: CollectorOptions) {
     this.#view = view;
@@ -69,15 +84,52 @@ export class GarbageCollector {
     if (this.#gcTime === Number.POSITIVE_INFINITY) return;
     // `key` was just written or released: the collection this runs must not drop it, whenever it fell due before
     this.#released.delete(key);
-    if (now >= this.#nextDue) this.collect();
+    this.tick(now);
     this.#released.set(key, now);
     if (now + this.#gcTime < this.#nextDue) this.#nextDue = now + this.#gcTime;
+  }
+
+  /**
+   * A write, a release or a request event at `now`: a collection runs when a key fell due, else the
+   * tombstones no running request needs are buried when the last collection is `SWEEP_MS` old (a pass
+   * over the entity tables; no read, no re-emission).
+   */
+  tick(now: number): void {
+    if (this.#gcTime === Number.POSITIVE_INFINITY) return;
+    if (now >= this.#nextDue) this.collect();
+    else if (now >= this.#nextSweep) this.#sweep(now);
+  }
+
+  /** The start of the oldest running request that still pins the tombstones (one running for less than `gcTime`). */
+  #oldestStart(now: number): number {
+    return this.#options.oldestStart(now - this.#gcTime);
+  }
+
+  #sweep(now: number): void {
+    this.#nextSweep = now + Math.min(SWEEP_MS, this.#gcTime);
+    const state = this.#store.current;
+    const oldestStart = this.#oldestStart(now);
+    const layers = new Set<string>();
+    for (const [key, pk] of applyLayers(state, undefined).touched) layers.add(`${key}\u0000${pk}`);
+    const tombstones = tombstonesOf(state, oldestStart, layers);
+    const metas = foldedListMetas(state, oldestStart);
+    if (tombstones.length === 0 && metas.length === 0) return;
+    this.#bury(state, tombstones, metas);
+    if (tombstones.length > 0) this.#view.collected([]); // the memo lets go of the buried records
+  }
+
+  #bury(state: State, tombstones: [string, string][], metas: [string, string, EntityMeta][]): void {
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const [key, pk] of tombstones) newest = Math.max(newest, state.entitiesMeta[key]?.[pk]?.fetchedAt ?? newest);
+    if (tombstones.length > 0) this.#options.buried(newest);
+    this.#store.dispatch({ tombstones, lists: listsWithout(state, tombstones), metas }, bury);
   }
 
   /** Runs a collection now: drops the due keys, then the unreachable records. */
   collect(): void {
     const view = this.#view;
     const now = this.#options.now();
+    this.#nextSweep = now + Math.min(SWEEP_MS, this.#gcTime);
     const due: string[] = [];
     // a released key has no live stream (a new stream retains it), so its time alone decides
     for (const [key, at] of this.#released) if (now - at >= this.#gcTime) due.push(key);
@@ -91,7 +143,8 @@ export class GarbageCollector {
     for (const [key, pk] of applyLayers(state, undefined).touched) layers.add(`${key}\u0000${pk}`);
     for (const path of layers) reachable.add(path);
     // deleted records no running request needs go, whoever names them (see tombstones.ts)
-    const tombstones = tombstonesOf(state, this.#options.oldestStart(), layers);
+    const oldestStart = this.#oldestStart(now);
+    const tombstones = tombstonesOf(state, oldestStart, layers);
     const buried = new Set(tombstones.map(([key, pk]) => `${key}\u0000${pk}`));
     let traceable = true;
     for (const key in state.endpoints) {
@@ -113,9 +166,8 @@ export class GarbageCollector {
         }
       }
     }
-    const metas = foldedListMetas(state, this.#options.oldestStart());
-    if (tombstones.length > 0 || metas.length > 0)
-      this.#store.dispatch({ tombstones, lists: listsWithout(state, tombstones), metas }, bury);
+    const metas = foldedListMetas(state, oldestStart);
+    if (tombstones.length > 0 || metas.length > 0) this.#bury(state, tombstones, metas);
     if (due.length === 0 && entities.length === 0) {
       if (tombstones.length > 0) view.collected(due);
       return;

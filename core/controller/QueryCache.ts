@@ -64,7 +64,8 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     this.gc = new GarbageCollector(this, store, log, {
       gcTime: options.gcTime,
       now: options.now,
-      oldestStart: () => requests.oldestStart(),
+      oldestStart: (since) => requests.pins.oldestStart(since),
+      buried: (newest) => requests.pins.buried(newest),
     });
     this.#transitions$ = store.transitions$.subscribe((transition) => this.#onTransition(transition));
   }
@@ -157,11 +158,13 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   /** A response or error was written for `key`: with no stream on it, it is released now. */
   onWritten(key: string): void {
     if (!this.streams.has(key)) this.gc.release(key, this.now());
+    else this.gc.tick(this.now());
   }
 
-  /** A request for `key` started, paused, resumed or ended: its stream, if any, re-reads. */
+  /** A request for `key` started, paused, resumed or ended: its stream, if any, re-reads (and deleted records may be buried). */
   onFetchingChange(key: string): void {
     this.streams.get(key)?.update();
+    this.gc.tick(this.now());
   }
 
   /**

@@ -13,46 +13,19 @@ import {
   type RequestDescription,
 } from '../errors.js';
 import type { Store } from '../store/index.js';
-import type { SchedulerLike } from 'rxjs';
 import type { ActionLog } from './ActionLog.js';
 import { describe, readOwn, tryOnce } from './attempt.js';
 import type { Environment } from './Environment.js';
 import { NO_LAYER, expectedResponse } from './optimistic.js';
+import { Pins } from './Pins.js';
 import type { QueryReader } from './QueryReader.js';
-import { retryCount, withRetries, type RequestPolicy } from './retry.js';
+import { retryCount, withRetries } from './retry.js';
+import type { RequestListener, RequestOptions, WriteOptions } from './requestOptions.js';
 import { Stamps } from './Stamps.js';
 import type { RequestStatus } from './QueryStream.js';
 import type { ControllerEndpoint } from './types.js';
 
-/** What requests need besides their store: the policy, the clock and where retry waits are scheduled. */
-export interface RequestOptions extends RequestPolicy {
-  /** The clock (ms since the epoch). */
-  readonly now: () => number;
-  /** Where retry waits are scheduled (`undefined`: the global timers). */
-  readonly scheduler: SchedulerLike | undefined;
-}
-
-/** What the requests tell their cache. */
-export interface RequestListener {
-  /** A request for `key` started, paused, resumed or ended: its observers re-read (`fetching`, `paused`). */
-  onFetchingChange(key: string): void;
-  /** A response or error was written for `key`. */
-  onWritten(key: string): void;
-}
-
-/** How a value is written for a key. */
-export interface WriteOptions {
-  /** The value is an error (else a response to normalize). */
-  readonly isError: boolean;
-  /** When its request started (ordering); default: `date`. */
-  readonly fetchedAt?: number | undefined;
-  /** The optimistic layer it replaces. */
-  readonly settles?: number | undefined;
-  /** A response of a request (`fetch`), not one given by `setResponse` (`set`). */
-  readonly fetched?: boolean | undefined;
-  /** When it arrived; default: now. */
-  readonly date?: number | undefined;
-}
+export type { RequestListener, RequestOptions, WriteOptions } from './requestOptions.js';
 
 /** A request in flight for one key (GETs only: mutations are never shared). */
 interface InFlight {
@@ -71,8 +44,8 @@ export class Requests implements RequestStatus {
   readonly inFlight = new Map<string, InFlight>();
   /** Every request running (mutations too), aborted by `dispose`. */
   readonly #running = new Map<AbortController, RequestDescription>();
-  /** When each running request started (its first attempt): what the garbage collector must keep for it. */
-  readonly #started = new Map<AbortController, number>();
+  /** What running requests pin for the garbage collector (their starts); a request that lost its pin writes nothing. */
+  readonly pins = new Pins();
   /** Announces every committed change. */
   declare readonly log: ActionLog;
   /** Keys whose request waits for the network. */
@@ -104,16 +77,6 @@ export class Requests implements RequestStatus {
     this.#listener = listener;
     this.#options = options;
     this.stamps = new Stamps(store.current, options.now);
-  }
-
-  /**
-   * The start time of the oldest request still running (`Infinity` when none): a record marked INVALID
-   * since then must stay marked while it runs, or its response could bring the record back.
-   */
-  oldestStart(): number {
-    let oldest = Number.POSITIVE_INFINITY;
-    for (const start of this.#started.values()) if (start < oldest) oldest = start;
-    return oldest;
   }
 
   /** Whether a request for this key is in flight. */
@@ -182,7 +145,7 @@ export class Requests implements RequestStatus {
     const abort = new AbortController();
     const entry = { abort, awaited, startedAt: fetchedAt } as InFlight;
     this.#running.set(abort, describe(endpoint, key));
-    this.#started.set(abort, fetchedAt);
+    this.pins.add(abort, fetchedAt);
     const stop = this.#resetSignal.signal;
     // offline, a request that will wait is paused from the start: the first (synchronous) emission says
     // so, before its first attempt (a microtask later) marks it itself
@@ -193,11 +156,13 @@ export class Requests implements RequestStatus {
       pausedEarly = false;
       this.#unpause(key);
     };
+    /** Whether a tombstone it may need was collected after it lost its pin (see `Pins`): its answer is not written. */
+    let unpinned = false;
     // the request is over: it is no longer in flight (unless a reset or an abort already replaced it)
     const settle = () => {
       unpauseEarly();
       this.#running.delete(abort);
-      this.#started.delete(abort);
+      unpinned = this.pins.end(abort);
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
     };
     const run = async (): Promise<unknown> => {
@@ -228,11 +193,7 @@ export class Requests implements RequestStatus {
         settle();
         if (error instanceof Error && error.name === 'AbortError') {
           // an aborted request stores nothing: only its optimistic layer goes, and its observers stop showing it as fetching
-          if (layer !== undefined) {
-            const { changes } = this.#store.dispatch({ type: 'dropLayer', layer });
-            if (this.log.observed)
-              this.log.emit({ type: 'rollback', key, endpoint, args, error: toError(error), changes });
-          }
+          this.#layerGone(layer, endpoint, key, args, toError(error));
           this.#listener.onFetchingChange(key);
         } else if (generation === this.#generation) {
           this.write(endpoint, key, args, toError(error), {
@@ -247,6 +208,19 @@ export class Requests implements RequestStatus {
       }
       settle();
       if (generation !== this.#generation) return readOwn(endpoint, args, response);
+      if (unpinned) {
+        // deleted records it may hold were collected meanwhile: written, it could bring them back
+        this.#layerGone(layer, endpoint, key, args);
+        const { changes } = this.#store.dispatch({
+          type: 'expire',
+          keys: [key],
+          date: this.#options.now(),
+          stamp: this.stamps.next(),
+        });
+        if (this.log.observed) this.log.emit({ type: 'expire', key, keys: [key], endpoint, args, changes });
+        this.#listener.onFetchingChange(key);
+        return entry.awaited ? readOwn(endpoint, args, response) : undefined;
+      }
       const date = this.#options.now();
       // no response of a later request has been written: this one wins every record it writes, so the
       // store's records are exactly its own (and the data read is the object observers show)
@@ -291,6 +265,19 @@ export class Requests implements RequestStatus {
       this.#listener.onFetchingChange(key);
     }
     return entry.promise;
+  }
+
+  /** A request ends without writing: its optimistic layer, if any, is dropped. */
+  #layerGone(
+    layer: number | undefined,
+    endpoint: ControllerEndpoint,
+    key: string,
+    args: readonly unknown[],
+    error?: Error,
+  ): void {
+    if (layer === undefined) return;
+    const { changes } = this.#store.dispatch({ type: 'dropLayer', layer });
+    if (this.log.observed) this.log.emit({ type: 'rollback', key, endpoint, args, error, changes });
   }
 
   /** The optimistic layer of a mutation that has an expected response, if any. */
@@ -344,7 +331,7 @@ export class Requests implements RequestStatus {
     for (const [abort, request] of [...this.#running])
       abort.abort(new AbortError(request, 'the controller was disposed'));
     this.#running.clear();
-    this.#started.clear();
+    this.pins.clear();
   }
 
   /** Stores a response (normalized; throws what normalize throws) or an error for `key`. */

@@ -86,6 +86,7 @@ describe('GarbageCollector with a view of three methods', () => {
       gcTime,
       now: () => clock.now,
       oldestStart: () => Number.POSITIVE_INFINITY,
+      buried: () => {},
     });
     return { store, key, clock, gc, reported };
   }

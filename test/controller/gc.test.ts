@@ -275,7 +275,7 @@ describe('garbage collection of deleted entities', () => {
   }, 60_000);
 
   it('a deleted record is kept while a request that started before the deletion runs, so its response cannot bring it back', async () => {
-    const { controller, clock } = clocked({ gcTime: 1_000 });
+    const { controller, clock } = clocked({ gcTime: 10_000 });
     const page = record(controller.observe(TodoResource.getList, {}));
     await settled(() => expect(titles(page.last())).toHaveLength(4));
     fake.setLatency(30);
@@ -293,6 +293,101 @@ describe('garbage collection of deleted entities', () => {
     expect(controller.getState().entities.Todo?.['2']).toBeUndefined();
     expect(controller.getState().entities['[Todo]']).toEqual({ '{}': ['1', '3', '4'] });
     expect(titles(page.last())).toEqual(['todo 1', 'todo 3', 'todo 4']);
+    page.unsubscribe();
+  });
+
+  it('collects deleted records by itself while every result stays observed (no key ever falls due)', async () => {
+    // the demo apps: pushed creates and deletes, each delete marking the lists stale (a refetch), pages open for good
+    const { controller, clock } = clocked({ gcTime: 60_000 });
+    const page = record(controller.observe(TodoResource.getList, {}));
+    await settled(() => expect(titles(page.last())).toHaveLength(4));
+    const tombstones = () =>
+      Object.values(controller.getState().entities.Todo ?? {}).filter((todo) => todo === INVALID).length;
+    let most = 0;
+    for (let id = 100; id < 250; id++) {
+      clock.now += 1_000;
+      const created = { id, userId: 1, title: `pushed ${id}` };
+      controller.set(TodoResource.getList.schema.push, {}, created, created);
+      clock.now += 1;
+      controller.set(TodoResource.delete.schema, { id });
+      controller.expireAll(TodoResource.getList);
+      await settled(() => expect(page.last()?.fetching).toBe(false));
+      most = Math.max(most, tombstones());
+    }
+    // deleted records no request needs go within a bounded time (10 s here: 10 deletes), not gcTime
+    expect(most).toBeLessThanOrEqual(11);
+    expect(tombstones()).toBeLessThanOrEqual(11);
+    expect(titles(page.last())).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']);
+    page.unsubscribe();
+  }, 60_000);
+
+  it('a request that never ends pins deleted records for gcTime at most; its late answer, which could bring one back, is not written and its key refetches', async () => {
+    const { controller, clock } = clocked({ gcTime: 1_000 });
+    const page = record(controller.observe(TodoResource.getList, {}));
+    await settled(() => expect(titles(page.last())).toHaveLength(4));
+    let answer!: () => void;
+    const gate = new Promise<void>((resolve) => (answer = resolve));
+    const old = [...fake.todos.values()].map((todo) => ({ ...todo }));
+    fake.server.use(
+      http.get(
+        'http://api.test/todos',
+        async () => {
+          await gate;
+          return HttpResponse.json(old);
+        },
+        { once: true },
+      ),
+    );
+    clock.now += 1;
+    const hung = controller.fetch(TodoResource.getList, {}); // answers with todo 2, much later
+    await flush();
+    clock.now += 1;
+    await controller.fetch(TodoResource.delete, { id: 2 });
+    expect(titles(page.last())).toEqual(['todo 1', 'todo 3', 'todo 4']);
+    controller.gc();
+    expect(controller.getState().entities.Todo?.['2']).toBe(INVALID); // the request in flight may still need it
+    clock.now += 2_000; // past gcTime: the request no longer holds the deleted record
+    controller.gc();
+    expect(controller.getState().entities.Todo?.['2']).toBeUndefined();
+    const requests = fake.requests.length;
+    answer();
+    const own = (await hung) as Todo[];
+    expect(own.map((todo) => todo.title)).toContain('todo 2'); // the fetch resolves its own response
+    // not written: the list refetches instead, and the server's answer has no todo 2
+    await settled(() => expect(fake.requests.slice(requests)).toEqual(['GET /todos']));
+    await settled(() => expect(page.last()?.fetching).toBe(false));
+    expect(titles(page.last())).toEqual(['todo 1', 'todo 3', 'todo 4']);
+    expect(controller.getState().entities.Todo?.['2']).toBeUndefined();
+    page.unsubscribe();
+  });
+
+  it('a request that runs longer than gcTime with no deletion meanwhile: its answer is written as usual', async () => {
+    const { controller, clock } = clocked({ gcTime: 1_000 });
+    const page = record(controller.observe(TodoResource.getList, {}));
+    await settled(() => expect(titles(page.last())).toHaveLength(4));
+    let answer!: () => void;
+    const gate = new Promise<void>((resolve) => (answer = resolve));
+    fake.server.use(
+      http.get(
+        'http://api.test/todos',
+        async () => {
+          await gate;
+          return HttpResponse.json([{ id: 1, userId: 1, title: 'slow answer', completed: false }]);
+        },
+        { once: true },
+      ),
+    );
+    clock.now += 1;
+    const slow = controller.fetch(TodoResource.getList, {});
+    await flush();
+    clock.now += 2_000;
+    controller.gc(); // the request loses its pin, but no tombstone went
+    const requests = fake.requests.length;
+    answer();
+    expect(((await slow) as Todo[]).map((todo) => todo.title)).toEqual(['slow answer']);
+    expect(titles(page.last())).toEqual(['slow answer']);
+    await flush();
+    expect(fake.requests.length).toBe(requests); // written, not refetched
     page.unsubscribe();
   });
 

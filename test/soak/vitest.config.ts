@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
  * `npm run test:e2e` (its own include); the demos are built once, as for the e2e tests.
  */
 const soakMs = Number(process.env.SOAK_MS ?? 180_000);
+// the apps are built with this gcTime (ms; default 60 s, `SOAK_GC_MS`), so that results released during
+// the soak fall due and collections run while the pages stay open
+process.env.VITE_RX_REST_GC_TIME = process.env.SOAK_GC_MS ?? '60000';
 
 export default defineConfig({
   resolve: {
