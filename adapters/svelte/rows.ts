@@ -13,15 +13,38 @@ import { SvelteMap } from 'svelte/reactivity';
 import { keepRows, type Entity } from '../../core/index.js';
 
 const FIELDS = Symbol('rx-rest/svelte row fields');
-/** The object behind a row's proxy: the entity's prototype, and the row's fields as signals. */
-type Target = { [FIELDS]: SvelteMap<PropertyKey, unknown> };
+const KEYS = Symbol('rx-rest/svelte row pk fields');
+/** The object behind a row's proxy: the entity's prototype, the row's fields as signals, and the fields its pk reads. */
+type Target = { [FIELDS]: SvelteMap<PropertyKey, unknown>; [KEYS]: ReadonlySet<PropertyKey> };
 
-const own = Map.prototype.has; // an untracked `has`: a key that is not a field (a method) adds no dependency
+const own = Map.prototype.has; // untracked: a key that is not a field (a method) adds no dependency
+const raw = Map.prototype.get as (this: Map<PropertyKey, unknown>, key: PropertyKey) => unknown;
+
+/** Per entity prototype, the fields `pk()` reads: constant for a row (another pk is another row). */
+const pkFields = new WeakMap<object, ReadonlySet<PropertyKey>>();
+const keysOf = (entity: Entity, prototype: object): ReadonlySet<PropertyKey> => {
+  let keys = pkFields.get(prototype);
+  if (!keys) {
+    const read = new Set<PropertyKey>();
+    const recorder = new Proxy(entity, {
+      get: (target, key, receiver) => (Object.hasOwn(target, key) && read.add(key), Reflect.get(target, key, receiver)),
+    });
+    try {
+      entity.pk.call(recorder);
+    } catch {
+      read.clear(); // a pk that needs its parent or args: every field tracked
+    }
+    pkFields.set(prototype, (keys = read));
+  }
+  return keys;
+};
 
 const handler: ProxyHandler<Target> = {
   get(target, key, receiver) {
     const fields = target[FIELDS];
-    return own.call(fields, key) ? fields.get(key) : Reflect.get(target, key, receiver);
+    if (!own.call(fields, key)) return Reflect.get(target, key, receiver);
+    // a pk field (the key of a keyed {#each}) is read untracked: the each block then depends on no row
+    return target[KEYS].has(key) ? raw.call(fields, key) : fields.get(key);
   },
   has: (target, key) => target[FIELDS].has(key) || key in target,
   ownKeys: (target) => [...target[FIELDS].keys()] as (string | symbol)[],
@@ -47,8 +70,10 @@ const handler: ProxyHandler<Target> = {
 const fieldsOf = new WeakMap<object, SvelteMap<PropertyKey, unknown>>();
 
 const create = (entity: Entity): object => {
-  const target = Object.create(Object.getPrototypeOf(entity) as object) as Target;
+  const prototype = Object.getPrototypeOf(entity) as object;
+  const target = Object.create(prototype) as Target;
   const fields = (target[FIELDS] = new SvelteMap<PropertyKey, unknown>(Object.entries(entity)));
+  target[KEYS] = keysOf(entity, prototype);
   const row = new Proxy(target, handler);
   fieldsOf.set(row, fields);
   return row;
