@@ -27,6 +27,7 @@ import {
 } from '../../core/index.js';
 import { assertReadEndpoint } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
+import { reconcileRows } from './rows.js';
 import { pageHydrated } from './sveltekit.js';
 
 const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
@@ -35,6 +36,20 @@ const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies o
 export type { QueryArgs };
 
 export type { QueryOptions, QueryResult } from '../../core/index.js';
+
+/** The options of `createQuery`, `useSuspense` and `createQueryState`: the core's, and whether entities become rows. */
+export interface SvelteQueryOptions extends QueryOptions {
+  /**
+   * Each entity of the data as a row that lives as long as the query, keyed by its class and pk (the
+   * top-level entity, those of a top-level array, and those of an object's array or entity members),
+   * whose fields are signals. A changed record writes only its changed fields, so only the effects that
+   * read them re-run; a list whose rows are the same as before stays the same array (and the query does
+   * not emit), so a keyed `{#each}` does no work for the rows that did not change. Rows keep the entity's
+   * prototype (methods, getters, `instanceof`) and are read-only: write with `controller.set` or a
+   * mutation. Default false: entities are the core's objects (a changed record is a new object).
+   */
+  readonly reconcile?: boolean | undefined;
+}
 
 /** What `createQuery` takes as args: a value, `null` (idle), a store of them, or a getter read in runes code. */
 export type QueryArgsInput<E> = QueryArgs<E> | null | Readable<QueryArgs<E> | null> | (() => QueryArgs<E> | null);
@@ -89,7 +104,7 @@ export function getController(): Controller {
 export function createQuery<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options?: Controller | QueryOptions,
+  options?: Controller | SvelteQueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
   return query(endpoint, args, options, true);
 }
@@ -101,7 +116,7 @@ export const useLive: typeof createQuery = createQuery;
 export function useSuspense<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options?: Controller | QueryOptions,
+  options?: Controller | SvelteQueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
   return query(endpoint, args, options, false);
 }
@@ -117,7 +132,7 @@ export function useSuspense<E extends ReadEndpoint>(
 export function createQueryState<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options?: Controller | QueryOptions,
+  options?: Controller | SvelteQueryOptions,
 ): QueryResult<EndpointData<E>> {
   const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'paused', 'placeholder'] as const;
   return getters(createQuery(endpoint, args, options), fields);
@@ -215,12 +230,14 @@ function follow<E extends ReadEndpoint, S>(
   return readable<S>(peek([null] as EndpointArgs<E>), (set) => {
     let key: string | null | undefined;
     let current: { unsubscribe(): void } | undefined;
+    let last: S | undefined;
+    const next = (state: S) => state !== last && set((last = state)); // a state as before: nothing to update
     const stopArgs = args$.subscribe((a) => {
-      const next = a === null ? null : endpoint.key(...list(a));
-      if (current && next === key) return; // same request: keep the subscription (and its data)
+      const request = a === null ? null : endpoint.key(...list(a));
+      if (current && request === key) return; // same request: keep the subscription (and its data)
       current?.unsubscribe();
-      key = next;
-      current = open(list(a)).subscribe(set);
+      key = request;
+      current = open(list(a)).subscribe(next);
     });
     return () => {
       stopArgs();
@@ -232,13 +249,32 @@ function follow<E extends ReadEndpoint, S>(
 function query<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
-  options: Controller | QueryOptions | undefined,
+  options: Controller | SvelteQueryOptions | undefined,
   poll: boolean,
 ): Readable<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
-  const view = keepPrevious<QueryState<EndpointData<E>>>(
-    !!options && 'keepPreviousData' in options && !!options.keepPreviousData,
-  );
+  const given = !!options && !('fetch' in options) ? options : undefined;
+  const kept = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData);
+  // rows only in the browser: a server render reads each query once
+  const view = given?.reconcile && typeof window !== 'undefined' ? reconciled(kept) : kept;
   const peek = (list: EndpointArgs<E>) => view(peekQuery(controller, endpoint, ...list));
   return follow(endpoint, args, peek, (list) => watchQuery(controller, endpoint, list, { poll }).pipe(map(view)));
+}
+
+/**
+ * `view`, then the data's entities as rows (`reconcile`); a state whose data and fields are all as
+ * before is the state before (which `follow` does not emit).
+ */
+function reconciled<A, S extends QueryResult<unknown>>(view: (state: A) => S): (state: A) => S {
+  const rows = reconcileRows();
+  let last: S | undefined;
+  return (state) => {
+    const viewed = view(state);
+    const data = rows(viewed.data);
+    const same =
+      !!last &&
+      Object.keys(viewed).length === Object.keys(last).length &&
+      (Object.keys(viewed) as (keyof S)[]).every((key) => (key === 'data' ? data : viewed[key]) === last![key]);
+    return (last = same ? last! : data === viewed.data ? viewed : { ...viewed, data });
+  };
 }

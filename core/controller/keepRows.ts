@@ -80,20 +80,25 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
   const list = (items: readonly unknown[], previous: unknown): unknown[] => {
     const last = Array.isArray(previous) ? (previous as unknown[]) : undefined;
     const before = last && lists.get(last);
-    const out: unknown[] = new Array<unknown>(items.length);
-    const kept: (Kept<R> | undefined)[] = new Array<Kept<R> | undefined>(items.length);
-    let same = !!before && last!.length === items.length;
+    // while every row is the one `last` holds at its position, nothing is allocated
+    let out: unknown[] | undefined = before && last!.length === items.length ? undefined : [];
+    let kept: (Kept<R> | undefined)[] = out ? [] : before!.kept;
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       const at = before && before.items[i] === item ? before.kept[i] : undefined;
       const k = at && at.source === item ? at : item instanceof Entity ? keep(item) : undefined;
-      out[i] = k ? mark(k) : item;
-      kept[i] = k;
-      same &&= out[i] === last![i];
+      const value = k ? mark(k) : item;
+      if (!out && value !== last![i]) {
+        out = last!.slice(0, i);
+        kept = kept.slice(0, i);
+      }
+      if (out) {
+        out.push(value);
+        kept.push(k);
+      }
     }
-    if (same) {
-      before!.items = items;
-      before!.kept = kept;
+    if (!out) {
+      before!.items = items; // the same rows at the same positions: `kept` holds
       return last!;
     }
     lists.set(out, { items, kept });

@@ -10,6 +10,7 @@ import {
   useLive,
   useSuspense,
   type QueryResult,
+  type SvelteQueryOptions,
 } from '../../../adapters/svelte/index.js';
 import { PostFeed, PostResource, type Post } from '../../fixtures/feedServer.js';
 import type { Todo } from '../../fixtures/entities.js';
@@ -70,5 +71,20 @@ describe('rx-rest/svelte types', () => {
     expectTypeOf(feed).toExtend<Readable<InfiniteState<{ results: Post[]; next: string | null }>>>();
     // @ts-expect-error not an argument of the list
     createInfiniteQuery(PostResource.getList, { id: 1 });
+  });
+});
+
+describe('reconcile', () => {
+  test('is an option of createQuery, useSuspense and createQueryState, and keeps the data type', () => {
+    const options: SvelteQueryOptions = { reconcile: true, keepPreviousData: true };
+    expectTypeOf(createQuery(TodoResource.getList, {}, options)).toEqualTypeOf<Readable<QueryResult<Todo[]>>>();
+    expectTypeOf(useSuspense(TodoResource.get, { id: 1 }, { reconcile: true })).toEqualTypeOf<
+      Readable<QueryResult<Todo>>
+    >();
+    expectTypeOf(createQueryState(TodoResource.getList, {}, { reconcile: false }).data).toEqualTypeOf<
+      Todo[] | undefined
+    >();
+    // @ts-expect-error reconcile is a boolean
+    createQuery(TodoResource.getList, {}, { reconcile: 'yes' });
   });
 });

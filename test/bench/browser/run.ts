@@ -15,7 +15,8 @@
  * Rounds interleave the variants (a fresh page each), and the table gives medians and the ratio
  * rx-rest / TanStack. Environment: BENCH_BROWSER_ROUNDS (default 5), BENCH_BROWSER_UPDATES (single
  * updates per page, default 15), BENCH_BROWSER_BURSTS (bursts per page, default 5), BENCH_BROWSER_SIZES
- * (default 500,5000), BENCH_BROWSER_PAGES (default svelte,solid). Times are wall-clock: run it on a quiet
+ * (default 500,5000), BENCH_BROWSER_PAGES (default svelte,solid), BENCH_BROWSER_VARIANTS (variant names, default
+ * all; TanStack's always). Times are wall-clock: run it on a quiet
  * machine.
  */
 import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -44,11 +45,26 @@ const ALL = [
   { page: 'svelte', name: 'rx-store', label: 'Svelte, rx-rest {#each $todos.data}', base: 'tanstack' },
   { page: 'svelte', name: 'rx-state', label: 'Svelte, rx-rest createQueryState', base: 'tanstack' },
   { page: 'svelte', name: 'rx-derived', label: 'Svelte, rx-rest $derived($todos.data)', base: 'tanstack' },
+  {
+    page: 'svelte',
+    name: 'rx-reconcile',
+    label: 'Svelte, rx-rest createQueryState({ reconcile: true })',
+    base: 'tanstack',
+  },
+  {
+    page: 'svelte',
+    name: 'rx-store-reconcile',
+    label: 'Svelte, rx-rest {#each $todos.data} + reconcile',
+    base: 'tanstack',
+  },
   { page: 'solid', name: 'tanstack', label: 'Solid, TanStack solid-query' },
   { page: 'solid', name: 'rx', label: 'Solid, rx-rest createQuery + <For>', base: 'tanstack' },
   { page: 'solid', name: 'rx-reconcile', label: 'Solid, rx-rest createQuery({ reconcile: true })', base: 'tanstack' },
 ] as const;
-const VARIANTS = ALL.filter((v) => PAGES.includes(v.page));
+const NAMES = process.env.BENCH_BROWSER_VARIANTS?.split(','); // tanstack is always run: the ratios need it
+const VARIANTS = ALL.filter(
+  (v) => PAGES.includes(v.page) && (!NAMES || v.name === 'tanstack' || NAMES.includes(v.name)),
+);
 type Key = `${string}/${string}/${number}`;
 const key = (page: string, name: string, n: number): Key => `${page}/${name}/${n}`;
 

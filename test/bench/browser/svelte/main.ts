@@ -5,5 +5,7 @@ void start({
   'rx-store': () => import('./rxStore.js'),
   'rx-state': () => import('./rxState.js'),
   'rx-derived': () => import('./rxDerived.js'),
+  'rx-reconcile': () => import('./rxReconcile.js'),
+  'rx-store-reconcile': () => import('./rxStoreReconcile.js'),
   tanstack: () => import('./tanstack.js'),
 });
