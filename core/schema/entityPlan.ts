@@ -9,10 +9,25 @@ export interface SchemaFieldPlan {
   readonly schema: unknown;
   readonly required: boolean;
   /**
-   * For writes, found on the first one: the Entity class of the field, or of its items when it is
-   * `[Entity]` (`list`); `null` for any other schema.
+   * Found on the first write or read of the field (see `fieldEntity`): the Entity class of the field, or
+   * of its items when it is `[Entity]` (`list`); `null` for any other schema.
    */
   writes: { readonly Cls: typeof Entity; readonly plan: EntityPlan; readonly list: boolean } | null | undefined;
+}
+
+/**
+ * The Entity class (and plan) of a nested-schema field, or of its items when it is `[Entity]`; `null` for
+ * any other schema. Found on first use (a field may name a class whose plan is not made yet) and kept in
+ * the field's plan, so that writes and reads go straight to the entity without a dispatch per value.
+ */
+export function fieldEntity(field: SchemaFieldPlan): Exclude<SchemaFieldPlan['writes'], undefined> {
+  if (field.writes !== undefined) return field.writes;
+  const schema = field.schema;
+  const plan = planOf(schema);
+  if (plan) return (field.writes = { Cls: schema as typeof Entity, plan, list: false });
+  const item = Array.isArray(schema) && schema.length === 1 ? (schema[0] as unknown) : undefined;
+  const itemPlan = planOf(item);
+  return (field.writes = itemPlan ? { Cls: item as typeof Entity, plan: itemPlan, list: true } : null);
 }
 
 /** A deserializer member of an Entity's `static schema`, resolved once per class. */

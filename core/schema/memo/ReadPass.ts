@@ -111,9 +111,9 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     this.start(0, NO_TABLES, NO_DEPS);
   }
 
-  unvisit(schema: unknown, input: unknown): unknown {
+  unvisit(schema: unknown, input: unknown, known?: EntityPlan): unknown {
     if (input === null || input === undefined) return input;
-    const plan = planOf(schema);
+    const plan = known ?? planOf(schema);
     if (plan) {
       if (typeof input === 'string' || typeof input === 'number') {
         const pk = typeof input === 'string' ? input : String(input);
@@ -269,6 +269,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     // what the node read before, when it is rebuilt (or replaced: a new record at the same pk)
     let before: Dependencies | undefined;
     let rebuilt = false;
+    const previous = node !== undefined && node.schema === schema ? node.value : undefined;
     if (node !== undefined && node.record === record && node.schema === schema) {
       const id = this.#id;
       if (node.pass === id || node.pass === -id) {
@@ -326,7 +327,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     this.#depth++;
     try {
       built.value = entityPlan
-        ? buildEntity(entityPlan, record as Record<string, unknown>, this, this.#register)
+        ? buildEntity(entityPlan, record as Record<string, unknown>, this, this.#register, previous)
         : (schema as TableSchema).build(record, this, this.#register);
     } catch (error) {
       rec.top = start;

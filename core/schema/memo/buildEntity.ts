@@ -1,29 +1,47 @@
 import { DeserializeError } from '../../errors.js';
 import type { Entity } from '../Entity.js';
-import type { EntityPlan } from '../entityPlan.js';
+import { fieldEntity, type EntityPlan, type SchemaFieldPlan } from '../entityPlan.js';
 import type { DenormalizeContext } from '../SchemaNode.js';
 import { assignField, hasOwn } from '../safeObject.js';
 import { INVALID } from '../special.js';
 
+/** What a build reads nested values with: `plan`, when given, is the plan of `schema` (an Entity class). */
+export interface EntityReader extends DenormalizeContext {
+  unvisit(schema: unknown, input: unknown, plan?: EntityPlan): unknown;
+}
+
 /**
  * Builds an Entity instance from its stored record: class defaults, then the stored fields, then
  * deserializers (skipping null/undefined), then nested schemas. A required nested entity that is INVALID
- * or missing makes the whole entity INVALID; an optional one becomes `undefined`.
+ * or missing makes the whole entity INVALID; an optional one becomes `undefined`. `previous` is the value
+ * the record's node held before (its last build, if any): a list of entities that reads the same
+ * entities again is that build's list (the same array).
  */
 export function buildEntity(
   plan: EntityPlan,
   record: Record<string, unknown>,
-  ctx: DenormalizeContext,
+  ctx: EntityReader,
   register: (value: unknown) => void,
+  previous: unknown,
 ): unknown {
   if (plan.validate && plan.validate(record)) return INVALID;
   const instance = new plan.make();
   register(instance);
   fillFields(plan, instance, record);
-  for (const field of plan.schemaFields) {
+  const schemaFields = plan.schemaFields;
+  for (let i = 0; i < schemaFields.length; i++) {
+    const field = schemaFields[i] as SchemaFieldPlan;
     const raw = record[field.name];
     if (raw === undefined || raw === null) continue;
-    const value = ctx.unvisit(field.schema, raw);
+    const entity = fieldEntity(field);
+    const value =
+      entity === null
+        ? ctx.unvisit(field.schema, raw)
+        : !entity.list
+          ? ctx.unvisit(entity.Cls, raw, entity.plan)
+          : Array.isArray(raw)
+            ? entityList(entity.Cls, entity.plan, raw, ctx, previous, field.name)
+            : raw;
     if (value === INVALID) {
       if (field.required) return INVALID;
       instance[field.name] = undefined;
@@ -32,6 +50,31 @@ export function buildEntity(
     }
   }
   return instance;
+}
+
+/**
+ * The `[Entity]` field `name` read from its stored pks: items that are invalid or missing are dropped (as
+ * `denormalizeList` does). When `previous` (the last build of the record) holds the same entities in that
+ * field, its list comes back; a record's first build has nothing to compare with and no lookup to make.
+ */
+function entityList(
+  Cls: typeof Entity,
+  plan: EntityPlan,
+  raw: readonly unknown[],
+  ctx: EntityReader,
+  previous: unknown,
+  name: string,
+): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const part = ctx.unvisit(Cls, raw[i], plan);
+    if (part !== INVALID && part !== undefined) out.push(part);
+  }
+  if (typeof previous !== 'object' || previous === null) return out;
+  const before = (previous as Record<string, unknown>)[name];
+  if (!Array.isArray(before) || before.length !== out.length) return out;
+  for (let i = 0; i < out.length; i++) if (before[i] !== out[i]) return out;
+  return before;
 }
 
 /**
@@ -69,26 +112,32 @@ function fillFields(
   record: Record<string, unknown>,
 ): Record<string, unknown> {
   const { defaults, fields } = plan;
-  let taken = 0;
-  if (fields === undefined) Object.assign(instance, defaults);
-  else {
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i] as string;
-      const value = record[field];
-      if (value === undefined) instance[field] = defaults[field];
-      else {
-        instance[field] = value;
-        taken++;
+  if (fields !== undefined && holdsExactly(record, fields)) {
+    // the usual record: the class's fields in declaration order, each set (none is reserved or
+    // `__proto__`, see EntityPlan.fields), so one copy gives the instance its fields in that order
+    Object.assign(instance, record);
+  } else {
+    let taken = 0;
+    if (fields === undefined) Object.assign(instance, defaults);
+    else {
+      for (let i = 0; i < fields.length; i++) {
+        const field = fields[i] as string;
+        const value = record[field];
+        if (value === undefined) instance[field] = defaults[field];
+        else {
+          instance[field] = value;
+          taken++;
+        }
       }
+      // a record of only the class's fields has nothing more to copy
+      for (const _ in record) taken--;
     }
-    // a record of only the class's fields (the usual one) has nothing more to copy
-    for (const _ in record) taken--;
-  }
-  if (taken !== 0 || fields === undefined) {
-    for (const field in record) {
-      const value = record[field];
-      if (value !== undefined && !(fields !== undefined && hasOwn.call(defaults, field)) && !plan.reserved.has(field))
-        assignField(instance, field, value);
+    if (taken !== 0 || fields === undefined) {
+      for (const field in record) {
+        const value = record[field];
+        if (value !== undefined && !(fields !== undefined && hasOwn.call(defaults, field)) && !plan.reserved.has(field))
+          assignField(instance, field, value);
+      }
     }
   }
   for (const field of plan.deserializers) {
@@ -101,4 +150,14 @@ function fillFields(
     }
   }
   return instance;
+}
+
+/** Whether `record`'s enumerable fields are exactly `fields`, in that order, none of them `undefined`. */
+function holdsExactly(record: Record<string, unknown>, fields: readonly string[]): boolean {
+  let i = 0;
+  for (const field in record) {
+    if (field !== fields[i] || record[field] === undefined) return false;
+    i++;
+  }
+  return i === fields.length;
 }

@@ -4,7 +4,7 @@
  */
 import { NormalizeError, describeKind, preview } from '../../errors.js';
 import { Entity, plainPk, usablePk } from '../Entity.js';
-import { assertPkFields, planOf, type EntityPlan, type SchemaFieldPlan } from '../entityPlan.js';
+import { assertPkFields, fieldEntity, planOf, type EntityPlan, type SchemaFieldPlan } from '../entityPlan.js';
 import { normalizeList } from '../ArraySchema.js';
 import { normalizeMembers } from '../ObjectSchema.js';
 import { SchemaNode, type NormalizeContext } from '../SchemaNode.js';
@@ -206,7 +206,7 @@ export class Normalizer implements NormalizeContext {
 
   /** Normalizes the value of a nested-schema field: an Entity or a list of one straight, else through `visit`. */
   #visitField(field: SchemaFieldPlan, value: unknown, parent: Record<string, unknown>): unknown {
-    const writes = field.writes === undefined ? (field.writes = writesOf(field.schema)) : field.writes;
+    const writes = fieldEntity(field);
     if (writes !== null && value !== null) {
       if (!writes.list) return this.#visitEntity(writes.Cls, writes.plan, value, parent, field.name);
       if (Array.isArray(value)) {
@@ -351,13 +351,4 @@ export class Normalizer implements NormalizeContext {
     );
     return pk;
   }
-}
-
-/** What `Normalizer.#visitField` needs of a field's schema (see `SchemaFieldPlan.writes`). */
-function writesOf(schema: unknown): Exclude<SchemaFieldPlan['writes'], undefined> {
-  const plan = planOf(schema);
-  if (plan) return { Cls: schema as typeof Entity, plan, list: false };
-  const item = Array.isArray(schema) && schema.length === 1 ? (schema[0] as unknown) : undefined;
-  const itemPlan = planOf(item);
-  return itemPlan ? { Cls: item as typeof Entity, plan: itemPlan, list: true } : null;
 }
