@@ -1,0 +1,147 @@
+/**
+ * `npx tsx test/bench/browser/profile.ts <page> <variant> <n> [measure]`: where case H's time goes. Builds
+ * the pages unminified, opens one variant, and records Chromium's CPU profile around each measure
+ * (render, update, burst, or all), printing the functions with the most self and total time (sampled
+ * every 50 µs; several updates and bursts are summed). Like `npm run bench:browser`, run it on a quiet machine.
+ */
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { build } from 'vite';
+import solid from 'vite-plugin-solid';
+import { launchBrowser } from '../../e2e/browser.js';
+
+const [page = 'solid', name = 'rx', size = '5000', only = 'all'] = process.argv.slice(2);
+const n = Number(size);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const source = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+const outDir = mkdtempSync(join(tmpdir(), 'rx-rest-bench-profile-'));
+await build({
+  configFile: false,
+  root: here,
+  mode: 'production',
+  logLevel: 'error',
+  plugins: [svelte({ configFile: false }), solid()],
+  resolve: {
+    alias: [
+      { find: /^rx-rest$/, replacement: source('core/index.ts') },
+      { find: /^rx-rest\/svelte$/, replacement: source('adapters/svelte/index.ts') },
+      { find: /^rx-rest\/solid$/, replacement: source('adapters/solid/index.ts') },
+    ],
+  },
+  build: {
+    outDir,
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: false,
+    rollupOptions: { input: { [page]: join(here, `${page}.html`) } },
+  },
+});
+const server = createServer((request, response) => {
+  const path = normalize(join(outDir, new URL(request.url ?? '/', 'http://x').pathname));
+  if (!path.startsWith(outDir) || !existsSync(path) || !statSync(path).isFile())
+    return void response.writeHead(404).end();
+  const type = { '.html': 'text/html', '.js': 'text/javascript' }[extname(path)] ?? 'application/octet-stream';
+  response.writeHead(200, { 'content-type': type });
+  createReadStream(path).pipe(response);
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const address = server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+const browser = await launchBrowser();
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self and total milliseconds per function (name and place), summed over the profile's samples. */
+function summarize(profile: Profile, self: Map<string, number>, total: Map<string, number>) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const label = (node: Node) => {
+    const file = node.callFrame.url.split('/').pop() ?? '';
+    return `${node.callFrame.functionName || '(anonymous)'} ${file}:${node.callFrame.lineNumber + 1}`;
+  };
+  profile.samples.forEach((id, i) => {
+    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    const node = byId.get(id)!;
+    self.set(label(node), (self.get(label(node)) ?? 0) + ms);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const l = label(byId.get(at)!);
+      if (seen.has(l)) continue;
+      seen.add(l);
+      total.set(l, (total.get(l) ?? 0) + ms);
+    }
+  });
+}
+
+const print = (title: string, map: Map<string, number>, count = 25) => {
+  console.log(`\n${title}`);
+  for (const [label, ms] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count))
+    console.log(`${ms.toFixed(1).padStart(8)} ms  ${label}`);
+};
+
+try {
+  const tab = await browser.context.newPage();
+  tab.on('pageerror', (error) => console.error(error.message));
+  await tab.goto(`http://127.0.0.1:${port}/${page}.html?variant=${name}&n=${n}`);
+  await tab.waitForFunction(() => window.bench !== undefined || window.benchError !== undefined);
+  const cdp = await tab.context().newCDPSession(tab);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+  const measures: [string, () => Promise<number>][] = [
+    ['render', () => tab.evaluate(() => window.bench!.render())],
+    ...Array.from({ length: 20 }, (_, i): [string, () => Promise<number>] => [
+      'update',
+      () => tab.evaluate(([id, title]) => window.bench!.update(id, title), [1 + ((i * 7919) % n), `u${i}`] as const),
+    ]),
+    ...Array.from({ length: 10 }, (_, b): [string, () => Promise<number>] => [
+      'burst',
+      () =>
+        tab.evaluate(([ids, tag]) => window.bench!.burst(ids, tag), [
+          Array.from({ length: 100 }, (_, i) => 1 + ((b * 211 + i * Math.floor(n / 100)) % n)),
+          `b${b}`,
+        ] as const),
+    ]),
+  ];
+  const sums = new Map<string, { ms: number[]; self: Map<string, number>; total: Map<string, number> }>();
+  for (const [measure, run] of measures) {
+    const profiled = only === 'all' || only === measure;
+    if (profiled) await cdp.send('Profiler.start');
+    const ms = await run();
+    if (!profiled) continue;
+    const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+    if (process.env.PROFILE_SAVE)
+      writeFileSync(`${process.env.PROFILE_SAVE}.${measure}.cpuprofile`, JSON.stringify(profile));
+    const sum = sums.get(measure) ?? {
+      ms: [] as number[],
+      self: new Map<string, number>(),
+      total: new Map<string, number>(),
+    };
+    sum.ms.push(ms);
+    summarize(profile, sum.self, sum.total);
+    sums.set(measure, sum);
+  }
+  for (const [measure, sum] of sums) {
+    console.log(`\n=== ${page} ${name} n=${n} ${measure}: ${sum.ms.map((ms) => ms.toFixed(1)).join(' ')} ms`);
+    print('self', sum.self);
+    print('total', sum.total, 40);
+  }
+} finally {
+  await browser.close();
+  server.close();
+  if (process.env.PROFILE_KEEP) console.log(`kept ${outDir}`);
+  else rmSync(outDir, { recursive: true, force: true });
+}
