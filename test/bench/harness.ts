@@ -42,6 +42,11 @@ export interface Peer<S = unknown> {
   read(store: S): readonly ArticleView[];
   /** D: writes one changed User; returns the store (a new state for immutable stores). */
   writeUser(store: S, user: UserJson): S;
+  /**
+   * D1: writes one article of the list, its title changed (the whole article, as a response to its update
+   * holds it); returns the store.
+   */
+  writeArticle?(store: S, article: ArticleJson): S;
   /** E: 1,000 live single-article subscriptions over a store that holds `articles`. */
   fanOut?(articles: ArticleJson[]): FanOut;
   /**
@@ -67,6 +72,10 @@ export interface SizeResult {
   readonly D?: Timing;
   /** D: whether the articles that do not contain the changed User kept their objects. */
   readonly dIdentity?: 'kept' | 'lost';
+  /** D1: one article of the list written (its title changed), the list read again. */
+  readonly D1?: Timing;
+  /** D1: whether every other article kept its object and the changed one got a new one. */
+  readonly d1Identity?: 'kept' | 'lost';
   /** Floors (only in the floors process). */
   readonly parse?: Timing;
   readonly walk?: Timing;
@@ -296,7 +305,58 @@ export function runSize<S>(peer: Peer<S>, n: number, batches: number, warmCalls?
     },
     warmCalls,
   });
-  return { A, B, C, D, dIdentity: identityKept ? 'kept' : 'lost' };
+  const D1 = peer.writeArticle ? runD1(peer, data.text, articles, batches, warmCalls) : undefined;
+  return { A, B, C, D, dIdentity: identityKept ? 'kept' : 'lost', ...D1 };
+}
+
+/** The `index`-th changed version of `article`: its title only (every write really changes it). */
+export function retitled(article: ArticleJson, index: number): ArticleJson {
+  return { ...article, title: `${article.title} #${index}` };
+}
+
+/** D1: one article of the list written with a new title, the list read again (checked, then timed on a new store). */
+function runD1<S>(
+  peer: Peer<S>,
+  text: string,
+  articles: readonly ArticleJson[],
+  batches: number,
+  warmCalls: number | undefined,
+): Pick<SizeResult, 'D1' | 'd1Identity'> {
+  const writeArticle = peer.writeArticle!;
+  const prepare = (input: ArticleJson[]) => (peer.prepare ? peer.prepare(input) : input);
+  const fresh = () => {
+    const store = peer.write(prepare(parse(text)));
+    peer.firstRead(store);
+    return store;
+  };
+  // the articles as the library's app gets them (parsed and prepared as the list was), parsed once
+  const pool = prepare(parse(text)) as ArticleJson[];
+  const n = articles.length;
+  let store = fresh();
+  let expected = articles;
+  let identityKept = true;
+  for (const [step, index] of [0, n >> 1, n - 1].entries()) {
+    const before = peer.read(store);
+    store = writeArticle(store, retitled(pool[index]!, step));
+    const after = peer.read(store);
+    expected = expected.map((a, i) => (i === index ? retitled(a, step) : a));
+    checkList(peer.name, after, expected);
+    if (after[index] === before[index] || after.some((row, i) => i !== index && row !== before[i]))
+      identityKept = false;
+  }
+  let current = fresh();
+  let version = 1;
+  // each write changes another article
+  const D1 = measure({
+    batches,
+    setup: (iterations) => Array.from({ length: iterations }, () => retitled(pool[(version * 7919) % n]!, version++)),
+    run: (written, i) => {
+      current = writeArticle(current, written[i]!);
+      return peer.read(current);
+    },
+    warmCalls,
+  });
+  return { D1, d1Identity: identityKept ? 'kept' : 'lost' };
 }
 
 /** Case E: 1,000 live single-article subscriptions (one per article of a 1,000-article set), one User written. */

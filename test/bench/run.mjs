@@ -6,7 +6,7 @@
  *
  * A peer's third entry in PEERS, when given, is the one kind of job it runs (the validating rx-rest peers: 'size').
  *
- * Options: --quick (n = 100 and 500 only, fewer batches), --only=<peer file>,... , --cases=<kind>,... (size: A-D,
+ * Options: --quick (n = 100 and 500 only, fewer batches), --only=<peer file>,... , --cases=<kind>,... (size: A-D1,
  * fanout: E, memory, writes: G, batch: I), --json=<file>, --scaling[=500,5000,50000] (instead of the default run: A, B, D, E
  * and G at each n, for how cost grows with the data; a peer whose estimate at the next n is too slow is skipped there),
  * --cpu (times are the process's CPU time, user + system, instead of the wall clock: less moved by other processes
@@ -222,6 +222,12 @@ function render(results) {
     peerMs('dataClient', 'D'),
     (r) => (r?.dIdentity ? `, ${r.dIdentity}` : ''),
   );
+  caseTable(
+    'D1',
+    'D1: write one article of the list (its title changed), read the list again (× data-client); the other rows keep identity and the changed one is new?',
+    peerMs('dataClient', 'D1'),
+    (r) => (r?.d1Identity ? `, ${r.d1Identity}` : ''),
+  );
 
   const fanBase = get('dataClient', 'fanout', FANOUT_N)?.timing?.ms;
   const fanRows = libs
@@ -328,7 +334,7 @@ const scalingWarmCalls = (n) => (n >= 50000 ? 2 : n >= 5000 ? 5 : undefined);
 /** The slowest per-operation time of a result, for the skip estimate. */
 function slowestMs(kind, result) {
   if (!result || result.error) return undefined;
-  if (kind === 'size') return Math.max(result.A?.ms ?? 0, result.B?.ms ?? 0, result.D?.ms ?? 0);
+  if (kind === 'size') return Math.max(result.A?.ms ?? 0, result.B?.ms ?? 0, result.D?.ms ?? 0, result.D1?.ms ?? 0);
   if (kind === 'fanout') return result.timing?.ms;
   return undefined; // writes: a batch stops after 1 s whatever the size
 }
@@ -427,6 +433,7 @@ function renderScaling({ results, skipped }) {
   scaled('size', 'A: write the parsed list of n articles into an empty store (× JSON.parse)', (r) => r?.A?.ms, parseMs);
   scaled('size', 'B: first read of the whole list, nothing cached (× JSON.parse)', (r) => r?.B?.ms, parseMs);
   scaled('size', 'D: write one changed User (in ~25% of the articles), read the list again', (r) => r?.D?.ms);
+  scaled('size', 'D1: write one article of the list (its title changed), read the list again', (r) => r?.D1?.ms);
   scaled(
     'fanout',
     'E: n live single-article subscriptions, one User written (~25% affected): time to the last affected emission',

@@ -11,7 +11,8 @@ interface Tables {
 }
 
 /** Runs the benchmark job of this process with the list schema `ArticleList` and the user entity `User`. */
-export async function rxRestPeer(name: string, ArticleList: unknown, User: unknown): Promise<void> {
+export async function rxRestPeer(name: string, ArticleList: readonly unknown[], User: unknown): Promise<void> {
+  const Article = ArticleList[0];
   const read = (tables: Tables): readonly ArticleView[] =>
     tables.memo.denormalize(ArticleList, tables.result, tables.entities).data as readonly ArticleView[];
   const peer: Peer<Tables> = {
@@ -25,6 +26,10 @@ export async function rxRestPeer(name: string, ArticleList: unknown, User: unkno
     read: (tables) => read(tables),
     writeUser(tables, user: UserJson) {
       const { entities, entitiesMeta } = normalize(User, user, [], tables);
+      return { ...tables, entities, entitiesMeta };
+    },
+    writeArticle(tables, article: ArticleJson) {
+      const { entities, entitiesMeta } = normalize(Article, article, [], tables);
       return { ...tables, entities, entitiesMeta };
     },
   };

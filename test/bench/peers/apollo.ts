@@ -112,6 +112,10 @@ const apollo: Peer<InMemoryCache> = {
     writeUser(cache, user);
     return cache;
   },
+  writeArticle(cache, article) {
+    cache.writeQuery({ query: ARTICLE, variables: { id: article.id }, data: { article } });
+    return cache;
+  },
   singleWrites(users) {
     const cache = new InMemoryCache();
     for (const user of users) writeUser(cache, user);

@@ -116,6 +116,10 @@ const dataClient: Peer<Store> = {
     void store.controller.setResponse(getUser, { id: user.id }, user);
     return store;
   },
+  writeArticle(store, article: ArticleJson) {
+    void store.controller.setResponse(getArticle, { id: article.id }, article);
+    return store;
+  },
   singleWrites(users) {
     const store = new Store();
     void store.controller.setResponse(getUsers, users);

@@ -40,6 +40,10 @@ const rxRestController: Peer<Controller> = {
     controller.setResponse(getUser, { id: user.id }, user);
     return controller;
   },
+  writeArticle(controller, article: ArticleJson) {
+    controller.setResponse(getArticle, { id: article.id }, article);
+    return controller;
+  },
   singleWrites(users) {
     const controller = new Controller();
     controller.setResponse(getUsers, {}, users);

@@ -47,6 +47,13 @@ const tanstack: Peer<QueryClient> = {
     client.setQueryData<ArticleJson[]>(['articles'], (list) => list?.map((article) => withUser(article, user)));
     return client;
   },
+  writeArticle(client, written) {
+    // the list entry with that one article replaced (the other rows kept)
+    client.setQueryData<ArticleJson[]>(['articles'], (list) =>
+      list?.map((article) => (article.id === written.id ? written : article)),
+    );
+    return client;
+  },
   singleWrites(users) {
     // not normalized: the app writes the user's own entry and the list entry that embeds it
     const client = newClient();
