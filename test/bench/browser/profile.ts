@@ -4,53 +4,13 @@
  * (render, update, burst, or all), printing the functions with the most self and total time (sampled
  * every 50 µs; several updates and bursts are summed). Like `npm run bench:browser`, run it on a quiet machine.
  */
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { build } from 'vite';
-import solid from 'vite-plugin-solid';
+import { writeFileSync } from 'node:fs';
 import { launchBrowser } from '../../e2e/browser.js';
+import { servePages } from './pages.js';
 
 const [page = 'solid', name = 'rx', size = '5000', only = 'all'] = process.argv.slice(2);
 const n = Number(size);
-const here = fileURLToPath(new URL('.', import.meta.url));
-const source = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
-const outDir = mkdtempSync(join(tmpdir(), 'rx-rest-bench-profile-'));
-await build({
-  configFile: false,
-  root: here,
-  mode: 'production',
-  logLevel: 'error',
-  plugins: [svelte({ configFile: false }), solid()],
-  resolve: {
-    alias: [
-      { find: /^rx-rest$/, replacement: source('core/index.ts') },
-      { find: /^rx-rest\/svelte$/, replacement: source('adapters/svelte/index.ts') },
-      { find: /^rx-rest\/solid$/, replacement: source('adapters/solid/index.ts') },
-    ],
-  },
-  build: {
-    outDir,
-    emptyOutDir: true,
-    target: 'es2022',
-    minify: false,
-    rollupOptions: { input: { [page]: join(here, `${page}.html`) } },
-  },
-});
-const server = createServer((request, response) => {
-  const path = normalize(join(outDir, new URL(request.url ?? '/', 'http://x').pathname));
-  if (!path.startsWith(outDir) || !existsSync(path) || !statSync(path).isFile())
-    return void response.writeHead(404).end();
-  const type = { '.html': 'text/html', '.js': 'text/javascript' }[extname(path)] ?? 'application/octet-stream';
-  response.writeHead(200, { 'content-type': type });
-  createReadStream(path).pipe(response);
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const address = server.address();
-const port = typeof address === 'object' && address ? address.port : 0;
+const { origin, outDir, close } = await servePages([page], { minify: false });
 const browser = await launchBrowser();
 
 interface Node {
@@ -96,7 +56,7 @@ const print = (title: string, map: Map<string, number>, count = 25) => {
 try {
   const tab = await browser.context.newPage();
   tab.on('pageerror', (error) => console.error(error.message));
-  await tab.goto(`http://127.0.0.1:${port}/${page}.html?variant=${name}&n=${n}`);
+  await tab.goto(`${origin}/${page}.html?variant=${name}&n=${n}`);
   await tab.waitForFunction(() => window.bench !== undefined || window.benchError !== undefined);
   const cdp = await tab.context().newCDPSession(tab);
   await cdp.send('Profiler.enable');
@@ -141,7 +101,6 @@ try {
   }
 } finally {
   await browser.close();
-  server.close();
   if (process.env.PROFILE_KEEP) console.log(`kept ${outDir}`);
-  else rmSync(outDir, { recursive: true, force: true });
+  close({ keep: Boolean(process.env.PROFILE_KEEP) });
 }

@@ -19,18 +19,9 @@
  * all; TanStack's always). Times are wall-clock: run it on a quiet
  * machine.
  */
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { build } from 'vite';
-import solid from 'vite-plugin-solid';
 import { launchBrowser } from '../../e2e/browser.js';
+import { servePages } from './pages.js';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const source = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const ROUNDS = env('BENCH_BROWSER_ROUNDS', 5);
 const UPDATES = env('BENCH_BROWSER_UPDATES', 15);
@@ -68,42 +59,8 @@ const VARIANTS = ALL.filter(
 type Key = `${string}/${string}/${number}`;
 const key = (page: string, name: string, n: number): Key => `${page}/${name}/${n}`;
 
-const outDir = mkdtempSync(join(tmpdir(), 'rx-rest-bench-browser-'));
 console.log('building the pages (vite, production)...');
-await build({
-  configFile: false,
-  root: here,
-  mode: 'production',
-  logLevel: 'error',
-  plugins: [svelte({ configFile: false }), solid()],
-  resolve: {
-    alias: [
-      { find: /^rx-rest$/, replacement: source('core/index.ts') },
-      { find: /^rx-rest\/svelte$/, replacement: source('adapters/svelte/index.ts') },
-      { find: /^rx-rest\/solid$/, replacement: source('adapters/solid/index.ts') },
-    ],
-  },
-  build: {
-    outDir,
-    emptyOutDir: true,
-    target: 'es2022',
-    rollupOptions: { input: { svelte: join(here, 'svelte.html'), solid: join(here, 'solid.html') } },
-  },
-});
-
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-const server = createServer((request, response) => {
-  const path = normalize(join(outDir, new URL(request.url ?? '/', 'http://x').pathname));
-  if (!path.startsWith(outDir) || !existsSync(path) || !statSync(path).isFile()) {
-    response.writeHead(404).end();
-    return;
-  }
-  response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
-  createReadStream(path).pipe(response);
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const address = server.address();
-const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const { origin, close } = await servePages(['svelte', 'solid']);
 
 const browser = await launchBrowser();
 const samples = new Map<string, number[]>();
@@ -158,8 +115,7 @@ try {
   }
 } finally {
   await browser.close();
-  server.close();
-  rmSync(outDir, { recursive: true, force: true });
+  close();
 }
 
 const median = (values: number[]) => {
