@@ -49,6 +49,13 @@ export interface CollectorOptions {
   readonly buried: (newest: number) => void;
 }
 
+/** The records the optimistic layers write, as `key\u0000pk` paths: they stay, deleted or not. */
+function layerPaths(state: State): Set<string> {
+  const paths = new Set<string>();
+  for (const [key, pk] of applyLayers(state, undefined).touched) paths.add(`${key}\u0000${pk}`);
+  return paths;
+}
+
 /** How often at most (ms) deleted records are buried between collections (`gcTime` when shorter). */
 export const SWEEP_MS = 10_000;
 
@@ -109,8 +116,7 @@ export class GarbageCollector {
     this.#nextSweep = now + Math.min(SWEEP_MS, this.#gcTime);
     const state = this.#store.current;
     const oldestStart = this.#oldestStart(now);
-    const layers = new Set<string>();
-    for (const [key, pk] of applyLayers(state, undefined).touched) layers.add(`${key}\u0000${pk}`);
+    const layers = layerPaths(state);
     const tombstones = tombstonesOf(state, oldestStart, layers);
     const metas = foldedListMetas(state, oldestStart);
     if (tombstones.length === 0 && metas.length === 0) return;
@@ -139,8 +145,7 @@ export class GarbageCollector {
     const state = this.#store.current;
     const dropped = new Set(due);
     const reachable = new Set<string>(view.liveRecords());
-    const layers = new Set<string>();
-    for (const [key, pk] of applyLayers(state, undefined).touched) layers.add(`${key}\u0000${pk}`);
+    const layers = layerPaths(state);
     for (const path of layers) reachable.add(path);
     // deleted records no running request needs go, whoever names them (see tombstones.ts)
     const oldestStart = this.#oldestStart(now);
