@@ -2,26 +2,9 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { Controller, Entity, schema, type EntityList, type SetRows } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
+import { FeedItem as Item, Link, Post } from '../fixtures/feedItems.js';
 
 const controller = new Controller();
-
-class Link extends Entity {
-  id = 0;
-  type = 'link' as const;
-  url = '';
-  pk() {
-    return `${this.id}`;
-  }
-}
-class Post extends Entity {
-  id = 0;
-  type = 'post' as const;
-  body = '';
-  pk() {
-    return `${this.id}`;
-  }
-}
-const Item = new schema.Union({ link: Link, post: Post }, 'type');
 
 describe('controller.set(list, rows)', () => {
   it('takes partial JSON rows of the entity ([Todo] and new schema.Array(Todo))', () => {
@@ -64,7 +47,7 @@ describe('controller.set(list, rows)', () => {
       [Item],
       [
         { id: 1, type: 'link', url: 'https://example.test' },
-        { id: 2, type: 'post', body: 'b' },
+        { id: 2, type: 'post', title: 'b' },
       ],
     );
     controller.set(new schema.Array({ link: Link, post: Post }, 'type'), [{ id: 3, type: 'post' }]);

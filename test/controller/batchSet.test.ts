@@ -21,6 +21,7 @@ import { Todo } from '../fixtures/entities.js';
 import { TodoResource } from '../fixtures/todoResource.js';
 import { createTodoServer } from '../fixtures/todoServer.js';
 import { record } from '../fixtures/streams.js';
+import { FeedItem as Item, Link, Post } from '../fixtures/feedItems.js';
 
 const fake = createTodoServer(6);
 const seed = structuredClone([...fake.todos.values()]);
@@ -141,38 +142,19 @@ describe('controller.set([Todo], rows): one write', () => {
   });
 
   it('a list of a schema.Union writes each row in its member’s table, in one write', () => {
-    class Link extends Entity {
-      id = 0;
-      type = 'link' as const;
-      url = '';
-      pk() {
-        return `${this.id}`;
-      }
-      static override key = 'Link';
-    }
-    class Post extends Entity {
-      id = 0;
-      type = 'post' as const;
-      body = '';
-      pk() {
-        return `${this.id}`;
-      }
-      static override key = 'Post';
-    }
-    const Item = new schema.Union({ link: Link, post: Post }, 'type');
     const store = watchStore(controller);
     controller.set(
       [Item],
       [
         { id: 1, type: 'link', url: 'https://example.test' },
-        { id: 1, type: 'post', body: 'hello' },
+        { id: 1, type: 'post', title: 'hello' },
       ],
     );
-    controller.set(new schema.Array({ link: Link, post: Post }, 'type'), [{ id: 2, type: 'post', body: 'again' }]);
+    controller.set(new schema.Array({ link: Link, post: Post }, 'type'), [{ id: 2, type: 'post', title: 'again' }]);
     expect(store.states()).toBe(2);
     expect(controller.get(Link, { id: 1 })?.url).toBe('https://example.test');
-    expect(controller.get(Post, { id: 1 })?.body).toBe('hello');
-    expect(controller.get(Post, { id: 2 })?.body).toBe('again');
+    expect(controller.get(Post, { id: 1 })?.title).toBe('hello');
+    expect(controller.get(Post, { id: 2 })?.title).toBe('again');
     store.stop();
   });
 

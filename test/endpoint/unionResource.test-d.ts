@@ -2,24 +2,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { createResource } from '../../core/endpoint/createResource.js';
 import { Entity, schema, type Denormalize } from '../../core/schema/index.js';
 import type { EndpointData } from '../../core/controller/index.js';
-
-class Link extends Entity {
-  id = 0;
-  type = 'link' as const;
-  url = '';
-  pk() {
-    return `${this.id}`;
-  }
-}
-class Post extends Entity {
-  id = 0;
-  type = 'post' as const;
-  title = '';
-  pk() {
-    return `${this.id}`;
-  }
-}
-const FeedItem = new schema.Union({ link: Link, post: Post }, 'type');
+import { FeedItem, Link, Post } from '../fixtures/feedItems.js';
 
 describe('createResource with a schema.Union, types', () => {
   it('reads back the members, and takes their fields as the body', () => {

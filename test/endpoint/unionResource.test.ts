@@ -10,34 +10,15 @@ import { Controller } from '../../core/controller/index.js';
 import { createResource } from '../../core/endpoint/createResource.js';
 import { RestEndpoint } from '../../core/endpoint/RestEndpoint.js';
 import { EndpointDefinitionError, NormalizeError } from '../../core/errors.js';
-import { Collection, Entity, normalize, schema } from '../../core/schema/index.js';
+import { Collection, normalize, schema } from '../../core/schema/index.js';
 import { Todo } from '../fixtures/entities.js';
+import { FeedItem, Link, Post } from '../fixtures/feedItems.js';
 
 const API = 'http://union-resource.test';
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
-
-class Link extends Entity {
-  id = 0;
-  type = 'link' as const;
-  url = '';
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'Link';
-}
-class Post extends Entity {
-  id = 0;
-  type = 'post' as const;
-  title = '';
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'Post';
-}
-const FeedItem = new schema.Union({ link: Link, post: Post }, 'type');
 
 const items = [
   { id: 1, type: 'link', url: 'https://a' },
