@@ -36,6 +36,19 @@ function follow<T>(query: { state$: import('rxjs').Observable<InfiniteState<T>> 
 
 const ids = (list: readonly { id: number }[] | undefined) => list?.map((post) => post.id);
 
+/** The feed's first page loaded, page 2 on its way (answered 20 ms later), on a clock the test moves. */
+async function pageTwoOut() {
+  const clock = { now: 1_000 };
+  controller = new Controller({ retry: false, now: () => clock.now });
+  const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+  const view = follow(posts);
+  await view.until((s) => s.data !== undefined);
+  feed.setLatency(20);
+  clock.now += 1;
+  const loading = posts.loadNext();
+  return { clock, posts, view, loading };
+}
+
 describe('observeInfinite by page number', () => {
   it('appends pages into one normalized list until a short page', async () => {
     const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
@@ -94,14 +107,7 @@ describe('observeInfinite by page number', () => {
   });
 
   it('a page answered after a push joined the list still joins it whole (no missing middle rows)', async () => {
-    const clock = { now: 1_000 };
-    controller = new Controller({ retry: false, now: () => clock.now });
-    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
-    const view = follow(posts);
-    await view.until((s) => s.data !== undefined);
-    feed.setLatency(20);
-    clock.now += 1;
-    const loading = posts.loadNext(); // page 2 starts
+    const { clock, posts, view, loading } = await pageTwoOut(); // page 2 starts
     clock.now += 1;
     // a live stream pushes a post created by someone else while page 2 is out
     const created = { id: 100, userId: 1, title: 'pushed' };
@@ -115,14 +121,7 @@ describe('observeInfinite by page number', () => {
   });
 
   it('a page answered after a push removed one of its rows leaves that row out and joins the rest', async () => {
-    const clock = { now: 1_000 };
-    controller = new Controller({ retry: false, now: () => clock.now });
-    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
-    const view = follow(posts);
-    await view.until((s) => s.data !== undefined);
-    feed.setLatency(20);
-    clock.now += 1;
-    const loading = posts.loadNext(); // page 2 (posts 4, 5, 6) starts
+    const { clock, view, loading } = await pageTwoOut(); // page 2 (posts 4, 5, 6) starts
     clock.now += 1;
     // post 5 moves to another list after page 2 started: the page's older answer must not bring it back
     controller.set(PostResource.getList.schema.remove, {}, { id: 5 });
@@ -131,14 +130,7 @@ describe('observeInfinite by page number', () => {
   });
 
   it('a page whose rows could not join the list (more changes meanwhile than the list logs) is loaded again, not skipped', async () => {
-    const clock = { now: 1_000 };
-    controller = new Controller({ retry: false, now: () => clock.now });
-    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
-    const view = follow(posts);
-    await view.until((s) => s.data !== undefined);
-    feed.setLatency(20);
-    clock.now += 1;
-    const loading = posts.loadNext(); // page 2 starts
+    const { clock, posts, view, loading } = await pageTwoOut(); // page 2 starts
     // a burst of pushes while it is out: more than the 64 changes a list logs
     for (let id = 100; id < 170; id++) {
       clock.now += 1;
@@ -156,14 +148,7 @@ describe('observeInfinite by page number', () => {
   });
 
   it('a page one of whose rows was deleted while it was out still moves paging on', async () => {
-    const clock = { now: 1_000 };
-    controller = new Controller({ retry: false, now: () => clock.now });
-    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
-    const view = follow(posts);
-    await view.until((s) => s.data !== undefined);
-    feed.setLatency(20);
-    clock.now += 1;
-    const loading = posts.loadNext(); // page 2 (posts 4, 5, 6) starts
+    const { clock, posts, view, loading } = await pageTwoOut(); // page 2 (posts 4, 5, 6) starts
     clock.now += 1;
     controller.set(PostResource.delete.schema, { id: 5 });
     await loading;
@@ -175,14 +160,7 @@ describe('observeInfinite by page number', () => {
   });
 
   it('a page answered for a list that set replaced meanwhile does not move paging past rows the list does not hold', async () => {
-    const clock = { now: 1_000 };
-    controller = new Controller({ retry: false, now: () => clock.now });
-    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
-    const view = follow(posts);
-    await view.until((s) => s.data !== undefined);
-    feed.setLatency(20);
-    clock.now += 1;
-    const loading = posts.loadNext(); // page 2 (posts 4, 5, 6) starts
+    const { clock, posts, view, loading } = await pageTwoOut(); // page 2 (posts 4, 5, 6) starts
     clock.now += 1;
     // the app replaces the list while page 2 is out: a new whole list that holds one row of page 2
     const replaced = [1, 2, 3, 4].map((id) => ({ id, userId: 1, title: `post ${id}` }));
@@ -223,14 +201,7 @@ describe('observeInfinite by page number', () => {
   });
 
   it('a page answered for a list that set replaced with a list holding all its rows moves paging on', async () => {
-    const clock = { now: 1_000 };
-    controller = new Controller({ retry: false, now: () => clock.now });
-    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
-    const view = follow(posts);
-    await view.until((s) => s.data !== undefined);
-    feed.setLatency(20);
-    clock.now += 1;
-    const loading = posts.loadNext();
+    const { clock, posts, view, loading } = await pageTwoOut();
     clock.now += 1;
     const replaced = [1, 2, 3, 4, 5, 6].map((id) => ({ id, userId: 1, title: `post ${id}` }));
     controller.set(PostResource.getList.schema, {}, replaced);
