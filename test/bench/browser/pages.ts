@@ -53,7 +53,12 @@ export async function servePages(pages: readonly string[], { minify = true } = {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
+    response.writeHead(200, {
+      'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+      // cross-origin isolated: performance.now() in 5 µs steps, not 100 µs (a one-row update takes about 1 ms)
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+    });
     createReadStream(path).pipe(response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
