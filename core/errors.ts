@@ -41,7 +41,11 @@ export class NormalizeError extends Error {
   readonly #detail: string;
 
   constructor(schemaKey: string, message: string, input: unknown, request?: RequestDescription) {
-    const where = request ? `${/[.!?]$/.test(message) ? '' : '.'} In the response to ${describeRequest(request)}.` : '';
+    const where = !request
+      ? ''
+      : process.env.NODE_ENV !== 'production'
+        ? `${/[.!?]$/.test(message) ? '' : '.'} In the response to ${describeRequest(request)}.`
+        : ` (${describeRequest(request)})`;
     super(`${schemaKey}: ${message}${where}`);
     this.schemaKey = schemaKey;
     // not enumerable: an error kept in the state must not carry a (possibly cyclic) input into JSON

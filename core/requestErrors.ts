@@ -122,12 +122,11 @@ export class ParseError extends RequestError {
 
   constructor(request: RequestDescription, status: number, contentType: string, text: string, cause?: unknown) {
     const shown = truncate(text, 200);
-    const reason = cause instanceof Error ? ` (${cause.message})` : '';
     super(
       request,
       process.env.NODE_ENV !== 'production'
         ? `${describeRequest(request)} answered ${status} with ${contentType ? `content-type "${contentType}"` : 'no content-type'} ` +
-            `and a body that is not JSON${reason}: ${JSON.stringify(shown)}. ` +
+            `and a body that is not JSON${cause instanceof Error ? ` (${cause.message})` : ''}: ${JSON.stringify(shown)}. ` +
             'Check urlPrefix and path: an HTML page usually means a web page answered, not the API (else override parseResponse).'
         : `${describeRequest(request)} ${status}`,
       cause === undefined ? undefined : { cause },

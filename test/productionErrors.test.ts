@@ -63,6 +63,10 @@ describe('error prose in production builds', () => {
     // the schema classes esbuild keeps whole with the `schema` namespace (Union, Values, All: see test/bench/size.mjs)
     expect(code).not.toContain('names no member; expected one of');
     expect(code).not.toContain('members must be Entity classes');
+    // the request a NormalizeError names, a ParseError's cause, a URL argument's kind, the renamed-class report
+    expect(code).not.toContain('In the response to');
+    expect(code).not.toContain('Query argument');
+    expect(code).not.toContain('a minifier renamed it');
     const { definition, normalize, network } = failures(core);
     expect(definition).toBeInstanceOf(core.EndpointDefinitionError);
     expect(definition.name).toBe('EndpointDefinitionError');
@@ -75,6 +79,8 @@ describe('error prose in production builds', () => {
     expect(network.name).toBe('NetworkError');
     expect((network as source.NetworkError).status).toBe(404);
     expect(network.message).toBe('GET https://api.example.com/todos/1 404');
+    const inResponse = (normalize as source.NormalizeError).inResponseTo({ method: 'GET', url: '/todos/1' });
+    expect(inResponse.message).toBe('Todo: pk (GET /todos/1)');
   });
 
   it('keeps every message complete in a development build, as in the source under test', async () => {

@@ -151,11 +151,10 @@ function encodeArgument(text: string, path: string, name: string, kind?: string)
   try {
     return encodeURIComponent(text);
   } catch (cause) {
-    const what = paramText(path, name, kind);
     throw new TypeError(
       process.env.NODE_ENV !== 'production'
-        ? `${what} holds a lone UTF-16 surrogate, which a URL cannot carry: ${JSON.stringify(text)}.`
-        : what,
+        ? `${paramText(path, name, kind)} holds a lone UTF-16 surrogate, which a URL cannot carry: ${JSON.stringify(text)}.`
+        : `${path}: ${name}`,
       {
         cause,
       },
@@ -205,12 +204,15 @@ export function searchString(path: string, args: Readonly<Record<string, unknown
     for (const item of Array.isArray(value) ? value : [value]) {
       if (item === undefined || item === null) continue;
       pairs.push(
-        `${encodeArgument(key, path, key, 'Query argument')}=${encodeArgument(queryValue(item), path, key, 'Query argument')}`,
+        `${encodeArgument(key, path, key, QUERY_ARGUMENT)}=${encodeArgument(queryValue(item), path, key, QUERY_ARGUMENT)}`,
       );
     }
   }
   return pairs.join('&');
 }
+
+/** How the development messages name a query-string argument (left out of production builds). */
+const QUERY_ARGUMENT = process.env.NODE_ENV !== 'production' ? 'Query argument' : undefined;
 
 const regexes = new Map<string, RegExp>();
 

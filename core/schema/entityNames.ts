@@ -71,7 +71,9 @@ function reportMismatch(name: string, fingerprint: string): void {
   reported.add(id);
   const quoted = tables.map((table) => `"${table}"`).join(' or ');
   console.error(
-    `rx-rest: Entity class "${name}" (no static key) has the fields (${fingerprint}) of table ${quoted} of the ` +
-      `restored state: a minifier renamed it, so that state is ignored and fetched again. Add \`static key = '${tables[0]}'\`.`,
+    process.env.NODE_ENV !== 'production'
+      ? `rx-rest: Entity class "${name}" (no static key) has the fields (${fingerprint}) of table ${quoted} of the ` +
+          `restored state: a minifier renamed it, so that state is ignored and fetched again. Add \`static key = '${tables[0]}'\`.`
+      : `rx-rest: Entity class "${name}" is table ${quoted}: static key = '${tables[0]}'`,
   );
 }
