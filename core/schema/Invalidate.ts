@@ -4,12 +4,8 @@ import { assertPkFields, entityPlan } from './entityPlan.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import { INVALID } from './special.js';
 import type { EntityClass } from './types.js';
+import { isUnion } from './collectionMerges.js';
 import type { Union } from './Union.js';
-
-/** A schema.Union, known without importing it (a bundle without unions leaves the polymorphic code out). */
-function isUnion(schema: unknown): schema is Union {
-  return schema instanceof SchemaNode && (schema as { isUnion?: unknown }).isUnion === true;
-}
 
 /**
  * Marks an entity INVALID: the value is an object holding the pk members, or the pk itself. Lists drop
