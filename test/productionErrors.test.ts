@@ -67,6 +67,11 @@ describe('error prose in production builds', () => {
     expect(code).not.toContain('In the response to');
     expect(code).not.toContain('Query argument');
     expect(code).not.toContain('a minifier renamed it');
+    // the abort reasons, a snapshot's refusal, the teardowns' AggregateError, automaticValidation's warning
+    expect(code).not.toContain('no fetch awaits it');
+    expect(code).not.toContain('nothing of the snapshot was written');
+    expect(code).not.toContain('teardowns of the controller threw');
+    expect(code).not.toContain('turns this warning off');
     const { definition, normalize, network } = failures(core);
     expect(definition).toBeInstanceOf(core.EndpointDefinitionError);
     expect(definition.name).toBe('EndpointDefinitionError');

@@ -108,7 +108,10 @@ export class Controller {
       const errors = (error as { errors: unknown[] }).errors;
       throw errors.length === 1
         ? errors[0]
-        : new AggregateError(errors, `${errors.length} teardowns of the controller threw`);
+        : new AggregateError(
+            errors,
+            process.env.NODE_ENV !== 'production' ? `${errors.length} teardowns of the controller threw` : 'teardowns',
+          );
     }
   }
 

@@ -102,7 +102,9 @@ export class Requests implements RequestStatus {
     const environment = this.#environment;
     if (environment.online) return false;
     if (endpoint.sideEffect && endpoint.retry === undefined) {
-      throw new NetworkError(describe(endpoint, key), { cause: new Error('the app is offline') });
+      throw new NetworkError(describe(endpoint, key), {
+        cause: new Error(process.env.NODE_ENV !== 'production' ? 'the app is offline' : 'offline'),
+      });
     }
     this.#pause(key);
     this.#listener.onFetchingChange(key);
@@ -313,7 +315,12 @@ export class Requests implements RequestStatus {
     if (!running || running.awaited) return;
     this.inFlight.delete(key);
     running.abort.abort(
-      new AbortError(describe(endpoint, key), 'its last observer unsubscribed and no fetch awaits it'),
+      new AbortError(
+        describe(endpoint, key),
+        process.env.NODE_ENV !== 'production'
+          ? 'its last observer unsubscribed and no fetch awaits it'
+          : 'unsubscribed',
+      ),
     );
   }
 
@@ -329,7 +336,9 @@ export class Requests implements RequestStatus {
   dispose(): void {
     this.reset();
     for (const [abort, request] of [...this.#running])
-      abort.abort(new AbortError(request, 'the controller was disposed'));
+      abort.abort(
+        new AbortError(request, process.env.NODE_ENV !== 'production' ? 'the controller was disposed' : 'disposed'),
+      );
     this.#running.clear();
     this.pins.clear();
   }

@@ -122,7 +122,11 @@ const MAX_TIME = 8.64e15;
 export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
   if (!isRecord(json)) return initialState();
   const fail = (path: string, detail: string): never => {
-    throw new SnapshotError(path, `${detail}; nothing of the snapshot was written`, source);
+    throw new SnapshotError(
+      path,
+      process.env.NODE_ENV !== 'production' ? `${detail}; nothing of the snapshot was written` : detail,
+      source,
+    );
   };
   // the depth, without using the stack (the path: the first three keys)
   const stack: [unknown, number, string][] = [[json, 0, '']];

@@ -240,7 +240,11 @@ export class Normalizer implements NormalizeContext {
             `for a list, or a static process() that turns it into an object.`
           : 'array';
       if (plan.automaticValidation !== 'warn') throw new NormalizeError(plan.key, message, input);
-      console.warn(`${plan.key}: ${message} (static automaticValidation = 'silent' turns this warning off)`);
+      console.warn(
+        process.env.NODE_ENV !== 'production'
+          ? `${plan.key}: ${message} (static automaticValidation = 'silent' turns this warning off)`
+          : `${plan.key}: ${message}`,
+      );
     }
     const tracked = this.#depth >= DEEP;
     if (tracked) {
