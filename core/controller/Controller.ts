@@ -76,7 +76,12 @@ export class Controller {
 
   constructor(options: ControllerOptions = {}) {
     const settings = cacheOptions(options);
-    this.#store = new Store(restoreState(options.initialState, 'new Controller({ initialState })'));
+    this.#store = new Store(
+      restoreState(
+        options.initialState,
+        process.env.NODE_ENV !== 'production' ? 'new Controller({ initialState })' : 'initialState',
+      ),
+    );
     this.state$ = this.#store.state$;
     this.#cache = new QueryCache(this.#store, settings);
     this.#requests = this.#cache.requests;
