@@ -3,6 +3,8 @@
  * the pages unminified, opens one variant, and records Chromium's CPU profile around each measure
  * (render, update, burst, or all), printing the functions with the most self and total time (sampled
  * every 50 µs; several updates and bursts are summed). Like `npm run bench:browser`, run it on a quiet machine.
+ * PROFILE_SAVE=<prefix> writes each measure's profile to <prefix>.<measure>.<i>.cpuprofile (for DevTools),
+ * PROFILE_KEEP=1 keeps the unminified build to read the lines the tables name.
  */
 import { writeFileSync } from 'node:fs';
 import { launchBrowser } from '../../e2e/browser.js';
@@ -83,14 +85,14 @@ try {
     const ms = await run();
     if (!profiled) continue;
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
-    if (process.env.PROFILE_SAVE)
-      writeFileSync(`${process.env.PROFILE_SAVE}.${measure}.cpuprofile`, JSON.stringify(profile));
     const sum = sums.get(measure) ?? {
       ms: [] as number[],
       self: new Map<string, number>(),
       total: new Map<string, number>(),
     };
     sum.ms.push(ms);
+    if (process.env.PROFILE_SAVE)
+      writeFileSync(`${process.env.PROFILE_SAVE}.${measure}.${sum.ms.length}.cpuprofile`, JSON.stringify(profile));
     summarize(profile, sum.self, sum.total);
     sums.set(measure, sum);
   }
