@@ -88,6 +88,33 @@ describe('error prose in production builds', () => {
     expect(inResponse.message).toBe('Todo: pk (GET /todos/1)');
   });
 
+  it("leaves the adapters' advice out of production builds too, and keeps it in development", async () => {
+    const built = async (entry: string, nodeEnv: string) =>
+      (
+        await esbuild.build({
+          entryPoints: [path.join(root, entry)],
+          bundle: true,
+          minify: true,
+          format: 'esm',
+          platform: 'neutral',
+          target: 'es2022',
+          write: false,
+          logLevel: 'silent',
+          external: ['svelte', 'svelte/*', 'solid-js', 'solid-js/*', 'rxjs'],
+          define: { 'process.env.NODE_ENV': JSON.stringify(nodeEnv) },
+        })
+      ).outputFiles[0]!.text;
+    for (const [entry, advice] of [
+      ['adapters/svelte/index.ts', 'Call setController(new Controller())'],
+      ['adapters/solid/index.ts', 'Wrap your app in <ControllerProvider'],
+      ['adapters/persist/index.ts', 'the app goes on without it'],
+      ['adapters/sync/index.ts', 'this tab is not synced with others'],
+    ] as const) {
+      expect(await built(entry, 'production')).not.toContain(advice);
+      expect(await built(entry, 'development')).toContain(advice);
+    }
+  });
+
   it('keeps every message complete in a development build, as in the source under test', async () => {
     const { code, core } = await coreBuiltFor('development');
     expect(code).toContain('Check the path, method, urlPrefix');

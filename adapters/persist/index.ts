@@ -150,7 +150,12 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   const storage = options.storage ?? (inBrowser ? (globalThis.localStorage as PersistStorage | undefined) : undefined);
   if (storage === undefined || storage === null) {
     // a server render (nothing to keep across page loads, and one storage for every user), or no localStorage
-    if (inBrowser) warn('there is no storage here (no localStorage, no options.storage): nothing is kept.');
+    if (inBrowser)
+      warn(
+        process.env.NODE_ENV !== 'production'
+          ? 'there is no storage here (no localStorage, no options.storage): nothing is kept.'
+          : 'no storage',
+      );
     return Object.assign(() => {}, { restored: Promise.resolve(false), flush: () => Promise.resolve() });
   }
   let ready = false; // the save was read: writes may start
@@ -167,7 +172,10 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   /** Runs a storage write now, or after the one in flight; a failure warns and nothing throws. */
   const write = (what: string, run: () => unknown): void => {
     const fail = (error: unknown) => {
-      if (!failing) warn(`could not ${what} under '${key}' (${describe(error)}); the app goes on without it.`);
+      if (!failing)
+        warn(
+          `could not ${what} under '${key}' (${describe(error)})${process.env.NODE_ENV !== 'production' ? '; the app goes on without it.' : ''}`,
+        );
       failing = true;
       // the storage does not hold the state (a failed removal: still the old save): the next save
       // (a change, `flush()`, the page hidden, the teardown) writes it, once the storage works again
@@ -224,7 +232,9 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
 
   /** Ignores and removes the save for `reason`. */
   const drop = (reason: string): false => {
-    warn(`the save under '${key}' ${reason}; it was ignored and removed.`);
+    warn(
+      `the save under '${key}' ${reason}${process.env.NODE_ENV !== 'production' ? '; it was ignored and removed.' : ''}`,
+    );
     write('remove the save', () => storage.removeItem(key));
     return false;
   };
@@ -267,7 +277,9 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   };
 
   const unreadable = (error: unknown): false => {
-    warn(`could not read '${key}' (${describe(error)}); starting without a saved state.`);
+    warn(
+      `could not read '${key}' (${describe(error)})${process.env.NODE_ENV !== 'production' ? '; starting without a saved state.' : ''}`,
+    );
     return false;
   };
 

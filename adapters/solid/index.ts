@@ -116,7 +116,9 @@ export function useController(): Controller {
   const controller = useContext(ControllerContext);
   if (!controller) {
     throw new Error(
-      'rx-rest/solid: no Controller in context. Wrap your app in <ControllerProvider controller={new Controller()}>, or pass the controller explicitly: createQuery(endpoint, () => args, { controller }).',
+      process.env.NODE_ENV !== 'production'
+        ? 'rx-rest/solid: no Controller in context. Wrap your app in <ControllerProvider controller={new Controller()}>, or pass the controller explicitly: createQuery(endpoint, () => args, { controller }).'
+        : 'rx-rest/solid: no Controller in context',
     );
   }
   return controller;

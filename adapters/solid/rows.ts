@@ -43,8 +43,10 @@ const track = (slot: Slot, key: PropertyKey) => {
 
 const readOnly = (key: PropertyKey): never => {
   throw new TypeError(
-    `rx-rest/solid: a row of a query with reconcile is a read-only view of the cache (setting ${String(key)}). ` +
-      'Write with controller.set or a mutation; the row follows.',
+    process.env.NODE_ENV !== 'production'
+      ? `rx-rest/solid: a row of a query with reconcile is a read-only view of the cache (setting ${String(key)}). ` +
+          'Write with controller.set or a mutation; the row follows.'
+      : `rx-rest/solid: read-only row (${String(key)})`,
   );
 };
 

@@ -268,7 +268,9 @@ export function controllerPerRequest(create: () => Controller): () => Controller
     const event = getRequestEvent();
     if (!event) {
       throw new Error(
-        'rx-rest/solid: controllerPerRequest: no request on the server (getRequestEvent() is undefined). Call it while SolidStart renders or handles a request (not at module level), or create a controller per render yourself and pass it to <ControllerProvider>.',
+        process.env.NODE_ENV !== 'production'
+          ? 'rx-rest/solid: controllerPerRequest: no request on the server (getRequestEvent() is undefined). Call it while SolidStart renders or handles a request (not at module level), or create a controller per render yourself and pass it to <ControllerProvider>.'
+          : 'rx-rest/solid: controllerPerRequest: no request',
       );
     }
     let controllers = requestControllers.get(event);

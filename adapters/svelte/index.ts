@@ -83,7 +83,9 @@ export function getController(): Controller {
   const controller = getContext<Controller | undefined>(KEY);
   if (!controller) {
     throw new Error(
-      'rx-rest/svelte: no Controller in context. Call setController(new Controller()) in a parent component (during its initialisation), or pass the controller explicitly: createQuery(endpoint, args, { controller }).',
+      process.env.NODE_ENV !== 'production'
+        ? 'rx-rest/svelte: no Controller in context. Call setController(new Controller()) in a parent component (during its initialisation), or pass the controller explicitly: createQuery(endpoint, args, { controller }).'
+        : 'rx-rest/svelte: no Controller in context',
     );
   }
   return controller;

@@ -55,7 +55,9 @@ const handler: ProxyHandler<Target> = {
   },
   set(_target, key) {
     throw new TypeError(
-      `rx-rest/svelte: a row of a query with { reconcile: true } is a read-only view of the cache (you set ${String(key)}). Write with controller.set(Entity, { pk }, fields) or a mutation (controller.fetch(Resource.partialUpdate, ...)).`,
+      process.env.NODE_ENV !== 'production'
+        ? `rx-rest/svelte: a row of a query with { reconcile: true } is a read-only view of the cache (you set ${String(key)}). Write with controller.set(Entity, { pk }, fields) or a mutation (controller.fetch(Resource.partialUpdate, ...)).`
+        : `rx-rest/svelte: read-only row (${String(key)})`,
     );
   },
   defineProperty(_target, key) {

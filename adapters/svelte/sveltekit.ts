@@ -66,7 +66,9 @@ export function pageHydrated(): void {
 export function loadController(event: LoadEventLike, options: Omit<ControllerOptions, 'fetch'> = {}): Controller {
   if (typeof event?.fetch !== 'function') {
     throw new TypeError(
-      'loadController(event) expects a SvelteKit load event (an object with fetch): call it in a load function with its event.',
+      process.env.NODE_ENV !== 'production'
+        ? 'loadController(event) expects a SvelteKit load event (an object with fetch): call it in a load function with its event.'
+        : 'loadController(event)',
     );
   }
   if (typeof window === 'undefined') return new Controller({ ...options, fetch: event.fetch });

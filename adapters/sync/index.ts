@@ -147,15 +147,21 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
     // a server render: Node's BroadcastChannel would carry one user's data into another user's controller
     if (typeof document === 'undefined') return () => {};
     if (typeof BroadcastChannel === 'undefined') {
-      warn('there is no BroadcastChannel here: this tab is not synced with others.');
+      warn(
+        process.env.NODE_ENV !== 'production'
+          ? 'there is no BroadcastChannel here: this tab is not synced with others.'
+          : 'no BroadcastChannel',
+      );
       return () => {};
     }
     channel = new BroadcastChannel(given);
   } else if (isChannel(given)) channel = given;
   else {
     throw new TypeError(
-      `syncTabs(controller, { channel }): channel must be a BroadcastChannel name or an object with postMessage, ` +
-        `close and addEventListener or onmessage, got ${given === null ? 'null' : typeof given}.`,
+      process.env.NODE_ENV !== 'production'
+        ? `syncTabs(controller, { channel }): channel must be a BroadcastChannel name or an object with postMessage, ` +
+            `close and addEventListener or onmessage, got ${given === null ? 'null' : typeof given}.`
+        : 'syncTabs: channel',
     );
   }
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
