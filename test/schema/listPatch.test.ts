@@ -123,7 +123,7 @@ describe('a list read again after a one-record write (patched where the write ch
       read(state);
     }
     const before = read(state);
-    // 20 records in one write (more than a scan of the touched positions handles), todo 5 twice
+    // 21 records in one write, todo 5 twice (its two positions touched twice each, read once)
     const ids = Array.from({ length: 20 }, (_, i) => 3 + i * 4);
     const rows = [...ids, 5].map((id) => ({ id, userId: 1, title: `batch ${id}` }));
     state = normalize([Todo], rows, [], state);

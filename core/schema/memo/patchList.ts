@@ -86,7 +86,7 @@ export function patchList(
   if (positions === undefined) return undefined;
   // the positions to read again: those of a written record or a dirty node of the list's table (index
   // loops: a write's patch runs mostly before the engine optimizes it, where for...of costs an iterator)
-  const touched = new Touched();
+  const touched: number[] = [];
   const limit = (n * 3) >> 2;
   const changed = changes.changed;
   for (let i = 0; i < changed.length; i++) {
@@ -98,14 +98,16 @@ export function patchList(
     const node = dirtied[i] as RecordNode;
     if (node.key === key && !touch(positions, node.pk, touched, limit)) return undefined;
   }
-  const list = touched.list;
-  if (list.length === 0) return { deps: before, value: previous };
+  if (touched.length === 0) return { deps: before, value: previous };
+  // each position once (a record written twice, or written and read by a dirty node, is touched twice)
+  if (touched.length > 1) touched.sort((a, b) => a - b);
   // the reads are updated in place: they stand for the same records, and only the node (or result) that
   // made them holds them; the value is a new array, the previous one stays as it was handed out
   const deps = before as unknown[];
   let value: unknown[] | undefined;
-  for (let i = 0; i < list.length; i++) {
-    const p = list[i] as number;
+  for (let i = 0; i < touched.length; i++) {
+    const p = touched[i] as number;
+    if (i > 0 && p === touched[i - 1]) continue;
     const at = p * STRIDE;
     if (!host.readItem(itemSchema, input[p], deps, at)) return undefined;
     const read = deps[at + 3];
@@ -115,31 +117,14 @@ export function patchList(
   return { deps, value: value ?? previous };
 }
 
-/** Past this many positions, those touched are also kept in a Set (a scan of the array is quicker below it). */
-const SCAN = 16;
-
-/** The positions a write touched, each once, in the order met. */
-class Touched {
-  readonly list: number[] = [];
-  #set: Set<number> | undefined = undefined;
-
-  add(p: number): void {
-    const list = this.list;
-    const set = this.#set;
-    if (set !== undefined) {
-      if (set.has(p)) return;
-      set.add(p);
-    } else if (list.includes(p)) return;
-    else if (list.length === SCAN) this.#set = new Set(list).add(p);
-    list.push(p);
-  }
-}
-
-/** Adds the positions of `pk` (none when the list does not hold it); false when more than `limit` are touched. */
-function touch(positions: Map<string, number | number[]>, pk: string, touched: Touched, limit: number): boolean {
+/**
+ * Adds the positions of `pk` (none when the list does not hold it) to `touched`; false when more than `limit`
+ * are touched (a position touched twice counts twice: the list is then read whole, which is right too).
+ */
+function touch(positions: Map<string, number | number[]>, pk: string, touched: number[], limit: number): boolean {
   const at = positions.get(pk);
   if (at === undefined) return true;
-  if (typeof at === 'number') touched.add(at);
-  else for (let i = 0; i < at.length; i++) touched.add(at[i] as number);
-  return touched.list.length <= limit;
+  if (typeof at === 'number') touched.push(at);
+  else touched.push(...at);
+  return touched.length <= limit;
 }
