@@ -110,7 +110,7 @@ describe('a list read again after a one-record write (patched where the write ch
     expect(after[1]).toBe(before[1]);
   });
 
-  it('reads each touched position once when a write changes many records, one of them twice and in two positions', () => {
+  it('reads the touched positions when a write changes many records, one of them twice, one at two positions', () => {
     const memo = new MemoCache();
     const list = [Todo] as const;
     // todo 5 sits at two positions
@@ -123,9 +123,9 @@ describe('a list read again after a one-record write (patched where the write ch
       read(state);
     }
     const before = read(state);
-    // 21 records in one write, todo 5 twice (its two positions touched twice each, read once)
+    // 21 records in one write, todo 7 twice (the last title wins), todo 5 at two positions
     const ids = Array.from({ length: 20 }, (_, i) => 3 + i * 4);
-    const rows = [...ids, 5].map((id) => ({ id, userId: 1, title: `batch ${id}` }));
+    const rows = [...ids, 5, 7].map((id, i) => ({ id, userId: 1, title: `batch ${id}${i > 20 ? ' again' : ''}` }));
     state = normalize([Todo], rows, [], state);
     positions.clear();
     const after = read(state);
@@ -136,6 +136,7 @@ describe('a list read again after a one-record write (patched where the write ch
       else expect(todo).toBe(before[i]);
     });
     expect(after[N]).toBe(after[4]);
+    expect(after[6]!.title).toBe('batch 7 again');
   });
 
   it('reads the list whole when an item goes missing, and when the tables read are not one write past the last', () => {
