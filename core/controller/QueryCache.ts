@@ -274,34 +274,25 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     // change records only), so they keep their key's result and meta and read just the data anew.
     const mark = ++this.#transitions;
     const affected: QueryStream[] = [];
-    const endpoints = changes.endpoints;
-    for (let i = 0; i < endpoints.length; i++) {
-      const stream = this.streams.get(endpoints[i] as string);
+    for (const key of changes.endpoints) {
+      const stream = this.streams.get(key);
       if (stream !== undefined && stream.listFor(mark)) affected.push(stream);
     }
     const fullReads = affected.length;
+    const byPath = this.byPath;
+    const addPath = (key: string, pk: string) => {
+      const streams = byPath.get(`${key}\u0000${pk}`);
+      if (streams) for (const stream of streams) if (stream.listFor(mark)) affected.push(stream);
+    };
     // no stream reads any record (a store written before anything observes it): nothing to look up
-    if (this.byPath.size > 0) this.#readersOf(changes.entities, mark, affected);
+    if (byPath.size > 0) for (const [key, pk] of changes.entities) addPath(key, pk);
     const after = reader.layers;
     if (after !== before && after !== undefined) {
-      if (before !== undefined) this.#readersOf(before.touched, mark, affected);
-      this.#readersOf(after.touched, mark, affected);
+      for (const [key, pk] of before?.touched ?? []) addPath(key, pk);
+      for (const [key, pk] of after.touched) addPath(key, pk);
     }
     for (let i = 0; i < affected.length; i++)
       (affected[i] as QueryStream).update(i >= fullReads ? ENTITIES_ONLY : undefined);
-  }
-
-  /**
-   * Adds the streams that read one of `records` and are not listed for transition `mark` yet to `affected`
-   * (index loops and no closure: a write's dispatch runs mostly before the engine optimizes it).
-   */
-  #readersOf(records: readonly (readonly [string, string])[], mark: number, affected: QueryStream[]): void {
-    const byPath = this.byPath;
-    for (let i = 0; i < records.length; i++) {
-      const record = records[i] as readonly [string, string];
-      const streams = byPath.get(`${record[0]}\u0000${record[1]}`);
-      if (streams) for (const stream of streams) if (stream.listFor(mark)) affected.push(stream);
-    }
   }
 }
 

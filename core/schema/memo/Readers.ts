@@ -72,26 +72,20 @@ export class Readers {
   dirty(changed: readonly (readonly [key: string, pk: string])[], dirtied: RecordNode[]): number {
     const mark = ++this.#marks;
     const pending: RecordNode[] = [];
-    // index loops and no closure: a write's marking runs mostly before the engine optimizes it
-    for (let i = 0; i < changed.length; i++) {
-      const entry = changed[i] as readonly [string, string];
-      this.#pending(entry[0], entry[1], mark, pending);
-    }
+    const push = (key: string, pk: string) => {
+      const readers = this.#byTable.get(key)?.get(pk);
+      if (readers === undefined) return;
+      if (readers instanceof Set) {
+        for (const node of readers) if (node.dirty !== mark) pending.push(node);
+      } else if (readers.dirty !== mark) pending.push(readers);
+    };
+    for (const [key, pk] of changed) push(key, pk);
     for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
       if (node.dirty === mark) continue;
       node.dirty = mark;
       dirtied.push(node);
-      if (node.key !== '') this.#pending(node.key, node.pk, mark, pending);
+      if (node.key !== '') push(node.key, node.pk);
     }
     return mark;
-  }
-
-  /** Adds the readers of record `key`/`pk` not marked `mark` yet to `pending`. */
-  #pending(key: string, pk: string, mark: number, pending: RecordNode[]): void {
-    const readers = this.#byTable.get(key)?.get(pk);
-    if (readers === undefined) return;
-    if (readers instanceof Set) {
-      for (const node of readers) if (node.dirty !== mark) pending.push(node);
-    } else if (readers.dirty !== mark) pending.push(readers);
   }
 }
