@@ -321,3 +321,39 @@ describe('controller.set([Todo], rows) and requests', () => {
     one.unsubscribe();
   });
 });
+
+describe('controller.set([Todo], rows) on a stream of a long list', () => {
+  it('emits the list once, each written row new (a row written twice holds its last value), the others the same objects', () => {
+    const c = new Controller();
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      id: i + 1,
+      userId: 1,
+      title: `todo ${i + 1}`,
+      completed: false,
+    }));
+    c.setResponse(TodoResource.getList, {}, rows);
+    const list = record<QueryState<Todo[]>>(c.observe(TodoResource.getList, {}));
+    // the first writes after the first read make the list known by position (later ones patch it)
+    for (const id of [1, 2, 3]) c.set(Todo, { id }, { id, title: `first ${id}` });
+    const before = list.last().data!;
+    const emissions = list.values.length;
+    c.set(
+      [Todo],
+      [
+        { id: 5, title: 'five' },
+        { id: 9, title: 'nine' },
+        { id: 5, title: 'five again' },
+      ],
+    );
+    expect(list.values.length).toBe(emissions + 1);
+    const after = list.last().data!;
+    expect(after[4]!.title).toBe('five again');
+    expect(after[8]!.title).toBe('nine');
+    after.forEach((todo, i) => {
+      if (i === 4 || i === 8) expect(todo).not.toBe(before[i]);
+      else expect(todo).toBe(before[i]);
+    });
+    list.unsubscribe();
+    c.dispose();
+  });
+});

@@ -110,6 +110,35 @@ describe('a list read again after a one-record write (patched where the write ch
     expect(after[1]).toBe(before[1]);
   });
 
+  it('reads the touched positions when a write changes many records, one of them twice, one at two positions', () => {
+    const memo = new MemoCache();
+    const list = [Todo] as const;
+    // todo 5 sits at two positions
+    let state = normalize(list, [...todos(), { id: 5, userId: 1, title: 'todo 5' }]);
+    const { list: result, read: positions } = watched(state.result as string[]);
+    const read = (s: typeof state) => memo.denormalize(list, result, s.entities).data!;
+    read(state);
+    for (const id of [1, 2, 3]) {
+      state = retitle(state, id, `first ${id}`);
+      read(state);
+    }
+    const before = read(state);
+    // 21 records in one write, todo 7 twice (the last title wins), todo 5 at two positions
+    const ids = Array.from({ length: 20 }, (_, i) => 3 + i * 4);
+    const rows = [...ids, 5, 7].map((id, i) => ({ id, userId: 1, title: `batch ${id}${i > 20 ? ' again' : ''}` }));
+    state = normalize([Todo], rows, [], state);
+    positions.clear();
+    const after = read(state);
+    expect([...positions].sort((a, b) => a - b)).toEqual([...ids.map((id) => id - 1), 4, N].sort((a, b) => a - b));
+    expect(after).toEqual(denormalize(list, result, state));
+    after.forEach((todo, i) => {
+      if (ids.includes(todo.id) || todo.id === 5) expect(todo).not.toBe(before[i]);
+      else expect(todo).toBe(before[i]);
+    });
+    expect(after[N]).toBe(after[4]);
+    expect(after[6]!.title).toBe('batch 7 again');
+  });
+
   it('reads the list whole when an item goes missing, and when the tables read are not one write past the last', () => {
     const memo = new MemoCache();
     const list = [Todo] as const;

@@ -6,7 +6,7 @@
  */
 import { planOf } from '../entityPlan.js';
 import { INVALID } from '../special.js';
-import { STRIDE, type Dependencies } from './dependencies.js';
+import { STRIDE, type Dependencies, type RecordNode } from './dependencies.js';
 import type { ChangeSet } from './Readers.js';
 
 /** The read that patches a list: it reads one item again, as the full read of the list would. */
@@ -84,24 +84,30 @@ export function patchList(
   const key = plan.key;
   const positions = positionsOf(before, input, key);
   if (positions === undefined) return undefined;
-  // the positions to read again: those of a written record or a dirty node of the list's table
-  const touched = new Set<number>();
+  // the positions to read again: those of a written record or a dirty node of the list's table (index
+  // loops: a write's patch runs mostly before the engine optimizes it, where for...of costs an iterator)
+  const touched: number[] = [];
   const limit = (n * 3) >> 2;
-  const touch = (pk: string): boolean => {
-    const at = positions.get(pk);
-    if (at === undefined) return true;
-    if (typeof at === 'number') touched.add(at);
-    else for (const p of at) touched.add(p);
-    return touched.size <= limit;
-  };
-  for (const [changedKey, pk] of changes.changed) if (changedKey === key && !touch(pk)) return undefined;
-  for (const node of changes.dirtied) if (node.key === key && !touch(node.pk)) return undefined;
-  if (touched.size === 0) return { deps: before, value: previous };
+  const changed = changes.changed;
+  for (let i = 0; i < changed.length; i++) {
+    const entry = changed[i] as readonly [string, string];
+    if (entry[0] === key && !touch(positions, entry[1], touched, limit)) return undefined;
+  }
+  const dirtied = changes.dirtied;
+  for (let i = 0; i < dirtied.length; i++) {
+    const node = dirtied[i] as RecordNode;
+    if (node.key === key && !touch(positions, node.pk, touched, limit)) return undefined;
+  }
+  if (touched.length === 0) return { deps: before, value: previous };
+  // each position once (a record written twice, or written and read by a dirty node, is touched twice)
+  if (touched.length > 1) touched.sort((a, b) => a - b);
   // the reads are updated in place: they stand for the same records, and only the node (or result) that
   // made them holds them; the value is a new array, the previous one stays as it was handed out
   const deps = before as unknown[];
   let value: unknown[] | undefined;
-  for (const p of touched) {
+  for (let i = 0; i < touched.length; i++) {
+    const p = touched[i] as number;
+    if (i > 0 && p === touched[i - 1]) continue;
     const at = p * STRIDE;
     if (!host.readItem(itemSchema, input[p], deps, at)) return undefined;
     const read = deps[at + 3];
@@ -109,4 +115,16 @@ export function patchList(
     if (read !== previous[p]) (value ??= previous.slice())[p] = read;
   }
   return { deps, value: value ?? previous };
+}
+
+/**
+ * Adds the positions of `pk` (none when the list does not hold it) to `touched`; false when more than `limit`
+ * are touched (a position touched twice counts twice: the list is then read whole, which is right too).
+ */
+function touch(positions: Map<string, number | number[]>, pk: string, touched: number[], limit: number): boolean {
+  const at = positions.get(pk);
+  if (at === undefined) return true;
+  if (typeof at === 'number') touched.push(at);
+  else touched.push(...at);
+  return touched.length <= limit;
 }

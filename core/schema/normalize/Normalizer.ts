@@ -34,9 +34,9 @@ export class Normalizer implements NormalizeContext {
   declare readonly validates: boolean;
   /**
    * Entities on the current path past DEEP levels: a cyclic input recurses forever, so it is bound to
-   * pass that depth and meet itself there; JSON input (acyclic) rarely gets that deep, and pays nothing.
+   * pass that depth and meet itself there; JSON input (acyclic) rarely gets that deep, and pays nothing (the set is made on first use).
    */
-  readonly #path = new Set<object>();
+  #path: Set<object> | undefined = undefined;
   /** How many entities enclose the current value: `#entityKeys` and `#entityPks` hold them up to this index. */
   #depth = 0;
   readonly #entityKeys: string[] = [];
@@ -248,7 +248,8 @@ export class Normalizer implements NormalizeContext {
     }
     const tracked = this.#depth >= DEEP;
     if (tracked) {
-      if (this.#path.has(input)) {
+      const path = (this.#path ??= new Set());
+      if (path.has(input)) {
         throw new NormalizeError(
           plan.key,
           process.env.NODE_ENV !== 'production'
@@ -257,7 +258,7 @@ export class Normalizer implements NormalizeContext {
           input,
         );
       }
-      this.#path.add(input);
+      path.add(input);
     }
     const args = this.args;
     // With the default process (a shallow copy), pk and equality can be read off the input itself:
@@ -311,7 +312,7 @@ export class Normalizer implements NormalizeContext {
     if (schemaFields.length === 0) {
       existing = recordOf(state, pk);
       if (defaultMerge && this.#holdsAlready(state, pk, existing, processed)) {
-        if (tracked) this.#path.delete(input);
+        if (tracked) this.#path!.delete(input);
         return pk;
       }
       if (processed === input) processed = { ...processed };
@@ -335,11 +336,11 @@ export class Normalizer implements NormalizeContext {
       // the nested visits may have written to this table too (the same record, nested in itself)
       existing = recordOf(state, pk);
       if (defaultMerge && this.#holdsAlready(state, pk, existing, processed)) {
-        if (tracked) this.#path.delete(input);
+        if (tracked) this.#path!.delete(input);
         return pk;
       }
     }
-    if (tracked) this.#path.delete(input);
+    if (tracked) this.#path!.delete(input);
     if (plan.writePolicy) {
       this.#writeWithPolicy(plan.writePolicy, state, pk, processed);
       return pk;
