@@ -72,6 +72,10 @@ describe('error prose in production builds', () => {
     expect(code).not.toContain('nothing of the snapshot was written');
     expect(code).not.toContain('teardowns of the controller threw');
     expect(code).not.toContain('turns this warning off');
+    // the functions beside the controller: infinite lists, snapshots
+    expect(code).not.toContain('cannot derive a page endpoint');
+    expect(code).not.toContain('as takeSnapshot(controller) or getState() give');
+    expect(code).not.toContain('expects a Controller as its first argument');
     const { definition, normalize, network } = failures(core);
     expect(definition).toBeInstanceOf(core.EndpointDefinitionError);
     expect(definition.name).toBe('EndpointDefinitionError');

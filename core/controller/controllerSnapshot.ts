@@ -25,7 +25,11 @@ export interface RestoreOptions {
 /** The controller's internals, after checking that `controller` is one (a swapped argument is a common slip). */
 function internalsOf(controller: Controller, call: string) {
   if (!(controller instanceof Controller)) {
-    throw new TypeError(`${call} expects a Controller as its first argument, got ${describeKind(controller)}`);
+    throw new TypeError(
+      process.env.NODE_ENV !== 'production'
+        ? `${call} expects a Controller as its first argument, got ${describeKind(controller)}`
+        : call,
+    );
   }
   return controllerInternals(controller);
 }

@@ -130,14 +130,18 @@ function pagingOf(endpoint: ControllerEndpoint, options: InfiniteOptions): Pagin
       : Object.keys(members).find((key) => (members as Record<string, unknown>)[key] instanceof Collection);
   if (!(schema instanceof Collection) && listMember === undefined) {
     throw new TypeError(
-      `observeInfinite(${name}): its schema must be a Collection (pages by number) or an object holding one ({ results: new schema.Collection([Entity]), next }) for cursors.`,
+      process.env.NODE_ENV !== 'production'
+        ? `observeInfinite(${name}): its schema must be a Collection (pages by number) or an object holding one ({ results: new schema.Collection([Entity]), next }) for cursors.`
+        : `observeInfinite(${name}): schema`,
     );
   }
   const paginated = (endpoint as { paginationField?: string }).paginationField;
   const field = options.paginationField ?? paginated ?? (listMember === undefined ? undefined : 'cursor');
   if (field === undefined) {
     throw new TypeError(
-      `observeInfinite(${name}): no paginationField. Give the resource one (createResource({ paginationField: 'page', ... })) or pass { paginationField: 'page' }.`,
+      process.env.NODE_ENV !== 'production'
+        ? `observeInfinite(${name}): no paginationField. Give the resource one (createResource({ paginationField: 'page', ... })) or pass { paginationField: 'page' }.`
+        : `observeInfinite(${name}): paginationField`,
     );
   }
   const list = (listMember === undefined ? schema : (members as Record<string, unknown>)[listMember]) as Collection;
@@ -158,7 +162,9 @@ function pagingOf(endpoint: ControllerEndpoint, options: InfiniteOptions): Pagin
     const extend = (endpoint as { extend?: (options: object) => ControllerEndpoint }).extend;
     if (typeof extend !== 'function') {
       throw new TypeError(
-        `observeInfinite(${name}): cannot derive a page endpoint; pass { page } (an endpoint that appends a page).`,
+        process.env.NODE_ENV !== 'production'
+          ? `observeInfinite(${name}): cannot derive a page endpoint; pass { page } (an endpoint that appends a page).`
+          : `observeInfinite(${name}): page`,
       );
     }
     const adder = list.addWith(appendUnique, samePageList(field));

@@ -250,8 +250,10 @@ export function mergeState(state: State, action: MergeAction, owned?: WeakSet<ob
 export function mergeAction(snapshot: unknown, replace: boolean): MergeAction {
   if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot) || !isSnapshotLike(snapshot)) {
     throw new TypeError(
-      'restoreSnapshot expects a state snapshot (an object with entities, entitiesMeta, endpoints and meta ' +
-        `tables, as takeSnapshot(controller) or getState() give), got ${describeKind(snapshot)}`,
+      process.env.NODE_ENV !== 'production'
+        ? 'restoreSnapshot expects a state snapshot (an object with entities, entitiesMeta, endpoints and meta ' +
+            `tables, as takeSnapshot(controller) or getState() give), got ${describeKind(snapshot)}`
+        : 'restoreSnapshot: snapshot',
     );
   }
   return { state: restoreState(snapshot), invalid: invalidOf(snapshot), replace };
