@@ -273,10 +273,11 @@ function reconciled<A, S extends QueryResult<unknown>>(view: (state: A) => S): (
   return (state) => {
     const viewed = view(state);
     const data = rows(viewed.data);
+    const keys = Object.keys(viewed) as (keyof S)[];
     const same =
       !!last &&
-      Object.keys(viewed).length === Object.keys(last).length &&
-      (Object.keys(viewed) as (keyof S)[]).every((key) => (key === 'data' ? data : viewed[key]) === last![key]);
+      keys.length === Object.keys(last).length &&
+      keys.every((key) => (key === 'data' ? data : viewed[key]) === last![key]);
     return (last = same ? last! : data === viewed.data ? viewed : { ...viewed, data });
   };
 }

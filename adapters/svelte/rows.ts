@@ -7,18 +7,32 @@
  *
  * A row is a read-only view with the entity's prototype: its methods and getters work (`todo.pk()`,
  * `todo instanceof Todo`), and `Object.keys`, spreads and `JSON.stringify` see its fields.
+ *
+ * What a row costs: a row is its latest record and a `Proxy`; its fields' signals live in columns, one
+ * `SvelteMap` per field name shared by the rows that one emission made (row → value), so a first render of
+ * 5,000 rows makes a handful of maps, not 5,000 maps and their signals, and a field's signal is made when
+ * something first reads it (a field no template reads, or a pk, never has one). Reading a field the record
+ * does not have is not tracked (as before: a row's fields are its record's).
  */
 import { untrack } from 'svelte';
 import { SvelteMap } from 'svelte/reactivity';
 import { keepRows, type Entity } from '../../core/index.js';
 
-const FIELDS = Symbol('rx-rest/svelte row fields');
-const KEYS = Symbol('rx-rest/svelte row pk fields');
-/** The object behind a row's proxy: the entity's prototype, the row's fields as signals, and the fields its pk reads. */
-type Target = { [FIELDS]: SvelteMap<PropertyKey, unknown>; [KEYS]: ReadonlySet<PropertyKey> };
+type Record = { readonly [field: string]: unknown };
+/** Per field name, the signals of one emission's rows (the row's target → the field's value). */
+type Columns = Map<string, SvelteMap<Target, unknown>>;
 
-const own = Map.prototype.has; // untracked: a key that is not a field (a method) adds no dependency
-const raw = Map.prototype.get as (this: Map<PropertyKey, unknown>, key: PropertyKey) => unknown;
+const RECORD = Symbol();
+const COLUMNS = Symbol();
+const KEYS = Symbol();
+const TARGET = Symbol();
+/** The object behind a row's proxy: the entity's prototype, its latest record, the columns of its fields, and the fields its pk reads. */
+interface Target {
+  [RECORD]: Record;
+  [COLUMNS]?: Columns; // set when the emission that made the row ends (no one reads a row before)
+  readonly [KEYS]: ReadonlySet<PropertyKey>;
+  readonly [TARGET]: Target;
+}
 
 /** Per entity prototype, the fields `pk()` reads: constant for a row (another pk is another row). */
 const pkFields = new WeakMap<object, ReadonlySet<PropertyKey>>();
@@ -39,61 +53,110 @@ const keysOf = (entity: Entity, prototype: object): ReadonlySet<PropertyKey> => 
   return keys;
 };
 
+/** A field's value, tracked (a pk field, the key of a keyed {#each}, untracked: the each block then depends on no row). */
+const read = (target: Target, key: string): unknown => {
+  const column = target[COLUMNS]?.get(key);
+  if (!column || target[KEYS].has(key)) return target[RECORD][key];
+  return column.get(target);
+};
+
+/** The named error of a write to a row (rows are read-only). */
+const refuse = (_target: Target, key: PropertyKey): never => {
+  throw new TypeError(
+    process.env.NODE_ENV !== 'production'
+      ? `rx-rest/svelte: a row of a query with { reconcile: true } is a read-only view of the cache (you set ${String(key)}). Write with controller.set(Entity, { pk }, fields) or a mutation (controller.fetch(Resource.partialUpdate, ...)).`
+      : `rx-rest/svelte: read-only row (${String(key)})`,
+  );
+};
+
+/** Whether the row's record has `key` (a field; anything else is the prototype's). */
+const owns = (target: Target, key: PropertyKey) => Object.hasOwn(target[RECORD], key);
+
 const handler: ProxyHandler<Target> = {
-  get(target, key, receiver) {
-    const fields = target[FIELDS];
-    if (!own.call(fields, key)) return Reflect.get(target, key, receiver);
-    // a pk field (the key of a keyed {#each}) is read untracked: the each block then depends on no row
-    return target[KEYS].has(key) ? raw.call(fields, key) : fields.get(key);
-  },
-  has: (target, key) => target[FIELDS].has(key) || key in target,
-  ownKeys: (target) => [...target[FIELDS].keys()] as (string | symbol)[],
-  getOwnPropertyDescriptor(target, key) {
-    const fields = target[FIELDS];
-    if (!fields.has(key)) return Reflect.getOwnPropertyDescriptor(target, key);
-    return { value: fields.get(key), writable: false, enumerable: true, configurable: true };
-  },
-  set(_target, key) {
-    throw new TypeError(
-      process.env.NODE_ENV !== 'production'
-        ? `rx-rest/svelte: a row of a query with { reconcile: true } is a read-only view of the cache (you set ${String(key)}). Write with controller.set(Entity, { pk }, fields) or a mutation (controller.fetch(Resource.partialUpdate, ...)).`
-        : `rx-rest/svelte: read-only row (${String(key)})`,
-    );
-  },
-  defineProperty(_target, key) {
-    return handler.set!(_target, key, undefined, undefined);
-  },
-  deleteProperty(_target, key) {
-    return handler.set!(_target, key, undefined, undefined);
-  },
+  get: (target, key, receiver) =>
+    owns(target, key) ? read(target, key as string) : Reflect.get(target, key, receiver),
+  has: (target, key) => key in target[RECORD], // the record's fields, and its prototype (the row's)
+  ownKeys: (target) => Object.keys(target[RECORD]),
+  // a row's own properties are its fields (the target's, all configurable, are the proxy's internals)
+  getOwnPropertyDescriptor: (target, key) =>
+    owns(target, key)
+      ? { value: read(target, key as string), enumerable: true, configurable: true } // writable: false by default
+      : undefined,
+  set: refuse,
+  defineProperty: refuse,
+  deleteProperty: refuse,
 };
 
-/** Each row's fields, to write them (the proxy itself is read-only). */
-const fieldsOf = new WeakMap<object, SvelteMap<PropertyKey, unknown>>();
+// A SvelteMap keeps its entries in the Map it extends and makes a key's signal when the key is first read:
+// filled with Map's own `set`, as its constructor fills it, it holds the values and has no signal yet.
+const put = Map.prototype.set as (this: Map<Target, unknown>, key: Target, value: unknown) => unknown;
 
-const create = (entity: Entity): object => {
-  const prototype = Object.getPrototypeOf(entity) as object;
-  const target = Object.create(prototype) as Target;
-  const fields = (target[FIELDS] = new SvelteMap<PropertyKey, unknown>(Object.entries(entity)));
-  target[KEYS] = keysOf(entity, prototype);
-  const row = new Proxy(target, handler);
-  fieldsOf.set(row, fields);
-  return row;
+/** The column of `field` (made when no row had it yet). */
+const columnOf = (columns: Columns, field: string) => {
+  let column = columns.get(field);
+  if (!column) columns.set(field, (column = new SvelteMap()));
+  return column;
 };
 
-/** Writes the fields of `entity` that changed into the row (a `SvelteMap` signals only a changed value). */
+/** Gives the rows one emission made their columns: per field, one map of the rows that have it. */
+const columnsFor = (made: readonly Target[]) => {
+  const columns: Columns = new Map();
+  for (const target of made) {
+    const record = target[RECORD];
+    for (const field of Object.keys(record)) put.call(columnOf(columns, field), target, record[field]);
+    target[COLUMNS] = columns;
+  }
+};
+
+/** Takes `fields` of the row out of its columns (the effects that read them run again). */
+const forget = (target: Target, fields: readonly string[]) => {
+  for (const field of fields) target[COLUMNS]?.get(field)?.delete(target);
+};
+
+/** Writes the fields of `entity` that changed into the row (a field the row did not have gets a column of its own). */
 const update = (row: object, entity: Entity) => {
-  const fields = fieldsOf.get(row)!;
-  const record = entity as unknown as Record<string, unknown>;
-  for (const field of Object.keys(record)) fields.set(field, record[field]);
-  if (fields.size !== Object.keys(record).length)
-    for (const field of [...Map.prototype.keys.call(fields)])
-      if (!Object.hasOwn(record, field as string)) fields.delete(field);
+  const target = (row as Target)[TARGET];
+  const before = target[RECORD];
+  const record = (target[RECORD] = entity as unknown as Record);
+  const columns = target[COLUMNS];
+  if (!columns) return; // made in this emission: its columns, made at the end, read the latest record
+  for (const field of Object.keys(record)) {
+    const value = record[field];
+    if (!Object.hasOwn(before, field) || before[field] !== value) columnOf(columns, field).set(target, value);
+  }
+  forget(
+    target,
+    Object.keys(before).filter((field) => !Object.hasOwn(record, field)),
+  );
+};
+
+/** Lets go of a row that left the data: its fields leave the columns (which the other rows of its emission keep). */
+const drop = (row: object) => {
+  const target = (row as Target)[TARGET];
+  forget(target, Object.keys(target[RECORD]));
 };
 
 /** Maps a query's data to the same data with its entities as rows (see `keepRows`); the cache's objects are not changed. */
 export function reconcileRows(): <T>(data: T) => T {
-  const rows = keepRows<object>({ create, update });
+  let made: Target[] = [];
+  const create = (entity: Entity): object => {
+    const prototype = Object.getPrototypeOf(entity) as object;
+    const target = Object.create(prototype) as Target;
+    target[RECORD] = entity as unknown as Record;
+    (target as { [KEYS]: ReadonlySet<PropertyKey> })[KEYS] = keysOf(entity, prototype);
+    (target as { [TARGET]: Target })[TARGET] = target;
+    made.push(target);
+    return new Proxy(target, handler);
+  };
+  const rows = keepRows<object>({ create, update, drop });
   // untracked: a store may emit while a derived or the template reads it, and the rows' signals are written then
-  return (data) => untrack(() => rows(data));
+  return (data) =>
+    untrack(() => {
+      try {
+        return rows(data);
+      } finally {
+        if (made.length) columnsFor(made);
+        made = [];
+      }
+    });
 }

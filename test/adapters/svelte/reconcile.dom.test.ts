@@ -1,11 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
-import { Controller, inspectController, type QueryResult } from '../../../core/index.js';
+import { Controller, Entity, createResource, inspectController, type QueryResult } from '../../../core/index.js';
 import { createQuery } from '../../../adapters/svelte/index.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
+import ReconcileFields from './ReconcileFields.svelte';
 import ReconcileList from './ReconcileList.svelte';
+import { watch } from './watch.svelte.js';
 
 const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
 const titles = () => screen.queryAllByRole('listitem').map((li) => li.textContent);
@@ -78,6 +80,13 @@ describe('rows of reconcile: true', () => {
     expect({ ...todo }).toMatchObject(row(2));
     expect(JSON.parse(JSON.stringify(todo))).toMatchObject(row(2));
     expect('title' in todo && 'pk' in todo).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(todo, 'title')).toEqual({
+      value: 'todo 2',
+      writable: false,
+      enumerable: true,
+      configurable: true,
+    });
+    expect(Object.getOwnPropertyDescriptor(todo, 'pk')).toBeUndefined();
     expect(() => ((todo as { title: string }).title = 'x')).toThrow(/read-only view of the cache.*controller\.set/);
     expect(todo.title).toBe('todo 2');
   });
@@ -105,4 +114,100 @@ describe('rows of reconcile: true', () => {
     stop();
     stopPlain();
   });
+});
+
+describe('the fields of reconcile: true rows', () => {
+  /** Mounts ReconcileFields; `runs` then lists each field a row showed again (`2:title`). */
+  function mountFields() {
+    const runs: string[] = [];
+    const read = (todo: Todo, field: 'title' | 'completed' | 'note') => {
+      runs.push(`${todo.id}:${field}`);
+      return String((todo as unknown as Record<string, unknown>)[field]);
+    };
+    render(ReconcileFields, { controller, read });
+    flushSync();
+    runs.length = 0;
+    return runs;
+  }
+  const shown = (id: number) => document.getElementById(`t${id}`)?.textContent;
+
+  it('re-render only the field that changed, in a list of 600 rows', () => {
+    const many = Array.from({ length: 600 }, (_, i) => row(i + 1));
+    controller.setResponse(TodoResource.getList, { userId: 1 }, many);
+    const runs = mountFields();
+    controller.set(Todo, { id: 580 }, { id: 580, title: 'late' });
+    flushSync();
+    expect(runs).toEqual(['580:title']);
+    controller.set(Todo, { id: 3 }, { id: 3, completed: true });
+    controller.set(Todo, { id: 300 }, { id: 300, title: 'middle', completed: true });
+    flushSync();
+    expect(runs.slice(1).sort()).toEqual(['300:completed', '300:title', '3:completed']);
+    expect([shown(580), shown(3), shown(300)]).toEqual(['late|false', 'todo 3|true', 'middle|true']);
+  });
+
+  it('show a field the record gains to the effects that read it after, and follow it from then on', () => {
+    const runs: string[] = [];
+    const read = (todo: Todo, field: string) => (runs.push(`${todo.id}:${field}`), String(todo[field as 'title']));
+    const { rerender } = render(ReconcileFields, { controller, read });
+    flushSync();
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'noted', note: 'first' } as never);
+    flushSync();
+    expect(shown(2)).toBe('noted|false');
+    void rerender({ notes: true });
+    flushSync();
+    expect(shown(2)).toBe('noted|false|first');
+    runs.length = 0;
+    controller.set(Todo, { id: 2 }, { id: 2, note: 'second' } as never);
+    flushSync();
+    expect(runs).toEqual(['2:note']);
+    expect(shown(2)).toBe('noted|false|second');
+    expect(shown(1)).toBe('todo 1|false|undefined');
+  });
+
+  it('let go of the rows that left the data, and make a new row when the entity comes back', () => {
+    mountFields();
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1), row(3)]);
+    flushSync();
+    expect(shown(2)).toBeUndefined();
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1), row(2, 'back'), row(3)]);
+    flushSync();
+    expect(shown(2)).toBe('back|false');
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'again' });
+    flushSync();
+    expect(shown(2)).toBe('again|false');
+  });
+});
+
+/** A note whose writes replace the record (a field left out of a write is gone). */
+class Note extends Entity {
+  id = 0;
+  text = '';
+  pk() {
+    return `${this.id}`;
+  }
+  static override key = 'Note';
+  static override merge(_existing: Record<string, unknown>, incoming: Record<string, unknown>) {
+    return incoming;
+  }
+}
+const NoteResource = createResource({ urlPrefix: 'http://test.invalid', path: '/notes/:id', schema: Note });
+
+it('a field the record loses is gone from its row, and the effects that read it run again', () => {
+  controller.setResponse(NoteResource.getList, {}, [{ id: 1, text: 'a', tag: 'red' } as { id: number; text: string }]);
+  const notes = createQuery(NoteResource.getList, {}, { controller, reconcile: true });
+  let data: Note[] = [];
+  const stop = notes.subscribe((state) => (data = state.data ?? []));
+  const note = data[0] as Note & { tag?: string };
+  const tags = watch(() => note.tag);
+  const texts = watch(() => note.text);
+  controller.setResponse(NoteResource.getList, {}, [{ id: 1, text: 'a' }]);
+  flushSync();
+  expect(data[0]).toBe(note);
+  expect(Object.keys(note)).toEqual(['id', 'text']);
+  expect('tag' in note).toBe(false);
+  expect(tags.values).toEqual(['red', undefined]);
+  expect(texts.values).toEqual(['a']);
+  tags.stop();
+  texts.stop();
+  stop();
 });

@@ -2,9 +2,9 @@
  * `npx tsx test/bench/browser/profile.ts <page> <variant> <n> [measure]`: where case H's time goes. Builds
  * the pages unminified, opens one variant, and records Chromium's CPU profile around each measure
  * (render, update, burst, or all), printing the functions with the most self and total time (sampled
- * every 50 µs; several updates and bursts are summed). Like `npm run bench:browser`, run it on a quiet machine.
- * PROFILE_SAVE=<prefix> writes each measure's profile to <prefix>.<measure>.<i>.cpuprofile (for DevTools),
- * PROFILE_KEEP=1 keeps the unminified build to read the lines the tables name.
+ * every 50 µs; several updates and bursts are summed; PROFILE_TOP=n prints more). Like `npm run bench:browser`, run
+ * it on a quiet machine. PROFILE_SAVE=<prefix> writes each measure's profile to <prefix>.<measure>.<i>.cpuprofile
+ * (for DevTools), PROFILE_KEEP=1 keeps the unminified build to read the lines the tables name.
  */
 import { writeFileSync } from 'node:fs';
 import { launchBrowser } from '../../e2e/browser.js';
@@ -98,8 +98,9 @@ try {
   }
   for (const [measure, sum] of sums) {
     console.log(`\n=== ${page} ${name} n=${n} ${measure}: ${sum.ms.map((ms) => ms.toFixed(1)).join(' ')} ms`);
-    print('self', sum.self);
-    print('total', sum.total, 40);
+    const top = Number(process.env.PROFILE_TOP ?? 25);
+    print('self', sum.self, top);
+    print('total', sum.total, top + 15);
   }
 } finally {
   await browser.close();
