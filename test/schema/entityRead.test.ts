@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoCache, normalize } from '../../core/index.js';
+import type { RecordNode } from '../../core/schema/memo/dependencies.js';
 import { Article, Comment, User } from '../fixtures/entities.js';
 
 const comment = (id: number, author: string) => ({ id, body: `c${id}`, author: { id: author, name: author } });
@@ -69,5 +70,64 @@ describe('reading an entity from its record', () => {
     expect(Object.getPrototypeOf(read)).toBe(User.prototype);
     expect((read as unknown as { polluted?: boolean }).polluted).toBeUndefined();
     expect(Object.getOwnPropertyDescriptor(read, '__proto__')?.value).toEqual({ polluted: true });
+  });
+
+  it('shares the dependencies of the entities that read only one same entity, and follows its changes', () => {
+    const memo = new MemoCache();
+    const state = normalize([Comment], [comment(1, 'ann'), comment(2, 'ann'), comment(3, 'bob')]);
+    const first = memo.denormalize([Comment], state.result, state.entities).data!;
+    const nodes = memo.latest.get('Comment')!;
+    const deps = (pk: string) => (nodes.get(pk) as RecordNode).deps;
+    // one list for both readers of ann (the same reads), another for bob's
+    expect(deps('1')).toBe(deps('2'));
+    expect(deps('1')).not.toBe(deps('3'));
+    expect(deps('1')).toEqual([User, 'User', 'ann', first[0]!.author]);
+    // ann changed: her readers are rebuilt and share a new list, with her new value; bob's reader is kept
+    const renamed = normalize(User, { id: 'ann', name: 'Ann II' }, [], state);
+    const second = memo.denormalize([Comment], state.result, renamed.entities).data!;
+    expect(second[0]!.author.name).toBe('Ann II');
+    expect(second[1]!.author).toBe(second[0]!.author);
+    expect(second[2]).toBe(first[2]);
+    expect(deps('1')).toBe(deps('2'));
+    expect(deps('1')![3]).toBe(second[0]!.author);
+    // the shared list reads the current value: another write elsewhere keeps every comment
+    const other = normalize(User, { id: 'cid', name: 'Cid' }, [], renamed);
+    const third = memo.denormalize([Comment], state.result, other.entities).data;
+    expect(third).toBe(second);
+    // a comment whose author is missing reads nothing shared (and is dropped from the list)
+    const entities = {
+      ...other.entities,
+      Comment: { ...other.entities.Comment, 4: { id: 4, body: 'c4', author: 'zed' } },
+    };
+    const fourth = memo.denormalize([Comment], ['1', '4'], entities).data;
+    expect(fourth).toEqual([second[0]]);
+    expect(memo.latest.get('Comment')!.get('4')!.deps).not.toBe(deps('1'));
+  });
+
+  it('reads a table with a prototype by its own keys only, a prototype-free table by any key', () => {
+    const record = { id: 1, title: 'one', author: 'constructor', comments: ['1', 9] };
+    const comments = { 1: { id: 1, body: 'c1', author: 'ann' }, 9: { id: 9, body: 'c9', author: 'toString' } };
+    const users = { ann: { id: 'ann', name: 'Ann' } };
+    // a plain object's `constructor` and `toString` are not records: the author is missing, comment 9 dropped
+    const plain = new MemoCache().denormalize(Article, '1', { Article: { 1: record }, Comment: comments, User: users });
+    expect(plain.data).toBeUndefined();
+    const withAuthor = { ...record, author: 'ann' };
+    const read = new MemoCache().denormalize(Article, '1', {
+      Article: { 1: withAuthor },
+      Comment: comments,
+      User: users,
+    }).data!;
+    expect(read.comments.map((c) => c.id)).toEqual([1]);
+    // the same tables without a prototype: a record stored at such a key is read
+    const bare = <T extends object>(table: T): T => Object.assign(Object.create(null) as T, table);
+    const bareUsers = bare({
+      ...users,
+      constructor: { id: 'constructor', name: 'C' },
+      toString: { id: 'toString', name: 'T' },
+    });
+    const tables = bare({ Article: bare({ 1: record }), Comment: bare(comments), User: bareUsers });
+    const both = new MemoCache().denormalize(Article, '1', tables).data!;
+    expect(both.author.name).toBe('C');
+    expect(both.comments.map((c) => c.author.name)).toEqual(['Ann', 'T']);
   });
 });

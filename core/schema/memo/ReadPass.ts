@@ -38,18 +38,22 @@ export class ReadPass implements DenormalizeContext, PatchHost {
    * is resolved once per pass, and one reached while validating is presumed before its reader finishes).
    */
   readonly #finished: RecordNode[] = [];
-  /** Nodes being built, innermost last: `register` hands out the innermost one's value early (cycles). */
-  readonly #building: RecordNode[] = [];
-  /** What each node being built read before, when it is rebuilt from the same record (else undefined). */
-  readonly #before: (Dependencies | undefined)[] = [];
+  /**
+   * The innermost node being built (`register` hands out its value early: cycles), and what it read before
+   * when it is rebuilt from the same record (else undefined). The outer ones wait in `#resolve`'s locals.
+   */
+  #building: RecordNode | undefined = undefined;
+  #before: Dependencies | undefined = undefined;
   /** The write since the last read, when lists may be patched where it changed them (see patchList.ts). */
   #changes: ChangeSet | undefined = undefined;
   /** The top-level result's previous read, when it may be patched: its dependencies and value. */
   #root: { readonly deps: Dependencies; readonly value: unknown } | undefined = undefined;
   /** Whether the top-level result's dependencies are its previous ones, patched (the same records). */
   rootKept = false;
+  /** The node `#resolve` returned the value of last. */
+  #resolved: RecordNode | undefined = undefined;
   readonly #register = (value: unknown): void => {
-    (this.#building[this.#building.length - 1] as RecordNode).value = value;
+    (this.#building as RecordNode).value = value;
   };
 
   /** The tables this read has used, with their node maps. */
@@ -96,13 +100,14 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     this.#tables.use(entities);
     this.args = args;
     this.reshaped = false;
+    this.#resolved = undefined;
     this.#rec.reset();
     this.#depth = 0;
     // setting an array's length is a call into the engine: only when there is something to drop
     if (this.#presumed.length !== 0) this.#presumed.length = 0;
     if (this.#finished.length !== 0) this.#finished.length = 0;
-    if (this.#building.length !== 0) this.#building.length = 0;
-    if (this.#before.length !== 0) this.#before.length = 0;
+    this.#building = undefined;
+    this.#before = undefined;
   }
 
   /** The read is over: the pass keeps nothing of it. */
@@ -163,7 +168,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
   /** `plan`: the schema's plan if known (else found when the record is built). */
   unvisitRecord(schema: TableSchema | Function, key: string, pk: string, plan?: EntityPlan): unknown {
     const slot = this.#tables.slotOf(key);
-    const record = slot < 0 ? undefined : ownValue(this.#slots[slot + 1] as EntityTables[string], pk);
+    const record = this.#tables.record(slot, pk);
     const value =
       typeof record === 'object' && record !== null
         ? this.#resolve(
@@ -175,7 +180,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
             pk,
           )
         : INVALID;
-    this.#rec.record(schema, key, pk, value);
+    this.#rec.record(schema, key, pk, value, value === INVALID ? undefined : this.#resolved);
     return value;
   }
 
@@ -197,17 +202,17 @@ export class ReadPass implements DenormalizeContext, PatchHost {
   patchList(itemSchema: unknown, input: readonly unknown[]): unknown {
     const changes = this.#changes;
     const rec = this.#rec;
-    const start = rec.current();
+    const start = rec.start;
     if (changes === undefined || start < 0 || rec.top !== start) return undefined;
     let before: Dependencies | undefined;
     let previous: unknown;
-    if (this.#building.length === 0) {
+    const node = this.#building;
+    if (node === undefined) {
       before = this.#root?.deps;
       previous = this.#root?.value;
       this.#root = undefined; // the result's own list only, not one nested in it
     } else {
-      const node = this.#building[this.#building.length - 1] as RecordNode;
-      before = this.#before[this.#before.length - 1];
+      before = this.#before;
       // a node found valid in the tables the write started from, and listed as a reader since
       if (node.validAt !== this.#trustFrom || node.indexed !== this.#readers) return undefined;
       previous = node.value;
@@ -272,6 +277,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     const previous = node !== undefined && node.schema === schema ? node.value : undefined;
     if (node !== undefined && node.record === record && node.schema === schema) {
       const id = this.#id;
+      this.#resolved = node;
       if (node.pass === id || node.pass === -id) {
         if (node.pass !== id) this.#presumed.push({ node, value: node.value });
         return node.value;
@@ -290,6 +296,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
           node.validAt = this.#version;
         }
         if (this.#presumed.length !== 0) this.#finished.push(node);
+        this.#resolved = node;
         return node.value;
       }
       before = node.deps;
@@ -312,18 +319,23 @@ export class ReadPass implements DenormalizeContext, PatchHost {
         dirty: 0,
         validAt: 0,
         indexed: undefined,
+        soleRead: undefined,
       };
       nodes.set(pk, node);
     }
     const built = node;
     built.pass = this.#id;
     built.deps = undefined;
+    built.soleRead = undefined;
     const entityPlan = plan ?? planOf(schema);
     const rec = this.#rec;
     const start = rec.top;
-    rec.starts.push(start);
-    this.#building.push(built);
-    this.#before.push(rebuilt ? before : undefined);
+    const outerStart = rec.start;
+    const outer = this.#building;
+    const outerBefore = this.#before;
+    rec.start = start;
+    this.#building = built;
+    this.#before = rebuilt ? before : undefined;
     this.#depth++;
     try {
       built.value = entityPlan
@@ -336,9 +348,9 @@ export class ReadPass implements DenormalizeContext, PatchHost {
       throw error;
     } finally {
       this.#depth--;
-      rec.starts.pop();
-      this.#building.pop();
-      this.#before.pop();
+      rec.start = outerStart;
+      this.#building = outer;
+      this.#before = outerBefore;
     }
     const deps = (built.deps = rec.take(start));
     const sameReads = before !== undefined && (rec.kept === deps || sameRecords(before, deps));
@@ -353,6 +365,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
       built.validAt = this.#version;
     }
     if (this.#presumed.length !== 0) this.#finished.push(built);
+    this.#resolved = built;
     return built.value;
   }
 
@@ -377,7 +390,9 @@ export class ReadPass implements DenormalizeContext, PatchHost {
 
   #stillValid(node: RecordNode, deps: Dependencies): boolean {
     node.pass = -this.#id;
-    this.#rec.starts.push(-1);
+    const rec = this.#rec;
+    const outerStart = rec.start;
+    rec.start = -1;
     this.#depth++;
     try {
       for (let i = 0; i < deps.length; i += STRIDE) {
@@ -391,7 +406,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
       return true;
     } finally {
       this.#depth--;
-      this.#rec.starts.pop();
+      rec.start = outerStart;
     }
   }
 }

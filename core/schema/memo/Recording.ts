@@ -1,4 +1,4 @@
-import { NO_DEPS, STRIDE, type Dependencies } from './dependencies.js';
+import { NO_DEPS, STRIDE, type Dependencies, type RecordNode } from './dependencies.js';
 
 /**
  * The dependencies a read records, of every node being built, one after the other: a nested build finishes
@@ -13,13 +13,19 @@ export class Recording {
   top = 0;
   /** How far this read's recording reached (`clear` clears up to there). */
   #high = 0;
-  /** Where the recording of each node being built starts (-1: not recording, validating). */
-  readonly starts: number[] = [0];
+  /**
+   * Where the recording of the innermost node being built starts (-1: not recording, validating); the
+   * outer ones' are kept by the reader while it builds or validates a nested one.
+   */
+  start = 0;
   /** Dependencies handed over whole, for the recording that starts at `#handedAt`. */
   #handed: Dependencies | undefined = undefined;
   #handedAt = -1;
   /** The handed dependencies last taken whole (they read the same records as those they patched). */
   kept: Dependencies | undefined = undefined;
+  /** The node of the last read recorded (if it has one), and where in `slots` the read is. */
+  #lastNode: RecordNode | undefined = undefined;
+  #lastAt = -1;
 
   /** Starts anew (a new pass). */
   reset(): void {
@@ -27,8 +33,8 @@ export class Recording {
     this.#handed = undefined;
     this.#handedAt = -1;
     this.kept = undefined;
-    // setting an array's length is a call into the engine: only when there is something to drop
-    if (this.starts.length !== 1) this.starts.length = 1;
+    this.#lastNode = undefined;
+    this.start = 0;
   }
 
   /** The read is over: drops every value recorded. */
@@ -38,14 +44,9 @@ export class Recording {
     this.reset();
   }
 
-  /** The start of the innermost recording (-1 while validating). */
-  current(): number {
-    return this.starts[this.starts.length - 1] as number;
-  }
-
-  /** Records a read of `key`/`pk` that gave `value`, unless validating. */
-  record(schema: unknown, key: string, pk: string, value: unknown): void {
-    if ((this.starts[this.starts.length - 1] as number) < 0) return;
+  /** Records a read of `key`/`pk` that gave `value` (the value of `node`, if given), unless validating. */
+  record(schema: unknown, key: string, pk: string, value: unknown, node?: RecordNode): void {
+    if (this.start < 0) return;
     const slots = this.slots;
     const top = this.top;
     slots[top] = schema;
@@ -53,6 +54,8 @@ export class Recording {
     slots[top + 2] = pk;
     slots[top + 3] = value;
     this.top = top + STRIDE;
+    this.#lastNode = node;
+    this.#lastAt = top;
   }
 
   /** Hands `deps` over whole to the recording that starts at `start` (where `top` is now). */
@@ -93,6 +96,28 @@ export class Recording {
     if (top === start) return NO_DEPS;
     if (top > this.#high) this.#high = top;
     this.top = start;
+    const node = this.#lastNode;
+    if (node !== undefined && top === start + STRIDE && this.#lastAt === start) return this.#soleRead(node, start);
     return this.slots.slice(start, top);
+  }
+
+  /**
+   * The one read at `start`, of `node`'s record, as the list every node that read only that value shares
+   * (an entity whose one nested entity is a user shared by many: one list per user, not per entity). A
+   * shared list is never changed in place: only lists of at least one read per position of a long list are
+   * (see patchList.ts).
+   */
+  #soleRead(node: RecordNode, start: number): Dependencies {
+    const slots = this.slots;
+    const sole = node.soleRead;
+    if (
+      sole !== undefined &&
+      sole[3] === slots[start + 3] &&
+      sole[2] === slots[start + 2] &&
+      sole[1] === slots[start + 1] &&
+      sole[0] === slots[start]
+    )
+      return sole;
+    return (node.soleRead = slots.slice(start, start + STRIDE));
   }
 }

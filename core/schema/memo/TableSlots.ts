@@ -5,6 +5,8 @@ import type { EntityTables } from '../types.js';
 import { nodesCarriedTo, type RecordNode } from './dependencies.js';
 
 const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
+/** The slots of one table. */
+const STRIDE = 4;
 
 /** Where a memo keeps its nodes: by table version, and the last node map made for each table key. */
 export interface NodeMaps {
@@ -13,8 +15,10 @@ export interface NodeMaps {
 }
 
 /**
- * The tables a read has used, each with its node map: `[key, table, node map, key, ...]` (a few: a scan
- * beats a lookup), up to `#used`; the slots past it are cleared and kept for the next read.
+ * The tables a read has used, each with its node map and whether it has no prototype: `[key, table, node
+ * map, bare, key, ...]` (a few: a scan beats a lookup), up to `#used`; the slots past it are cleared and
+ * kept for the next read. A bare table (all the store makes) is read with a plain lookup: any key of it is
+ * its own.
  */
 export class TableSlots {
   readonly slots: unknown[] = [];
@@ -36,14 +40,14 @@ export class TableSlots {
   }
 
   /**
-   * Where table `key` is in `slots` (added on first use): the table at the slot + 1, its node map at + 2;
-   * -1 when there is no such table. A table the memo has not seen yet (a new version of it) takes over
+   * Where table `key` is in `slots` (added on first use): the table at the slot + 1, its node map at + 2,
+   * whether it is bare at + 3; -1 when there is no such table. A table the memo has not seen yet (a new version of it) takes over
    * the nodes of the previous version's pks it still holds.
    */
   slotOf(key: string): number {
     const slots = this.slots;
     const used = this.#used;
-    for (let i = 0; i < used; i += 3) if (slots[i] === key) return i;
+    for (let i = 0; i < used; i += STRIDE) if (slots[i] === key) return i;
     const table = ownValue(this.entities, key);
     if (table === undefined) return -1;
     const maps = this.#maps;
@@ -57,17 +61,25 @@ export class TableSlots {
     slots[used] = key;
     slots[used + 1] = table;
     slots[used + 2] = nodes;
-    this.#used = used + 3;
+    slots[used + 3] = Object.getPrototypeOf(table) === null;
+    this.#used = used + STRIDE;
     return used;
   }
 
   /** The value the node of `key`/`pk` holds now: INVALID when the record is missing, `undefined` when not built. */
   currentValue(key: string, pk: string): unknown {
     const slot = this.slotOf(key);
-    const record = slot < 0 ? undefined : ownValue(this.slots[slot + 1] as EntityTables[string], pk);
+    const record = this.record(slot, pk);
     if (typeof record !== 'object' || record === null) return INVALID;
     const node = (this.slots[slot + 2] as Map<string, RecordNode>).get(pk);
     return node !== undefined && node.record === record ? node.value : undefined;
+  }
+
+  /** The record `pk` of the table at `slot` (of `slotOf`), if any. */
+  record(slot: number, pk: string): unknown {
+    if (slot < 0) return undefined;
+    const table = this.slots[slot + 1] as EntityTables[string];
+    return this.slots[slot + 3] === true ? (table as Record<string, unknown>)[pk] : ownValue(table, pk);
   }
 
   /** The pks of table `key` (the same array while the table is unchanged); `undefined` without such a table. */

@@ -65,11 +65,14 @@ function entityList(
   previous: unknown,
   name: string,
 ): unknown[] {
-  const out: unknown[] = [];
+  // a copy of the pks, overwritten: the list is made at its length (a list grown by `push` holds at least 16 slots)
+  const out = raw.slice();
+  let kept = 0;
   for (let i = 0; i < raw.length; i++) {
     const part = ctx.unvisit(Cls, raw[i], plan);
-    if (part !== INVALID && part !== undefined) out.push(part);
+    if (part !== INVALID && part !== undefined) out[kept++] = part;
   }
+  if (kept !== out.length) out.length = kept;
   if (typeof previous !== 'object' || previous === null) return out;
   const before = (previous as Record<string, unknown>)[name];
   if (!Array.isArray(before) || before.length !== out.length) return out;

@@ -31,6 +31,11 @@ export interface RecordNode {
   validAt: number;
   /** The readers index that lists it as a reader of its dependencies, if any. */
   indexed: object | undefined;
+  /**
+   * The dependencies of a node that read this record's current value and nothing else, shared by all such
+   * nodes (see `Recording.take`); dropped when the node is rebuilt.
+   */
+  soleRead: Dependencies | undefined;
 }
 
 /** A new node map of the nodes in `nodes` whose records `table` still holds (the same objects). */
