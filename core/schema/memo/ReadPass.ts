@@ -8,7 +8,7 @@ import { arrayItemSchema } from '../schemaKind.js';
 import { emptyTable, isPlainObject } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import type { EntityTables } from '../types.js';
-import { buildEntity, shallowEntity, shallowMarker, ShallowMarker } from './buildEntity.js';
+import { buildEntity, shallowMarker, ShallowMarker, shallowRead } from './buildEntity.js';
 import { NO_DEPS, STRIDE, sameParts, sameRecords, type Dependencies, type RecordNode } from './dependencies.js';
 import type { MemoCache } from './MemoCache.js';
 import type { ChangeSet, Readers, Trust } from './Readers.js';
@@ -151,16 +151,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
    * stored (pks). Kept per record, so that repeated reads give the same object.
    */
   #shallowRecord(schema: typeof Entity, plan: EntityPlan, pk: string): unknown {
-    const record = ownValue(ownValue(this.#tables.entities, plan.key), pk);
-    let value: unknown = INVALID;
-    if (typeof record === 'object' && record !== null) {
-      const shallow = this.#memo.shallow;
-      value = shallow.get(record);
-      if (value === undefined) {
-        value = shallowEntity(plan, record as Record<string, unknown>);
-        shallow.set(record, value as object);
-      }
-    }
+    const value = shallowRead(this.#memo.shallow, plan, ownValue(ownValue(this.#tables.entities, plan.key), pk));
     this.#rec.record(shallowMarker(schema), plan.key, pk, value);
     return value;
   }
@@ -247,16 +238,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     // hands out its new value to the cycle), along with everything that saw a value that changed.
     this.#memo.unsettle();
     for (const { node, value } of this.#presumed) if (node.value !== value) node.deps = undefined;
-    for (const node of this.#finished) {
-      const deps = node.deps;
-      if (!deps) continue;
-      for (let i = 0; i < deps.length; i += STRIDE) {
-        if (this.#tables.currentValue(deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) {
-          node.deps = undefined;
-          break;
-        }
-      }
-    }
+    for (const node of this.#finished) if (node.deps && !this.#tables.holdValues(node.deps)) node.deps = undefined;
     return false;
   }
 
@@ -339,7 +321,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     this.#depth++;
     try {
       built.value = entityPlan
-        ? buildEntity(entityPlan, record as Record<string, unknown>, this, this.#register, previous)
+        ? buildEntity(entityPlan, record as Record<string, unknown>, this, built, previous)
         : (schema as TableSchema).build(record, this, this.#register);
     } catch (error) {
       rec.top = start;

@@ -2,11 +2,11 @@ import { emptyTable, ownValue } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import { tablePks } from '../tableDerived.js';
 import type { EntityTables } from '../types.js';
-import { nodesCarriedTo, type RecordNode } from './dependencies.js';
+import { STRIDE, nodesCarriedTo, type Dependencies, type RecordNode } from './dependencies.js';
 
 const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
 /** The slots of one table. */
-const STRIDE = 4;
+const TABLE_SLOTS = 4;
 
 /** Where a memo keeps its nodes: by table version, and the last node map made for each table key. */
 export interface NodeMaps {
@@ -47,7 +47,7 @@ export class TableSlots {
   slotOf(key: string): number {
     const slots = this.slots;
     const used = this.#used;
-    for (let i = 0; i < used; i += STRIDE) if (slots[i] === key) return i;
+    for (let i = 0; i < used; i += TABLE_SLOTS) if (slots[i] === key) return i;
     const table = ownValue(this.entities, key);
     if (table === undefined) return -1;
     const maps = this.#maps;
@@ -62,8 +62,16 @@ export class TableSlots {
     slots[used + 1] = table;
     slots[used + 2] = nodes;
     slots[used + 3] = Object.getPrototypeOf(table) === null;
-    this.#used = used + STRIDE;
+    this.#used = used + TABLE_SLOTS;
     return used;
+  }
+
+  /** Whether each read of `deps` gives the value it recorded, as the nodes hold now. */
+  holdValues(deps: Dependencies): boolean {
+    for (let i = 0; i < deps.length; i += STRIDE) {
+      if (this.currentValue(deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) return false;
+    }
+    return true;
   }
 
   /** The value the node of `key`/`pk` holds now: INVALID when the record is missing, `undefined` when not built. */

@@ -13,7 +13,8 @@ export interface EntityReader extends DenormalizeContext {
 /**
  * Builds an Entity instance from its stored record: class defaults, then the stored fields, then
  * deserializers (skipping null/undefined), then nested schemas. A required nested entity that is INVALID
- * or missing makes the whole entity INVALID; an optional one becomes `undefined`. `previous` is the value
+ * or missing makes the whole entity INVALID; an optional one becomes `undefined`. `node` (the record's memo
+ * node) holds the instance as soon as it exists, for a cycle back to the record. `previous` is the value
  * the record's node held before (its last build, if any): a list of entities that reads the same
  * entities again is that build's list (the same array).
  */
@@ -21,12 +22,12 @@ export function buildEntity(
   plan: EntityPlan,
   record: Record<string, unknown>,
   ctx: EntityReader,
-  register: (value: unknown) => void,
+  node: { value: unknown },
   previous: unknown,
 ): unknown {
   if (plan.validate && plan.validate(record)) return INVALID;
   const instance = new plan.make();
-  register(instance);
+  node.value = instance; // handed out early: a cycle back to this record reads it
   fillFields(plan, instance, record);
   const schemaFields = plan.schemaFields;
   for (let i = 0; i < schemaFields.length; i++) {
@@ -84,8 +85,16 @@ function entityList(
  * The depth limit: an entity read past its `maxEntityDepth` is read shallow, with its own fields and
  * deserialized values and its nested schema fields left as stored (pks).
  */
-export function shallowEntity(plan: EntityPlan, record: Record<string, unknown>): object {
+function shallowEntity(plan: EntityPlan, record: Record<string, unknown>): object {
   return fillFields(plan, new plan.make(), record);
+}
+
+/** The shallow entity of `record`, kept per record in `kept` (repeated reads give the same object); INVALID without a record. */
+export function shallowRead(kept: WeakMap<object, object>, plan: EntityPlan, record: unknown): unknown {
+  if (typeof record !== 'object' || record === null) return INVALID;
+  let value = kept.get(record);
+  if (value === undefined) kept.set(record, (value = shallowEntity(plan, record as Record<string, unknown>)));
+  return value;
 }
 
 /** Marks a dependency read shallow (past the depth limit), so that validating it reads it shallow again. */
