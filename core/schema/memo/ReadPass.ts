@@ -159,7 +159,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
   /** `plan`: the schema's plan if known (else found when the record is built). */
   unvisitRecord(schema: TableSchema | Function, key: string, pk: string, plan?: EntityPlan): unknown {
     const slot = this.#tables.slotOf(key);
-    const record = this.#tables.record(slot, pk);
+    const record = slot < 0 ? undefined : ownValue(this.#slots[slot + 1] as EntityTables[string], pk);
     const value =
       typeof record === 'object' && record !== null
         ? this.#resolve(

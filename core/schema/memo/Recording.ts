@@ -23,9 +23,11 @@ export class Recording {
   #handedAt = -1;
   /** The handed dependencies last taken whole (they read the same records as those they patched). */
   kept: Dependencies | undefined = undefined;
-  /** The node of the last read recorded (if it has one), and where in `slots` the read is. */
+  /**
+   * The node of the last read recorded, if it has one: the likely record of a node's one read (its list is
+   * shared only when it holds the same read, see `#soleRead`).
+   */
   #lastNode: RecordNode | undefined = undefined;
-  #lastAt = -1;
 
   /** Starts anew (a new pass). */
   reset(): void {
@@ -55,7 +57,6 @@ export class Recording {
     slots[top + 3] = value;
     this.top = top + STRIDE;
     this.#lastNode = node;
-    this.#lastAt = top;
   }
 
   /** Hands `deps` over whole to the recording that starts at `start` (where `top` is now). */
@@ -97,12 +98,12 @@ export class Recording {
     if (top > this.#high) this.#high = top;
     this.top = start;
     const node = this.#lastNode;
-    if (node !== undefined && top === start + STRIDE && this.#lastAt === start) return this.#soleRead(node, start);
+    if (node !== undefined && top === start + STRIDE) return this.#soleRead(node, start);
     return this.slots.slice(start, top);
   }
 
   /**
-   * The one read at `start`, of `node`'s record, as the list every node that read only that value shares
+   * The one read at `start`, most likely of `node`'s record, as the list every node that read only that value shares
    * (an entity whose one nested entity is a user shared by many: one list per user, not per entity). A
    * shared list is never changed in place: only lists of at least one read per position of a long list are
    * (see patchList.ts).
@@ -110,14 +111,8 @@ export class Recording {
   #soleRead(node: RecordNode, start: number): Dependencies {
     const slots = this.slots;
     const sole = node.soleRead;
-    if (
-      sole !== undefined &&
-      sole[3] === slots[start + 3] &&
-      sole[2] === slots[start + 2] &&
-      sole[1] === slots[start + 1] &&
-      sole[0] === slots[start]
-    )
-      return sole;
-    return (node.soleRead = slots.slice(start, start + STRIDE));
+    let same = 0;
+    if (sole !== undefined) while (same < STRIDE && sole[same] === slots[start + same]) same++;
+    return same === STRIDE ? (sole as Dependencies) : (node.soleRead = slots.slice(start, start + STRIDE));
   }
 }

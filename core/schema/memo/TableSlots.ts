@@ -5,8 +5,6 @@ import type { EntityTables } from '../types.js';
 import { STRIDE, nodesCarriedTo, type Dependencies, type RecordNode } from './dependencies.js';
 
 const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
-/** The slots of one table. */
-const TABLE_SLOTS = 4;
 
 /** Where a memo keeps its nodes: by table version, and the last node map made for each table key. */
 export interface NodeMaps {
@@ -15,10 +13,8 @@ export interface NodeMaps {
 }
 
 /**
- * The tables a read has used, each with its node map and whether it has no prototype: `[key, table, node
- * map, bare, key, ...]` (a few: a scan beats a lookup), up to `#used`; the slots past it are cleared and
- * kept for the next read. A bare table (all the store makes) is read with a plain lookup: any key of it is
- * its own.
+ * The tables a read has used, each with its node map: `[key, table, node map, key, ...]` (a few: a scan
+ * beats a lookup), up to `#used`; the slots past it are cleared and kept for the next read.
  */
 export class TableSlots {
   readonly slots: unknown[] = [];
@@ -40,14 +36,14 @@ export class TableSlots {
   }
 
   /**
-   * Where table `key` is in `slots` (added on first use): the table at the slot + 1, its node map at + 2,
-   * whether it is bare at + 3; -1 when there is no such table. A table the memo has not seen yet (a new version of it) takes over
+   * Where table `key` is in `slots` (added on first use): the table at the slot + 1, its node map at + 2;
+   * -1 when there is no such table. A table the memo has not seen yet (a new version of it) takes over
    * the nodes of the previous version's pks it still holds.
    */
   slotOf(key: string): number {
     const slots = this.slots;
     const used = this.#used;
-    for (let i = 0; i < used; i += TABLE_SLOTS) if (slots[i] === key) return i;
+    for (let i = 0; i < used; i += 3) if (slots[i] === key) return i;
     const table = ownValue(this.entities, key);
     if (table === undefined) return -1;
     const maps = this.#maps;
@@ -61,33 +57,24 @@ export class TableSlots {
     slots[used] = key;
     slots[used + 1] = table;
     slots[used + 2] = nodes;
-    slots[used + 3] = Object.getPrototypeOf(table) === null;
-    this.#used = used + TABLE_SLOTS;
+    this.#used = used + 3;
     return used;
   }
 
   /** Whether each read of `deps` gives the value it recorded, as the nodes hold now. */
   holdValues(deps: Dependencies): boolean {
-    for (let i = 0; i < deps.length; i += STRIDE) {
+    for (let i = 0; i < deps.length; i += STRIDE)
       if (this.currentValue(deps[i + 1] as string, deps[i + 2] as string) !== deps[i + 3]) return false;
-    }
     return true;
   }
 
   /** The value the node of `key`/`pk` holds now: INVALID when the record is missing, `undefined` when not built. */
   currentValue(key: string, pk: string): unknown {
     const slot = this.slotOf(key);
-    const record = this.record(slot, pk);
+    const record = slot < 0 ? undefined : ownValue(this.slots[slot + 1] as EntityTables[string], pk);
     if (typeof record !== 'object' || record === null) return INVALID;
     const node = (this.slots[slot + 2] as Map<string, RecordNode>).get(pk);
     return node !== undefined && node.record === record ? node.value : undefined;
-  }
-
-  /** The record `pk` of the table at `slot` (of `slotOf`), if any. */
-  record(slot: number, pk: string): unknown {
-    if (slot < 0) return undefined;
-    const table = this.slots[slot + 1] as EntityTables[string];
-    return this.slots[slot + 3] === true ? (table as Record<string, unknown>)[pk] : ownValue(table, pk);
   }
 
   /** The pks of table `key` (the same array while the table is unchanged); `undefined` without such a table. */
