@@ -25,7 +25,7 @@ export class Recording {
   kept: Dependencies | undefined = undefined;
   /**
    * The node of the last read recorded, if it has one: the likely record of a node's one read (its list is
-   * shared only when it holds the same read, see `#soleRead`).
+   * shared only when it holds the same read, see `take`).
    */
   #lastNode: RecordNode | undefined = undefined;
 
@@ -97,22 +97,15 @@ export class Recording {
     if (top === start) return NO_DEPS;
     if (top > this.#high) this.#high = top;
     this.top = start;
-    const node = this.#lastNode;
-    if (node !== undefined && top === start + STRIDE) return this.#soleRead(node, start);
-    return this.slots.slice(start, top);
-  }
-
-  /**
-   * The one read at `start`, most likely of `node`'s record, as the list every node that read only that value shares
-   * (an entity whose one nested entity is a user shared by many: one list per user, not per entity). A
-   * shared list is never changed in place: only lists of at least one read per position of a long list are
-   * (see patchList.ts).
-   */
-  #soleRead(node: RecordNode, start: number): Dependencies {
     const slots = this.slots;
+    const node = this.#lastNode;
+    if (node === undefined || top !== start + STRIDE) return slots.slice(start, top);
+    // one read, most likely of `node`'s record: the list every node that read only that value shares (an
+    // entity whose one nested entity is a user shared by many: one list per user, not per entity). A shared
+    // list is never changed in place: only lists of one read per position of a long list are (patchList.ts).
     const sole = node.soleRead;
     let same = 0;
     if (sole !== undefined) while (same < STRIDE && sole[same] === slots[start + same]) same++;
-    return same === STRIDE ? (sole as Dependencies) : (node.soleRead = slots.slice(start, start + STRIDE));
+    return same === STRIDE ? (sole as Dependencies) : (node.soleRead = slots.slice(start, top));
   }
 }

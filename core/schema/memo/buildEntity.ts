@@ -73,7 +73,7 @@ function entityList(
     const part = ctx.unvisit(Cls, raw[i], plan);
     if (part !== INVALID && part !== undefined) out[kept++] = part;
   }
-  if (kept !== out.length) out.length = kept;
+  out.length = kept;
   if (typeof previous !== 'object' || previous === null) return out;
   const before = (previous as Record<string, unknown>)[name];
   if (!Array.isArray(before) || before.length !== out.length) return out;
