@@ -53,7 +53,7 @@ import {
   watchQuery,
   type InfiniteOptions,
 } from '../../core/index.js';
-import { assertReadEndpoint } from '../../core/internal.js';
+import { afterQueries, assertReadEndpoint, flushQueries } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();
@@ -312,7 +312,7 @@ function follow<E extends ReadEndpoint, S>(
     let first = true;
     const subscription = open(request().list).subscribe((next) => {
       if (first) return commit(next);
-      if (!scheduled) queueMicrotask(endOfTask);
+      if (!scheduled) afterQueries(endOfTask);
       scheduled = true;
       queued.set(own, () => commit(next));
     });
@@ -323,6 +323,7 @@ function follow<E extends ReadEndpoint, S>(
     });
   });
   return () => {
+    if (!getListener() && token) flushQueries(); // a write of this task re-reads the store at once
     const waitingCommit = !getListener() && token && queued.get(token);
     if (waitingCommit) {
       queued.delete(token!);
@@ -344,7 +345,7 @@ function observeIn<E extends ReadEndpoint>(
   const given = !!options && !('fetch' in options) ? options : undefined;
   const view = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData);
   const peek = (list: EndpointArgs<E>) => view(peekQuery(controller, endpoint, ...list));
-  const open = (list: EndpointArgs<E>) => watchQuery(controller, endpoint, list, { poll }).pipe(map(view));
+  const open = (list: EndpointArgs<E>) => watchQuery(controller, endpoint, list, { poll, batch: true }).pipe(map(view));
   return follow(request, peek, open, ready, given?.reconcile ? reconciled() : undefined);
 }
 

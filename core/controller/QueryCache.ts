@@ -13,11 +13,9 @@ import { GarbageCollector, type CollectorView } from './GarbageCollector.js';
 import { Environment, type EnvironmentListener } from './Environment.js';
 import type { ResolvedOptions } from './options.js';
 import { NO_PATHS, QueryReader } from './QueryReader.js';
-import { QueryStream, type StreamHost, type UpdateOptions } from './QueryStream.js';
+import { QueryStream, type StreamHost, type StreamObserveOptions } from './QueryStream.js';
 import { Requests, type RequestListener } from './Requests.js';
-import { IDLE, type ControllerEndpoint, type ObserveOptions, type QueryState } from './types.js';
-
-const ENTITIES_ONLY: UpdateOptions = { entitiesOnly: true };
+import { IDLE, type ControllerEndpoint, type QueryState } from './types.js';
 
 /** The query cache's options: the controller's, each at its default when not given (`cacheOptions`). */
 export type QueryCacheOptions = ResolvedOptions;
@@ -174,7 +172,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   observe(
     endpoint: ControllerEndpoint,
     args: readonly unknown[],
-    options: ObserveOptions,
+    options: StreamObserveOptions,
   ): Observable<QueryState<unknown>> {
     if (args[0] === null) {
       return new Observable<QueryState<unknown>>((subscriber) => subscriber.next(IDLE));
@@ -291,8 +289,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
       for (const [key, pk] of before?.touched ?? []) addPath(key, pk);
       for (const [key, pk] of after.touched) addPath(key, pk);
     }
-    for (let i = 0; i < affected.length; i++)
-      (affected[i] as QueryStream).update(i >= fullReads ? ENTITIES_ONLY : undefined);
+    for (let i = 0; i < affected.length; i++) (affected[i] as QueryStream).changed(i >= fullReads);
   }
 }
 

@@ -18,6 +18,15 @@ import { isTransient } from './retry.js';
 import { every } from './timers.js';
 import type { ControllerEndpoint, ObserveOptions, QueryState, ResponseSnapshot } from './types.js';
 
+/**
+ * What a subscriber asks of the stream: `ObserveOptions`, and for `batch` (`watchQuery`) where the stream
+ * waits for the end of the task (kept out of the stream so that only apps batching bundle it).
+ */
+export interface StreamObserveOptions extends ObserveOptions {
+  /** Queues the stream's re-read for the end of the task (it calls `flush` then). */
+  readonly wait?: (stream: QueryStream) => void;
+}
+
 /** How `QueryStream.update` re-reads. */
 export interface UpdateOptions {
   /** The first subscriber arrived: a failed request is retried without waiting for its error to expire. */
@@ -61,6 +70,8 @@ export interface StreamHost {
 }
 
 const MOUNTING: UpdateOptions = { mounting: true };
+const ENTITIES_ONLY: UpdateOptions = { entitiesOnly: true };
+
 /** A stream's read before its first one. */
 const NOT_READ: QueryRead = {
   input: undefined,
@@ -181,6 +192,12 @@ export class QueryStream {
   #pausedAt: number | undefined;
   #updating = false;
   #dirty = false;
+  /** Subscribers that want every write's state at once (not `batch`); `#wait`: where a batching one waits. */
+  #eager = 0;
+  #wait: ((stream: QueryStream) => void) | undefined;
+  /** A re-read waits for the end of the task (`changed`); `#waitingFull`: it reads the key's result and meta too. */
+  #waiting = false;
+  #waitingFull = false;
   /** The last transition that listed this stream for an update (see `listFor`). */
   #mark = 0;
   /** The last read (an `entitiesOnly` update reads its key's result and meta from it). */
@@ -210,10 +227,13 @@ export class QueryStream {
   }
 
   /** The stream for one subscriber. */
-  observe(options: ObserveOptions): Observable<QueryState<unknown>> {
+  observe(options: StreamObserveOptions): Observable<QueryState<unknown>> {
     const poll = options.poll;
     return new Observable<QueryState<unknown>>((subscriber) => {
       const mounting = this.#subscribers++ === 0;
+      const eager = !options.wait;
+      if (eager) this.#eager++;
+      else this.#wait = options.wait;
       if (poll) this.#pollers++;
       this.update(mounting ? MOUNTING : undefined);
       this.syncPolling();
@@ -221,6 +241,7 @@ export class QueryStream {
       return () => {
         subscription.unsubscribe();
         if (poll) this.#pollers--;
+        if (eager) this.#eager--;
         this.#subscribers--;
         this.syncPolling();
         if (this.#subscribers === 0) this.#host.release(this);
@@ -238,8 +259,33 @@ export class QueryStream {
     return this.#subscribers > 0;
   }
 
+  /**
+   * Something this stream read changed (`entitiesOnly`: records only, not its key's result or meta). Re-reads
+   * at once, or, when every subscriber renders once per task (`batch`), once at the end of the task however
+   * many writes the task makes.
+   */
+  changed(entitiesOnly: boolean): void {
+    if (this.#eager > 0 || this.#subscribers === 0 || !this.#wait)
+      return this.update(entitiesOnly ? ENTITIES_ONLY : undefined);
+    if (!entitiesOnly) this.#waitingFull = true;
+    if (this.#waiting) return;
+    this.#waiting = true;
+    this.#wait(this);
+  }
+
+  /** Runs the re-read that waits for the end of the task, if any. */
+  flush(): void {
+    if (this.#waiting) this.update(this.#waitingFull ? undefined : ENTITIES_ONLY);
+  }
+
   /** Re-reads the store, fetches if the data is missing, stale or invalid, and emits if a field changed. */
   update(options?: UpdateOptions): void {
+    if (this.#waiting) {
+      // a re-read waited for the end of the task: this one replaces it (reading everything if it had to)
+      this.#waiting = false;
+      if (this.#waitingFull && options?.entitiesOnly) options = undefined;
+      this.#waitingFull = false;
+    }
     if (this.#updating) {
       this.#dirty = true;
       return;
@@ -289,6 +335,7 @@ export class QueryStream {
 
   /** The stream is dropped by its cache: it depends on nothing any more and stops polling. */
   close(): void {
+    this.#waiting = false;
     this.#poll?.unsubscribe();
     this.#poll = undefined;
     this.#last = { ...this.#last, paths: NO_PATHS };

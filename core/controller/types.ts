@@ -164,6 +164,12 @@ export type Queryable = EntityClass | SchemaNode;
 export interface ObserveOptions {
   /** The subscriber keeps the polling timer running (`pollFrequency`); the adapters' `useSuspense` does not. */
   readonly poll: boolean;
+  /**
+   * The subscriber renders once per task (the adapters): while every subscriber of the key says so, the
+   * writes of one task re-read the store once, at its end (a microtask), instead of once per write. The
+   * first state still comes synchronously on subscribe; `flushQueries()` re-reads at once.
+   */
+  readonly batch?: boolean;
 }
 
 /** What a committed change was. */

@@ -6,6 +6,7 @@
 import type { Observable } from 'rxjs';
 import { controllerInternals, disposedError, type Controller } from './Controller.js';
 import { needsFetch, stateOf } from './QueryStream.js';
+import { waitForEndOfTask } from './endOfTask.js';
 import {
   IDLE,
   assertReadEndpoint,
@@ -39,7 +40,8 @@ export function watchQuery<E extends ControllerEndpoint>(
 ): Observable<QueryState<EndpointData<E>>> {
   const cache = cacheOf(controller, 'watchQuery');
   assertReadEndpoint(endpoint, 'watchQuery');
-  return cache.observe(endpoint, args, options) as Observable<QueryState<EndpointData<E>>>;
+  const wait = options.batch ? { ...options, wait: waitForEndOfTask } : options;
+  return cache.observe(endpoint, args, wait) as Observable<QueryState<EndpointData<E>>>;
 }
 
 /**
