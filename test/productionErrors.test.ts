@@ -10,10 +10,10 @@ import * as source from '../core/index.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-/** The core bundled (and minified) with `NODE_ENV` defined, and imported. */
-async function coreBuiltFor(nodeEnv: 'production' | 'development'): Promise<{ code: string; core: typeof source }> {
+/** `entry` bundled and minified as an app's build bundles it, with `NODE_ENV` defined (`external` left out). */
+async function bundled(entry: string, nodeEnv: string, external: string[] = []): Promise<string> {
   const result = await esbuild.build({
-    entryPoints: [path.join(root, 'core/index.ts')],
+    entryPoints: [path.join(root, entry)],
     bundle: true,
     minify: true,
     format: 'esm',
@@ -21,9 +21,15 @@ async function coreBuiltFor(nodeEnv: 'production' | 'development'): Promise<{ co
     target: 'es2022',
     write: false,
     logLevel: 'silent',
+    external,
     define: { 'process.env.NODE_ENV': JSON.stringify(nodeEnv) },
   });
-  const code = result.outputFiles[0]!.text;
+  return result.outputFiles[0]!.text;
+}
+
+/** The core bundled (and minified) with `NODE_ENV` defined, and imported. */
+async function coreBuiltFor(nodeEnv: 'production' | 'development'): Promise<{ code: string; core: typeof source }> {
+  const code = await bundled('core/index.ts', nodeEnv);
   const core = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as typeof source;
   return { code, core };
 }
@@ -93,21 +99,8 @@ describe('error prose in production builds', () => {
   });
 
   it("leaves the adapters' advice out of production builds too, and keeps it in development", async () => {
-    const built = async (entry: string, nodeEnv: string) =>
-      (
-        await esbuild.build({
-          entryPoints: [path.join(root, entry)],
-          bundle: true,
-          minify: true,
-          format: 'esm',
-          platform: 'neutral',
-          target: 'es2022',
-          write: false,
-          logLevel: 'silent',
-          external: ['svelte', 'svelte/*', 'solid-js', 'solid-js/*', 'rxjs'],
-          define: { 'process.env.NODE_ENV': JSON.stringify(nodeEnv) },
-        })
-      ).outputFiles[0]!.text;
+    const external = ['svelte', 'svelte/*', 'solid-js', 'solid-js/*', 'rxjs'];
+    const built = (entry: string, nodeEnv: string) => bundled(entry, nodeEnv, external);
     for (const [entry, advice] of [
       ['adapters/svelte/index.ts', 'Call setController(new Controller())'],
       ['adapters/solid/index.ts', 'Wrap your app in <ControllerProvider'],
