@@ -8,18 +8,8 @@
  * `WARM_MS`): before that, a set costs several times more, most of it the engine compiling the path (its first
  * 1,000 sets, printed apart, include that compilation; in a page it is paid once, by the first writes).
  */
-import { Controller, Entity, createResource } from '../../core/index.js';
-
-class Todo extends Entity {
-  id = 0;
-  userId = 0;
-  title = '';
-  completed = false;
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'Todo';
-}
+import { Controller, createResource } from '../../core/index.js';
+import { PlainTodo as Todo } from '../fixtures/entities.js';
 
 const TodoResource = createResource({ urlPrefix: 'http://bench.invalid', path: '/todos/:id', schema: Todo });
 
