@@ -23,19 +23,28 @@ function watched(pks: readonly unknown[]) {
 const retitle = (state: ReturnType<typeof normalize>, id: number, title: string) =>
   normalize(Todo, { id, userId: 1, title }, [], state);
 
+/**
+ * A todo list of `rows` read through a memo, past its first reads after a write (those walk everything; the next
+ * ones know who reads what, and where): `read(state)` reads it, `positions` lists the positions read since cleared.
+ */
+function patchedTodos(rows: ReturnType<typeof todos>) {
+  const memo = new MemoCache();
+  const list = [Todo] as const;
+  let state = normalize(list, rows);
+  const { list: result, read: positions } = watched(state.result as string[]);
+  const read = (s: typeof state) => memo.denormalize(list, result, s.entities).data!;
+  read(state);
+  for (const id of [1, 2, 3]) {
+    state = retitle(state, id, `first ${id}`);
+    read(state);
+  }
+  return { list, result, positions, read, state };
+}
+
 describe('a list read again after a one-record write (patched where the write changed it)', () => {
   it('reads only the changed record again: a new list, a new instance for it, the same instances for the others', () => {
-    const memo = new MemoCache();
-    const list = [Todo] as const;
-    let state = normalize(list, todos());
-    const { list: result, read: positions } = watched(state.result as string[]);
-    const read = (s: typeof state) => memo.denormalize(list, result, s.entities).data!;
-    read(state);
-    // the first reads after a write walk everything (the next ones know who reads what, and where)
-    for (const id of [1, 2, 3]) {
-      state = retitle(state, id, `first ${id}`);
-      read(state);
-    }
+    const { list, result, positions, read, ...patched } = patchedTodos(todos());
+    let state = patched.state;
     let before = read(state);
     for (const [id, title] of [
       [7, 'seven'],
@@ -111,17 +120,12 @@ describe('a list read again after a one-record write (patched where the write ch
   });
 
   it('reads the touched positions when a write changes many records, one of them twice, one at two positions', () => {
-    const memo = new MemoCache();
-    const list = [Todo] as const;
     // todo 5 sits at two positions
-    let state = normalize(list, [...todos(), { id: 5, userId: 1, title: 'todo 5' }]);
-    const { list: result, read: positions } = watched(state.result as string[]);
-    const read = (s: typeof state) => memo.denormalize(list, result, s.entities).data!;
-    read(state);
-    for (const id of [1, 2, 3]) {
-      state = retitle(state, id, `first ${id}`);
-      read(state);
-    }
+    const { list, result, positions, read, ...patched } = patchedTodos([
+      ...todos(),
+      { id: 5, userId: 1, title: 'todo 5' },
+    ]);
+    let state = patched.state;
     const before = read(state);
     // 21 records in one write, todo 7 twice (the last title wins), todo 5 at two positions
     const ids = Array.from({ length: 20 }, (_, i) => 3 + i * 4);
