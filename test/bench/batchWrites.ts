@@ -5,6 +5,7 @@
  * them (a batch, a loop of single writes) is timed from the write to the moment every stream shows its
  * changed rows, and its emissions are counted. Runs inside a peer's child process (see harness.ts).
  */
+import { median, now } from './clock.js';
 import { manyUsers, type UserJson } from './data.js';
 
 /** How many live streams watch the rows (each reads one page of rows). */
@@ -41,20 +42,6 @@ export interface BatchResult {
   readonly streams: number;
   readonly rows: number;
 }
-
-const now =
-  process.env.BENCH_CLOCK === 'cpu'
-    ? () => {
-        const { user, system } = process.cpuUsage();
-        return (user + system) / 1000;
-      }
-    : () => performance.now();
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** The `round`-th change of every user: a new name and follower count. */
 const changed = (users: readonly UserJson[], round: number) =>

@@ -4,6 +4,7 @@
  * prints one `@@result <json>` line for the parent.
  */
 import { runBatchWrites, type BatchWrites } from './batchWrites.js';
+import { median, now } from './clock.js';
 import { generate, manyUsers, type ArticleJson, type UserJson } from './data.js';
 
 /** What a read of the list must look like, whatever the library returns (instances, frozen objects...). */
@@ -110,21 +111,6 @@ export type Job =
   | { readonly kind: 'memory'; readonly n: number }
   | { readonly kind: 'writes'; readonly n: number; readonly batches: number }
   | { readonly kind: 'batch'; readonly n: number; readonly batches: number };
-
-/** The clock of every timing: wall time, or with `BENCH_CLOCK=cpu` (`run.mjs --cpu`) the process's CPU time (user + system). */
-const now =
-  process.env.BENCH_CLOCK === 'cpu'
-    ? () => {
-        const { user, system } = process.cpuUsage();
-        return (user + system) / 1000;
-      }
-    : () => performance.now();
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 function collect(): void {
   globalThis.gc?.();
