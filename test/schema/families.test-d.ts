@@ -1,26 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { Entity, EntityMixin, query, schema, type Denormalize, type EntityTables } from '../../core/index.js';
+import { EntityMixin, query, schema, type Denormalize, type EntityTables } from '../../core/index.js';
 import { Todo, User } from '../fixtures/entities.js';
-
-class Link extends Entity {
-  id = 0;
-  type = 'link' as const;
-  url = '';
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'Link';
-}
-
-class Post extends Entity {
-  id = 0;
-  type = 'post' as const;
-  title = '';
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'Post';
-}
+import { Link, Post } from '../fixtures/feedItems.js';
 
 declare const entities: EntityTables;
 
