@@ -3,4 +3,4 @@
  * (`core/index.ts`). Not a package export: nothing here is part of the public API or its types.
  */
 export { assertReadEndpoint } from './controller/index.js';
-export { afterQueries, flushQueries } from './controller/index.js';
+export { afterQueries, flushQueries, onQueriesWait } from './controller/index.js';

@@ -5,7 +5,8 @@
  * @example
  * import { createQuery, setController } from 'rx-rest/svelte';
  */
-import { getContext, onMount, setContext } from 'svelte';
+import { getContext, onMount, setContext, untrack } from 'svelte';
+import { createSubscriber } from 'svelte/reactivity';
 import { fromStore, readable, toStore, type Readable } from 'svelte/store';
 import { map } from 'rxjs';
 import type {
@@ -25,7 +26,7 @@ import {
   watchQuery,
   type InfiniteOptions,
 } from '../../core/index.js';
-import { assertReadEndpoint } from '../../core/internal.js';
+import { afterQueries, assertReadEndpoint, flushQueries, onQueriesWait } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
 import { pageHydrated } from './sveltekit.js';
@@ -137,7 +138,8 @@ export function createQueryState<E extends ReadEndpoint>(
   options?: Controller | SvelteQueryOptions,
 ): QueryResult<EndpointData<E>> {
   const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'paused', 'placeholder'] as const;
-  return getters(createQuery(endpoint, args, options), fields);
+  const store = createQuery(endpoint, args, options) as Batched<QueryResult<EndpointData<E>>>;
+  return getters(store, fields, store.flush);
 }
 
 /** `createMutation`'s result: a store of its state (`$save.pending`), the same state as runes getters (`save.pending`), `mutate` and `reset`. */
@@ -202,10 +204,21 @@ const toSubscribe =
     return () => subscription.unsubscribe();
   };
 
-/** Adds runes-friendly getters of the store's fields to `target` (subscribed while an effect reads them). */
-function getters<S, T extends Readable<S>>(target: T, keys: readonly (keyof S)[]): T & S {
+/** A store whose later states wait for the end of the task (`follow`'s `batch`), and the read that brings them now. */
+type Batched<S> = Readable<S> & { flush?: () => void };
+
+/** The effects that read a batched query run again when a write makes queries wait (their read then re-reads). */
+const written = createSubscriber(onQueriesWait);
+
+/**
+ * Adds runes-friendly getters of the store's fields to `target` (subscribed while an effect reads them).
+ * With `flush` (a batched query) a read first brings the task's writes in, untracked: in a `$derived` or
+ * the markup too, whose effects a write marks stale (`written`).
+ */
+function getters<S, T extends Readable<S>>(target: T, keys: readonly (keyof S)[], flush?: () => void): T & S {
   const box = fromStore<S>(target);
-  for (const key of keys) Object.defineProperty(target, key, { get: () => box.current[key], enumerable: true });
+  const read = flush ? () => (written(), untrack(flush), box.current) : () => box.current;
+  for (const key of keys) Object.defineProperty(target, key, { get: () => read()[key], enumerable: true });
   return target as unknown as T & S;
 }
 
@@ -218,34 +231,50 @@ function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): 
 /**
  * A store that follows `open(args)` and switches when the args' request key changes. On the server a
  * store is read once (subscribe, unsubscribe): it reads `peek(args)` and starts nothing.
+ *
+ * `batch` (`open` re-reads once per task): a subscription's first state is set at once, later ones at the
+ * end of the task, the latest only (`afterQueries`); a read before then (`subscribe`, so `get(store)`, and
+ * `flush`) re-reads the task's writes and sets their state first.
  */
 function follow<E extends ReadEndpoint, S>(
   endpoint: E,
   args: QueryArgsInput<E>,
   peek: (list: EndpointArgs<E>) => S,
   open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
-): Readable<S> {
+  batch = false,
+): Batched<S> {
   assertReadEndpoint(endpoint, 'createQuery');
   const args$ = toReadable<QueryArgs<E>>(args);
   const list = (a: QueryArgs<E> | null) => (a === null ? [null] : a === undefined ? [] : [a]) as EndpointArgs<E>;
   if (typeof window === 'undefined') return { subscribe: (run) => args$.subscribe((a) => run(peek(list(a)))) };
-  return readable<S>(peek([null] as EndpointArgs<E>), (set) => {
+  let commit: (() => void) | undefined; // sets the latest state, if it waits for the end of the task
+  const store = readable<S>(peek([null] as EndpointArgs<E>), (set) => {
     let key: string | null | undefined;
     let current: { unsubscribe(): void } | undefined;
     let last: S | undefined;
+    let latest: S;
     const next = (state: S) => state !== last && set((last = state)); // a state as before: nothing to update
     const stopArgs = args$.subscribe((a) => {
       const request = a === null ? null : endpoint.key(...list(a));
       if (current && request === key) return; // same request: keep the subscription (and its data)
       current?.unsubscribe();
+      current = undefined; // a new subscription's first state is set at once
       key = request;
-      current = open(list(a)).subscribe(next);
+      current = open(list(a)).subscribe((state) => {
+        latest = state;
+        if (batch && current) afterQueries(() => commit?.());
+        else next(state);
+      });
     });
+    commit = () => next(latest);
     return () => {
       stopArgs();
       current?.unsubscribe();
+      commit = undefined;
     };
   });
+  const flush = () => (flushQueries(), commit?.());
+  return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), flush };
 }
 
 function query<E extends ReadEndpoint>(
@@ -260,7 +289,10 @@ function query<E extends ReadEndpoint>(
   // rows only in the browser: a server render reads each query once
   const view = given?.reconcile && typeof window !== 'undefined' ? reconciled(kept) : kept;
   const peek = (list: EndpointArgs<E>) => view(peekQuery(controller, endpoint, ...list));
-  return follow(endpoint, args, peek, (list) => watchQuery(controller, endpoint, list, { poll }).pipe(map(view)));
+  // rows are read synchronously after a write (a row's field is no read of the store): a query with rows re-reads at once
+  const batch = view === kept;
+  const open = (list: EndpointArgs<E>) => watchQuery(controller, endpoint, list, { poll, batch }).pipe(map(view));
+  return follow(endpoint, args, peek, open, batch);
 }
 
 /**

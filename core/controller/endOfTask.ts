@@ -16,6 +16,8 @@ const waiting = new Set<Waiting>();
 let scheduled = false;
 let ending = false;
 const afterFlush: (() => void)[] = [];
+/** What `onQueriesWait` registered. */
+const listeners = new Set<() => void>();
 
 /**
  * Re-reads at once every stream whose subscribers all render once per task (`watchQuery`'s `batch`) and
@@ -51,9 +53,21 @@ export function afterQueries(run: () => void): void {
   else queueMicrotask(run);
 }
 
+/**
+ * Calls `listener` when a write makes a stream wait while none waited (a task's first write, or its first
+ * after a `flushQueries`): an adapter whose reads in rendering flush (Svelte) marks them stale then, so
+ * that its framework reads again. Returns the function that stops calling it.
+ */
+export function onQueriesWait(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /** `stream` waits for the end of the task (it re-reads then, or earlier through `flushQueries`; `flush` does nothing if it re-read meanwhile). */
 export function waitForEndOfTask(stream: Waiting): void {
+  const first = waiting.size === 0;
   waiting.add(stream);
+  if (first) for (const listener of listeners) listener();
   if (scheduled) return;
   scheduled = true;
   queueMicrotask(endOfTask);

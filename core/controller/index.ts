@@ -3,7 +3,7 @@ export { Controller } from './Controller.js';
 export type { ControllerEnvironment, ControllerManager, ControllerOptions } from './options.js';
 export { browserEnvironment } from './browserEnvironment.js';
 export { IDLE, assertReadEndpoint } from './types.js';
-export { afterQueries, flushQueries } from './endOfTask.js';
+export { afterQueries, flushQueries, onQueriesWait } from './endOfTask.js';
 export type {
   ControllerAction,
   ControllerActionType,

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Controller, watchQuery, type QueryState } from '../../core/index.js';
 import { controllerInternals } from '../../core/controller/Controller.js';
-import { afterQueries, flushQueries } from '../../core/internal.js';
+import { afterQueries, flushQueries, onQueriesWait } from '../../core/internal.js';
 import { TodoResource } from '../fixtures/todoResource.js';
 import { Todo } from '../fixtures/entities.js';
 import { createTodoServer } from '../fixtures/todoServer.js';
@@ -160,6 +160,24 @@ describe('watchQuery with batch: one re-read per task', () => {
     controller.set(Todo, { id: 1 }, row(1, 'renamed'));
     await microtask();
     expect(order).toEqual(['emit todo 1', 'emit renamed', 'after']);
+    subscription.unsubscribe();
+  });
+
+  it("onQueriesWait hears a task's first write, and the first after a flush, not every write", async () => {
+    setup();
+    const heard: string[] = [];
+    const stop = onQueriesWait(() => heard.push('wait'));
+    const subscription = watchQuery(controller, TodoResource.getList, [{}], { poll: true, batch: true }).subscribe();
+    controller.set(Todo, { id: 1 }, row(1, 'a'));
+    controller.set(Todo, { id: 2 }, row(2, 'b'));
+    expect(heard).toEqual(['wait']);
+    flushQueries();
+    controller.set(Todo, { id: 3 }, row(3, 'c'));
+    expect(heard).toEqual(['wait', 'wait']);
+    await microtask();
+    stop();
+    controller.set(Todo, { id: 1 }, row(1, 'd'));
+    expect(heard).toEqual(['wait', 'wait']);
     subscription.unsubscribe();
   });
 });
