@@ -25,13 +25,12 @@ type Columns = Map<string, SvelteMap<Target, unknown>>;
 const RECORD = Symbol();
 const COLUMNS = Symbol();
 const KEYS = Symbol();
-const TARGET = Symbol();
+const TARGET = Symbol(); // a row's proxy answers its target for it (see `handler.get`)
 /** The object behind a row's proxy: the entity's prototype, its latest record, the columns of its fields, and the fields its pk reads. */
 interface Target {
   [RECORD]: Record;
   [COLUMNS]?: Columns; // set when the emission that made the row ends (no one reads a row before)
   readonly [KEYS]: ReadonlySet<PropertyKey>;
-  readonly [TARGET]: Target;
 }
 
 /** Per entity prototype, the fields `pk()` reads: constant for a row (another pk is another row). */
@@ -74,7 +73,7 @@ const owns = (target: Target, key: PropertyKey) => Object.hasOwn(target[RECORD],
 
 const handler: ProxyHandler<Target> = {
   get: (target, key, receiver) =>
-    owns(target, key) ? read(target, key as string) : Reflect.get(target, key, receiver),
+    key === TARGET ? target : owns(target, key) ? read(target, key as string) : Reflect.get(target, key, receiver),
   has: (target, key) => key in target[RECORD], // the record's fields, and its prototype (the row's)
   ownKeys: (target) => Object.keys(target[RECORD]),
   // a row's own properties are its fields (the target's, all configurable, are the proxy's internals)
@@ -108,14 +107,15 @@ const columnsFor = (made: readonly Target[]) => {
   }
 };
 
-/** Takes `fields` of the row out of its columns (the effects that read them run again). */
-const forget = (target: Target, fields: readonly string[]) => {
-  for (const field of fields) target[COLUMNS]?.get(field)?.delete(target);
+/** Takes the fields of `before` (the row's record) that `record` lacks out of its columns (the effects that read them run again). */
+const forget = (target: Target, before: Record, record?: Record) => {
+  for (const field of Object.keys(before))
+    if (!record || !Object.hasOwn(record, field)) target[COLUMNS]?.get(field)?.delete(target);
 };
 
 /** Writes the fields of `entity` that changed into the row (a field the row did not have gets a column of its own). */
 const update = (row: object, entity: Entity) => {
-  const target = (row as Target)[TARGET];
+  const target = (row as { [TARGET]: Target })[TARGET];
   const before = target[RECORD];
   const record = (target[RECORD] = entity as unknown as Record);
   const columns = target[COLUMNS];
@@ -124,27 +124,23 @@ const update = (row: object, entity: Entity) => {
     const value = record[field];
     if (!Object.hasOwn(before, field) || before[field] !== value) columnOf(columns, field).set(target, value);
   }
-  forget(
-    target,
-    Object.keys(before).filter((field) => !Object.hasOwn(record, field)),
-  );
+  forget(target, before, record);
 };
 
 /** Lets go of a row that left the data: its fields leave the columns (which the other rows of its emission keep). */
 const drop = (row: object) => {
-  const target = (row as Target)[TARGET];
-  forget(target, Object.keys(target[RECORD]));
+  const target = (row as { [TARGET]: Target })[TARGET];
+  forget(target, target[RECORD]);
 };
 
 /** Maps a query's data to the same data with its entities as rows (see `keepRows`); the cache's objects are not changed. */
 export function reconcileRows(): <T>(data: T) => T {
-  let made: Target[] = [];
+  const made: Target[] = [];
   const create = (entity: Entity): object => {
     const prototype = Object.getPrototypeOf(entity) as object;
     const target = Object.create(prototype) as Target;
     target[RECORD] = entity as unknown as Record;
     (target as { [KEYS]: ReadonlySet<PropertyKey> })[KEYS] = keysOf(entity, prototype);
-    (target as { [TARGET]: Target })[TARGET] = target;
     made.push(target);
     return new Proxy(target, handler);
   };
@@ -155,8 +151,7 @@ export function reconcileRows(): <T>(data: T) => T {
       try {
         return rows(data);
       } finally {
-        if (made.length) columnsFor(made);
-        made = [];
+        if (made.length) columnsFor(made.splice(0));
       }
     });
 }

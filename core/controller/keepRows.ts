@@ -17,7 +17,15 @@ export interface RowKind<R extends object> {
 interface Kept<R> {
   source: Entity;
   readonly row: R;
+  /** The entity's pk (its class is the source's). */
+  readonly pk: unknown;
   seen: number;
+}
+
+/** An array `keepRows` returned: the core's array it came from, and each position's row. */
+interface List<R> {
+  items: readonly unknown[];
+  readonly kept: readonly (Kept<R> | undefined)[];
 }
 
 const isPlain = (value: unknown): value is Record<string, unknown> =>
@@ -31,6 +39,10 @@ const isPlain = (value: unknown): value is Record<string, unknown> =>
  * (and so is such an object). Everything else is the core's data unchanged. Rows of entities that left
  * the data are let go.
  *
+ * A write that changes records but no list's membership (the common case: one record updated in a long
+ * list) costs a comparison per position and the changed rows' updates: no row is looked up, marked or
+ * swept, and nothing is allocated.
+ *
  * @example
  * const rows = keepRows({ create: (todo) => ({ ...todo }), update: (row, todo) => Object.assign(row, todo) });
  * controller.observe(TodoResource.getList, {}).subscribe((state) => render(rows(state.data)));
@@ -39,7 +51,7 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
   const tables = new Map<unknown, Map<unknown, Kept<R>>>(); // entity class → pk → row
   // an array this function returned → the data it came from and each position's row: the same entity
   // at the same position is its row again without a lookup (one write re-reads a 5,000-row list)
-  const lists = new WeakMap<readonly unknown[], { items: readonly unknown[]; kept: (Kept<R> | undefined)[] }>();
+  const lists = new WeakMap<readonly unknown[], List<R>>();
   let count = 0; // rows in `tables`
   let visit = 0;
   let seen = 0; // rows this call visited
@@ -65,7 +77,7 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
     const pk = entity.pk();
     const kept = table.get(pk);
     if (!kept) {
-      const made = { source: entity, row: kind.create(entity), seen: visit - 1 };
+      const made = { source: entity, row: kind.create(entity), pk, seen: visit - 1 };
       table.set(pk, made);
       count++;
       return made;
@@ -77,12 +89,38 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
     return kept;
   };
 
+  /**
+   * Whether `items` holds the rows of `list` at the same positions: where an item is not the one `list` came
+   * from, it is a changed record of the entity there (same class and pk), whose row is updated. (A false answer
+   * may have updated some rows: they show their latest record, which the full pass then finds.)
+   */
+  const sameRows = (items: readonly unknown[], list: List<R>): boolean => {
+    const was = list.items;
+    if (items === was) return true;
+    const n = items.length;
+    if (was.length !== n) return false;
+    const kept = list.kept;
+    for (let i = 0; i < n; i++) {
+      const item = items[i];
+      if (item === was[i]) continue;
+      const at = kept[i];
+      if (at === undefined || !(item instanceof Entity)) return false;
+      const source = at.source;
+      if (source === item) continue; // the same entity at another position, updated already
+      if (item.constructor !== source.constructor || item.pk() !== at.pk) return false;
+      kind.update(at.row, item);
+      at.source = item;
+    }
+    list.items = items;
+    return true;
+  };
+
   const list = (items: readonly unknown[], previous: unknown): unknown[] => {
     const last = Array.isArray(previous) ? (previous as unknown[]) : undefined;
     const before = last && lists.get(last);
     // while every row is the one `last` holds at its position, nothing is allocated
     let out: unknown[] | undefined = before && last!.length === items.length ? undefined : [];
-    let kept: (Kept<R> | undefined)[] = out ? [] : before!.kept;
+    let kept: (Kept<R> | undefined)[] = out ? [] : (before!.kept as (Kept<R> | undefined)[]);
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       const at = before && before.items[i] === item ? before.kept[i] : undefined;
@@ -108,6 +146,33 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
   const member = (value: unknown, previous: unknown): unknown =>
     Array.isArray(value) ? list(value, previous) : value instanceof Entity ? row(value) : value;
 
+  /**
+   * `data` when it holds the rows `last` holds, the same way (only records changed): `last`, with the changed
+   * records' rows updated; `undefined` otherwise. No row leaves then, so none is marked or swept.
+   */
+  const unchanged = (data: unknown): unknown => {
+    if (Array.isArray(data)) {
+      const list = Array.isArray(last) ? lists.get(last) : undefined;
+      return list !== undefined && sameRows(data, list) ? last : undefined;
+    }
+    if (!isPlain(data) || !isPlain(last)) return undefined;
+    const before = last;
+    let size = 0;
+    for (const key in data) {
+      if (!Object.hasOwn(data, key)) continue;
+      size++;
+      const value = data[key];
+      const was = before[key];
+      if (Array.isArray(value)) {
+        const list = Array.isArray(was) ? lists.get(was) : undefined;
+        if (list === undefined || !sameRows(value, list)) return undefined;
+      } else if (value instanceof Entity) {
+        if (keep(value).row !== was) return undefined;
+      } else if (value !== was || !Object.hasOwn(before, key)) return undefined;
+    }
+    return size === Object.keys(before).length ? before : undefined;
+  };
+
   /** Lets go of the rows this call did not visit (entities that left the data). */
   const sweep = () => {
     for (const table of tables.values())
@@ -120,6 +185,8 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
   };
 
   return <T>(data: T): T => {
+    const same = last === undefined ? undefined : unchanged(data);
+    if (same !== undefined) return same as T;
     visit++;
     seen = 0;
     let out: unknown = data;

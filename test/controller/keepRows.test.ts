@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Controller, keepRows, type Entity } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource } from '../fixtures/todoResource.js';
@@ -73,5 +73,115 @@ describe('keepRows', () => {
     expect(again[0]).not.toBe(first[0]); // a new row: the old one was let go
     expect(again[0]!.title).toBe('todo 1');
     expect(calls).toEqual({ create: 4, update: 0, drop: 2 });
+  });
+
+  describe('a write that changes records but no membership', () => {
+    /** A list of n todos read through `rows`, and a way to read it again after a write. */
+    function list(n: number) {
+      const controller = new Controller();
+      const args = { userId: 1 };
+      controller.setResponse(
+        TodoResource.getList,
+        args,
+        Array.from({ length: n }, (_, i) => row(i + 1)),
+      );
+      const read = () => controller.getResponse(TodoResource.getList, args).data!;
+      return { controller, read, ...copies() };
+    }
+
+    it('updates the changed rows in place, comparing positions: no row is looked up by its pk, made or dropped', () => {
+      const { controller, read, rows, calls } = list(100);
+      const first = rows(read());
+      const pk = vi.spyOn(Todo.prototype, 'pk');
+      try {
+        expect(rows(read())).toBe(first); // nothing changed: no pk read
+        expect(pk).not.toHaveBeenCalled();
+        controller.set(Todo, { id: 40 }, { id: 40, title: 'forty' });
+        controller.set(Todo, { id: 77 }, { id: 77, title: 'seventy-seven' });
+        pk.mockClear();
+        expect(rows(read())).toBe(first);
+        // the changed records' only: the other 98 positions are compared, not read
+        expect(pk).toHaveBeenCalledTimes(2);
+      } finally {
+        pk.mockRestore();
+      }
+      expect(first[39]!.title).toBe('forty');
+      expect(first[76]!.title).toBe('seventy-seven');
+      expect(calls).toEqual({ create: 100, update: 2, drop: 0 });
+    });
+
+    it('lets go of the right rows when the membership changes after such writes', () => {
+      const { controller, read, rows, calls } = list(3);
+      const first = rows(read());
+      controller.set(Todo, { id: 2 }, { id: 2, title: 'two' });
+      expect(rows(read())).toBe(first);
+      controller.set(Todo, { id: 3 }, { id: 3, title: 'three' });
+      expect(rows(read())).toBe(first);
+      controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1), row(3, 'three')]);
+      const next = rows(read());
+      expect(next).toEqual([first[0], first[2]]);
+      expect(next[1]!.title).toBe('three');
+      expect(calls).toEqual({ create: 3, update: 2, drop: 1 }); // todo 2 left
+      expect(rows(read())).toBe(next);
+    });
+
+    it('makes a new array when a position holds another entity or another value, with the rows kept by pk', () => {
+      const controller = new Controller();
+      controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1), row(2), row(3), row(4)]);
+      const [one, two, three, four] = controller.getResponse(TodoResource.getList, { userId: 1 }).data!;
+      const { rows, calls } = copies();
+      const first = rows([one, two, three]);
+      const swapped = rows([one, four, three]); // same length, another pk at position 1
+      expect(swapped).not.toBe(first);
+      expect(swapped[0]).toBe(first[0]);
+      expect(swapped[2]).toBe(first[2]);
+      expect(swapped[1]!.title).toBe('todo 4');
+      expect(calls).toEqual({ create: 4, update: 0, drop: 1 });
+      const mixed = rows([one, null, three] as unknown[]);
+      expect(mixed).toEqual([first[0], null, first[2]]);
+      expect(calls).toEqual({ create: 4, update: 0, drop: 2 });
+    });
+
+    it('updates a row listed twice once, and keeps the array', () => {
+      const controller = new Controller();
+      controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1), row(2)]);
+      const read = () => controller.getResponse(TodoResource.getList, { userId: 1 }).data!;
+      const { rows, calls } = copies();
+      const [one, two] = read();
+      const first = rows([one, two, one]);
+      expect(first[2]).toBe(first[0]);
+      controller.set(Todo, { id: 1 }, { id: 1, title: 'one' });
+      const [newOne] = read();
+      expect(rows([newOne, two, newOne])).toBe(first);
+      expect(first[0]!.title).toBe('one');
+      expect(calls).toEqual({ create: 2, update: 1, drop: 0 });
+    });
+
+    it('keeps a page object and its entity members while only records change; lets go of a member that left', () => {
+      const controller = new Controller();
+      controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1), row(2), row(3)]);
+      const read = () => controller.getResponse(TodoResource.getList, { userId: 1 }).data!;
+      const { rows, calls } = copies();
+      const [one, two, three] = read();
+      const first = rows({ results: [one, two], featured: three, next: 'b' });
+      controller.set(Todo, { id: 2 }, { id: 2, title: 'two' });
+      controller.set(Todo, { id: 3 }, { id: 3, title: 'three' });
+      const [, newTwo, newThree] = read();
+      expect(rows({ results: [one, newTwo], featured: newThree, next: 'b' })).toBe(first);
+      expect([first.results[1]!.title, first.featured!.title]).toEqual(['two', 'three']);
+      expect(calls).toEqual({ create: 3, update: 2, drop: 0 });
+
+      const nextPage = rows({ results: [one, newTwo], featured: newThree, next: 'c' });
+      expect(nextPage).not.toBe(first);
+      expect(nextPage.results).toBe(first.results);
+      expect(nextPage.featured).toBe(first.featured);
+      const withoutFeatured = rows({ results: [one, newTwo], next: 'c' } as typeof nextPage);
+      expect(withoutFeatured.results).toBe(first.results);
+      expect(calls).toEqual({ create: 3, update: 2, drop: 1 }); // todo 3 left with its member
+      const otherFeatured = rows({ results: [one, newTwo], featured: one, next: 'c' });
+      expect(otherFeatured.featured).toBe(first.results[0]);
+      expect(rows({ results: [one, newTwo], featured: newTwo, next: 'c' }).featured).toBe(first.results[1]);
+      expect(calls).toEqual({ create: 3, update: 2, drop: 1 });
+    });
   });
 });
