@@ -289,10 +289,9 @@ function query<E extends ReadEndpoint>(
   // rows only in the browser: a server render reads each query once
   const view = given?.reconcile && typeof window !== 'undefined' ? reconciled(kept) : kept;
   const peek = (list: EndpointArgs<E>) => view(peekQuery(controller, endpoint, ...list));
-  // rows are read synchronously after a write (a row's field is no read of the store): a query with rows re-reads at once
-  const batch = view === kept;
-  const open = (list: EndpointArgs<E>) => watchQuery(controller, endpoint, list, { poll, batch }).pipe(map(view));
-  return follow(endpoint, args, peek, open, batch);
+  // a task's writes re-read once (a row's field read before then brings them in itself: see rows.ts)
+  const open = (list: EndpointArgs<E>) => watchQuery(controller, endpoint, list, { poll, batch: true }).pipe(map(view));
+  return follow(endpoint, args, peek, open, true);
 }
 
 /**

@@ -17,6 +17,7 @@
 import { untrack } from 'svelte';
 import { SvelteMap } from 'svelte/reactivity';
 import { keepRows, type Entity } from '../../core/index.js';
+import { flushQueries, onQueriesWait } from '../../core/internal.js';
 
 type Record = { readonly [field: string]: unknown };
 /** Per field name, the signals of one emission's rows (the row's target → the field's value). */
@@ -52,6 +53,22 @@ const keysOf = (entity: Entity, prototype: object): ReadonlySet<PropertyKey> => 
   return keys;
 };
 
+/** A write made queries wait since the rows' last read (their re-read, which updates the rows, is to run first). */
+let written = false;
+onQueriesWait(() => (written = true));
+
+/**
+ * What a row's every read runs first: a read right after a write re-reads the waiting queries (which updates
+ * their rows; untracked: in a derived or the markup too), so that a row is current whenever it is read.
+ */
+const current = (target: Target): Target => {
+  if (written) {
+    written = false;
+    untrack(flushQueries);
+  }
+  return target;
+};
+
 /** A field's value, tracked (a pk field, the key of a keyed {#each}, untracked: the each block then depends on no row). */
 const read = (target: Target, key: string): unknown => {
   const column = target[COLUMNS]?.get(key);
@@ -73,12 +90,16 @@ const owns = (target: Target, key: PropertyKey) => Object.hasOwn(target[RECORD],
 
 const handler: ProxyHandler<Target> = {
   get: (target, key, receiver) =>
-    key === TARGET ? target : owns(target, key) ? read(target, key as string) : Reflect.get(target, key, receiver),
-  has: (target, key) => key in target[RECORD], // the record's fields, and its prototype (the row's)
-  ownKeys: (target) => Object.keys(target[RECORD]),
+    key === TARGET
+      ? target
+      : owns(current(target), key)
+        ? read(target, key as string)
+        : Reflect.get(target, key, receiver),
+  has: (target, key) => key in current(target)[RECORD], // the record's fields, and its prototype (the row's)
+  ownKeys: (target) => Object.keys(current(target)[RECORD]),
   // a row's own properties are its fields (the target's, all configurable, are the proxy's internals)
   getOwnPropertyDescriptor: (target, key) =>
-    owns(target, key)
+    owns(current(target), key)
       ? { value: read(target, key as string), enumerable: true, configurable: true } // writable: false by default
       : undefined,
   set: refuse,

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
-import { flushSync } from 'svelte';
+import { flushSync, tick } from 'svelte';
 import { Controller, Entity, createResource, inspectController, type QueryResult } from '../../../core/index.js';
+import { controllerInternals } from '../../../core/controller/Controller.js';
 import { createQuery } from '../../../adapters/svelte/index.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
@@ -29,13 +30,16 @@ function mount(form: 'state' | 'store' = 'state') {
   return result;
 }
 
+/** Shows a task's writes: the runes form at `flushSync()`, a `$todos` in the markup at the end of the task. */
+const show = async (form: 'state' | 'store') => (form === 'state' ? flushSync() : await tick());
+
 describe.each(['state', 'store'] as const)('reconcile: true (%s form)', (form) => {
-  it('updates a changed record in place: the same row, array and <li>, and only that row re-renders', () => {
+  it('updates a changed record in place: the same row, array and <li>, and only that row re-renders', async () => {
     mount(form);
     const data = state.data!;
     const items = screen.getAllByRole('listitem');
     controller.set(Todo, { id: 2 }, { id: 2, title: 'renamed' });
-    flushSync();
+    await show(form);
     expect(titles()).toEqual(['todo 1', 'renamed', 'todo 3']);
     expect(rendered).toEqual([2]);
     expect(screen.getAllByRole('listitem')).toEqual(items);
@@ -43,12 +47,12 @@ describe.each(['state', 'store'] as const)('reconcile: true (%s form)', (form) =
     expect(data[1]!.title).toBe('renamed');
   });
 
-  it('adds, removes and reorders rows, keeping the rows whose entity stayed', () => {
+  it('adds, removes and reorders rows, keeping the rows whose entity stayed', async () => {
     mount(form);
     const [one, , three] = state.data!;
     const threeItem = screen.getAllByRole('listitem')[2];
     controller.setResponse(TodoResource.getList, { userId: 1 }, [row(3), row(4), row(1, 'one')]);
-    flushSync();
+    await show(form);
     expect(titles()).toEqual(['todo 3', 'todo 4', 'one']);
     expect(state.data![0]).toBe(three);
     expect(state.data![2]).toBe(one);
@@ -57,6 +61,32 @@ describe.each(['state', 'store'] as const)('reconcile: true (%s form)', (form) =
     // todo 3 did not change: runes state does not re-render it; an each over `$store` re-renders every row
     // when the array changes (Svelte compiles it with mutable items)
     expect(rendered.sort()).toEqual(form === 'state' ? [1, 4] : [1, 3, 4]);
+  });
+});
+
+describe.each(['state', 'store'] as const)('reconcile: true, a burst of writes (%s form)', (form) => {
+  it('re-reads the list once, at the end of the task, and re-renders only the changed rows, in place', async () => {
+    controller.setResponse(
+      TodoResource.getList,
+      { userId: 1 },
+      Array.from({ length: 150 }, (_, i) => row(i + 1)),
+    );
+    mount(form);
+    const data = state.data!;
+    const items = screen.getAllByRole('listitem');
+    const reader = controllerInternals(controller).cache.reader;
+    const read = reader.read.bind(reader);
+    let reads = 0;
+    reader.read = (...args: Parameters<typeof read>) => (reads++, read(...args));
+    for (let id = 1; id <= 100; id++) controller.set(Todo, { id }, { id, title: `burst ${id}` });
+    expect(reads).toBe(0); // the writes wait for the end of the task
+    await tick();
+    expect(reads).toBe(1);
+    const final = Array.from({ length: 150 }, (_, i) => (i < 100 ? `burst ${i + 1}` : `todo ${i + 1}`));
+    expect(titles()).toEqual(final);
+    expect(rendered.sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(screen.getAllByRole('listitem')).toEqual(items);
+    expect(state.data).toBe(data);
   });
 });
 
@@ -99,7 +129,7 @@ describe('rows of reconcile: true', () => {
     expect(inspectController(controller).query(key).observers).toBe(0);
   });
 
-  it('are the core entities without reconcile, and a store read outside components reconciles too', () => {
+  it('are the core entities without reconcile, and a store read outside components reconciles too', async () => {
     const plain = createQuery(TodoResource.getList, { userId: 1 }, controller);
     const kept = createQuery(TodoResource.getList, { userId: 1 }, { controller, reconcile: true });
     const seen: Todo[][] = [];
@@ -109,6 +139,8 @@ describe('rows of reconcile: true', () => {
     expect(seen).toHaveLength(1); // the same rows: no new emission
     expect(seen[0]![2]!.title).toBe('three');
     controller.setResponse(TodoResource.getList, { userId: 1 }, [row(3)]);
+    expect(seen).toHaveLength(1); // the task's writes: one emission at its end
+    await tick();
     expect(seen).toHaveLength(2);
     expect(seen[1]![0]).toBe(seen[0]![2]);
     stop();
@@ -192,7 +224,7 @@ class Note extends Entity {
 }
 const NoteResource = createResource({ urlPrefix: 'http://test.invalid', path: '/notes/:id', schema: Note });
 
-it('a field the record loses is gone from its row, and the effects that read it run again', () => {
+it('a field the record loses is gone from its row, and the effects that read it run again', async () => {
   controller.setResponse(NoteResource.getList, {}, [{ id: 1, text: 'a', tag: 'red' } as { id: number; text: string }]);
   const notes = createQuery(NoteResource.getList, {}, { controller, reconcile: true });
   let data: Note[] = [];
@@ -201,7 +233,7 @@ it('a field the record loses is gone from its row, and the effects that read it 
   const tags = watch(() => note.tag);
   const texts = watch(() => note.text);
   controller.setResponse(NoteResource.getList, {}, [{ id: 1, text: 'a' }]);
-  flushSync();
+  await tick();
   expect(data[0]).toBe(note);
   expect(Object.keys(note)).toEqual(['id', 'text']);
   expect('tag' in note).toBe(false);
