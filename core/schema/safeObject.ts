@@ -56,12 +56,16 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) {
+  // own keys counted with key loops, not `Object.keys` (two arrays per object compared: every write
+  // compares each record it writes with the stored one)
+  let count = 0;
+  for (const key in a) {
+    if (!hasOwn.call(a, key)) continue;
     if (!hasOwn.call(b, key) || !jsonEqual(a[key], b[key])) return false;
+    count++;
   }
-  return true;
+  for (const key in b) if (hasOwn.call(b, key)) count--;
+  return count === 0;
 }
 
 /**
