@@ -149,8 +149,7 @@ export class MemoCache {
       this.#idle = pass;
     }
     // when no record read gained or lost a dependency, the previous read's paths are still exact
-    const paths =
-      cached && !reshaped && (kept || sameRecords(cached.roots, roots)) ? cached.result.knownPaths : undefined;
+    const paths = cached && !reshaped && (kept || sameRecords(cached.roots, roots)) ? cached.result.known : undefined;
     const result = new ReadResult(value, paths, this, roots, entities);
     this.#storeResult(schema, input, { entities, result, roots, epoch: this.#epoch });
     return result as DenormalizeResult<Denormalize<S>>;

@@ -8,7 +8,7 @@ import { arrayItemSchema } from '../schemaKind.js';
 import { emptyTable, isPlainObject } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import type { EntityTables } from '../types.js';
-import { buildEntity, buildFlat, shallowMarker, ShallowMarker, shallowRead } from './buildEntity.js';
+import { buildEntity, shallowMarker, ShallowMarker, shallowRead } from './buildEntity.js';
 import {
   NO_DEPS,
   STRIDE,
@@ -289,14 +289,16 @@ export class ReadPass implements DenormalizeContext, PatchHost {
         before = node.deps;
         if (readers !== undefined && node.indexed === readers && before) readers.remove(node, before);
       }
+      node = newNode(schema, key, pk, record);
       const flat = plan ?? planOf(schema);
       if (flat !== undefined && flat.schemaFields.length === 0) {
-        // an entity that nests no other (a row of a list): built at once, it reads nothing
-        node = newNode(schema, key, pk, record, buildFlat(flat, record as Record<string, unknown>), NO_DEPS, this.#id);
+        // an entity that nests no other (a row of a list): built at once, it reads nothing (a build that throws leaves no node)
+        node.value = buildEntity(flat, record as Record<string, unknown>, this, node, undefined);
+        node.deps = NO_DEPS;
+        node.pass = this.#id;
         nodes.set(pk, node);
         return this.#found(node, readers);
       }
-      node = newNode(schema, key, pk, record);
       nodes.set(pk, node);
     }
     const built = node;

@@ -54,14 +54,6 @@ export function buildEntity(
 }
 
 /**
- * An entity whose class nests no other (no schema fields), built from its stored record: `buildEntity`
- * without nested reads, so nothing is handed out early. INVALID when the class's validator refuses it.
- */
-export function buildFlat(plan: EntityPlan, record: Record<string, unknown>): unknown {
-  return plan.validate && plan.validate(record) ? INVALID : fillFields(plan, new plan.make(), record);
-}
-
-/**
  * The `[Entity]` field `name` read from its stored pks: items that are invalid or missing are dropped (as
  * `denormalizeList` does). When `previous` (the last build of the record) holds the same entities in that
  * field, its list comes back; a record's first build has nothing to compare with and no lookup to make.

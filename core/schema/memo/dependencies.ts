@@ -38,24 +38,16 @@ export interface RecordNode {
   soleRead: Dependencies | undefined;
 }
 
-/** The node of `record` (at `key`/`pk`) read with `schema` (not built yet, unless given its value): every node has this one shape. */
-export function newNode(
-  schema: unknown,
-  key: string,
-  pk: string,
-  record: object,
-  value?: unknown,
-  deps?: Dependencies,
-  pass = 0,
-): RecordNode {
+/** The node of `record` (at `key`/`pk`) read with `schema`, not built yet: every node has this one shape. */
+export function newNode(schema: unknown, key: string, pk: string, record: object): RecordNode {
   return {
     schema,
     key,
     pk,
     record,
-    value,
-    deps,
-    pass,
+    value: undefined,
+    deps: undefined,
+    pass: 0,
     dirty: 0,
     validAt: 0,
     indexed: undefined,
