@@ -27,8 +27,11 @@ const FOCUS_THROTTLE = 1_000;
 export class QueryCache implements StreamHost, RequestListener, CollectorView, EnvironmentListener {
   /** @internal The live streams by request key. */
   readonly streams = new Map<string, QueryStream>();
-  /** @internal `entity key \0 pk` -> the streams whose data read that record. */
-  readonly byPath = new Map<string, Set<QueryStream>>();
+  /**
+   * @internal `entity key \0 pk` -> the stream whose data read that record, or the streams when more than one
+   * does (most records are read by one stream: no `Set` for them).
+   */
+  readonly byPath = new Map<string, QueryStream | Set<QueryStream>>();
   readonly #keysByEndpoint = new WeakMap<object, Set<string>>();
   /** @internal The endpoint and arguments of each key seen (to trace what its result reaches; `inspectController`). */
   readonly requestOf = new Map<string, { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] }>();
@@ -246,16 +249,19 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   /** The stream read `paths` now instead of `previous`: keeps the path index up to date. */
   index(stream: QueryStream, previous: ReadonlySet<string>, paths: ReadonlySet<string>): void {
     if (previous === paths) return;
+    const byPath = this.byPath;
     for (const path of previous) {
       if (paths.has(path)) continue;
-      const set = this.byPath.get(path);
-      if (set && set.delete(stream) && set.size === 0) this.byPath.delete(path);
+      const streams = byPath.get(path);
+      if (streams === stream || (streams instanceof Set && streams.delete(stream) && streams.size === 0))
+        byPath.delete(path);
     }
     for (const path of paths) {
       if (previous.has(path)) continue;
-      let set = this.byPath.get(path);
-      if (!set) this.byPath.set(path, (set = new Set()));
-      set.add(stream);
+      const streams = byPath.get(path);
+      if (streams === undefined) byPath.set(path, stream);
+      else if (streams instanceof Set) streams.add(stream);
+      else if (streams !== stream) byPath.set(path, new Set([streams, stream]));
     }
   }
 
@@ -280,7 +286,9 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     const byPath = this.byPath;
     const addPath = (key: string, pk: string) => {
       const streams = byPath.get(`${key}\u0000${pk}`);
-      if (streams) for (const stream of streams) if (stream.listFor(mark)) affected.push(stream);
+      if (streams instanceof Set) {
+        for (const stream of streams) if (stream.listFor(mark)) affected.push(stream);
+      } else if (streams?.listFor(mark)) affected.push(streams);
     };
     // no stream reads any record (a store written before anything observes it): nothing to look up
     if (byPath.size > 0) for (const [key, pk] of changes.entities) addPath(key, pk);

@@ -40,6 +40,20 @@ export interface ReadTarget {
 /** The paths of a read that depends on no record. */
 export const NO_PATHS: ReadonlySet<string> = new Set();
 
+/** A stream's read before its first one. */
+export const NOT_READ: QueryRead = {
+  input: undefined,
+  data: undefined,
+  invalid: false,
+  paths: NO_PATHS,
+  error: undefined,
+  unreadable: false,
+  missing: true,
+  invalidated: false,
+  expiresAt: 0,
+  fetchedAt: Number.NEGATIVE_INFINITY,
+};
+
 /** For an entity endpoint with no stored result of its own: the pk its arguments name (data from other requests). */
 function pkFromArgs(schema: typeof Entity, args: readonly unknown[]): string | undefined {
   const params = args[0];
@@ -100,18 +114,7 @@ export class QueryReader {
         ? this.#reread(target, previous)
         : this.readKey(target.endpoint, target.args, target.key, true);
     } catch (error) {
-      return {
-        input: undefined,
-        data: undefined,
-        invalid: false,
-        paths: target.paths,
-        error: toError(error),
-        unreadable: true,
-        missing: false,
-        invalidated: false,
-        expiresAt: 0,
-        fetchedAt: Number.NEGATIVE_INFINITY,
-      };
+      return { ...NOT_READ, paths: target.paths, error: toError(error), unreadable: true, missing: false };
     }
   }
 
@@ -154,17 +157,6 @@ export class QueryReader {
     const schema = target.endpoint.schema;
     if (schema === undefined) return previous;
     const result = this.memo.denormalize(schema, previous.input, this.entities(), target.args);
-    return {
-      input: previous.input,
-      data: result.data,
-      invalid: result.invalid,
-      paths: result.paths,
-      error: previous.error,
-      unreadable: previous.unreadable,
-      missing: previous.missing,
-      invalidated: previous.invalidated,
-      expiresAt: previous.expiresAt,
-      fetchedAt: previous.fetchedAt,
-    };
+    return { ...previous, data: result.data, invalid: result.invalid, paths: result.paths };
   }
 }

@@ -13,7 +13,7 @@
  * 5. emission: only when a field changed, to every subscriber of the key at once.
  */
 import { BehaviorSubject, Observable, type SchedulerLike, type Unsubscribable } from 'rxjs';
-import { NO_PATHS, type QueryRead, type QueryReader } from './QueryReader.js';
+import { NO_PATHS, NOT_READ, type QueryRead, type QueryReader } from './QueryReader.js';
 import { isTransient } from './retry.js';
 import { every } from './timers.js';
 import type { ControllerEndpoint, ObserveOptions, QueryState, ResponseSnapshot } from './types.js';
@@ -71,20 +71,6 @@ export interface StreamHost {
 
 const MOUNTING: UpdateOptions = { mounting: true };
 const ENTITIES_ONLY: UpdateOptions = { entitiesOnly: true };
-
-/** A stream's read before its first one. */
-const NOT_READ: QueryRead = {
-  input: undefined,
-  data: undefined,
-  invalid: false,
-  paths: NO_PATHS,
-  error: undefined,
-  unreadable: false,
-  missing: true,
-  invalidated: false,
-  expiresAt: 0,
-  fetchedAt: Number.NEGATIVE_INFINITY,
-};
 
 function sameState(a: QueryState<unknown>, b: QueryState<unknown>): boolean {
   return (

@@ -96,7 +96,8 @@ export function inspectController(controller: Controller): ControllerInspector {
     readers(entityKey, pk) {
       const path = `${entityKey}${PATH_SEPARATOR}${pk}`;
       const keys = new Set<string>();
-      for (const stream of cache.byPath.get(path) ?? []) keys.add(stream.key);
+      const streams = cache.byPath.get(path);
+      for (const stream of streams instanceof Set ? streams : streams ? [streams] : []) keys.add(stream.key);
       for (const key of Object.keys(store.current.endpoints))
         if (!keys.has(key) && pathsOf(key)?.has(path)) keys.add(key);
       return [...keys].sort();

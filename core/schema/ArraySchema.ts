@@ -55,12 +55,11 @@ export function denormalizeList(itemSchema: unknown, input: unknown, ctx: Denorm
   if (patched !== undefined) return patched;
   const parts = new Array<unknown>(input.length);
   for (let i = 0; i < input.length; i++) parts[i] = ctx.unvisit(itemSchema, input[i]);
-  return ctx.stable(input, '[]', parts, () => {
-    const out: unknown[] = [];
-    for (const part of parts) if (part !== INVALID && part !== undefined) out.push(part);
-    return out;
-  });
+  return ctx.stable(input, '[]', parts, () => parts.filter(isPart));
 }
+
+/** Whether a list keeps an item's read: not INVALID (missing or refused) and not `undefined`. */
+const isPart = (part: unknown): boolean => part !== INVALID && part !== undefined;
 
 /** A `schema.Array`, known without importing the class (a Collection of `[Todo]` leaves it out of a bundle). */
 export function isArraySchema(value: unknown): value is ArraySchema<unknown, SchemaAttribute | undefined> {

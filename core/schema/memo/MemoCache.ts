@@ -69,8 +69,8 @@ export class MemoCache {
   #prevEpoch = -1;
   /** @internal Which nodes read each record, kept once the memo reads tables a write made (see `#trust`). */
   readers: Readers | undefined = undefined;
-  #objectResults = new WeakMap<object, Map<unknown, ResultEntry>>();
-  #pkResults = new WeakMap<object, Map<string, ResultEntry>>();
+  /** The last result read of each input object (by schema) and of each pk of a schema (by pk, see `pkOf`). */
+  #results = new WeakMap<object, Map<unknown, ResultEntry>>();
   #passes = 0;
   /** The pass of the last read, kept for the next one. */
   #idle: ReadPass | undefined;
@@ -86,8 +86,7 @@ export class MemoCache {
     this.unsettle();
     this.readers = undefined;
     this.#marked = undefined;
-    this.#objectResults = new WeakMap();
-    this.#pkResults = new WeakMap();
+    this.#results = new WeakMap();
     if (entities === undefined) {
       this.latest.clear();
       return;
@@ -150,8 +149,7 @@ export class MemoCache {
       this.#idle = pass;
     }
     // when no record read gained or lost a dependency, the previous read's paths are still exact
-    const paths =
-      cached && !reshaped && (kept || sameRecords(cached.roots, roots)) ? cached.result.knownPaths : undefined;
+    const paths = cached && !reshaped && (kept || sameRecords(cached.roots, roots)) ? cached.result.known : undefined;
     const result = new ReadResult(value, paths, this, roots, entities);
     this.#storeResult(schema, input, { entities, result, roots, epoch: this.#epoch });
     return result as DenormalizeResult<Denormalize<S>>;
@@ -215,49 +213,57 @@ export class MemoCache {
     const paths = new Set<string>();
     const seen = new Set<object>();
     const pending: Dependencies[] = [roots];
+    // the table and node map of the last key (a list reads one table over and over)
+    let key: unknown;
+    let table: EntityTables[string] | undefined;
+    let nodes: Map<string, RecordNode> | undefined;
     for (let deps = pending.pop(); deps !== undefined; deps = pending.pop()) {
       for (let i = 0; i < deps.length; i += STRIDE) {
-        const key = deps[i + 1] as string;
         const pk = deps[i + 2] as string;
-        paths.add(`${key}\u0000${pk}`);
-        const table = ownValue(entities, key);
+        if (deps[i + 1] !== key) {
+          key = deps[i + 1];
+          table = ownValue(entities, key as string);
+          nodes = table === undefined ? undefined : this.tables.get(table);
+        }
+        paths.add(`${key as string}\u0000${pk}`);
+        // a record that reads no other (a row of a list) has nothing more to follow
+        const node = nodes?.get(pk);
+        const children = node?.deps;
+        if (children === undefined || children.length === 0) continue;
         const record = ownValue(table, pk);
-        if (typeof record !== 'object' || record === null || seen.has(record)) continue;
-        seen.add(record);
-        const node = this.tables.get(table as object)?.get(pk);
-        const children = node?.record === record ? node.deps : undefined;
-        if (children && children.length) pending.push(children);
+        if (node?.record !== record || seen.has(record as object)) continue;
+        seen.add(record as object);
+        pending.push(children);
       }
     }
     return paths;
   }
 
   #cachedResult(schema: unknown, input: unknown): ResultEntry | undefined {
-    if (typeof input === 'object' && input !== null) return this.#objectResults.get(input)?.get(schema);
-    if (
-      (typeof input === 'string' || typeof input === 'number') &&
-      (typeof schema === 'object' || typeof schema === 'function') &&
-      schema !== null
-    ) {
-      return this.#pkResults.get(schema)?.get(String(input));
-    }
-    return undefined;
+    return this.#resultsOf(schema, input, false)?.get(typeof input === 'object' ? schema : String(input));
   }
 
   #storeResult(schema: unknown, input: unknown, entry: ResultEntry): void {
-    if (typeof input === 'object' && input !== null) {
-      let bySchema = this.#objectResults.get(input);
-      if (!bySchema) this.#objectResults.set(input, (bySchema = new Map()));
-      bySchema.set(schema, entry);
-    } else if (
-      (typeof input === 'string' || typeof input === 'number') &&
-      (typeof schema === 'object' || typeof schema === 'function') &&
-      schema !== null
-    ) {
-      let byPk = this.#pkResults.get(schema);
-      if (!byPk) this.#pkResults.set(schema, (byPk = new Map()));
-      byPk.set(String(input), entry);
-    }
+    this.#resultsOf(schema, input, true)?.set(typeof input === 'object' ? schema : String(input), entry);
+  }
+
+  /**
+   * The last results read of the object `input` (by schema), or of the pks of `schema` when `input` is one (by
+   * the pk as a string; one map can hold both, as schemas are never strings); `undefined` for any other input.
+   */
+  #resultsOf(schema: unknown, input: unknown, make: boolean): Map<unknown, ResultEntry> | undefined {
+    const at =
+      typeof input === 'object' && input !== null
+        ? input
+        : (typeof input === 'string' || typeof input === 'number') &&
+            (typeof schema === 'object' || typeof schema === 'function') &&
+            schema !== null
+          ? schema
+          : undefined;
+    if (at === undefined) return undefined;
+    let results = this.#results.get(at);
+    if (results === undefined && make) this.#results.set(at, (results = new Map()));
+    return results;
   }
 }
 

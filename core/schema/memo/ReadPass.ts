@@ -9,7 +9,15 @@ import { emptyTable, isPlainObject } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import type { EntityTables } from '../types.js';
 import { buildEntity, shallowMarker, ShallowMarker, shallowRead } from './buildEntity.js';
-import { NO_DEPS, STRIDE, sameParts, sameRecords, type Dependencies, type RecordNode } from './dependencies.js';
+import {
+  NO_DEPS,
+  STRIDE,
+  newNode,
+  sameParts,
+  sameRecords,
+  type Dependencies,
+  type RecordNode,
+} from './dependencies.js';
 import type { MemoCache } from './MemoCache.js';
 import type { ChangeSet, Readers, Trust } from './Readers.js';
 import { patchList, type PatchHost } from './patchList.js';
@@ -270,16 +278,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
           (!this.#patchable(node) && this.#stillValid(node, node.deps)))
       ) {
         node.pass = id;
-        if (readers !== undefined) {
-          if (node.indexed !== readers) {
-            readers.add(node, node.deps);
-            node.indexed = readers;
-          }
-          node.validAt = this.#version;
-        }
-        if (this.#presumed.length !== 0) this.#finished.push(node);
-        this.#resolved = node;
-        return node.value;
+        return this.#found(node, readers);
       }
       before = node.deps;
       rebuilt = true;
@@ -290,19 +289,16 @@ export class ReadPass implements DenormalizeContext, PatchHost {
         before = node.deps;
         if (readers !== undefined && node.indexed === readers && before) readers.remove(node, before);
       }
-      node = {
-        schema,
-        key,
-        pk,
-        record,
-        value: undefined,
-        deps: undefined,
-        pass: 0,
-        dirty: 0,
-        validAt: 0,
-        indexed: undefined,
-        soleRead: undefined,
-      };
+      node = newNode(schema, key, pk, record);
+      const flat = plan ?? planOf(schema);
+      if (flat !== undefined && flat.schemaFields.length === 0) {
+        // an entity that nests no other (a row of a list): built at once, it reads nothing (a build that throws leaves no node)
+        node.value = buildEntity(flat, record as Record<string, unknown>, this, node, undefined);
+        node.deps = NO_DEPS;
+        node.pass = this.#id;
+        nodes.set(pk, node);
+        return this.#found(node, readers);
+      }
       nodes.set(pk, node);
     }
     const built = node;
@@ -337,18 +333,26 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     const deps = (built.deps = rec.take(start));
     const sameReads = before !== undefined && (rec.kept === deps || sameRecords(before, deps));
     if (!this.reshaped && deps.length > 0 && !sameReads) this.reshaped = true;
-    if (readers !== undefined) {
-      // a rebuild that read the same records is listed already
-      if (!sameReads || built.indexed !== readers) {
-        if (before !== undefined && built.indexed === readers) readers.remove(built, before);
-        readers.add(built, deps);
-        built.indexed = readers;
-      }
-      built.validAt = this.#version;
+    // a rebuild that read the same records is listed already
+    if (readers !== undefined && !sameReads && built.indexed === readers) {
+      if (before !== undefined) readers.remove(built, before);
+      built.indexed = undefined;
     }
-    if (this.#presumed.length !== 0) this.#finished.push(built);
-    this.#resolved = built;
-    return built.value;
+    return this.#found(built, readers);
+  }
+
+  /** `node` is resolved in this pass: listed in `readers` (when there is an index) as a reader of its dependencies. */
+  #found(node: RecordNode, readers: Readers | undefined): unknown {
+    if (readers !== undefined) {
+      if (node.indexed !== readers) {
+        readers.add(node, node.deps as Dependencies);
+        node.indexed = readers;
+      }
+      node.validAt = this.#version;
+    }
+    if (this.#presumed.length !== 0) this.#finished.push(node);
+    this.#resolved = node;
+    return node.value;
   }
 
   /**

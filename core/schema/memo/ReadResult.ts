@@ -11,7 +11,8 @@ export interface PathSource {
 export class ReadResult implements DenormalizeResult<unknown> {
   declare readonly data: unknown;
   declare readonly invalid: boolean;
-  #paths: ReadonlySet<string> | undefined;
+  /** @internal The paths once computed, or handed over from the previous read (never computed here). */
+  known: ReadonlySet<string> | undefined;
   readonly #memo: PathSource;
   readonly #roots: Dependencies;
   readonly #entities: EntityTables;
@@ -25,19 +26,14 @@ export class ReadResult implements DenormalizeResult<unknown> {
   ) {
     this.data = value === INVALID ? undefined : value;
     this.invalid = value === INVALID;
-    this.#paths = paths;
+    this.known = paths;
     this.#memo = memo;
     this.#roots = roots;
     this.#entities = entities;
   }
 
   /** Computed on first use (unless the previous read's still hold): a plain read never pays for it. */
-  /** The paths if they have been computed (or handed over), without computing them. */
-  get knownPaths(): ReadonlySet<string> | undefined {
-    return this.#paths;
-  }
-
   get paths(): ReadonlySet<string> {
-    return (this.#paths ??= this.#memo.pathsOf(this.#roots, this.#entities));
+    return (this.known ??= this.#memo.pathsOf(this.#roots, this.#entities));
   }
 }

@@ -38,6 +38,23 @@ export interface RecordNode {
   soleRead: Dependencies | undefined;
 }
 
+/** The node of `record` (at `key`/`pk`) read with `schema`, not built yet: every node has this one shape. */
+export function newNode(schema: unknown, key: string, pk: string, record: object): RecordNode {
+  return {
+    schema,
+    key,
+    pk,
+    record,
+    value: undefined,
+    deps: undefined,
+    pass: 0,
+    dirty: 0,
+    validAt: 0,
+    indexed: undefined,
+    soleRead: undefined,
+  };
+}
+
 /** A new node map of the nodes in `nodes` whose records `table` still holds (the same objects). */
 export function nodesStillIn(table: EntityTables[string], nodes: Map<string, RecordNode>): Map<string, RecordNode> {
   const kept = new Map<string, RecordNode>();
