@@ -4,41 +4,43 @@
  * changed row's DOM (its focus, an input's value) and re-renders only what read the fields that changed,
  * as solid-query's `reconcile` keyed by id does.
  *
- * A row is a read-only proxy over the cache's object (no copy). Until its record first changes, whatever
- * reads it in a tracking scope subscribes to one signal of the row (made on the first such read); the
- * first change notifies that signal, and from then on each field read has a signal of its own, so a
- * later change re-runs only what read a field whose value changed. A first render with rows thus costs a
- * proxy and at most one signal per row (a long list's rows mostly never change).
+ * A row is a read-only proxy over the cache's object (no copy). Whatever reads one of its fields in a
+ * tracking scope subscribes to one signal of the row (made on the first such read), unless that field
+ * has a signal of its own: a field gets one when its value changes while something tracks the row, and
+ * that change notifies the row's signal (what read the field re-runs, and from then on subscribes to the
+ * field's signal). A later change of the same field re-runs only what read it. A first render with rows
+ * thus costs a proxy and at most one signal per row, and a change costs a signal per field it changed
+ * for the first time (a long list's rows mostly never change).
  */
 import { batch, createSignal, getListener } from 'solid-js';
 import { keepRows } from '../../core/index.js';
 
 type Fields = Record<PropertyKey, unknown>;
-type Signal = [read: () => unknown, notify: (value?: unknown) => unknown];
+/** A signal read by what tracks it, written with a new number to notify it. */
+type Signal = [read: () => unknown, notify: (value: number) => unknown];
 
 /** What a row's proxy wraps: the entity's latest record, and the signals of what was read in tracking scopes. */
 interface Slot {
   record: Fields;
-  /** Before the first change: one signal for every read of the row. */
+  /** What tracked a field that has no signal of its own (made on the first tracked read). */
   whole?: Signal | undefined;
-  /** From the first change on: a signal per field read (and `KEYS`). */
-  fields?: Map<PropertyKey, Signal>;
+  /** A signal per field that changed while the row was tracked, made at that change. */
+  fields?: Map<PropertyKey, Signal> | undefined;
 }
 
-/** Stands for the row's set of fields (`in`, `Object.keys`, spreading). */
+/** Stands for the row's set of fields (`in`, `Object.keys`, spreading): never a field, so what reads it tracks the row's signal. */
 const KEYS = Symbol('keys');
 /** What a row answers with its slot (the module's own key: no other code reads it). */
 const SLOT = Symbol('slot');
 
-const signal = (): Signal => createSignal<unknown>(undefined, { equals: false });
+/** Each notification writes a number no signal holds yet (the signals compare with `===`: no options object per signal). */
+let version = 0;
 
+/** Subscribes what runs now (if it tracks) to `key` of the row: the field's own signal, else the row's. */
 const track = (slot: Slot, key: PropertyKey) => {
   if (!getListener()) return;
-  const fields = slot.fields;
-  if (!fields) return void (slot.whole ??= signal())[0]();
-  let field = fields.get(key);
-  if (!field) fields.set(key, (field = signal()));
-  field[0]();
+  const own = slot.fields?.get(key);
+  (own ?? (slot.whole ??= createSignal(0) as Signal))[0]();
 };
 
 const readOnly = (key: PropertyKey): never => {
@@ -86,32 +88,34 @@ const handler: ProxyHandler<Slot> = {
 const create = (entity: object): object => new Proxy<Slot>({ record: entity as Fields }, handler);
 
 /**
- * Points `row` at `entity` (the same class and pk) and notifies what read it: on the first change,
- * everything (and from then on per field); later, what read a field whose value changed.
+ * `key` of a tracked row changed: notifies its own signal, or gives it one and answers true (what read
+ * it tracked the row's signal, which is to be notified).
+ */
+const changed = (slot: Slot, key: PropertyKey): boolean => {
+  const own = slot.fields?.get(key);
+  if (own) return (void own[1](++version), false);
+  (slot.fields ??= new Map()).set(key, createSignal(0) as Signal);
+  return true;
+};
+
+/**
+ * Points `row` at `entity` (the same class and pk) and notifies what read a field whose value changed;
+ * a field that appears or leaves also notifies what read the row's keys (they track the row's signal).
+ * Nothing when nothing tracks the row.
  */
 const update = (row: object, entity: object): void => {
   const slot = (row as { [SLOT]: Slot })[SLOT];
   const before = slot.record;
   const after = entity as Fields;
   slot.record = after;
-  if (!slot.fields) {
-    slot.fields = new Map();
-    const whole = slot.whole;
-    slot.whole = undefined;
-    return void whole?.[1]();
+  if (!slot.whole) return; // fields get signals only while the row is tracked
+  let whole = false;
+  for (const key of Reflect.ownKeys(after)) {
+    const had = Object.hasOwn(before, key);
+    if (!had || before[key] !== after[key]) whole = changed(slot, key) || !had || whole;
   }
-  for (const [key, [, notify]] of slot.fields) {
-    const changed =
-      key === KEYS
-        ? !sameKeys(before, after)
-        : before[key] !== after[key] || Object.hasOwn(before, key) !== Object.hasOwn(after, key);
-    if (changed) notify();
-  }
-};
-
-const sameKeys = (a: object, b: object) => {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key));
+  for (const key of Reflect.ownKeys(before)) if (!Object.hasOwn(after, key)) whole = changed(slot, key) || true;
+  if (whole) slot.whole[1](++version);
 };
 
 /** Maps a query's data to the same data with its entities as rows (see `keepRows`); the cache's objects are not changed. */

@@ -226,6 +226,55 @@ describe('Solid: reconcile', () => {
     dispose();
   });
 
+  it('follows a field that changed before anything tracked the row, once something does', async () => {
+    let titles: string[] = [];
+    const dispose = createRoot((dispose) => {
+      const todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), { controller, reconcile: true });
+      const second = todos().data![1]!;
+      controller.set(Todo, { id: 2 }, { id: 2, title: 'untracked' }); // nothing reads the row in a tracking scope yet
+      expect(todos().data![1]).toBe(second); // read outside a tracking scope: the write shows at once
+      expect(second.title).toBe('untracked');
+      createRenderEffect(() => titles.push(second.title));
+      return dispose;
+    });
+    await microtask();
+    expect(titles).toEqual(['untracked']);
+    for (const title of ['tracked', 'again']) {
+      controller.set(Todo, { id: 2 }, { id: 2, title });
+      await microtask();
+    }
+    expect(titles).toEqual(['untracked', 'tracked', 'again']);
+    titles = [];
+    controller.set(Todo, { id: 2 }, { id: 2, completed: true });
+    await microtask();
+    expect(titles).toEqual([]); // the title has a signal of its own since it changed
+    dispose();
+  });
+
+  it("re-runs what read the row's keys when a field appears, and only that", async () => {
+    const runs = { keys: 0, title: 0 };
+    let keys: string[] = [];
+    const dispose = createRoot((dispose) => {
+      const todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), { controller, reconcile: true });
+      const first = todos().data![0]!;
+      createRenderEffect(() => ((keys = Object.keys(first)), runs.keys++));
+      createRenderEffect(() => (void first.title, runs.title++));
+      return dispose;
+    });
+    controller.set(Todo, { id: 1 }, { id: 1, title: 'renamed' });
+    await microtask();
+    expect(runs).toEqual({ keys: 2, title: 2 }); // the first change: what read the row
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [{ ...row(1, 'renamed'), extra: 1 }, row(2), row(3)]);
+    await microtask();
+    expect(keys).toContain('extra');
+    expect(runs).toEqual({ keys: 3, title: 2 });
+    controller.set(Todo, { id: 1 }, { id: 1, note: 'n' } as Partial<Todo>);
+    await microtask();
+    expect(keys).toEqual(expect.arrayContaining(['extra', 'note']));
+    expect(runs).toEqual({ keys: 4, title: 2 });
+    dispose();
+  });
+
   it('reads like the entity (its class, pk(), its fields by spread, keys and JSON) and refuses writes with a named error', () => {
     createRoot((dispose) => {
       const todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), { controller, reconcile: true });
