@@ -72,8 +72,8 @@ export interface SolidStateOptions extends QueryOptions {
    * top-level entity, those of a top-level array, and those of an object's array or entity members): a
    * read-only view of the entity's latest record whose fields are tracked. A changed record updates its
    * row in place, so `<For>` keeps the row's DOM (focus, an input's value) and re-renders only what read
-   * the row (after its first change, only what read a changed field); an array whose entities are the
-   * same rows as before stays the same array. Rows are instances of the entity class (`pk()` and methods
+   * the row (once a field has changed, its later changes re-run only what read that field); an array
+   * whose entities are the same rows as before stays the same array. Rows are instances of the entity class (`pk()` and methods
    * work) but not the cache's objects: write with `controller.set` or a mutation (assigning a field
    * throws). A first render costs a proxy per row. Default false: entities are the core's objects (a
    * changed record is a new object, and `<For>` makes its row again).
