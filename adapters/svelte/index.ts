@@ -139,7 +139,9 @@ export function createQueryState<E extends ReadEndpoint>(
 ): QueryResult<EndpointData<E>> {
   const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'paused', 'placeholder'] as const;
   const store = createQuery(endpoint, args, options) as Batched<QueryResult<EndpointData<E>>>;
-  return getters(store, fields, store.flush);
+  // rows: a task's writes reach the markup through the rows' own signals, at its end (see `getters`)
+  const rows = (options as SvelteQueryOptions | undefined)?.reconcile; // a Controller has no `reconcile`
+  return getters(store, fields, store.flush, !rows);
 }
 
 /** `createMutation`'s result: a store of its state (`$save.pending`), the same state as runes getters (`save.pending`), `mutate` and `reset`. */
@@ -213,12 +215,20 @@ const written = createSubscriber(onQueriesWait);
 /**
  * Adds runes-friendly getters of the store's fields to `target` (subscribed while an effect reads them).
  * With `flush` (a batched query) a read first brings the task's writes in, untracked: in a `$derived` or
- * the markup too, whose effects a write marks stale (`written`).
+ * the markup too, whose effects a write marks stale when `stale` (`written`). Not with rows: a keyed
+ * `{#each}` whose list a write marks stale walks every row again (Svelte's each compares no array), and
+ * rows bring a one-record write to the markup through their own signals, at the end of the task.
  */
-function getters<S, T extends Readable<S>>(target: T, keys: readonly (keyof S)[], flush?: () => void): T & S {
+function getters<S, T extends Readable<S>>(
+  target: T,
+  keys: readonly (keyof S)[],
+  flush?: () => void,
+  stale = true,
+): T & S {
   const box = fromStore<S>(target);
-  const read = flush ? () => (written(), untrack(flush), box.current) : () => box.current;
-  for (const key of keys) Object.defineProperty(target, key, { get: () => read()[key], enumerable: true });
+  const read = flush ? () => (stale && written(), untrack(flush), box.current) : () => box.current;
+  for (const key of keys)
+    Object.defineProperty(target, key, { get: () => read()[key], enumerable: true, configurable: true });
   return target as unknown as T & S;
 }
 
