@@ -12,10 +12,12 @@
  * Deleted records do not wait for a key to fall due (while every result stays observed none does):
  * at the first write or request event `SWEEP_MS` (or `gcTime`, when shorter) after the last
  * collection, the tombstones no running request needs are buried. A request pins them for `gcTime` at
- * most (see `Requests.oldestStart`).
+ * most (see `Requests.oldestStart`). That sweep walks the entity tables only when something may be
+ * buried: a record deleted or a list edited since the last one (`changed`), or something it left.
  */
 import type { EntityMeta } from '../schema/index.js';
-import type { State, Store } from '../store/index.js';
+import { INVALID } from '../schema/index.js';
+import type { Changes, State, Store } from '../store/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { applyLayers } from './optimistic.js';
 import { bury, foldedListMetas, listsWithout, tombstonesOf } from './tombstones.js';
@@ -72,6 +74,8 @@ export class GarbageCollector {
   #nextDue = Number.POSITIVE_INFINITY;
   /** When deleted records are next buried (see `tick`). */
   #nextSweep = Number.NEGATIVE_INFINITY;
+  /** Whether the state may hold something to bury: a tombstone, or a list's logged edits (see `changed`). */
+  #mayBury = true;
 
   constructor(view: CollectorView, store: Store, log: ActionLog, options: CollectorOptions) {
     this.#view = view;
@@ -107,6 +111,29 @@ export class GarbageCollector {
     else if (now >= this.#nextSweep) this.#sweep(now);
   }
 
+  /**
+   * The store wrote `changed` records (`'all'`: a restore or a reset) into `state`: a record now deleted
+   * or a list with logged edits (listEdits.ts) makes the next sweep walk the tables. One lookup per
+   * record, none once a sweep is due. A list whose edit left its pks as they were (a pk it held added
+   * again) is not listed: its edits, at most `MAX_EDITS`, fold at the next sweep that runs.
+   */
+  changed(state: State, changed: Changes['entities']): void {
+    if (this.#mayBury) return;
+    if (changed === 'all') {
+      this.#mayBury = true;
+      return;
+    }
+    for (let i = 0; i < changed.length; i++) {
+      const key = changed[i]![0];
+      const pk = changed[i]![1];
+      const record = state.entities[key]?.[pk];
+      if (record === INVALID || (Array.isArray(record) && state.entitiesMeta[key]?.[pk]?.edits?.length)) {
+        this.#mayBury = true;
+        return;
+      }
+    }
+  }
+
   /** The start of the oldest running request that still pins the tombstones (one running for less than `gcTime`). */
   #oldestStart(now: number): number {
     return this.#options.oldestStart(now - this.#gcTime);
@@ -114,14 +141,25 @@ export class GarbageCollector {
 
   #sweep(now: number): void {
     this.#nextSweep = now + Math.min(SWEEP_MS, this.#gcTime);
+    if (!this.#mayBury) return; // nothing deleted, no list edited since the last pass buried all
     const state = this.#store.current;
     const oldestStart = this.#oldestStart(now);
-    const layers = layerPaths(state);
-    const tombstones = tombstonesOf(state, oldestStart, layers);
-    const metas = foldedListMetas(state, oldestStart);
+    const { found: tombstones, metas } = this.#found(state, oldestStart, layerPaths(state));
     if (tombstones.length === 0 && metas.length === 0) return;
     this.#bury(state, tombstones, metas);
     if (tombstones.length > 0) this.#view.collected([]); // the memo lets go of the buried records
+  }
+
+  /**
+   * The tombstones and list metas to bury in `state`; what it leaves (pinned by a running request or an
+   * optimistic layer) keeps the next sweep's walk. A write during the burial sets the flag again.
+   */
+  #found(state: State, oldestStart: number, layers: ReadonlySet<string>) {
+    this.#mayBury = false;
+    const tombstones = tombstonesOf(state, oldestStart, layers);
+    const metas = foldedListMetas(state, oldestStart);
+    if (tombstones.left || metas.left) this.#mayBury = true;
+    return { found: tombstones.found, metas: metas.found };
   }
 
   #bury(state: State, tombstones: [string, string][], metas: [string, string, EntityMeta][]): void {
@@ -149,7 +187,7 @@ export class GarbageCollector {
     for (const path of layers) reachable.add(path);
     // deleted records no running request needs go, whoever names them (see tombstones.ts)
     const oldestStart = this.#oldestStart(now);
-    const tombstones = tombstonesOf(state, oldestStart, layers);
+    const { found: tombstones, metas } = this.#found(state, oldestStart, layers);
     const buried = new Set(tombstones.map(([key, pk]) => `${key}\u0000${pk}`));
     let traceable = true;
     for (const key in state.endpoints) {
@@ -171,7 +209,6 @@ export class GarbageCollector {
         }
       }
     }
-    const metas = foldedListMetas(state, oldestStart);
     if (tombstones.length > 0 || metas.length > 0) this.#bury(state, tombstones, metas);
     if (due.length === 0 && entities.length === 0) {
       if (tombstones.length > 0) view.collected(due);

@@ -265,8 +265,9 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     }
   }
 
-  /** Recomputes exactly the streams that read something the transition changed. */
+  /** Recomputes exactly the streams that read something the transition changed (and tells the collector what it wrote). */
   #onTransition({ state, changes }: Transition): void {
+    this.gc.changed(state, changes.entities); // a deleted record or an edited list: the next sweep buries it
     const reader = this.reader;
     const before = reader.follow(state);
     if (changes.entities === 'all' || changes.endpoints === 'all') {

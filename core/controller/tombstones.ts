@@ -12,22 +12,31 @@ import type { State, Transition } from '../store/index.js';
 /** The lists a collection rewrites: `[collection table, list pk, the list without collected pks]`. */
 export type ListRewrites = readonly (readonly [string, string, readonly unknown[]])[];
 
+/** What a pass over the state found to bury, and whether it left something that is to be buried later. */
+export interface Found<T> {
+  readonly found: T[];
+  /** A tombstone or a list's edit stays (a running request or an optimistic layer needs it): a later pass buries it. */
+  readonly left: boolean;
+}
+
 /**
  * The tombstones of `state` that nothing needs: marked INVALID by a write older than the oldest request
  * running (`oldestStart`), and not written by an optimistic layer (`kept`).
  */
-export function tombstonesOf(state: State, oldestStart: number, kept: ReadonlySet<string>): [string, string][] {
+export function tombstonesOf(state: State, oldestStart: number, kept: ReadonlySet<string>): Found<[string, string]> {
   const found: [string, string][] = [];
+  let left = false;
   for (const key in state.entities) {
     const table = state.entities[key]!;
     const metas = state.entitiesMeta[key];
     for (const pk in table) {
-      if (table[pk] !== INVALID || kept.has(`${key}\u0000${pk}`)) continue;
+      if (table[pk] !== INVALID) continue;
       const written = metas?.[pk]?.fetchedAt ?? Number.NEGATIVE_INFINITY;
-      if (written < oldestStart) found.push([key, pk]);
+      if (written < oldestStart && !kept.has(`${key}\u0000${pk}`)) found.push([key, pk]);
+      else left = true;
     }
   }
-  return found;
+  return { found, left };
 }
 
 /** The lists of the collections that hold `dropped` records (pks, or Union members), without them. */
@@ -57,15 +66,22 @@ export function listsWithout(state: State, dropped: readonly (readonly [string, 
  * any more (all written before `oldestStart`, so no response to replay them over is still to come):
  * without those edits, and without `base` once none is left.
  */
-export function foldedListMetas(state: State, oldestStart: number): [string, string, EntityMeta][] {
+export function foldedListMetas(state: State, oldestStart: number): Found<[string, string, EntityMeta]> {
   const rewrites: [string, string, EntityMeta][] = [];
+  let left = false;
   for (const key in state.entitiesMeta) {
     const metas = state.entitiesMeta[key]!;
     for (const pk in metas) {
       const meta = metas[pk];
       const edits = meta?.edits;
-      if (meta === undefined || edits === undefined || edits.length === 0 || !(edits[0]![1] < oldestStart)) continue;
+      if (meta === undefined || edits === undefined || edits.length === 0) continue;
+      // the edits are in the order of their stamps: the oldest first
+      if (!(edits[0]![1] < oldestStart)) {
+        left = true;
+        continue;
+      }
       const kept = edits.filter((edit) => !(edit[1] < oldestStart));
+      if (kept.length > 0) left = true;
       const { base, edits: _edits, ...rest } = meta;
       rewrites.push([
         key,
@@ -76,7 +92,7 @@ export function foldedListMetas(state: State, oldestStart: number): [string, str
       ]);
     }
   }
-  return rewrites;
+  return { found: rewrites, left };
 }
 
 /** What a collection buries: the tombstones, the lists without their pks, and the lists' folded metas. */

@@ -1,0 +1,176 @@
+/**
+ * The sweep of deleted records between collections walks the entity tables only when something may be
+ * buried: a record deleted or a list edited since the last pass, or something that pass left (pinned by
+ * a running request). The walk is counted through the tombstone module's own functions (called through).
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { Controller, INVALID, schema, takeSnapshot, restoreSnapshot } from '../../core/index.js';
+import { Todo } from '../fixtures/entities.js';
+import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
+
+const walks = vi.hoisted(() => ({ tombstones: 0, lists: 0 }));
+vi.mock('../../core/controller/tombstones.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../core/controller/tombstones.js')>();
+  return {
+    ...actual,
+    tombstonesOf: (...args: Parameters<typeof actual.tombstonesOf>) => {
+      walks.tombstones++;
+      return actual.tombstonesOf(...args);
+    },
+    foldedListMetas: (...args: Parameters<typeof actual.foldedListMetas>) => {
+      walks.lists++;
+      return actual.foldedListMetas(...args);
+    },
+  };
+});
+
+const fake = useTodoServer();
+const LIST_META = (controller: Controller) => controller.getState().entitiesMeta['[Todo]']?.['{}'];
+
+/** A controller on a clock of our own (no key falls due within the test), the todo list observed, a first sweep run (nothing to bury). */
+async function listPage() {
+  const clock = { now: 1_000_000 };
+  const controller = new Controller({ retry: 0, environment: {}, now: () => clock.now, gcTime: 600_000 });
+  const page = record(controller.observe(TodoResource.getList, {}));
+  await settled(() => expect(page.last()?.data).toHaveLength(4));
+  await flush();
+  /** A write that is no deletion (a response for todo 1), `ms` later. */
+  const write = (ms = 10_000, title = `at ${clock.now + ms}`) => {
+    clock.now += ms;
+    controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, userId: 1, title, completed: false });
+  };
+  write(); // the first sweep: the flag starts set
+  walks.tombstones = 0;
+  walks.lists = 0;
+  return { controller, clock, page, write };
+}
+
+describe('the sweep of deleted records', () => {
+  it('does not walk the tables on writes that delete nothing and edit no list', async () => {
+    const { controller, page, write } = await listPage();
+    for (let i = 0; i < 6; i++) write(); // a minute of writes, one every 10 s
+    expect(walks).toEqual({ tombstones: 0, lists: 0 });
+    expect(controller.getState().entities.Todo?.['1']).toMatchObject({ title: expect.stringMatching(/^at /) });
+    page.unsubscribe();
+  });
+
+  it('buries a record deleted after a pass that found nothing, at the next sweep', async () => {
+    const { controller, clock, page, write } = await listPage();
+    write();
+    clock.now += 1;
+    controller.setResponse(TodoResource.delete, { id: 2 }, { id: 2 });
+    expect(controller.getState().entities.Todo?.['2']).toBe(INVALID);
+    write(1_000); // not yet 10 s since the last sweep
+    expect(controller.getState().entities.Todo?.['2']).toBe(INVALID);
+    write(); // the next sweep
+    expect(controller.getState().entities.Todo?.['2']).toBeUndefined();
+    expect(controller.getState().entities['[Todo]']).toEqual({ '{}': ['1', '3', '4'] });
+    expect(walks.tombstones).toBe(1);
+    write(); // buried: the flag is clear again
+    expect(walks.tombstones).toBe(1);
+    page.unsubscribe();
+  });
+
+  it('buries a record deleted by controller.set(schema.Invalidate), which runs no sweep itself', async () => {
+    const { controller, clock, page, write } = await listPage();
+    clock.now += 1;
+    controller.set(new schema.Invalidate(Todo), { id: 3 });
+    expect(page.last()?.data?.map((todo) => todo.id)).toEqual([1, 2, 4]);
+    write();
+    expect(controller.getState().entities.Todo?.['3']).toBeUndefined();
+    expect(page.last()?.data?.map((todo) => todo.id)).toEqual([1, 2, 4]);
+    page.unsubscribe();
+  });
+
+  it('keeps walking while a request that started before the deletion pins its tombstone, and buries it once that request ended', async () => {
+    const { controller, clock, page, write } = await listPage();
+    fake.setLatency(30);
+    clock.now += 1;
+    const refresh = controller.fetch(TodoResource.getList, {}); // started before the deletion
+    clock.now += 1;
+    controller.setResponse(TodoResource.delete, { id: 2 }, { id: 2 });
+    write();
+    expect(controller.getState().entities.Todo?.['2']).toBe(INVALID); // the refresh still needs it
+    expect(walks.tombstones).toBe(1);
+    await refresh;
+    fake.setLatency(0);
+    expect(controller.getState().entities.Todo?.['2']).toBe(INVALID); // the request ended within 10 s of the sweep
+    write(); // nothing was written meanwhile that deletes: the pinned tombstone keeps the flag set
+    expect(controller.getState().entities.Todo?.['2']).toBeUndefined();
+    expect(walks.tombstones).toBe(2);
+    expect(page.last()?.data?.map((todo) => todo.id)).toEqual([1, 3, 4]);
+    page.unsubscribe();
+  });
+
+  it('folds the edits a pushed create logs in its list, later when a running request pins them', async () => {
+    const { controller, clock, page, write } = await listPage();
+    fake.setLatency(30);
+    clock.now += 1;
+    const refresh = controller.fetch(TodoResource.getList, {}); // started before the push
+    clock.now += 1;
+    const created = { id: 9, userId: 1, title: 'pushed', completed: false };
+    controller.set(TodoResource.getList.schema.push, {}, created, created);
+    expect(LIST_META(controller)?.edits).toHaveLength(1);
+    write();
+    expect(walks.lists).toBe(1);
+    expect(LIST_META(controller)?.edits).toHaveLength(1); // the refresh's answer is replayed with it
+    await refresh;
+    fake.setLatency(0);
+    write();
+    expect(walks.lists).toBe(2);
+    expect(LIST_META(controller)?.edits).toBeUndefined();
+    write();
+    expect(walks.lists).toBe(2);
+    page.unsubscribe();
+  });
+
+  it('folds the edits of a push written after a pass that found nothing', async () => {
+    const { controller, page, write } = await listPage();
+    const created = { id: 9, userId: 1, title: 'pushed', completed: false };
+    controller.set(TodoResource.getList.schema.push, {}, created, created);
+    expect(LIST_META(controller)?.edits).toHaveLength(1);
+    write();
+    expect(LIST_META(controller)?.edits).toBeUndefined();
+    expect(page.last()?.data?.map((todo) => todo.id)).toEqual([1, 2, 3, 4, 9]);
+    page.unsubscribe();
+  });
+
+  it.each([
+    ['replaces the state', true],
+    ['merges into the state', false],
+  ])('buries the tombstones of a snapshot restored after a pass that found nothing (it %s)', async (_, replace) => {
+    const other = new Controller({ retry: 0, environment: {}, gcTime: 60_000 });
+    await other.fetch(TodoResource.getList, {});
+    other.set(new schema.Invalidate(Todo), { id: 4 });
+    const snapshot = JSON.parse(JSON.stringify(takeSnapshot(other, { invalid: true })));
+    const { controller, page, write } = await listPage();
+    restoreSnapshot(controller, snapshot, { replace });
+    expect(controller.getState().entities.Todo?.['4']).toBe(INVALID);
+    write();
+    expect(controller.getState().entities.Todo?.['4']).toBeUndefined();
+    page.unsubscribe();
+  });
+
+  it('a full collection clears the flag when it buried everything, and keeps it when a request pins a tombstone', async () => {
+    const { controller, clock, page, write } = await listPage();
+    clock.now += 1;
+    controller.setResponse(TodoResource.delete, { id: 1 }, { id: 1 });
+    controller.gc();
+    expect(controller.getState().entities.Todo?.['1']).toBeUndefined();
+    const [walked] = [walks.tombstones];
+    write();
+    expect(walks.tombstones).toBe(walked); // gc() buried it: no walk
+    fake.setLatency(30);
+    clock.now += 1;
+    const refresh = controller.fetch(TodoResource.getList, {});
+    clock.now += 1;
+    controller.setResponse(TodoResource.delete, { id: 3 }, { id: 3 });
+    controller.gc();
+    expect(controller.getState().entities.Todo?.['3']).toBe(INVALID);
+    await refresh;
+    fake.setLatency(0);
+    write(); // gc() left it: the next sweep walks and buries it
+    expect(controller.getState().entities.Todo?.['3']).toBeUndefined();
+    page.unsubscribe();
+  });
+});
