@@ -74,8 +74,8 @@ export class GarbageCollector {
   #nextDue = Number.POSITIVE_INFINITY;
   /** When deleted records are next buried (see `tick`). */
   #nextSweep = Number.NEGATIVE_INFINITY;
-  /** Whether the state may hold something to bury: a tombstone, or a list's logged edits (see `changed`). */
-  #mayBury = true;
+  /** @internal Whether the state may hold something to bury: a tombstone, or a list's logged edits (see `changed`). */
+  mayBury = true;
 
   constructor(view: CollectorView, store: Store, log: ActionLog, options: CollectorOptions) {
     this.#view = view;
@@ -118,20 +118,13 @@ export class GarbageCollector {
    * again) is not listed: its edits, at most `MAX_EDITS`, fold at the next sweep that runs.
    */
   changed(state: State, changed: Changes['entities']): void {
-    if (this.#mayBury) return;
-    if (changed === 'all') {
-      this.#mayBury = true;
-      return;
-    }
-    for (let i = 0; i < changed.length; i++) {
-      const key = changed[i]![0];
-      const pk = changed[i]![1];
-      const record = state.entities[key]?.[pk];
-      if (record === INVALID || (Array.isArray(record) && state.entitiesMeta[key]?.[pk]?.edits?.length)) {
-        this.#mayBury = true;
-        return;
+    if (changed === 'all') this.mayBury = true;
+    else
+      for (let i = 0; !this.mayBury && i < changed.length; i++) {
+        const [key, pk] = changed[i]!;
+        const record = state.entities[key]?.[pk];
+        this.mayBury = record === INVALID || (Array.isArray(record) && !!state.entitiesMeta[key]?.[pk]?.edits);
       }
-    }
   }
 
   /** The start of the oldest running request that still pins the tombstones (one running for less than `gcTime`). */
@@ -141,25 +134,15 @@ export class GarbageCollector {
 
   #sweep(now: number): void {
     this.#nextSweep = now + Math.min(SWEEP_MS, this.#gcTime);
-    if (!this.#mayBury) return; // nothing deleted, no list edited since the last pass buried all
+    if (!this.mayBury) return; // nothing deleted, no list edited since the last pass buried all
     const state = this.#store.current;
     const oldestStart = this.#oldestStart(now);
-    const { found: tombstones, metas } = this.#found(state, oldestStart, layerPaths(state));
+    this.mayBury = false; // until the pass leaves something (or a write during the burial marks a record)
+    const tombstones = tombstonesOf(state, oldestStart, layerPaths(state), this);
+    const metas = foldedListMetas(state, oldestStart, this);
     if (tombstones.length === 0 && metas.length === 0) return;
     this.#bury(state, tombstones, metas);
     if (tombstones.length > 0) this.#view.collected([]); // the memo lets go of the buried records
-  }
-
-  /**
-   * The tombstones and list metas to bury in `state`; what it leaves (pinned by a running request or an
-   * optimistic layer) keeps the next sweep's walk. A write during the burial sets the flag again.
-   */
-  #found(state: State, oldestStart: number, layers: ReadonlySet<string>) {
-    this.#mayBury = false;
-    const tombstones = tombstonesOf(state, oldestStart, layers);
-    const metas = foldedListMetas(state, oldestStart);
-    if (tombstones.left || metas.left) this.#mayBury = true;
-    return { found: tombstones.found, metas: metas.found };
   }
 
   #bury(state: State, tombstones: [string, string][], metas: [string, string, EntityMeta][]): void {
@@ -187,7 +170,8 @@ export class GarbageCollector {
     for (const path of layers) reachable.add(path);
     // deleted records no running request needs go, whoever names them (see tombstones.ts)
     const oldestStart = this.#oldestStart(now);
-    const { found: tombstones, metas } = this.#found(state, oldestStart, layers);
+    this.mayBury = false;
+    const tombstones = tombstonesOf(state, oldestStart, layers, this);
     const buried = new Set(tombstones.map(([key, pk]) => `${key}\u0000${pk}`));
     let traceable = true;
     for (const key in state.endpoints) {
@@ -209,6 +193,7 @@ export class GarbageCollector {
         }
       }
     }
+    const metas = foldedListMetas(state, oldestStart, this);
     if (tombstones.length > 0 || metas.length > 0) this.#bury(state, tombstones, metas);
     if (due.length === 0 && entities.length === 0) {
       if (tombstones.length > 0) view.collected(due);

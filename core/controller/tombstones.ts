@@ -12,20 +12,22 @@ import type { State, Transition } from '../store/index.js';
 /** The lists a collection rewrites: `[collection table, list pk, the list without collected pks]`. */
 export type ListRewrites = readonly (readonly [string, string, readonly unknown[]])[];
 
-/** What a pass over the state found to bury, and whether it left something that is to be buried later. */
-export interface Found<T> {
-  readonly found: T[];
-  /** A tombstone or a list's edit stays (a running request or an optimistic layer needs it): a later pass buries it. */
-  readonly left: boolean;
+/** Told that a pass left something to bury later: a tombstone or a list's edit that a running request or an optimistic layer needs. */
+export interface Left {
+  mayBury: boolean;
 }
 
 /**
  * The tombstones of `state` that nothing needs: marked INVALID by a write older than the oldest request
  * running (`oldestStart`), and not written by an optimistic layer (`kept`).
  */
-export function tombstonesOf(state: State, oldestStart: number, kept: ReadonlySet<string>): Found<[string, string]> {
+export function tombstonesOf(
+  state: State,
+  oldestStart: number,
+  kept: ReadonlySet<string>,
+  left: Left,
+): [string, string][] {
   const found: [string, string][] = [];
-  let left = false;
   for (const key in state.entities) {
     const table = state.entities[key]!;
     const metas = state.entitiesMeta[key];
@@ -33,10 +35,10 @@ export function tombstonesOf(state: State, oldestStart: number, kept: ReadonlySe
       if (table[pk] !== INVALID) continue;
       const written = metas?.[pk]?.fetchedAt ?? Number.NEGATIVE_INFINITY;
       if (written < oldestStart && !kept.has(`${key}\u0000${pk}`)) found.push([key, pk]);
-      else left = true;
+      else left.mayBury = true;
     }
   }
-  return { found, left };
+  return found;
 }
 
 /** The lists of the collections that hold `dropped` records (pks, or Union members), without them. */
@@ -66,9 +68,8 @@ export function listsWithout(state: State, dropped: readonly (readonly [string, 
  * any more (all written before `oldestStart`, so no response to replay them over is still to come):
  * without those edits, and without `base` once none is left.
  */
-export function foldedListMetas(state: State, oldestStart: number): Found<[string, string, EntityMeta]> {
+export function foldedListMetas(state: State, oldestStart: number, left: Left): [string, string, EntityMeta][] {
   const rewrites: [string, string, EntityMeta][] = [];
-  let left = false;
   for (const key in state.entitiesMeta) {
     const metas = state.entitiesMeta[key]!;
     for (const pk in metas) {
@@ -77,11 +78,11 @@ export function foldedListMetas(state: State, oldestStart: number): Found<[strin
       if (meta === undefined || edits === undefined || edits.length === 0) continue;
       // the edits are in the order of their stamps: the oldest first
       if (!(edits[0]![1] < oldestStart)) {
-        left = true;
+        left.mayBury = true;
         continue;
       }
       const kept = edits.filter((edit) => !(edit[1] < oldestStart));
-      if (kept.length > 0) left = true;
+      if (kept.length > 0) left.mayBury = true;
       const { base, edits: _edits, ...rest } = meta;
       rewrites.push([
         key,
@@ -92,7 +93,7 @@ export function foldedListMetas(state: State, oldestStart: number): Found<[strin
       ]);
     }
   }
-  return { found: rewrites, left };
+  return rewrites;
 }
 
 /** What a collection buries: the tombstones, the lists without their pks, and the lists' folded metas. */
