@@ -15,12 +15,11 @@
  * most (see `Requests.oldestStart`). That sweep walks the entity tables only when something may be
  * buried: a record deleted or a list edited since the last one (`changed`), or something it left.
  */
-import type { EntityMeta } from '../schema/index.js';
-import { INVALID } from '../schema/index.js';
+import { INVALID, type EntityMeta } from '../schema/index.js';
 import type { Changes, State, Store } from '../store/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { applyLayers } from './optimistic.js';
-import { bury, foldedListMetas, listsWithout, tombstonesOf } from './tombstones.js';
+import { bury, listsWithout, toBury } from './tombstones.js';
 
 /**
  * What the garbage collector sees of the query cache: the records its live streams read, the records a
@@ -114,7 +113,7 @@ export class GarbageCollector {
   /**
    * The store wrote `changed` records (`'all'`: a restore or a reset) into `state`: a record now deleted
    * or a list with logged edits (listEdits.ts) makes the next sweep walk the tables. One lookup per
-   * record, none once a sweep is due. A list whose edit left its pks as they were (a pk it held added
+   * record, none while the flag is set. A list whose edit left its pks as they were (a pk it held added
    * again) is not listed: its edits, at most `MAX_EDITS`, fold at the next sweep that runs.
    */
   changed(state: State, changed: Changes['entities']): void {
@@ -138,8 +137,7 @@ export class GarbageCollector {
     const state = this.#store.current;
     const oldestStart = this.#oldestStart(now);
     this.mayBury = false; // until the pass leaves something (or a write during the burial marks a record)
-    const tombstones = tombstonesOf(state, oldestStart, layerPaths(state), this);
-    const metas = foldedListMetas(state, oldestStart, this);
+    const [tombstones, metas] = toBury(state, oldestStart, layerPaths(state), this);
     if (tombstones.length === 0 && metas.length === 0) return;
     this.#bury(state, tombstones, metas);
     if (tombstones.length > 0) this.#view.collected([]); // the memo lets go of the buried records
@@ -171,7 +169,7 @@ export class GarbageCollector {
     // deleted records no running request needs go, whoever names them (see tombstones.ts)
     const oldestStart = this.#oldestStart(now);
     this.mayBury = false;
-    const tombstones = tombstonesOf(state, oldestStart, layers, this);
+    const [tombstones, metas] = toBury(state, oldestStart, layers, this);
     const buried = new Set(tombstones.map(([key, pk]) => `${key}\u0000${pk}`));
     let traceable = true;
     for (const key in state.endpoints) {
@@ -193,7 +191,6 @@ export class GarbageCollector {
         }
       }
     }
-    const metas = foldedListMetas(state, oldestStart, this);
     if (tombstones.length > 0 || metas.length > 0) this.#bury(state, tombstones, metas);
     if (due.length === 0 && entities.length === 0) {
       if (tombstones.length > 0) view.collected(due);

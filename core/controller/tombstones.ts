@@ -18,27 +18,49 @@ export interface Left {
 }
 
 /**
- * The tombstones of `state` that nothing needs: marked INVALID by a write older than the oldest request
- * running (`oldestStart`), and not written by an optimistic layer (`kept`).
+ * What one pass over the records of `state` finds to bury: the tombstones nothing needs (marked INVALID
+ * by a write older than the oldest request running, `oldestStart`, and not written by an optimistic
+ * layer, `kept`), and the metas of lists whose logged additions and removals (listEdits.ts) no running
+ * request can need any more (written before `oldestStart`: no response to replay them over is still to
+ * come), without those edits, and without `base` once none is left. What it leaves it tells `left`.
  */
-export function tombstonesOf(
+export function toBury(
   state: State,
   oldestStart: number,
   kept: ReadonlySet<string>,
   left: Left,
-): [string, string][] {
-  const found: [string, string][] = [];
+): [tombstones: [string, string][], metas: [string, string, EntityMeta][]] {
+  const tombstones: [string, string][] = [];
+  const rewrites: [string, string, EntityMeta][] = [];
   for (const key in state.entities) {
     const table = state.entities[key]!;
     const metas = state.entitiesMeta[key];
     for (const pk in table) {
-      if (table[pk] !== INVALID) continue;
-      const written = metas?.[pk]?.fetchedAt ?? Number.NEGATIVE_INFINITY;
-      if (written < oldestStart && !kept.has(`${key}\u0000${pk}`)) found.push([key, pk]);
-      else left.mayBury = true;
+      const record = table[pk];
+      const meta = metas?.[pk];
+      if (record === INVALID) {
+        if ((meta?.fetchedAt ?? Number.NEGATIVE_INFINITY) < oldestStart && !kept.has(`${key}\u0000${pk}`))
+          tombstones.push([key, pk]);
+        else left.mayBury = true;
+        continue;
+      }
+      const edits = meta?.edits;
+      if (meta === undefined || edits === undefined || edits.length === 0) continue;
+      // the edits are in the order of their stamps: the oldest first
+      const folded = edits.findIndex((edit) => !(edit[1] < oldestStart));
+      if (folded !== -1) left.mayBury = true;
+      if (folded === 0) continue;
+      const { base, edits: _edits, ...rest } = meta;
+      rewrites.push([
+        key,
+        pk,
+        folded === -1
+          ? rest
+          : { ...rest, base: Math.max(base ?? meta.fetchedAt, edits[folded - 1]![1]), edits: edits.slice(folded) },
+      ]);
     }
   }
-  return found;
+  return [tombstones, rewrites];
 }
 
 /** The lists of the collections that hold `dropped` records (pks, or Union members), without them. */
@@ -58,39 +80,6 @@ export function listsWithout(state: State, dropped: readonly (readonly [string, 
       const list = lists[listPk];
       if (!Array.isArray(list) || list.every(kept)) continue;
       rewrites.push([listKey, listPk, list.filter(kept)]);
-    }
-  }
-  return rewrites;
-}
-
-/**
- * The metas of lists whose logged additions and removals (listEdits.ts) no running request can need
- * any more (all written before `oldestStart`, so no response to replay them over is still to come):
- * without those edits, and without `base` once none is left.
- */
-export function foldedListMetas(state: State, oldestStart: number, left: Left): [string, string, EntityMeta][] {
-  const rewrites: [string, string, EntityMeta][] = [];
-  for (const key in state.entitiesMeta) {
-    const metas = state.entitiesMeta[key]!;
-    for (const pk in metas) {
-      const meta = metas[pk];
-      const edits = meta?.edits;
-      if (meta === undefined || edits === undefined || edits.length === 0) continue;
-      // the edits are in the order of their stamps: the oldest first
-      if (!(edits[0]![1] < oldestStart)) {
-        left.mayBury = true;
-        continue;
-      }
-      const kept = edits.filter((edit) => !(edit[1] < oldestStart));
-      if (kept.length > 0) left.mayBury = true;
-      const { base, edits: _edits, ...rest } = meta;
-      rewrites.push([
-        key,
-        pk,
-        kept.length === 0
-          ? rest
-          : { ...rest, base: Math.max(base ?? meta.fetchedAt, edits[edits.length - kept.length - 1]![1]), edits: kept },
-      ]);
     }
   }
   return rewrites;

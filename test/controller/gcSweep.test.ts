@@ -1,25 +1,21 @@
 /**
  * The sweep of deleted records between collections walks the entity tables only when something may be
  * buried: a record deleted or a list edited since the last pass, or something that pass left (pinned by
- * a running request). The walk is counted through the tombstone module's own functions (called through).
+ * a running request). The walk is counted through the tombstone module's own function (called through).
  */
 import { describe, expect, it, vi } from 'vitest';
 import { Controller, INVALID, schema, takeSnapshot, restoreSnapshot } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
 
-const walks = vi.hoisted(() => ({ tombstones: 0, lists: 0 }));
+const walks = vi.hoisted(() => ({ passes: 0 }));
 vi.mock('../../core/controller/tombstones.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../core/controller/tombstones.js')>();
   return {
     ...actual,
-    tombstonesOf: (...args: Parameters<typeof actual.tombstonesOf>) => {
-      walks.tombstones++;
-      return actual.tombstonesOf(...args);
-    },
-    foldedListMetas: (...args: Parameters<typeof actual.foldedListMetas>) => {
-      walks.lists++;
-      return actual.foldedListMetas(...args);
+    toBury: (...args: Parameters<typeof actual.toBury>) => {
+      walks.passes++;
+      return actual.toBury(...args);
     },
   };
 });
@@ -40,8 +36,7 @@ async function listPage() {
     controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, userId: 1, title, completed: false });
   };
   write(); // the first sweep: the flag starts set
-  walks.tombstones = 0;
-  walks.lists = 0;
+  walks.passes = 0;
   return { controller, clock, page, write };
 }
 
@@ -49,7 +44,7 @@ describe('the sweep of deleted records', () => {
   it('does not walk the tables on writes that delete nothing and edit no list', async () => {
     const { controller, page, write } = await listPage();
     for (let i = 0; i < 6; i++) write(); // a minute of writes, one every 10 s
-    expect(walks).toEqual({ tombstones: 0, lists: 0 });
+    expect(walks.passes).toBe(0);
     expect(controller.getState().entities.Todo?.['1']).toMatchObject({ title: expect.stringMatching(/^at /) });
     page.unsubscribe();
   });
@@ -65,9 +60,9 @@ describe('the sweep of deleted records', () => {
     write(); // the next sweep
     expect(controller.getState().entities.Todo?.['2']).toBeUndefined();
     expect(controller.getState().entities['[Todo]']).toEqual({ '{}': ['1', '3', '4'] });
-    expect(walks.tombstones).toBe(1);
+    expect(walks.passes).toBe(1);
     write(); // buried: the flag is clear again
-    expect(walks.tombstones).toBe(1);
+    expect(walks.passes).toBe(1);
     page.unsubscribe();
   });
 
@@ -91,13 +86,13 @@ describe('the sweep of deleted records', () => {
     controller.setResponse(TodoResource.delete, { id: 2 }, { id: 2 });
     write();
     expect(controller.getState().entities.Todo?.['2']).toBe(INVALID); // the refresh still needs it
-    expect(walks.tombstones).toBe(1);
+    expect(walks.passes).toBe(1);
     await refresh;
     fake.setLatency(0);
     expect(controller.getState().entities.Todo?.['2']).toBe(INVALID); // the request ended within 10 s of the sweep
     write(); // nothing was written meanwhile that deletes: the pinned tombstone keeps the flag set
     expect(controller.getState().entities.Todo?.['2']).toBeUndefined();
-    expect(walks.tombstones).toBe(2);
+    expect(walks.passes).toBe(2);
     expect(page.last()?.data?.map((todo) => todo.id)).toEqual([1, 3, 4]);
     page.unsubscribe();
   });
@@ -112,15 +107,15 @@ describe('the sweep of deleted records', () => {
     controller.set(TodoResource.getList.schema.push, {}, created, created);
     expect(LIST_META(controller)?.edits).toHaveLength(1);
     write();
-    expect(walks.lists).toBe(1);
+    expect(walks.passes).toBe(1);
     expect(LIST_META(controller)?.edits).toHaveLength(1); // the refresh's answer is replayed with it
     await refresh;
     fake.setLatency(0);
     write();
-    expect(walks.lists).toBe(2);
+    expect(walks.passes).toBe(2);
     expect(LIST_META(controller)?.edits).toBeUndefined();
     write();
-    expect(walks.lists).toBe(2);
+    expect(walks.passes).toBe(2);
     page.unsubscribe();
   });
 
@@ -157,9 +152,9 @@ describe('the sweep of deleted records', () => {
     controller.setResponse(TodoResource.delete, { id: 1 }, { id: 1 });
     controller.gc();
     expect(controller.getState().entities.Todo?.['1']).toBeUndefined();
-    const [walked] = [walks.tombstones];
+    const walked = walks.passes;
     write();
-    expect(walks.tombstones).toBe(walked); // gc() buried it: no walk
+    expect(walks.passes).toBe(walked); // gc() buried it: no walk
     fake.setLatency(30);
     clock.now += 1;
     const refresh = controller.fetch(TodoResource.getList, {});
