@@ -9,10 +9,11 @@
  * `todo instanceof Todo`), and `Object.keys`, spreads and `JSON.stringify` see its fields.
  *
  * What a row costs: a row is its latest record and a `Proxy`; its fields' signals live in columns, one
- * `SvelteMap` per field name shared by the rows that one emission made (row → value), so a first render of
- * 5,000 rows makes a handful of maps, not 5,000 maps and their signals, and a field's signal is made when
- * something first reads it (a field no template reads, or a pk, never has one). Reading a field the record
- * does not have is not tracked (as before: a row's fields are its record's).
+ * `SvelteMap` per field name shared by the query's rows (row → value), so a first render of 5,000 rows makes a
+ * handful of maps, not 5,000 maps. A row enters a field's column when something first reads the field (a
+ * field no template reads, or a pk, never has an entry or a signal), and a change writes only the entries
+ * that exist. Reading a field the record does not have is not tracked (as before: a row's fields are its
+ * record's).
  */
 import { untrack } from 'svelte';
 import { SvelteMap } from 'svelte/reactivity';
@@ -20,7 +21,7 @@ import { keepRows, type Entity } from '../../core/index.js';
 import { flushQueries, onQueriesWait } from '../../core/internal.js';
 
 type Record = { readonly [field: string]: unknown };
-/** Per field name, the signals of one emission's rows (the row's target → the field's value). */
+/** Per field name, the signals of a query's rows (the row's target → the field's value): a row enters a field's column when the field is first read. */
 type Columns = Map<string, SvelteMap<Target, unknown>>;
 
 const RECORD = Symbol();
@@ -30,7 +31,7 @@ const TARGET = Symbol(); // a row's proxy answers its target for it (see `handle
 /** The object behind a row's proxy: the entity's prototype, its latest record, the columns of its fields, and the fields its pk reads. */
 interface Target {
   [RECORD]: Record;
-  [COLUMNS]?: Columns; // set when the emission that made the row ends (no one reads a row before)
+  readonly [COLUMNS]: Columns; // the query's
   readonly [KEYS]: ReadonlySet<PropertyKey>;
 }
 
@@ -71,8 +72,10 @@ const current = (target: Target): Target => {
 
 /** A field's value, tracked (a pk field, the key of a keyed {#each}, untracked: the each block then depends on no row). */
 const read = (target: Target, key: string): unknown => {
-  const column = target[COLUMNS]?.get(key);
-  if (!column || target[KEYS].has(key)) return target[RECORD][key];
+  if (target[KEYS].has(key)) return target[RECORD][key];
+  const column = target[COLUMNS].get(key)!; // made with the row, or when its record gained the field
+  // a field enters its column when first read: a field no one reads costs nothing
+  if (!has.call(column, target)) put.call(column, target, target[RECORD][key]);
   return column.get(target);
 };
 
@@ -110,45 +113,42 @@ const handler: ProxyHandler<Target> = {
 // A SvelteMap keeps its entries in the Map it extends and makes a key's signal when the key is first read:
 // filled with Map's own `set`, as its constructor fills it, it holds the values and has no signal yet.
 const put = Map.prototype.set as (this: Map<Target, unknown>, key: Target, value: unknown) => unknown;
+const has = Map.prototype.has as (this: Map<Target, unknown>, key: Target) => boolean;
+const value = Map.prototype.get as (this: Map<Target, unknown>, key: Target) => unknown;
 
-/** The column of `field` (made when no row had it yet). */
-const columnOf = (columns: Columns, field: string) => {
-  let column = columns.get(field);
-  if (!column) columns.set(field, (column = new SvelteMap()));
-  return column;
+/**
+ * Makes the columns of the fields of `record` that no row had yet. Made with the rows (untracked), not by the
+ * first read: a SvelteMap made by the reaction that first reads a key makes that key's signal the reaction's
+ * own state, which it does not track.
+ */
+const columnsOf = (columns: Columns, record: Record) => {
+  // for-in allocates no array (an enumerable field of the prototype would get a column no one uses)
+  for (const field in record) if (!columns.has(field)) columns.set(field, new SvelteMap());
 };
 
-/** Gives the rows one emission made their columns: per field, one map of the rows that have it. */
-const columnsFor = (made: readonly Target[]) => {
-  const columns: Columns = new Map();
-  for (const target of made) {
-    const record = target[RECORD];
-    for (const field of Object.keys(record)) put.call(columnOf(columns, field), target, record[field]);
-    target[COLUMNS] = columns;
-  }
-};
-
-/** Takes the fields of `before` (the row's record) that `record` lacks out of its columns (the effects that read them run again). */
+/** Takes the fields of `before` (the row's record) that `record` lacks out of their columns (the effects that read them run again). */
 const forget = (target: Target, before: Record, record?: Record) => {
   for (const field of Object.keys(before))
-    if (!record || !Object.hasOwn(record, field)) target[COLUMNS]?.get(field)?.delete(target);
+    if (!record || !Object.hasOwn(record, field)) target[COLUMNS].get(field)?.delete(target);
 };
 
-/** Writes the fields of `entity` that changed into the row (a field the row did not have gets a column of its own). */
+/** Shows `entity` in the row: the changed fields of its columns are written (a field no one read has no entry to write). */
 const update = (row: object, entity: Entity) => {
   const target = (row as { [TARGET]: Target })[TARGET];
   const before = target[RECORD];
   const record = (target[RECORD] = entity as unknown as Record);
   const columns = target[COLUMNS];
-  if (!columns) return; // made in this emission: its columns, made at the end, read the latest record
   for (const field of Object.keys(record)) {
-    const value = record[field];
-    if (!Object.hasOwn(before, field) || before[field] !== value) columnOf(columns, field).set(target, value);
+    const column = columns.get(field);
+    if (!column)
+      columns.set(field, new SvelteMap()); // a field no row had yet (see `columnsOf`)
+    else if (has.call(column, target) && value.call(column, target) !== record[field])
+      column.set(target, record[field]);
   }
   forget(target, before, record);
 };
 
-/** Lets go of a row that left the data: its fields leave the columns (which the other rows of its emission keep). */
+/** Lets go of a row that left the data: its fields leave the columns (which the query's other rows keep). */
 const drop = (row: object) => {
   const target = (row as { [TARGET]: Target })[TARGET];
   forget(target, target[RECORD]);
@@ -156,23 +156,17 @@ const drop = (row: object) => {
 
 /** Maps a query's data to the same data with its entities as rows (see `keepRows`); the cache's objects are not changed. */
 export function reconcileRows(): <T>(data: T) => T {
-  const made: Target[] = [];
+  const columns: Columns = new Map();
   const create = (entity: Entity): object => {
     const prototype = Object.getPrototypeOf(entity) as object;
     const target = Object.create(prototype) as Target;
     target[RECORD] = entity as unknown as Record;
     (target as { [KEYS]: ReadonlySet<PropertyKey> })[KEYS] = keysOf(entity, prototype);
-    made.push(target);
+    (target as { [COLUMNS]: Columns })[COLUMNS] = columns;
+    columnsOf(columns, target[RECORD]);
     return new Proxy(target, handler);
   };
   const rows = keepRows<object>({ create, update, drop });
   // untracked: a store may emit while a derived or the template reads it, and the rows' signals are written then
-  return (data) =>
-    untrack(() => {
-      try {
-        return rows(data);
-      } finally {
-        if (made.length) columnsFor(made.splice(0));
-      }
-    });
+  return (data) => untrack(() => rows(data));
 }

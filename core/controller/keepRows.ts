@@ -115,9 +115,48 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
     return true;
   };
 
+  /**
+   * The first pass over a list when no row is kept yet: every entity's row is made (or found, for an entity
+   * listed twice) in arrays sized up front, the table looked up once per run of one class.
+   */
+  const first = (items: readonly unknown[]): unknown[] => {
+    const n = items.length;
+    const out: unknown[] = new Array(n);
+    const kept: (Kept<R> | undefined)[] = new Array(n);
+    let type: unknown;
+    let table: Map<unknown, Kept<R>> | undefined;
+    for (let i = 0; i < n; i++) {
+      const item = items[i];
+      if (!(item instanceof Entity)) {
+        out[i] = item;
+        continue;
+      }
+      if (item.constructor !== type) {
+        type = item.constructor;
+        table = tables.get(type);
+        if (!table) tables.set(type, (table = new Map()));
+      }
+      const pk = item.pk();
+      let k = table!.get(pk);
+      if (!k) {
+        table!.set(pk, (k = { source: item, row: kind.create(item), pk, seen: visit }));
+        count++;
+        seen++;
+      } else if (k.source !== item) {
+        kind.update(k.row, item); // the same entity listed twice, as another record
+        k.source = item;
+      }
+      out[i] = k.row;
+      kept[i] = k;
+    }
+    lists.set(out, { items, kept });
+    return out;
+  };
+
   const list = (items: readonly unknown[], previous: unknown): unknown[] => {
     const last = Array.isArray(previous) ? (previous as unknown[]) : undefined;
     const before = last && lists.get(last);
+    if (!before && count === 0) return first(items);
     // while every row is the one `last` holds at its position, nothing is allocated
     let out: unknown[] | undefined = before && last!.length === items.length ? undefined : [];
     let kept: (Kept<R> | undefined)[] = out ? [] : (before!.kept as (Kept<R> | undefined)[]);

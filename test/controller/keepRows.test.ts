@@ -75,6 +75,30 @@ describe('keepRows', () => {
     expect(calls).toEqual({ create: 4, update: 0, drop: 2 });
   });
 
+  it("makes a first list's rows in one pass: an entity listed twice is one row, showing its latest record; other values stay", () => {
+    const controller = new Controller();
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1), row(2)]);
+    const read = () => controller.getResponse(TodoResource.getList, { userId: 1 }).data!;
+    const [old, two] = read();
+    controller.set(Todo, { id: 1 }, { id: 1, title: 'new' });
+    const [fresh] = read();
+    const { rows, calls } = copies();
+    const first = rows([old, 'between', fresh, two] as unknown[]) as unknown as { title: string }[];
+    expect(first[0]).toBe(first[2]);
+    expect(first[0]!.title).toBe('new');
+    expect(first[1]).toBe('between');
+    expect(first[3]!.title).toBe('todo 2');
+    expect(calls).toEqual({ create: 2, update: 1, drop: 0 });
+    // the next read compares positions against the first pass's rows
+    expect(rows([fresh, 'between', fresh, two] as unknown[])).toBe(first);
+    expect(rows([two, 'between'] as unknown[])).toEqual([first[3], 'between']);
+    expect(calls).toEqual({ create: 2, update: 1, drop: 1 });
+    // a page's second list finds the rows its first list made
+    const { rows: pages } = copies();
+    const page = pages({ done: [two], all: [fresh, two] });
+    expect(page.all[1]).toBe(page.done[0]);
+  });
+
   describe('a write that changes records but no membership', () => {
     /** A list of n todos read through `rows`, and a way to read it again after a write. */
     function list(n: number) {

@@ -246,3 +246,27 @@ it('a field the record loses is gone from its row, and the effects that read it 
   texts.stop();
   stop();
 });
+
+it('a field no one read while it changed shows its latest value when first read, and is followed from then on', async () => {
+  const todos = createQuery(TodoResource.getList, { userId: 1 }, { controller, reconcile: true });
+  let data: Todo[] = [];
+  const stop = todos.subscribe((state) => (data = state.data ?? []));
+  const todo = data[1]!;
+  const titles = watch(() => todo.title); // the title is followed; `completed` is not read yet
+  controller.set(Todo, { id: 2 }, { id: 2, completed: true });
+  controller.set(Todo, { id: 2 }, { id: 2, completed: false });
+  controller.set(Todo, { id: 2 }, { id: 2, completed: true });
+  await tick();
+  expect(data[1]).toBe(todo);
+  const done = watch(() => todo.completed);
+  expect(done.values).toEqual([true]);
+  controller.set(Todo, { id: 2 }, { id: 2, completed: false });
+  await tick();
+  flushSync();
+  expect(done.values).toEqual([true, false]);
+  expect(titles.values).toEqual(['todo 2']); // a change of another field does not re-run it
+  expect(todo.completed).toBe(false); // an untracked read agrees
+  done.stop();
+  titles.stop();
+  stop();
+});
