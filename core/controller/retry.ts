@@ -2,7 +2,7 @@
  * Retries of a failed request: which errors are worth another attempt, how long to wait, and the
  * attempt loop, stopped by an abort (the request's signal) or a store reset.
  */
-import type { SchedulerLike, Unsubscribable } from 'rxjs';
+import type { SchedulerLike } from 'rxjs';
 import type { FetchFunction, RetryDelay } from '../endpoint/index.js';
 import { after } from './timers.js';
 
@@ -78,19 +78,12 @@ export async function withRetries<T>(
 /** Resolves after `ms` on `scheduler`, or as soon as `abort` or `stop` aborts. */
 function wait(ms: number, scheduler: SchedulerLike | undefined, abort: AbortSignal, stop: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
-    let subscription: Unsubscribable | undefined;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      subscription?.unsubscribe();
-      abort.removeEventListener('abort', finish);
-      stop.removeEventListener('abort', finish);
-      resolve();
-    };
-    abort.addEventListener('abort', finish);
-    stop.addEventListener('abort', finish);
-    subscription = after(ms, finish, scheduler);
-    if (done) subscription.unsubscribe();
+    const either = AbortSignal.any([abort, stop]);
+    if (either.aborted) return resolve(); // `retryDelay` aborted it
+    const stopped = () => (timer.unsubscribe(), resolve());
+    either.addEventListener('abort', stopped, { once: true });
+    // the listener leaves when the time is up (a signal that can still abort keeps its listeners), even
+    // when a synchronous scheduler calls this before `after` returns
+    const timer = after(ms, () => (either.removeEventListener('abort', stopped), resolve()), scheduler);
   });
 }
