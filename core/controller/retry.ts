@@ -47,8 +47,9 @@ export function retryCount(retry: number | false | undefined): number {
   return typeof retry === 'number' && retry > 0 ? Math.floor(retry) : 0;
 }
 
-function waitFor(policy: RetryPolicy, attempt: number, error: Error): number {
-  const delay = typeof policy.retryDelay === 'function' ? policy.retryDelay(attempt, error) : policy.retryDelay;
+/** The wait (ms) before retry number `attempt` after `error`: what `retryDelay` gives, 0 unless a positive number. */
+export function delayOf(retryDelay: RetryDelay, attempt: number, error: Error): number {
+  const delay = typeof retryDelay === 'function' ? retryDelay(attempt, error) : retryDelay;
   return typeof delay === 'number' && delay > 0 ? delay : 0;
 }
 
@@ -68,7 +69,7 @@ export async function withRetries<T>(
       return await attempt(index);
     } catch (error) {
       if (index >= policy.retries || !isTransient(error) || abort.aborted || stop.aborted) throw error;
-      await wait(waitFor(policy, index, error as Error), policy.scheduler, abort, stop);
+      await wait(delayOf(policy.retryDelay, index, error as Error), policy.scheduler, abort, stop);
       if (abort.aborted) throw abort.reason;
       if (stop.aborted) throw error;
     }
