@@ -279,19 +279,19 @@ export class Controller {
   /** Marks the result of this request invalid: observers stop showing it and refetch. */
   invalidate<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): void {
     this.#alive('invalidate');
-    this.#cache.mark('invalidate', [endpoint.key(...args)], endpoint, args);
+    this.#requests.mark('invalidate', [endpoint.key(...args)], endpoint, args);
   }
 
   /** Marks every stored result of this endpoint invalid. */
   invalidateAll(endpoint: ControllerEndpoint): void {
     this.#alive('invalidateAll');
-    this.#cache.mark('invalidate', this.#cache.keysOf(endpoint), endpoint);
+    this.#requests.mark('invalidate', this.#cache.keysOf(endpoint), endpoint);
   }
 
   /** Marks every stored result of this endpoint stale: observers refetch in the background and keep their data. */
   expireAll(endpoint: ControllerEndpoint): void {
     this.#alive('expireAll');
-    this.#cache.mark('expire', this.#cache.keysOf(endpoint), endpoint);
+    this.#requests.mark('expire', this.#cache.keysOf(endpoint), endpoint);
   }
 
   /**

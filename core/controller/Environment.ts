@@ -3,7 +3,7 @@
  * visible, and when the window regains focus. Browsers give it through `window`/`document` events;
  * tests give Subjects; on a server there is none (always online and visible).
  */
-import type { Subscription } from 'rxjs';
+import { Subscription } from 'rxjs';
 import type { ControllerEnvironment } from './options.js';
 
 /** What the environment tells its listener. */
@@ -21,19 +21,17 @@ export class Environment {
   #online = true;
   #visible = true;
   readonly #waiting = new Set<() => void>();
-  readonly #subscriptions: Subscription[] = [];
+  readonly #subscriptions = new Subscription();
 
-  constructor(environment: ControllerEnvironment, listener: EnvironmentListener) {
-    const { online$, visible$, focus$ } = environment;
+  constructor({ online$, visible$, focus$ }: ControllerEnvironment, listener: EnvironmentListener) {
+    const subscriptions = this.#subscriptions;
     if (online$) {
-      this.#subscriptions.push(
+      subscriptions.add(
         online$.subscribe((online) => {
           if (online === this.#online) return;
           this.#online = online;
           if (online) {
-            const waiting = [...this.#waiting];
-            this.#waiting.clear();
-            for (const resume of waiting) resume();
+            this.#resume();
             listener.onReconnect();
           }
           listener.onPollingChange();
@@ -41,7 +39,7 @@ export class Environment {
       );
     }
     if (visible$) {
-      this.#subscriptions.push(
+      subscriptions.add(
         visible$.subscribe((visible) => {
           if (visible === this.#visible) return;
           this.#visible = visible;
@@ -49,7 +47,7 @@ export class Environment {
         }),
       );
     }
-    if (focus$) this.#subscriptions.push(focus$.subscribe(() => listener.onFocus()));
+    if (focus$) subscriptions.add(focus$.subscribe(() => listener.onFocus()));
   }
 
   /** Whether the network is up (`online$` last emitted `true`, or never emitted). */
@@ -76,11 +74,14 @@ export class Environment {
     });
   }
 
+  /** Whoever waits for the network stops waiting (each leaves the set; a Set's iteration skips none). */
+  #resume(): void {
+    for (const resume of this.#waiting) resume();
+  }
+
   /** Stops listening; whoever waits for the network stops waiting. */
   dispose(): void {
-    for (const subscription of this.#subscriptions) subscription.unsubscribe();
-    const waiting = [...this.#waiting];
-    this.#waiting.clear();
-    for (const resume of waiting) resume();
+    this.#subscriptions.unsubscribe();
+    this.#resume();
   }
 }

@@ -37,7 +37,6 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   readonly requestOf = new Map<string, { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] }>();
   /** The read path every read of this controller shares (streams, `getResponse`, `get`): one instance per record. */
   readonly reader: QueryReader;
-  readonly #store: Store;
   readonly #clock: () => number;
   /** Numbers transitions: a stream listed with the current one is already listed for it. */
   #transitions = 0;
@@ -54,7 +53,6 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   #lastFocus = Number.NEGATIVE_INFINITY;
 
   constructor(store: Store, options: QueryCacheOptions) {
-    this.#store = store;
     this.#clock = options.now;
     this.scheduler = options.scheduler;
     this.#options = options;
@@ -196,27 +194,6 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   /** Every request key this endpoint was used with. */
   keysOf(endpoint: ControllerEndpoint): Iterable<string> {
     return this.#keysByEndpoint.get(endpoint) ?? [];
-  }
-
-  /**
-   * Marks the results of `keys` invalid (observers stop showing them and refetch) or stale (observers
-   * refetch in the background and keep their data). `args`: the arguments of the one request marked.
-   */
-  mark(
-    type: 'invalidate' | 'expire',
-    keys: Iterable<string>,
-    endpoint: ControllerEndpoint,
-    args?: readonly unknown[],
-  ): void {
-    const list = [...keys];
-    const { changes } = this.#store.dispatch({
-      type,
-      keys: list,
-      date: this.now(),
-      stamp: this.requests.stamps.next(),
-    });
-    const log = this.requests.log;
-    if (log.observed) log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args, changes });
   }
 
   /** The stream of `key`, made on first use. */

@@ -213,13 +213,7 @@ export class Requests implements RequestStatus {
       if (unpinned) {
         // deleted records it may hold were collected meanwhile: written, it could bring them back
         this.#layerGone(layer, endpoint, key, args);
-        const { changes } = this.#store.dispatch({
-          type: 'expire',
-          keys: [key],
-          date: this.#options.now(),
-          stamp: this.stamps.next(),
-        });
-        if (this.log.observed) this.log.emit({ type: 'expire', key, keys: [key], endpoint, args, changes });
+        this.mark('expire', [key], endpoint, args);
         this.#listener.onFetchingChange(key);
         return entry.awaited ? readOwn(endpoint, args, response) : undefined;
       }
@@ -322,6 +316,27 @@ export class Requests implements RequestStatus {
           : 'unsubscribed',
       ),
     );
+  }
+
+  /**
+   * Marks the results of `keys` invalid (observers stop showing them and refetch) or stale (observers
+   * refetch in the background and keep their data). `args`: the arguments of the one request marked.
+   */
+  mark(
+    type: 'invalidate' | 'expire',
+    keys: Iterable<string>,
+    endpoint: ControllerEndpoint,
+    args?: readonly unknown[],
+  ): void {
+    const list = [...keys];
+    const { changes } = this.#store.dispatch({
+      type,
+      keys: list,
+      date: this.#options.now(),
+      stamp: this.stamps.next(),
+    });
+    if (this.log.observed)
+      this.log.emit({ type, key: args ? list[0] : undefined, keys: list, endpoint, args, changes });
   }
 
   /** A new generation: requests in flight settle without writing and stop retrying. */

@@ -7,6 +7,7 @@
  */
 import { Subscription, type Observable, type SchedulerLike } from 'rxjs';
 import type { RetryDelay } from '../endpoint/index.js';
+import { delayOf } from './retry.js';
 import { after } from './timers.js';
 import type { ActionLog } from './ActionLog.js';
 import { toError } from '../errors.js';
@@ -41,10 +42,7 @@ export function connectSource<T>(
           }
         },
         error: (error: unknown) => {
-          const delay =
-            typeof policy.retryDelay === 'function' ? policy.retryDelay(attempt, toError(error)) : policy.retryDelay;
-          attempt++;
-          connection.add(after(typeof delay === 'number' && delay > 0 ? delay : 0, start, policy.scheduler));
+          connection.add(after(delayOf(policy.retryDelay, attempt++, toError(error)), start, policy.scheduler));
         },
       }),
     );

@@ -2,7 +2,7 @@
  * Retries of a failed request: which errors are worth another attempt, how long to wait, and the
  * attempt loop, stopped by an abort (the request's signal) or a store reset.
  */
-import type { SchedulerLike, Unsubscribable } from 'rxjs';
+import type { SchedulerLike } from 'rxjs';
 import type { FetchFunction, RetryDelay } from '../endpoint/index.js';
 import { after } from './timers.js';
 
@@ -47,8 +47,9 @@ export function retryCount(retry: number | false | undefined): number {
   return typeof retry === 'number' && retry > 0 ? Math.floor(retry) : 0;
 }
 
-function waitFor(policy: RetryPolicy, attempt: number, error: Error): number {
-  const delay = typeof policy.retryDelay === 'function' ? policy.retryDelay(attempt, error) : policy.retryDelay;
+/** The wait (ms) before retry number `attempt` after `error`: what `retryDelay` gives, 0 unless a positive number. */
+export function delayOf(retryDelay: RetryDelay, attempt: number, error: Error): number {
+  const delay = typeof retryDelay === 'function' ? retryDelay(attempt, error) : retryDelay;
   return typeof delay === 'number' && delay > 0 ? delay : 0;
 }
 
@@ -68,7 +69,7 @@ export async function withRetries<T>(
       return await attempt(index);
     } catch (error) {
       if (index >= policy.retries || !isTransient(error) || abort.aborted || stop.aborted) throw error;
-      await wait(waitFor(policy, index, error as Error), policy.scheduler, abort, stop);
+      await wait(delayOf(policy.retryDelay, index, error as Error), policy.scheduler, abort, stop);
       if (abort.aborted) throw abort.reason;
       if (stop.aborted) throw error;
     }
@@ -78,19 +79,12 @@ export async function withRetries<T>(
 /** Resolves after `ms` on `scheduler`, or as soon as `abort` or `stop` aborts. */
 function wait(ms: number, scheduler: SchedulerLike | undefined, abort: AbortSignal, stop: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
-    let subscription: Unsubscribable | undefined;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      subscription?.unsubscribe();
-      abort.removeEventListener('abort', finish);
-      stop.removeEventListener('abort', finish);
-      resolve();
-    };
-    abort.addEventListener('abort', finish);
-    stop.addEventListener('abort', finish);
-    subscription = after(ms, finish, scheduler);
-    if (done) subscription.unsubscribe();
+    const either = AbortSignal.any([abort, stop]);
+    if (either.aborted) return resolve(); // `retryDelay` aborted it
+    const stopped = () => (timer.unsubscribe(), resolve());
+    either.addEventListener('abort', stopped, { once: true });
+    // the listener leaves when the time is up (a signal that can still abort keeps its listeners), even
+    // when a synchronous scheduler calls this before `after` returns
+    const timer = after(ms, () => (either.removeEventListener('abort', stopped), resolve()), scheduler);
   });
 }

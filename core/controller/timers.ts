@@ -15,22 +15,18 @@ export function after(ms: number, work: () => void, scheduler: SchedulerLike | u
 
 /**
  * Calls `work` every `ms` until unsubscribed (as `interval(ms, scheduler)` does), the first time after
- * `first` ms (default `ms`).
+ * `first` ms (default `ms`): one global `setInterval`, or after a different first wait (or on a scheduler)
+ * one `after` per call, the next one set before `work` runs (so that `work` may unsubscribe).
  */
 export function every(ms: number, work: () => void, scheduler: SchedulerLike | undefined, first = ms): Unsubscribable {
-  if (scheduler) {
-    return scheduler.schedule(function tick() {
-      work();
-      this.schedule(undefined, ms);
-    }, first);
-  }
-  if (first === ms) {
+  if (!scheduler && first === ms) {
     const handle = setInterval(work, ms);
     return { unsubscribe: () => clearInterval(handle) };
   }
-  let handle: ReturnType<typeof setTimeout> | ReturnType<typeof setInterval> = setTimeout(() => {
-    handle = setInterval(work, ms);
+  const tick = () => {
+    timer = after(ms, tick, scheduler);
     work();
-  }, first);
-  return { unsubscribe: () => (clearTimeout(handle as ReturnType<typeof setTimeout>), clearInterval(handle)) };
+  };
+  let timer = after(first, tick, scheduler);
+  return { unsubscribe: () => timer.unsubscribe() };
 }

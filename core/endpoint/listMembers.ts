@@ -51,14 +51,9 @@ export function getMemberOptions(endpoint: object): Readonly<Record<string, unkn
 
 /** The Collection in a schema: the schema itself, or the first one among the members of an object schema. */
 export function findCollection(schema: unknown): Collection<CollectionListSchema> | undefined {
-  if (schema instanceof Collection) return schema;
-  const members = isObjectSchema(schema) ? schema.schema : isPlainObject(schema) ? schema : undefined;
-  if (members === undefined) return undefined;
-  for (const key of Object.keys(members)) {
-    const found = findCollection(members[key]);
-    if (found) return found;
-  }
-  return undefined;
+  let found: Collection<CollectionListSchema> | undefined;
+  mapCollection(schema, (collection) => (found ??= collection));
+  return found;
 }
 
 /** The schema with each Collection in it (itself, or members of object schemas) replaced by `map(collection)`. */

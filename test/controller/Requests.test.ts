@@ -365,6 +365,22 @@ describe('in a browser', () => {
       expect((await list).map((todo) => todo.id)).toEqual([1, 2, 3, 4]);
     });
 
+    it('a retryDelay that resets the store stops the retries at once: the caller gets the last error without waiting', async () => {
+      useFakeClock();
+      const controller = new Controller({
+        retryDelay: () => {
+          controller.resetEntireStore();
+          return 60_000;
+        },
+      });
+      fake.fail('GET', 503, 10);
+      const failing = controller.fetch(TodoResource.getList).catch((error: unknown) => error);
+      await until(() => expect(fake.requests).toHaveLength(1));
+      expect(await failing).toMatchObject({ name: 'NetworkError', status: 503 }); // no timer had to run
+      expect(fake.requests).toHaveLength(1);
+      expect(controller.getState().meta).toEqual({});
+    });
+
     it('resetEntireStore while a retry is on the wire: it settles without writing and is not retried again', async () => {
       const controller = new Controller({ retryDelay: 1 });
       answerNext(fake, 'get', '/todos/3', status(500), async () => {

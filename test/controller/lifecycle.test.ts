@@ -146,7 +146,13 @@ describe('polling in the background', () => {
     expect(gets(1)).toBe(2);
     await tick(1_000);
     expect(gets(1)).toBe(3);
+    await tick(999);
+    expect(gets(1)).toBe(3);
+    await tick(1);
+    expect(gets(1)).toBe(4);
     stream.unsubscribe();
+    await tick(5_000); // no poll once its subscriber left
+    expect(gets(1)).toBe(4);
   });
 
   it('pauses while the page is hidden and resumes with one refetch at once when a poll was missed', async () => {

@@ -10,7 +10,7 @@ import { Controller } from '../../core/controller/index.js';
 import { createResource } from '../../core/endpoint/createResource.js';
 import { RestEndpoint, type AnyRestEndpoint } from '../../core/endpoint/RestEndpoint.js';
 import { EndpointDefinitionError, NetworkError, NormalizeError, ParseError } from '../../core/errors.js';
-import { Collection, Entity, prependUnique } from '../../core/schema/index.js';
+import { Collection, Entity, prependUnique, schema } from '../../core/schema/index.js';
 import { Todo } from '../fixtures/entities.js';
 
 const API = 'http://api.test';
@@ -359,6 +359,19 @@ describe('list members on a plain RestEndpoint', () => {
     const more = getPage.paginated(({ cursor: _cursor, ...rest }: { cursor: string }) => [rest]);
     await controller.fetch(more, { cursor: 'b' });
     expect(ids(controller.getResponse(getPage).data?.results)).toEqual([1, 9, 2]);
+  });
+
+  test('the Collection they change is the first found, depth first in the order of the members, schema.Object too', () => {
+    const pinned = new Collection([Todo], { key: 'pinned' });
+    const all = new Collection([Todo]);
+    const page = new RestEndpoint({
+      path: '/todos',
+      schema: { total: 0, meta: new schema.Object({ label: '', pinned }), results: all },
+    });
+    expect(page.push.schema).toBe(pinned.push);
+    expect(page.remove.schema).toBe(pinned.remove);
+    const flat = new RestEndpoint({ path: '/todos', schema: new schema.Object({ results: all, pinned }) });
+    expect(flat.unshift.schema).toBe(all.unshift);
   });
 
   test('without a Collection in the schema, the list members are named errors', () => {
