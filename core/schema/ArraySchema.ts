@@ -54,7 +54,15 @@ export function denormalizeList(itemSchema: unknown, input: unknown, ctx: Denorm
   const patched = ctx.patchList?.(itemSchema, input);
   if (patched !== undefined) return patched;
   const parts = new Array<unknown>(input.length);
-  for (let i = 0; i < input.length; i++) parts[i] = ctx.unvisit(itemSchema, input[i]);
+  // a list of an entity class: each pk read straight (a page's first reads run before the engine optimizes them)
+  const plan = ctx.listPlan?.(itemSchema);
+  for (let i = 0; i < input.length; i++) {
+    const raw = input[i];
+    parts[i] =
+      plan !== undefined && (typeof raw === 'string' || typeof raw === 'number')
+        ? ctx.unvisitRecord(itemSchema as Function, plan.key, typeof raw === 'string' ? raw : String(raw), plan)
+        : ctx.unvisit(itemSchema, raw);
+  }
   return ctx.stable(input, '[]', parts, () => parts.filter(isPart));
 }
 

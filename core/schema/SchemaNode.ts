@@ -44,7 +44,7 @@ export interface DenormalizeContext {
    */
   tablePks(key: string): readonly string[] | undefined;
   /** Reads and builds the record `key`/`pk` through the memo (INVALID when missing or invalidated). */
-  unvisitRecord(schema: TableSchema | Function, key: string, pk: string): unknown;
+  unvisitRecord(schema: TableSchema | Function, key: string, pk: string, plan?: object): unknown;
   /**
    * Referential stability for arrays and objects built from `input`: when the nested values read this
    * time (`parts`) are the same (===) as last time for this `input` and `shape` (what else the built
@@ -57,6 +57,12 @@ export interface DenormalizeContext {
    * read's other items without visiting them; `undefined` when the list must be read whole.
    */
   patchList?(itemSchema: unknown, input: readonly unknown[]): unknown;
+  /**
+   * When `itemSchema` is an entity class whose items a list may read by pk through `unvisitRecord`, its plan (the
+   * table's `key`; passed on to `unvisitRecord`): the same read as `unvisit`'s, without its dispatch and its
+   * lookup of the plan per item. `undefined`: read each item with `unvisit`.
+   */
+  listPlan?(itemSchema: unknown): { readonly key: string } | undefined;
 }
 
 /** A schema whose values live in an entity table (Entity classes, Collections). */

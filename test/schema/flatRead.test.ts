@@ -111,6 +111,116 @@ describe('a first read of a list of flat entities', () => {
   });
 });
 
+class Owner extends Entity {
+  id = '';
+  name = '';
+  pet = 'none';
+  pk() {
+    return this.id;
+  }
+  static override key = 'Owner';
+  static override schema = { pet: Row };
+}
+
+class Shallow extends Owner {
+  static override key = 'ShallowOwner';
+  static override maxEntityDepth = 0;
+}
+
+describe('a list of an entity class read by pk straight through the record’s read', () => {
+  it('reads pks, number pks, inline items and null as item-by-item reads do, and drops missing and refused rows', () => {
+    const memo = new MemoCache();
+    const entities = { Row: rows('a', 'refused', 'c') } as EntityTables;
+    const inline = { id: '7', title: 'inline', done: false };
+    const read = memo.denormalize([Row], ['1', 2, 3, '9', inline, null, '3'], entities).data!;
+    expect(read.map((row) => row?.title ?? row)).toEqual(['a', 'c', 'inline', null, 'c']);
+    expect(read[1]).toBe(read[4]);
+    expect(read[0]).toBe(memo.denormalize(Row, '1', entities).data);
+    // the same list read item by item by another memo: equal values
+    const other = new MemoCache().denormalize(new schema.Array(Row), ['1', 2, 3, '9', inline, null, '3'], entities);
+    expect(other.data).toEqual(read);
+  });
+
+  it('reads a list of entities that nest others, and a list nested in an entity, with the same instances', () => {
+    const memo = new MemoCache();
+    const entities = {
+      Row: rows('a', 'b'),
+      Owner: { ann: { id: 'ann', name: 'Ann', pet: '1' }, bob: { id: 'bob', name: 'Bob', pet: '2' } },
+    } as EntityTables;
+    const owners = memo.denormalize([Owner], ['ann', 'bob', 'zed'], entities).data!;
+    expect(owners.map((owner) => [owner.name, (owner.pet as unknown as Row).title])).toEqual([
+      ['Ann', 'a'],
+      ['Bob', 'b'],
+    ]);
+    const nested = memo.denormalize({ owners: new schema.Array(Owner) }, { owners: ['bob'] }, entities).data!;
+    expect(nested.owners[0]).toBe(owners[1]);
+  });
+
+  it('reads the items past the depth limit shallow, as item-by-item reads do', () => {
+    const memo = new MemoCache();
+    const entities = {
+      Row: rows('a'),
+      ShallowOwner: { ann: { id: 'ann', name: 'Ann', pet: '1' } },
+    } as EntityTables;
+    const read = memo.denormalize([Shallow], ['ann'], entities).data!;
+    // past the limit, the nested field stays as stored (its pk)
+    expect(read[0]?.pet).toBe('1');
+    expect(memo.denormalize([Shallow], ['ann', 'ann'], entities).data).toEqual([read[0], read[0]]);
+    expect(memo.denormalize([Shallow], ['ann'], entities).data?.[0]).toBe(read[0]);
+  });
+
+  it('keeps every unchanged row and the list across writes, and gives a written row anew', () => {
+    const memo = new MemoCache();
+    const many = Array.from({ length: 40 }, (_, i) => ({ id: i + 1, userId: 1, title: `t${i + 1}`, completed: false }));
+    let state = normalize([PlainTodo], many);
+    const read = () => memo.denormalize([PlainTodo], state.result, state.entities).data!;
+    const first = read();
+    expect(read()).toBe(first);
+    let before = first;
+    for (const [id, title] of [
+      [5, 'five'],
+      [5, 'cinq'],
+      [17, 'seventeen'],
+      [40, 'forty'],
+    ] as const) {
+      state = { ...state, entities: normalize(PlainTodo, { id, title }, [], state).entities };
+      const after = read();
+      expect(after).not.toBe(before);
+      expect(after[id - 1]?.title).toBe(title);
+      for (let i = 0; i < after.length; i++) if (i !== id - 1) expect(after[i]).toBe(before[i]);
+      before = after;
+    }
+    // a new row written, and a list that holds it and two of the others: the new row read, the others kept
+    const entities = normalize(PlainTodo, { id: 41, userId: 1, title: 'new', completed: false }, [], state).entities;
+    state = { ...state, entities, result: [...(state.result as string[]).slice(0, 2), '41'] };
+    const grown = read();
+    expect(grown.map((todo) => todo.title)).toEqual(['t1', 't2', 'new']);
+    expect(grown[0]).toBe(before[0]);
+  });
+
+  it('fails with a deserializer’s error, keeps nothing wrong, and reads the list once the record is fixed', () => {
+    const memo = new MemoCache();
+    const bad = { Dated: { a: { id: 'a', at: '2020-01-01' }, b: { id: 'b', at: 'never' } } } as EntityTables;
+    const error = (() => {
+      try {
+        memo.denormalize([Dated], ['a', 'b', 'a'], bad);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(DeserializeError);
+    expect((error as DeserializeError).schemaKey).toBe('Dated');
+    expect((error as DeserializeError).field).toBe('at');
+    // the row read before the error is the one read again
+    const a = memo.denormalize(Dated, 'a', bad).data!;
+    const fixed = { Dated: { ...bad.Dated, b: { id: 'b', at: '2021-01-01' } } } as EntityTables;
+    const read = memo.denormalize([Dated], ['a', 'b', 'a'], fixed).data!;
+    expect(read.map((row) => row.at.getUTCFullYear())).toEqual([2020, 2021, 2020]);
+    expect(read[0]).toBe(a);
+    expect(read[2]).toBe(a);
+  });
+});
+
 describe('the memo’s last results, by input object and by pk', () => {
   it('keeps one result per schema for an input object and per pk for an entity', () => {
     const memo = new MemoCache();

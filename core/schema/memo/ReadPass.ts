@@ -2,13 +2,12 @@ import type { Entity } from '../Entity.js';
 import { planOf, type EntityPlan } from '../entityPlan.js';
 import { denormalizeList } from '../ArraySchema.js';
 import { denormalizeMembers } from '../ObjectSchema.js';
-import { ownValue } from '../safeObject.js';
 import { SchemaNode, type DenormalizeContext, type TableSchema } from '../SchemaNode.js';
 import { arrayItemSchema } from '../schemaKind.js';
-import { emptyTable, isPlainObject } from '../safeObject.js';
+import { emptyTable, isPlainObject, ownValue } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import type { EntityTables } from '../types.js';
-import { buildEntity, shallowMarker, ShallowMarker, shallowRead } from './buildEntity.js';
+import { buildEntity, ShallowMarker, shallowRead } from './buildEntity.js';
 import {
   NO_DEPS,
   STRIDE,
@@ -130,8 +129,9 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     if (plan) {
       if (typeof input === 'string' || typeof input === 'number') {
         const pk = typeof input === 'string' ? input : String(input);
-        if (this.#depth >= plan.maxEntityDepth) return this.#shallowRecord(schema as typeof Entity, plan, pk);
-        return this.unvisitRecord(schema as typeof Entity, plan.key, pk, plan);
+        return this.#depth < plan.maxEntityDepth
+          ? this.unvisitRecord(schema as typeof Entity, plan.key, pk, plan)
+          : shallowRead(this.#memo.shallow, this.#tables.entities, this.#rec, schema as typeof Entity, pk, plan);
       }
       return this.#inline(schema as typeof Entity, plan, input);
     }
@@ -152,16 +152,6 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     let nodes = tables.get(input);
     if (nodes === undefined) tables.set(input, (nodes = new Map()));
     return this.#resolve(schema, input, plan, nodes, '', '');
-  }
-
-  /**
-   * The entity `pk` past the depth limit: its own fields and deserializers, nested schema fields left as
-   * stored (pks). Kept per record, so that repeated reads give the same object.
-   */
-  #shallowRecord(schema: typeof Entity, plan: EntityPlan, pk: string): unknown {
-    const value = shallowRead(this.#memo.shallow, plan, ownValue(ownValue(this.#tables.entities, plan.key), pk));
-    this.#rec.record(shallowMarker(schema), plan.key, pk, value);
-    return value;
   }
 
   /** `plan`: the schema's plan if known (else found when the record is built). */
@@ -223,6 +213,12 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     if (patched.value !== previous)
       this.#memo.stableByInput.set(input, { shape: '[]', parts: patched.value, value: patched.value });
     return patched.value;
+  }
+
+  /** See `DenormalizeContext.listPlan`. */
+  listPlan(schema: unknown): EntityPlan | undefined {
+    const plan = planOf(schema);
+    return plan !== undefined && this.#depth < plan.maxEntityDepth ? plan : undefined;
   }
 
   readItem(schema: unknown, raw: unknown, into: unknown[], at: number): boolean {
@@ -385,7 +381,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
         const schema = deps[i];
         const value =
           typeof schema !== 'function' && schema instanceof ShallowMarker
-            ? this.#shallowRecord(schema.schema, planOf(schema.schema) as EntityPlan, deps[i + 2] as string)
+            ? shallowRead(this.#memo.shallow, this.#tables.entities, this.#rec, schema.schema, deps[i + 2] as string)
             : this.unvisitRecord(schema as TableSchema, deps[i + 1] as string, deps[i + 2] as string);
         if (value !== deps[i + 3]) return false;
       }

@@ -1,9 +1,11 @@
 import { DeserializeError } from '../../errors.js';
 import type { Entity } from '../Entity.js';
-import { fieldEntity, type EntityPlan, type SchemaFieldPlan } from '../entityPlan.js';
+import { fieldEntity, planOf, type EntityPlan, type SchemaFieldPlan } from '../entityPlan.js';
 import type { DenormalizeContext } from '../SchemaNode.js';
-import { assignField, hasOwn } from '../safeObject.js';
+import { assignField, hasOwn, ownValue } from '../safeObject.js';
 import { INVALID } from '../special.js';
+import type { EntityTables } from '../types.js';
+import type { Recording } from './Recording.js';
 
 /** What a build reads nested values with: `plan`, when given, is the plan of `schema` (an Entity class). */
 export interface EntityReader extends DenormalizeContext {
@@ -89,11 +91,26 @@ function shallowEntity(plan: EntityPlan, record: Record<string, unknown>): objec
   return fillFields(plan, new plan.make(), record);
 }
 
-/** The shallow entity of `record`, kept per record in `kept` (repeated reads give the same object); INVALID without a record. */
-export function shallowRead(kept: WeakMap<object, object>, plan: EntityPlan, record: unknown): unknown {
-  if (typeof record !== 'object' || record === null) return INVALID;
-  let value = kept.get(record);
-  if (value === undefined) kept.set(record, (value = shallowEntity(plan, record as Record<string, unknown>)));
+/**
+ * The entity `pk` of `schema` past the depth limit, from the tables `entities` (INVALID without a record), kept
+ * per record in `kept` so that repeated reads give the same object; recorded in `rec` under the class's shallow
+ * marker, so that validating the read reads it shallow again.
+ */
+export function shallowRead(
+  kept: WeakMap<object, object>,
+  entities: EntityTables,
+  rec: Recording,
+  schema: typeof Entity,
+  pk: string,
+  plan = planOf(schema) as EntityPlan,
+): unknown {
+  const record = ownValue(ownValue(entities, plan.key), pk);
+  let value: unknown = INVALID;
+  if (typeof record === 'object' && record !== null) {
+    value = kept.get(record);
+    if (value === undefined) kept.set(record, (value = shallowEntity(plan, record as Record<string, unknown>)));
+  }
+  rec.record(shallowMarker(schema), plan.key, pk, value);
   return value;
 }
 

@@ -1,0 +1,132 @@
+/**
+ * `npx tsx test/bench/coldWrite.ts [--base=<dir>] [--n=500] [--processes=20] [--updates=15]`: the core's first read
+ * of a list and the one-record writes after it, run cold, as a fresh page runs them (case H's one update, without
+ * the adapter). Each measure is a fresh Node process (the same V8 as Chromium) loading the core bundled by esbuild
+ * for production: `controller.setResponse` of n todos (not timed), then the first read (`controller.observe` of the
+ * list, up to its first emission), then `updates` writes `controller.set(Todo, { id }, { id, title })`, each timed
+ * up to the list's emission (normalize, reducer, the query cache's transition, the patched re-read). Prints the
+ * median over the processes of each step, wall time and the process's CPU time (which counts the engine's
+ * compiler and collector threads too).
+ *
+ * `--base=<dir>`: a copy of the repository's `core/` to compare with (e.g. `git archive main core | tar -x -C
+ * /tmp/base`); the processes then alternate between the two bundles, and the table shows both.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, existsSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const N = Number(arg('n', '500'));
+const PROCESSES = Number(arg('processes', '20'));
+const UPDATES = Number(arg('updates', '15'));
+const BASE = arg('base', '');
+const dir = mkdtempSync(path.join(tmpdir(), 'cold-write-'));
+
+/** The core of `from` (a directory holding `core/`) bundled for production into `dir`. */
+async function bundle(from: string, name: string): Promise<string> {
+  // the copy's imports of rxjs resolve through this repository's node_modules
+  const modules = path.join(from, 'node_modules');
+  if (!existsSync(modules)) symlinkSync(path.join(root, 'node_modules'), modules);
+  const outfile = path.join(dir, `${name}.mjs`);
+  await esbuild.build({
+    entryPoints: [path.join(from, 'core/index.ts')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'es2022',
+    outfile,
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  return outfile;
+}
+
+/** What one process runs: prints one JSON line of [wall ms, cpu ms] per step. */
+const child = (core: string) => `
+import { Controller, Entity, createResource } from ${JSON.stringify(core)};
+class Todo extends Entity {
+  id = 0; userId = 0; title = ''; completed = false;
+  pk() { return \`\${this.id}\`; }
+  static key = 'Todo';
+}
+const TodoResource = createResource({ urlPrefix: 'http://bench.invalid', path: '/todos/:id', schema: Todo });
+const n = ${N};
+const rows = Array.from({ length: n }, (_, i) => ({ id: i + 1, userId: (i % 10) + 1, title: \`todo \${i + 1}\`, completed: i % 3 === 0 }));
+const controller = new Controller({ gcTime: Number.POSITIVE_INFINITY });
+controller.setResponse(TodoResource.getList, {}, rows);
+let emitted = 0;
+let resolve = () => {};
+const out = [];
+const step = async (run) => {
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  const before = emitted;
+  const done = new Promise((r) => (resolve = r));
+  run();
+  if (emitted === before) await done;
+  const used = process.cpuUsage(cpu);
+  out.push([performance.now() - wall, (used.user + used.system) / 1000]);
+};
+await step(() =>
+  controller.observe(TodoResource.getList, {}).subscribe((state) => {
+    if (state.data === undefined) return;
+    emitted++;
+    resolve();
+  }),
+);
+for (let i = 0; i < ${UPDATES}; i++) {
+  const id = 1 + ((7919 + i * 104729) % n);
+  await step(() => controller.set(Todo, { id }, { id, title: \`todo \${id} u\${i}\` }));
+}
+console.log(JSON.stringify(out));
+`;
+
+const variants: { name: string; script: string }[] = [];
+if (BASE) variants.push({ name: 'base', script: path.join(dir, 'base-run.mjs') });
+variants.push({ name: 'this', script: path.join(dir, 'this-run.mjs') });
+if (BASE) writeFileSync(variants[0]!.script, child(await bundle(path.resolve(BASE), 'base')));
+writeFileSync(variants[variants.length - 1]!.script, child(await bundle(root, 'this')));
+
+const samples = new Map<string, number[][][]>(variants.map((v) => [v.name, []]));
+for (let p = 0; p < PROCESSES; p++) {
+  for (const v of p % 2 ? [...variants].reverse() : variants) {
+    const run = spawnSync(process.execPath, [v.script], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`${v.name}: ${run.stderr}`);
+    samples.get(v.name)!.push(JSON.parse(run.stdout.trim().split('\n').pop()!) as number[][]);
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const f = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+console.log(`n = ${N}, ${PROCESSES} processes per variant; medians in ms, wall / cpu`);
+console.log(['step', ...variants.map((v) => v.name.padStart(15))].join('  '));
+const steps = UPDATES + 1;
+const sums = variants.map(() => [0, 0]);
+for (let s = 0; s < steps; s++) {
+  const cells = variants.map((v, k) => {
+    const wall = median(samples.get(v.name)!.map((run) => run[s]![0]!));
+    const cpu = median(samples.get(v.name)!.map((run) => run[s]![1]!));
+    if (s > 0) {
+      sums[k]![0]! += wall;
+      sums[k]![1]! += cpu;
+    }
+    return `${f(wall)} / ${f(cpu)}`.padStart(15);
+  });
+  console.log([(s === 0 ? 'first read' : `write ${s}`).padEnd(10), ...cells].join('  '));
+}
+console.log(
+  ['writes, sum'.padEnd(10), ...sums.map(([wall, cpu]) => `${f(wall!)} / ${f(cpu!)}`.padStart(15))].join('  '),
+);
+// the median of a page's updates: per process, the median of its writes, then the median of those
+const perPage = variants.map((v) => median(samples.get(v.name)!.map((run) => median(run.slice(1).map((x) => x[0]!)))));
+console.log(['page median'.padEnd(10), ...perPage.map((x) => `${f(x)}`.padStart(15))].join('  '));
