@@ -1,10 +1,10 @@
 import { Subscription, type Observable as ObservableType } from 'rxjs';
-import { connectSource, type ConnectPolicy } from './connect.js';
+import { connectSource } from './connect.js';
 import { StoreQueries, isQueryable } from './StoreQueries.js';
 import type { ArraySchema, Denormalize } from '../schema/index.js';
 import { checkRows } from './setRows.js';
 import { Store, restoreState, type State } from '../store/index.js';
-import { cacheOptions, type ControllerOptions } from './options.js';
+import { cacheOptions, type ControllerOptions, type ResolvedOptions } from './options.js';
 import { QueryCache } from './QueryCache.js';
 import { isFresh, responseSnapshot } from './QueryStream.js';
 import type { Requests } from './Requests.js';
@@ -63,7 +63,8 @@ export class Controller {
   readonly #requests: Requests;
   /** What `dispose()` ends besides the query cache: the managers' teardowns and the live connections. */
   readonly #teardowns = new Subscription();
-  readonly #connectPolicy: ConnectPolicy;
+  /** The options with their defaults (`connect` reconnects after the retry delays). */
+  readonly #settings: ResolvedOptions;
   #disposed = false;
 
   static {
@@ -86,7 +87,7 @@ export class Controller {
     this.#cache = new QueryCache(this.#store, settings);
     this.#requests = this.#cache.requests;
     this.#queries = new StoreQueries(this.#store, this.#cache.reader);
-    this.#connectPolicy = { retryDelay: settings.retryDelay, scheduler: settings.scheduler, log: this.#requests.log };
+    this.#settings = settings;
     this.actions$ = this.#requests.log.actions$;
     for (const manager of options.managers ?? []) {
       const teardown = manager(this);
@@ -133,7 +134,7 @@ export class Controller {
    */
   connect<T>(source$: ObservableType<T>, apply: (message: T, controller: Controller) => void): Subscription {
     this.#alive('connect');
-    const connection = connectSource(source$, (message) => apply(message, this), this.#connectPolicy);
+    const connection = connectSource(source$, (message) => apply(message, this), this.#settings, this.#requests.log);
     this.#teardowns.add(connection); // it leaves the list when it ends first
     return connection;
   }
