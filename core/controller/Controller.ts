@@ -1,6 +1,6 @@
 import { Subscription, type Observable as ObservableType } from 'rxjs';
 import { connectSource } from './connect.js';
-import { StoreQueries, isQueryable } from './StoreQueries.js';
+import { isQueryable, storeGet, storeObserve } from './StoreQueries.js';
 import type { ArraySchema, Denormalize } from '../schema/index.js';
 import { checkRows } from './setRows.js';
 import { Store, restoreState, type State } from '../store/index.js';
@@ -59,7 +59,6 @@ export class Controller {
   declare readonly actions$: ObservableType<ControllerAction>;
   readonly #store: Store;
   readonly #cache: QueryCache;
-  readonly #queries: StoreQueries;
   readonly #requests: Requests;
   /** What `dispose()` ends besides the query cache: the managers' teardowns and the live connections. */
   readonly #teardowns = new Subscription();
@@ -86,7 +85,6 @@ export class Controller {
     this.state$ = this.#store.state$;
     this.#cache = new QueryCache(this.#store, settings);
     this.#requests = this.#cache.requests;
-    this.#queries = new StoreQueries(this.#store, this.#cache.reader);
     this.#settings = settings;
     this.actions$ = this.#requests.log.actions$;
     for (const manager of options.managers ?? []) {
@@ -218,7 +216,7 @@ export class Controller {
   observe<S extends Queryable>(queryable: S, ...args: readonly unknown[]): ObservableType<QueryState<Denormalize<S>>>;
   observe(target: ReadEndpoint | Queryable, ...args: readonly unknown[]): ObservableType<QueryState<unknown>> {
     this.#alive('observe');
-    if (isQueryable(target)) return this.#queries.observe(target, args);
+    if (isQueryable(target)) return storeObserve(this.#store, this.#cache.reader, target, args);
     assertReadEndpoint(target, 'controller.observe');
     return this.#cache.observe(target, args, POLL);
   }
@@ -233,7 +231,7 @@ export class Controller {
    */
   get<S extends Queryable>(queryable: S, ...args: readonly unknown[]): Denormalize<S> | undefined {
     this.#alive('get');
-    return this.#queries.get(queryable, args);
+    return storeGet(this.#cache.reader, queryable, args);
   }
 
   /**
@@ -270,7 +268,16 @@ export class Controller {
     checkRows(schema, value);
     const now = this.#cache.now();
     const stamp = this.#requests.stamps.next();
-    const changes = this.#queries.set(schema, args, value, stamp, now + 60_000);
+    // normalized with `schema` as if a response held it at `stamp` (partial values merge); throws what normalize
+    // throws (a value without a pk, say), and the store is then unchanged
+    const { changes } = this.#store.dispatch({
+      type: 'setEntity',
+      schema,
+      args,
+      value,
+      date: stamp,
+      expiresAt: now + 60_000,
+    });
     this.#requests.stamps.wrote(stamp);
     const log = this.#requests.log;
     if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
