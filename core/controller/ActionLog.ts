@@ -2,28 +2,22 @@
 import { Subject, type Observable } from 'rxjs';
 import type { ControllerAction } from './types.js';
 
-/** Where the controller's parts announce what they committed. */
-export class ActionLog {
-  readonly #subject = new Subject<ControllerAction>();
-  /** Every committed change. */
+/**
+ * Where the controller's parts announce what they committed: a Subject of actions (`observed`: whether
+ * anyone listens, an action is only built then; `complete()`: listeners complete), which only the
+ * controller's parts see.
+ */
+export class ActionLog extends Subject<ControllerAction> {
+  /** Every committed change (the Subject itself, read-only). */
   declare readonly actions$: Observable<ControllerAction>;
 
   constructor() {
-    this.actions$ = this.#subject.asObservable();
-  }
-
-  /** Whether anyone listens (an action is only built then). */
-  get observed(): boolean {
-    return this.#subject.observed;
+    super();
+    this.actions$ = this.asObservable();
   }
 
   /** Announces a committed change. */
   emit(action: ControllerAction): void {
-    this.#subject.next(action);
-  }
-
-  /** No more actions: listeners complete. */
-  complete(): void {
-    this.#subject.complete();
+    this.next(action);
   }
 }

@@ -1,10 +1,10 @@
 import { Subscription, type Observable as ObservableType } from 'rxjs';
-import { connectSource, type ConnectPolicy } from './connect.js';
-import { StoreQueries, isQueryable } from './StoreQueries.js';
+import { connectSource } from './connect.js';
+import { isQueryable, storeGet, storeObserve } from './StoreQueries.js';
 import type { ArraySchema, Denormalize } from '../schema/index.js';
 import { checkRows } from './setRows.js';
 import { Store, restoreState, type State } from '../store/index.js';
-import { cacheOptions, type ControllerOptions } from './options.js';
+import { cacheOptions, type ControllerOptions, type ResolvedOptions } from './options.js';
 import { QueryCache } from './QueryCache.js';
 import { isFresh, responseSnapshot } from './QueryStream.js';
 import type { Requests } from './Requests.js';
@@ -59,11 +59,11 @@ export class Controller {
   declare readonly actions$: ObservableType<ControllerAction>;
   readonly #store: Store;
   readonly #cache: QueryCache;
-  readonly #queries: StoreQueries;
   readonly #requests: Requests;
   /** What `dispose()` ends besides the query cache: the managers' teardowns and the live connections. */
   readonly #teardowns = new Subscription();
-  readonly #connectPolicy: ConnectPolicy;
+  /** The options with their defaults (`connect` reconnects after the retry delays). */
+  readonly #settings: ResolvedOptions;
   #disposed = false;
 
   static {
@@ -85,8 +85,7 @@ export class Controller {
     this.state$ = this.#store.state$;
     this.#cache = new QueryCache(this.#store, settings);
     this.#requests = this.#cache.requests;
-    this.#queries = new StoreQueries(this.#store, this.#cache.reader);
-    this.#connectPolicy = { retryDelay: settings.retryDelay, scheduler: settings.scheduler, log: this.#requests.log };
+    this.#settings = settings;
     this.actions$ = this.#requests.log.actions$;
     for (const manager of options.managers ?? []) {
       const teardown = manager(this);
@@ -133,7 +132,7 @@ export class Controller {
    */
   connect<T>(source$: ObservableType<T>, apply: (message: T, controller: Controller) => void): Subscription {
     this.#alive('connect');
-    const connection = connectSource(source$, (message) => apply(message, this), this.#connectPolicy);
+    const connection = connectSource(source$, (message) => apply(message, this), this.#settings, this.#requests.log);
     this.#teardowns.add(connection); // it leaves the list when it ends first
     return connection;
   }
@@ -217,7 +216,7 @@ export class Controller {
   observe<S extends Queryable>(queryable: S, ...args: readonly unknown[]): ObservableType<QueryState<Denormalize<S>>>;
   observe(target: ReadEndpoint | Queryable, ...args: readonly unknown[]): ObservableType<QueryState<unknown>> {
     this.#alive('observe');
-    if (isQueryable(target)) return this.#queries.observe(target, args);
+    if (isQueryable(target)) return storeObserve(this.#store, this.#cache.reader, target, args);
     assertReadEndpoint(target, 'controller.observe');
     return this.#cache.observe(target, args, POLL);
   }
@@ -232,7 +231,7 @@ export class Controller {
    */
   get<S extends Queryable>(queryable: S, ...args: readonly unknown[]): Denormalize<S> | undefined {
     this.#alive('get');
-    return this.#queries.get(queryable, args);
+    return storeGet(this.#cache.reader, queryable, args);
   }
 
   /**
@@ -269,7 +268,16 @@ export class Controller {
     checkRows(schema, value);
     const now = this.#cache.now();
     const stamp = this.#requests.stamps.next();
-    const changes = this.#queries.set(schema, args, value, stamp, now + 60_000);
+    // normalized with `schema` as if a response held it at `stamp` (partial values merge); throws what normalize
+    // throws (a value without a pk, say), and the store is then unchanged
+    const { changes } = this.#store.dispatch({
+      type: 'setEntity',
+      schema,
+      args,
+      value,
+      date: stamp,
+      expiresAt: now + 60_000,
+    });
     this.#requests.stamps.wrote(stamp);
     const log = this.#requests.log;
     if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))

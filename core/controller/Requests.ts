@@ -181,13 +181,9 @@ export class Requests implements RequestStatus {
             return tryOnce(endpoint, args, abort.signal, this.#options.fetch);
           },
           // the endpoint's retry options, else the controller's (mutations: none)
-          {
-            retries: retryCount(
-              endpoint.retry !== undefined ? endpoint.retry : endpoint.sideEffect ? 0 : this.#options.retry,
-            ),
-            retryDelay: endpoint.retryDelay ?? this.#options.retryDelay,
-            scheduler: this.#options.scheduler,
-          },
+          retryCount(endpoint.retry !== undefined ? endpoint.retry : endpoint.sideEffect ? 0 : this.#options.retry),
+          endpoint.retryDelay ?? this.#options.retryDelay,
+          this.#options.scheduler,
           abort.signal,
           stop,
         );

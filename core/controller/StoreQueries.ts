@@ -1,15 +1,17 @@
 /**
- * Reads and writes that go straight to the entity tables, without a request: `controller.get` of a
- * queryable (an Entity by pk or by one of its indexes, `schema.All`, `schema.Query`, a Collection stored
- * under arguments, an object of those), `controller.observe` of one (live, never fetches), and
- * `controller.set(Entity, ...args, value)`.
+ * Reads that go straight to the entity tables, without a request: `controller.get` of a queryable (an
+ * Entity by pk or by one of its indexes, `schema.All`, `schema.Query`, a Collection stored under
+ * arguments, an object of those) and `controller.observe` of one (live, never fetches). Functions of the
+ * reader (and the store), not a class: the controller holds both already. `controller.set(Entity, ...args,
+ * value)` is the store's `setEntity` action.
  *
  * A live query re-reads when a write touches a record its last read depended on, or any record of a
  * table whose new rows could change it (`queryTables`: All rows, index lookups, lists by arguments).
  */
 import { Observable } from 'rxjs';
 import { SchemaNode, isEntityClass, query, queryTables, type Denormalize } from '../schema/index.js';
-import type { Changes, Store } from '../store/index.js';
+import { toError } from '../errors.js';
+import type { Store } from '../store/index.js';
 import type { QueryReader } from './QueryReader.js';
 import { IDLE, type QueryState, type Queryable } from './types.js';
 
@@ -18,55 +20,44 @@ export function isQueryable(value: unknown): value is Queryable {
   return value instanceof SchemaNode || isEntityClass(value);
 }
 
-/** The store's answer to a queryable and arguments: data, or `undefined` when it cannot answer. */
-export class StoreQueries {
-  readonly #store: Store;
-  readonly #reader: QueryReader;
+/** The current answer to a queryable (optimistic layers applied); `undefined` when missing or INVALID. */
+export function storeGet<S extends Queryable>(
+  reader: QueryReader,
+  schema: S,
+  args: readonly unknown[],
+): Denormalize<S> | undefined {
+  const read = query(schema, args, reader.entities(), reader.memo);
+  return read.invalid ? undefined : read.data;
+}
 
-  constructor(store: Store, reader: QueryReader) {
-    this.#store = store;
-    this.#reader = reader;
-  }
-
-  /** The current answer (optimistic layers applied); `undefined` when missing or INVALID. */
-  get<S extends Queryable>(schema: S, args: readonly unknown[]): Denormalize<S> | undefined {
-    const read = query(schema, args, this.#reader.entities(), this.#reader.memo);
-    return read.invalid ? undefined : read.data;
-  }
-
-  /** The answer as a live `QueryState` stream: emits on subscribe and whenever the answer changes. */
-  observe<S extends Queryable>(schema: S, args: readonly unknown[]): Observable<QueryState<Denormalize<S>>> {
-    const tables = new Set(queryTables(schema));
-    return new Observable<QueryState<Denormalize<S>>>((subscriber) => {
-      let paths: ReadonlySet<string> = new Set();
-      let last: QueryState<Denormalize<S>> | undefined;
-      const emit = () => {
-        let next: QueryState<Denormalize<S>>;
-        try {
-          const read = query(schema, args, this.#reader.entities(), this.#reader.memo);
-          paths = read.paths;
-          next = { ...IDLE, data: read.invalid ? undefined : read.data };
-        } catch (error) {
-          next = { ...IDLE, error: error instanceof Error ? error : new Error(String(error)) };
-        }
-        if (last === undefined || last.data !== next.data || last.error !== next.error) subscriber.next((last = next));
-      };
-      emit();
-      return this.#store.transitions$.subscribe(({ changes }) => {
-        if (changes.entities === 'all' || changes.optimistic) return emit();
-        for (const [key, pk] of changes.entities) {
-          if (tables.has(key) || paths.has(`${key}\u0000${pk}`)) return emit();
-        }
-      });
+/** The answer as a live `QueryState` stream: emits on subscribe and whenever the answer changes. */
+export function storeObserve<S extends Queryable>(
+  store: Store,
+  reader: QueryReader,
+  schema: S,
+  args: readonly unknown[],
+): Observable<QueryState<Denormalize<S>>> {
+  const tables = new Set(queryTables(schema));
+  return new Observable<QueryState<Denormalize<S>>>((subscriber) => {
+    let paths: ReadonlySet<string> = new Set();
+    let last: QueryState<Denormalize<S>> | undefined;
+    const emit = () => {
+      let next: QueryState<Denormalize<S>>;
+      try {
+        const read = query(schema, args, reader.entities(), reader.memo);
+        paths = read.paths;
+        next = { ...IDLE, data: read.invalid ? undefined : read.data };
+      } catch (error) {
+        next = { ...IDLE, error: toError(error) };
+      }
+      if (last === undefined || last.data !== next.data || last.error !== next.error) subscriber.next((last = next));
+    };
+    emit();
+    return store.transitions$.subscribe(({ changes }) => {
+      if (changes.entities === 'all' || changes.optimistic) return emit();
+      for (const [key, pk] of changes.entities) {
+        if (tables.has(key) || paths.has(`${key}\u0000${pk}`)) return emit();
+      }
     });
-  }
-
-  /**
-   * Writes `value` (normalized with `schema`; partial values merge into the stored record) as if a
-   * response held it at `date`. Throws what normalize throws (a value without a pk, say); the store is
-   * then unchanged.
-   */
-  set(schema: unknown, args: readonly unknown[], value: unknown, date: number, expiresAt: number): Changes {
-    return this.#store.dispatch({ type: 'setEntity', schema, args, value, date, expiresAt }).changes;
-  }
+  });
 }

@@ -12,20 +12,22 @@ import { after } from './timers.js';
 import type { ActionLog } from './ActionLog.js';
 import { toError } from '../errors.js';
 
-/** How a connection waits and reports. */
+/** How a connection waits before it resubscribes (the controller's options). */
 export interface ConnectPolicy {
   readonly retryDelay: RetryDelay;
   /** Where the waits before resubscribing are scheduled (`undefined`: the global `setTimeout`). */
   readonly scheduler: SchedulerLike | undefined;
-  /** Where a message `apply` threw on is reported (a `pushError`; the message is skipped). */
-  readonly log: ActionLog;
 }
 
-/** Subscribes to `source$` until the returned subscription ends; see the module header. */
+/**
+ * Subscribes to `source$` until the returned subscription ends; see the module header. A message `apply`
+ * throws on is reported on `log` (a `pushError`) and skipped.
+ */
 export function connectSource<T>(
   source$: Observable<T>,
   apply: (message: T) => void,
   policy: ConnectPolicy,
+  log: ActionLog,
 ): Subscription {
   const connection = new Subscription();
   let attempt = 0;
@@ -38,7 +40,7 @@ export function connectSource<T>(
           try {
             apply(message);
           } catch (error) {
-            if (policy.log.observed) policy.log.emit({ type: 'pushError', error: toError(error), message });
+            if (log.observed) log.emit({ type: 'pushError', error: toError(error), message });
           }
         },
         error: (error: unknown) => {

@@ -32,16 +32,6 @@ export function isTransient(error: unknown): boolean {
   return typeof status === 'number' && (status === 0 || (status >= 500 && status < 600));
 }
 
-/** How one request retries. */
-export interface RetryPolicy {
-  /** Retries after the first attempt (0: none). */
-  readonly retries: number;
-  /** The wait before each retry. */
-  readonly retryDelay: RetryDelay;
-  /** Where the waits are scheduled (`undefined`: the global `setTimeout`). */
-  readonly scheduler: SchedulerLike | undefined;
-}
-
 /** A retry count as the options give it (`false`, a negative or a non-number is 0; `Infinity` is allowed). */
 export function retryCount(retry: number | false | undefined): number {
   return typeof retry === 'number' && retry > 0 ? Math.floor(retry) : 0;
@@ -54,13 +44,16 @@ export function delayOf(retryDelay: RetryDelay, attempt: number, error: Error): 
 }
 
 /**
- * Calls `attempt` until it resolves, a failure is not retryable, the retries are used up, `abort`
- * aborts (rejects with its reason, an `AbortError`) or `stop` aborts (the store was reset: rejects with
- * the last error, without another attempt). Resolves the successful attempt's value.
+ * Calls `attempt` until it resolves, a failure is not retryable, the `retries` (after the first attempt)
+ * are used up, `abort` aborts (rejects with its reason, an `AbortError`) or `stop` aborts (the store was
+ * reset: rejects with the last error, without another attempt); waits `retryDelay` on `scheduler` (the
+ * global `setTimeout` when `undefined`) before each retry. Resolves the successful attempt's value.
  */
 export async function withRetries<T>(
   attempt: (index: number) => Promise<T>,
-  policy: RetryPolicy,
+  retries: number,
+  retryDelay: RetryDelay,
+  scheduler: SchedulerLike | undefined,
   abort: AbortSignal,
   stop: AbortSignal,
 ): Promise<T> {
@@ -68,8 +61,8 @@ export async function withRetries<T>(
     try {
       return await attempt(index);
     } catch (error) {
-      if (index >= policy.retries || !isTransient(error) || abort.aborted || stop.aborted) throw error;
-      await wait(delayOf(policy.retryDelay, index, error as Error), policy.scheduler, abort, stop);
+      if (index >= retries || !isTransient(error) || abort.aborted || stop.aborted) throw error;
+      await wait(delayOf(retryDelay, index, error as Error), scheduler, abort, stop);
       if (abort.aborted) throw abort.reason;
       if (stop.aborted) throw error;
     }

@@ -40,8 +40,8 @@ export interface DropLayerAction {
 /** Marks results invalid (they must be refetched before use) or stale (refetched in the background). */
 export interface InvalidateAction {
   readonly type: 'invalidate' | 'expire';
-  /** Exact request keys, or a test on request keys. */
-  readonly keys: readonly string[] | ((key: string) => boolean);
+  /** The request keys. */
+  readonly keys: readonly string[];
   readonly date: number;
   /**
    * Its ordering stamp (default `date`): it becomes the keys' `fetchedAt`, so that the answer of a

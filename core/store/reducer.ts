@@ -149,10 +149,9 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
       return withLayers(state, withoutLayer(state.optimistic, action.layer));
     case 'invalidate':
     case 'expire': {
-      const keys = typeof action.keys === 'function' ? Object.keys(state.meta).filter(action.keys) : action.keys;
       const meta = writable(state.meta as { [key: string]: RequestMeta | undefined }, owned);
       const changed: string[] = [];
-      for (const key of keys) {
+      for (const key of action.keys) {
         const current = meta[key];
         if (!current && action.type === 'expire') continue;
         // the mark is stamped: the answer of a request that started before it cannot clear it

@@ -62,10 +62,12 @@ const CASES = [
     // the task while its subscribers batch (QueryStream.changed, +0.13; endOfTask.ts itself only with watchQuery);
     // 28.00 / 30.52 with the first read's shared one-read dependency lists (memo/Recording.ts, +0.11)
     // 28.09 / 30.59 on main then; 28.21 / 30.68 with the sweep of deleted records walking the store only when a
-    // transition wrote a deleted record or an edited list (GarbageCollector.changed, +0.12 / +0.09); 28.29 / 30.78
-    // with a list of an entity class read by pk straight through the record's read (DenormalizeContext.listPlan, +0.08
-    // / +0.10: a page's first reads and first writes run cold, docs/performance.md)
-    limit: { vite: 28.33 * KiB, esbuild: 30.8 * KiB },
+    // transition wrote a deleted record or an edited list (GarbageCollector.changed, +0.12 / +0.09); 27.97 / 30.48
+    // with less code for the same contract (one Requests.mark, the retry waits on one signal, the list members'
+    // Collection through mapCollection, the store queries as functions, ...: -0.24 / -0.20); 28.04 / 30.56 with a list of an
+    // entity class read by pk straight through the record's read (DenormalizeContext.listPlan, +0.08 / +0.10: a
+    // page's first reads and first writes run cold, docs/performance.md)
+    limit: { vite: 28.13 * KiB, esbuild: 30.65 * KiB },
     external: [],
     // only apps that use these bundle them: the other schema families, the helpers of their own entries, snapshots
     // and their merge, the adapters' peekQuery and watchQuery, rxjs's schedulers
