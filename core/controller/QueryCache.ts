@@ -262,21 +262,33 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     }
     const fullReads = affected.length;
     const byPath = this.byPath;
-    const addPath = (key: string, pk: string) => {
-      const streams = byPath.get(`${key}\u0000${pk}`);
-      if (streams instanceof Set) {
-        for (const stream of streams) if (stream.listFor(mark)) affected.push(stream);
-      } else if (streams?.listFor(mark)) affected.push(streams);
-    };
     // no stream reads any record (a store written before anything observes it): nothing to look up
-    if (byPath.size > 0) for (const [key, pk] of changes.entities) addPath(key, pk);
+    if (byPath.size > 0) for (const [key, pk] of changes.entities) addPath(byPath, key, pk, mark, affected);
     const after = reader.layers;
     if (after !== before && after !== undefined) {
-      for (const [key, pk] of before?.touched ?? []) addPath(key, pk);
-      for (const [key, pk] of after.touched) addPath(key, pk);
+      for (const [key, pk] of before?.touched ?? []) addPath(byPath, key, pk, mark, affected);
+      for (const [key, pk] of after.touched) addPath(byPath, key, pk, mark, affected);
     }
     for (let i = 0; i < affected.length; i++) (affected[i] as QueryStream).changed(i >= fullReads);
   }
 }
 
 function noop(): void {}
+
+/**
+ * Adds the streams that read the record `key`/`pk` (in `byPath`) to `affected`, each once per transition `mark`.
+ * A function of its own, not a closure made per transition: a page's first writes run before the engine has
+ * gathered type feedback for the code they run, and a closure made anew each time gathers none.
+ */
+function addPath(
+  byPath: Map<string, QueryStream | Set<QueryStream>>,
+  key: string,
+  pk: string,
+  mark: number,
+  affected: QueryStream[],
+): void {
+  const streams = byPath.get(`${key}\u0000${pk}`);
+  if (streams instanceof Set) {
+    for (const stream of streams) if (stream.listFor(mark)) affected.push(stream);
+  } else if (streams?.listFor(mark)) affected.push(streams);
+}

@@ -100,6 +100,70 @@ describe('a list read again after a one-record write (patched where the write ch
     expect(read(state.entities)).toBe(after);
   });
 
+  it('patches from the second write after a first read on: the read that starts the readers index lists every node', () => {
+    const memo = new MemoCache();
+    const list = [Todo] as const;
+    const collection = new schema.Collection([Todo]);
+    let state = normalize(list, todos());
+    const stored = normalize(collection, todos(), [{}], state);
+    const pk = stored.result as string;
+    const { list: result, read: positions } = watched(state.result as string[]);
+    const { list: pks, read: collectionPositions } = watched(stored.entities[collection.key]![pk] as string[]);
+    state = {
+      ...state,
+      entities: { ...stored.entities, [collection.key]: { ...stored.entities[collection.key], [pk]: pks } },
+    };
+    const read = (s: typeof state) => [
+      memo.denormalize(list, result, s.entities).data!,
+      memo.denormalize(collection, pk, s.entities).data!,
+    ];
+    read(state);
+    // the first write: its reads start the readers index, and read the lists whole
+    state = retitle(state, 1, 'first');
+    read(state);
+    // the second: each list patched (its first patch finds where each pk sits), the third: only where it changed
+    for (const [id, title] of [
+      [60, 'sixty'],
+      [70, 'seventy'],
+    ] as const) {
+      const before = read(state);
+      state = retitle(state, id, title);
+      positions.clear();
+      collectionPositions.clear();
+      const after = read(state);
+      if (id === 70) {
+        expect([...positions]).toEqual([69]);
+        expect([...collectionPositions]).toEqual([69]);
+      }
+      expect(after[0]).toEqual(denormalize(list, result, state));
+      expect(after[1]).toEqual(denormalize(collection, pk, state));
+      for (const k of [0, 1])
+        expect(after[k]!.filter((todo, i) => todo !== before[k]![i])).toEqual([after[k]![id - 1]]);
+    }
+  });
+
+  it('reads whole, after the index started, a list whose items were last read before it started', () => {
+    const memo = new MemoCache();
+    const articles = (ids: number[], author: string) =>
+      ids.map((id) => ({ id, title: `a${id}`, author: { id: author, name: author }, comments: [] }));
+    let state = normalize([Article], [...articles([1, 2], 'ann'), ...articles([3, 4], 'bob')]);
+    const first = [1, 2];
+    const second = [3, 4];
+    const read = (input: number[], s: typeof state) => memo.denormalize([Article], input, s.entities).data!;
+    read(first, state);
+    state = normalize(User, { id: 'ann', name: 'Ann' }, [], state);
+    // the second list's first read (no index yet), then the first list's read again starts the index
+    read(second, state);
+    read(first, state);
+    // a write to the second list's author: its articles were listed by no read yet
+    state = normalize(User, { id: 'bob', name: 'Bob' }, [], state);
+    expect(read(second, state).map((article) => article.author.name)).toEqual(['Bob', 'Bob']);
+    expect(read(first, state).map((article) => article.author.name)).toEqual(['Ann', 'Ann']);
+    state = normalize(User, { id: 'bob', name: 'Robert' }, [], state);
+    expect(read(second, state)).toEqual(denormalize([Article], second, state));
+    expect(read(second, state)[0]!.author.name).toBe('Robert');
+  });
+
   it('updates every position that holds the changed record', () => {
     const memo = new MemoCache();
     const list = [Todo] as const;

@@ -189,8 +189,10 @@ export class MemoCache {
       // the first read again after a write: the index starts (a first read, as of a page, never pays for it)
       if (step === undefined || previous === undefined) return undefined;
       readers = this.readers = new Readers();
-      // no node is listed yet: nothing is trusted, and no list read before is patched
+      // no node is listed yet: nothing is trusted, and no list read before is patched; this read lists every node
+      // it resolves, so that the tables it reads count as first read now (the next write's read may patch it)
       this.unsettle();
+      this.#headEpoch = this.#epoch;
       return { readers, from: 0, mark: 0 };
     }
     // a read of the tables a marked write started from may validate nodes after they were marked: mark anew

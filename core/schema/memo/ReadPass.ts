@@ -268,9 +268,11 @@ export class ReadPass implements DenormalizeContext, PatchHost {
         if (node.pass !== id) this.#presumed.push({ node, value: node.value });
         return node.value;
       }
+      // a node that read nothing (a row) is valid while its record is the same
       if (
         node.deps &&
-        ((readers !== undefined && this.#trusted(node, readers)) ||
+        (node.deps.length === 0 ||
+          (readers !== undefined && this.#trusted(node, readers)) ||
           (!this.#patchable(node) && this.#stillValid(node, node.deps)))
       ) {
         node.pass = id;

@@ -71,21 +71,34 @@ export class Readers {
    */
   dirty(changed: readonly (readonly [key: string, pk: string])[], dirtied: RecordNode[]): number {
     const mark = ++this.#marks;
+    const byTable = this.#byTable;
     const pending: RecordNode[] = [];
-    const push = (key: string, pk: string) => {
-      const readers = this.#byTable.get(key)?.get(pk);
-      if (readers === undefined) return;
-      if (readers instanceof Set) {
-        for (const node of readers) if (node.dirty !== mark) pending.push(node);
-      } else if (readers.dirty !== mark) pending.push(readers);
-    };
-    for (const [key, pk] of changed) push(key, pk);
+    for (const [key, pk] of changed) pushReaders(byTable, key, pk, mark, pending);
     for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
       if (node.dirty === mark) continue;
       node.dirty = mark;
       dirtied.push(node);
-      if (node.key !== '') push(node.key, node.pk);
+      if (node.key !== '') pushReaders(byTable, node.key, node.pk, mark, pending);
     }
     return mark;
   }
+}
+
+/**
+ * Adds the readers of `key`/`pk` not marked `mark` yet to `pending`. A function of its own, not a closure made
+ * per write: a page's first writes run before the engine has gathered type feedback, and a closure made anew
+ * each time gathers none.
+ */
+function pushReaders(
+  byTable: Map<string, Map<string, ReaderSet>>,
+  key: string,
+  pk: string,
+  mark: number,
+  pending: RecordNode[],
+): void {
+  const readers = byTable.get(key)?.get(pk);
+  if (readers === undefined) return;
+  if (readers instanceof Set) {
+    for (const node of readers) if (node.dirty !== mark) pending.push(node);
+  } else if (readers.dirty !== mark) pending.push(readers);
 }
