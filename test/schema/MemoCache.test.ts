@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoCache, denormalize, normalize, schema } from '../../core/index.js';
+import { Entity, MemoCache, denormalize, normalize, schema, type EntityTables } from '../../core/index.js';
 import { Article, Comment, Todo, User } from '../fixtures/entities.js';
 
 const article = (id: number, authorId: string, commentAuthors: string[]) => ({
@@ -297,6 +297,96 @@ describe('MemoCache: a read after a write walks only what the write changed', ()
     const after = memo.denormalize(list, state.result, deleted.entities).data!;
     expect(after).toEqual([b1]);
     expect(after[0]).toBe(b1);
+  });
+
+  it('reads each record of an article the write reached once: the article and its comments are built again, not walked first', () => {
+    const plain = watched().state;
+    const counts = new Map<string, number>();
+    const comments = new Proxy(plain.entities.Comment, {
+      get(target, pk, receiver) {
+        if (typeof pk === 'string') counts.set(pk, (counts.get(pk) ?? 0) + 1);
+        return Reflect.get(target, pk, receiver) as unknown;
+      },
+    });
+    const state = { ...plain, entities: { ...plain.entities, Comment: comments } };
+    const memo = new MemoCache();
+    const list = [Article] as const;
+    const read = (s: { readonly entities: EntityTables }) => memo.denormalize(list, state.result, s.entities).data!;
+    read(state);
+    const first = normalize(User, { id: 'zed', name: 'Zed' }, [], state);
+    const [a1, a2, a3] = read(first);
+    counts.clear();
+    // cid is read by article 1's second comment only
+    const [b1, b2, b3] = read(normalize(User, { id: 'cid', name: 'Cid II' }, [], first));
+    expect(Object.fromEntries(counts)).toEqual({ '100': 1, '101': 1 });
+    expect(b1!.comments[1]!.author.name).toBe('Cid II');
+    expect(b1!.comments[1]).not.toBe(a1!.comments[1]);
+    expect(b1!.comments[0]).toBe(a1!.comments[0]);
+    expect([b2, b3]).toEqual([a2, a3]);
+    expect(b2).toBe(a2);
+  });
+
+  it('keeps the instance of a record the write reached when every read of it gives what it gave before', () => {
+    // a record that fails validation reads INVALID whatever it holds: rewriting it changes no read
+    let rejecting = false;
+    class Checked extends Entity {
+      id = '';
+      name = '';
+      pk() {
+        return this.id;
+      }
+      static override key = 'Checked';
+      static override validate() {
+        return rejecting ? 'rejected' : undefined;
+      }
+    }
+    class Post extends Entity {
+      id = 0;
+      title = '';
+      reviewer: Checked | undefined = undefined;
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Post';
+      static override schema = { reviewer: Checked };
+    }
+    const list = [Post] as const;
+    const memo = new MemoCache();
+    const rows = [
+      { id: 1, title: 'one', reviewer: { id: 'rev', name: 'Rev' } },
+      { id: 2, title: 'two' },
+    ];
+    let current = normalize(list, rows);
+    const result = current.result;
+    const read = () => memo.denormalize(list, result, current.entities).data!;
+    const write = (name: string) => {
+      rejecting = false;
+      current = normalize(Checked, { id: 'rev', name }, [], current);
+      rejecting = true;
+    };
+    rejecting = true;
+    read();
+    write('Rev 1');
+    const before = read();
+    expect(before[0]!.reviewer).toBeUndefined();
+    for (const name of ['Rev 2', 'Rev 3']) {
+      write(name);
+      const after = read();
+      expect(after[0]).toBe(before[0]);
+      expect(after).toBe(before);
+    }
+    rejecting = false;
+    write('Rev 4');
+    rejecting = false;
+    expect(read()[0]!.reviewer?.name).toBe('Rev 4');
+  });
+
+  it('reads a table that has a prototype as data only (a pk such as `constructor` is missing)', () => {
+    const memo = new MemoCache();
+    const entities = { User: { ann: { id: 'ann', name: 'Ann' } } } as unknown as Parameters<typeof denormalize>[2];
+    const read = memo.denormalize([User], ['ann', 'constructor', 'toString'], entities).data!;
+    expect(read.map((user) => user.name)).toEqual(['Ann']);
+    expect(memo.denormalize(User, 'constructor', entities).data).toBeUndefined();
   });
 
   it('gives every result read after the same write the right values (a list and an entity of it)', () => {

@@ -18,7 +18,7 @@ import {
   type RecordNode,
 } from './dependencies.js';
 import type { MemoCache } from './MemoCache.js';
-import type { ChangeSet, Readers, Trust } from './Readers.js';
+import { reached, type ChangeSet, type Readers, type Trust } from './Readers.js';
 import { patchList, type PatchHost } from './patchList.js';
 import { Recording } from './Recording.js';
 import { TableSlots } from './TableSlots.js';
@@ -273,7 +273,9 @@ export class ReadPass implements DenormalizeContext, PatchHost {
         node.deps &&
         (node.deps.length === 0 ||
           (readers !== undefined && this.#trusted(node, readers)) ||
-          (!this.#patchable(node) && this.#stillValid(node, node.deps)))
+          (!reached(node, readers, this.#mark, this.#trustFrom) &&
+            !this.#patchable(node) &&
+            this.#stillValid(node, node.deps)))
       ) {
         node.pass = id;
         return this.#found(node, readers);
@@ -330,6 +332,8 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     }
     const deps = (built.deps = rec.take(start));
     const sameReads = before !== undefined && (rec.kept === deps || sameRecords(before, deps));
+    // read again with the same values (a node the write `reached` may be; a patched list's are its old ones, updated)
+    if (rebuilt && sameReads && before !== deps && sameRecords(before!, deps, true)) built.value = previous;
     if (!this.reshaped && deps.length > 0 && !sameReads) this.reshaped = true;
     // a rebuild that read the same records is listed already
     if (readers !== undefined && !sameReads && built.indexed === readers) {

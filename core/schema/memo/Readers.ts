@@ -25,6 +25,16 @@ export interface ChangeSet {
 }
 
 /**
+ * Whether the write a read follows reached `node`: a record it reads changed, directly or not (it has the
+ * write's dirty `mark`, was found valid in the tables the write started from, `from`, and `readers` lists it).
+ * Its value most likely changed: it is built again at once rather than walked first, and a rebuild that read
+ * the same values keeps its previous value (see `ReadPass`).
+ */
+export function reached(node: RecordNode, readers: Readers | undefined, mark: number, from: number): boolean {
+  return mark !== 0 && node.dirty === mark && node.indexed === readers && node.validAt === from;
+}
+
+/**
  * The reverse of the memo's dependency lists: for each record (`key`, `pk`), the nodes whose value read
  * it. A write's changed records then lead straight to the nodes they may have changed, and to the nodes
  * that read those (`dirty`), so that a read after a write re-validates only those and trusts the others

@@ -73,11 +73,12 @@ export function nodesCarriedTo(table: EntityTables[string], nodes: Map<string, R
   return kept;
 }
 
-/** Whether two dependency lists read the same records in the same order (their values aside). */
-export function sameRecords(a: Dependencies, b: Dependencies): boolean {
+/** Whether two dependency lists read the same records in the same order (and with `values`, the same values). */
+export function sameRecords(a: Dependencies, b: Dependencies, values?: boolean): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i += STRIDE) {
-    if (a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) return false;
+    if (a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2] || (values && (a[i] !== b[i] || a[i + 3] !== b[i + 3])))
+      return false;
   }
   return true;
 }
