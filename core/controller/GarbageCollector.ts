@@ -12,8 +12,9 @@
  * Deleted records do not wait for a key to fall due (while every result stays observed none does):
  * at the first write or request event `SWEEP_MS` (or `gcTime`, when shorter) after the last
  * collection, the tombstones no running request needs are buried. A request pins them for `gcTime` at
- * most (see `Requests.oldestStart`). That sweep walks the entity tables only when something may be
- * buried: a record deleted or a list edited since the last one (`changed`), or something it left.
+ * most (see `Requests.oldestStart`). That sweep looks only at what may be buried: the records deleted and
+ * the lists edited since the last one (an index the writes keep, see `changed`), and what it left; it walks
+ * the entity tables only after a whole-state change (a restore, a reset).
  */
 import { INVALID, type EntityMeta } from '../schema/index.js';
 import type { Changes, State, Store } from '../store/index.js';
@@ -73,8 +74,11 @@ export class GarbageCollector {
   #nextDue = Number.POSITIVE_INFINITY;
   /** When deleted records are next buried (see `tick`). */
   #nextSweep = Number.NEGATIVE_INFINITY;
-  /** @internal Whether the state may hold something to bury: a tombstone, or a list's logged edits (see `changed`). */
-  mayBury = true;
+  /**
+   * The records that may be buried (`key\u0000pk`): tombstones and lists with logged edits, written since the
+   * last pass or left by it (see `changed`). `undefined` after a whole-state change: the next pass walks every table.
+   */
+  #buryable: Set<string> | undefined = undefined;
 
   constructor(view: CollectorView, store: Store, log: ActionLog, options: CollectorOptions) {
     this.#view = view;
@@ -112,18 +116,27 @@ export class GarbageCollector {
 
   /**
    * The store wrote `changed` records (`'all'`: a restore or a reset) into `state`: a record now deleted
-   * or a list with logged edits (listEdits.ts) makes the next sweep walk the tables. One lookup per
-   * record, none while the flag is set. A list whose edit left its pks as they were (a pk it held added
-   * again) is not listed: its edits, at most `MAX_EDITS`, fold at the next sweep that runs.
+   * or a list with logged edits (listEdits.ts) is indexed for the next sweep (one lookup per record); a
+   * whole-state change makes it walk the tables. A list whose edit left its pks as they were (a pk it held
+   * added again) is not indexed: its edits, at most `MAX_EDITS`, fold at the next sweep that looks at it.
    */
   changed(state: State, changed: Changes['entities']): void {
-    if (changed === 'all') this.mayBury = true;
-    else
-      for (let i = 0; !this.mayBury && i < changed.length; i++) {
+    const buryable = this.#buryable;
+    if (changed === 'all') this.#buryable = undefined;
+    else if (buryable !== undefined)
+      for (let i = 0; i < changed.length; i++) {
         const [key, pk] = changed[i]!;
         const record = state.entities[key]?.[pk];
-        this.mayBury = record === INVALID || (Array.isArray(record) && !!state.entitiesMeta[key]?.[pk]?.edits);
+        if (record === INVALID || (Array.isArray(record) && !!state.entitiesMeta[key]?.[pk]?.edits))
+          buryable.add(`${key}\u0000${pk}`);
       }
+  }
+
+  /** What a pass over `state` finds to bury: of the indexed records, or of every record after a whole-state change. */
+  #toBury(state: State, oldestStart: number, kept: ReadonlySet<string>) {
+    const only = this.#buryable;
+    // what the pass leaves, and what is written during the burial, is indexed anew
+    return toBury(state, oldestStart, kept, (this.#buryable = new Set()), only);
   }
 
   /** The start of the oldest running request that still pins the tombstones (one running for less than `gcTime`). */
@@ -133,11 +146,9 @@ export class GarbageCollector {
 
   #sweep(now: number): void {
     this.#nextSweep = now + Math.min(SWEEP_MS, this.#gcTime);
-    if (!this.mayBury) return; // nothing deleted, no list edited since the last pass buried all
+    if (this.#buryable?.size === 0) return; // nothing deleted, no list edited since the last pass buried all
     const state = this.#store.current;
-    const oldestStart = this.#oldestStart(now);
-    this.mayBury = false; // until the pass leaves something (or a write during the burial marks a record)
-    const [tombstones, metas] = toBury(state, oldestStart, layerPaths(state), this);
+    const [tombstones, metas] = this.#toBury(state, this.#oldestStart(now), layerPaths(state));
     if (tombstones.length === 0 && metas.length === 0) return;
     this.#bury(state, tombstones, metas);
     if (tombstones.length > 0) this.#view.collected([]); // the memo lets go of the buried records
@@ -167,9 +178,7 @@ export class GarbageCollector {
     const layers = layerPaths(state);
     for (const path of layers) reachable.add(path);
     // deleted records no running request needs go, whoever names them (see tombstones.ts)
-    const oldestStart = this.#oldestStart(now);
-    this.mayBury = false;
-    const [tombstones, metas] = toBury(state, oldestStart, layers, this);
+    const [tombstones, metas] = this.#toBury(state, this.#oldestStart(now), layers);
     const buried = new Set(tombstones.map(([key, pk]) => `${key}\u0000${pk}`));
     let traceable = true;
     for (const key in state.endpoints) {

@@ -12,44 +12,35 @@ import type { State, Transition } from '../store/index.js';
 /** The lists a collection rewrites: `[collection table, list pk, the list without collected pks]`. */
 export type ListRewrites = readonly (readonly [string, string, readonly unknown[]])[];
 
-/** Told that a pass left something to bury later: a tombstone or a list's edit that a running request or an optimistic layer needs. */
-export interface Left {
-  mayBury: boolean;
-}
-
 /**
- * What one pass over the records of `state` finds to bury: the tombstones nothing needs (marked INVALID
- * by a write older than the oldest request running, `oldestStart`, and not written by an optimistic
- * layer, `kept`), and the metas of lists whose logged additions and removals (listEdits.ts) no running
- * request can need any more (written before `oldestStart`: no response to replay them over is still to
- * come), without those edits, and without `base` once none is left. What it leaves it tells `left`.
+ * What one pass over the records of `state` finds to bury (over `only` those records when given, as
+ * `key\u0000pk` paths, else over every record): the tombstones nothing needs (marked INVALID by a write older
+ * than the oldest request running, `oldestStart`, and not written by an optimistic layer, `kept`), and the
+ * metas of lists whose logged additions and removals (listEdits.ts) no running request can need any more
+ * (written before `oldestStart`: no response to replay them over is still to come), without those edits,
+ * and without `base` once none is left. What it leaves to bury later it adds to `left`.
  */
 export function toBury(
   state: State,
   oldestStart: number,
   kept: ReadonlySet<string>,
-  left: Left,
+  left: Set<string>,
+  only?: ReadonlySet<string>,
 ): [tombstones: [string, string][], metas: [string, string, EntityMeta][]] {
   const tombstones: [string, string][] = [];
   const rewrites: [string, string, EntityMeta][] = [];
-  for (const key in state.entities) {
-    const table = state.entities[key]!;
-    const metas = state.entitiesMeta[key];
-    for (const pk in table) {
-      const record = table[pk];
-      const meta = metas?.[pk];
-      if (record === INVALID) {
-        if ((meta?.fetchedAt ?? Number.NEGATIVE_INFINITY) < oldestStart && !kept.has(`${key}\u0000${pk}`))
-          tombstones.push([key, pk]);
-        else left.mayBury = true;
-        continue;
-      }
-      const edits = meta?.edits;
-      if (meta === undefined || edits === undefined || edits.length === 0) continue;
+  const check = (key: string, pk: string, record: unknown): void => {
+    const meta = state.entitiesMeta[key]?.[pk];
+    const edits = meta?.edits;
+    const path = `${key}\u0000${pk}`;
+    if (record === INVALID) {
+      if ((meta?.fetchedAt ?? Number.NEGATIVE_INFINITY) < oldestStart && !kept.has(path)) tombstones.push([key, pk]);
+      else left.add(path);
+    } else if (meta !== undefined && edits !== undefined && edits.length > 0) {
       // the edits are in the order of their stamps: the oldest first
       const folded = edits.findIndex((edit) => !(edit[1] < oldestStart));
-      if (folded !== -1) left.mayBury = true;
-      if (folded === 0) continue;
+      if (folded !== -1) left.add(path);
+      if (folded === 0) return;
       const { base, edits: _edits, ...rest } = meta;
       rewrites.push([
         key,
@@ -59,7 +50,16 @@ export function toBury(
           : { ...rest, base: Math.max(base ?? meta.fetchedAt, edits[folded - 1]![1]), edits: edits.slice(folded) },
       ]);
     }
-  }
+  };
+  if (only !== undefined)
+    // a record no longer deleted nor edited (written again, or collected) is looked at and left out
+    for (const path of only) {
+      const at = path.indexOf('\u0000');
+      const key = path.slice(0, at);
+      const pk = path.slice(at + 1);
+      check(key, pk, state.entities[key]?.[pk]);
+    }
+  else for (const key in state.entities) for (const pk in state.entities[key]) check(key, pk, state.entities[key]![pk]);
   return [tombstones, rewrites];
 }
 

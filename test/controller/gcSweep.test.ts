@@ -1,20 +1,25 @@
 /**
- * The sweep of deleted records between collections walks the entity tables only when something may be
- * buried: a record deleted or a list edited since the last pass, or something that pass left (pinned by
- * a running request). The walk is counted through the tombstone module's own function (called through).
+ * The sweep of deleted records between collections looks only at what may be buried: the records deleted
+ * and the lists edited since the last pass (an index the writes keep), and what that pass left (pinned by
+ * a running request); it walks every table only after a whole-state change. The passes are counted through
+ * the tombstone module's own function (called through), with the records each one looked at.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { Controller, INVALID, schema, takeSnapshot, restoreSnapshot } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
 
-const walks = vi.hoisted(() => ({ passes: 0 }));
+const walks = vi.hoisted(() => ({ passes: 0, looked: [] as (readonly string[] | 'every record')[] }));
 vi.mock('../../core/controller/tombstones.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../core/controller/tombstones.js')>();
   return {
     ...actual,
     toBury: (...args: Parameters<typeof actual.toBury>) => {
       walks.passes++;
+      const only = args[4];
+      walks.looked.push(
+        only === undefined ? 'every record' : [...only].map((path) => path.replace('\u0000', ' ')).sort(),
+      );
       return actual.toBury(...args);
     },
   };
@@ -35,8 +40,9 @@ async function listPage() {
     clock.now += ms;
     controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, userId: 1, title, completed: false });
   };
-  write(); // the first sweep: the flag starts set
+  write(); // the first sweep walks every table (the controller may start from a hydrated state)
   walks.passes = 0;
+  walks.looked = [];
   return { controller, clock, page, write };
 }
 
@@ -166,6 +172,87 @@ describe('the sweep of deleted records', () => {
     fake.setLatency(0);
     write(); // gc() left it: the next sweep walks and buries it
     expect(controller.getState().entities.Todo?.['3']).toBeUndefined();
+    page.unsubscribe();
+  });
+});
+
+describe('the index of what a sweep may bury', () => {
+  const todo = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
+
+  it('looks at the records deleted since the last pass, not at the tables', async () => {
+    const { controller, clock, page, write } = await listPage();
+    clock.now += 1;
+    controller.setResponse(TodoResource.delete, { id: 2 }, { id: 2 });
+    controller.set(new schema.Invalidate(Todo), { id: 3 });
+    write();
+    expect(walks.looked).toEqual([['Todo 2', 'Todo 3']]);
+    expect(controller.getState().entities.Todo?.['2']).toBeUndefined();
+    expect(controller.getState().entities.Todo?.['3']).toBeUndefined();
+    expect(controller.getState().entities['[Todo]']).toEqual({ '{}': ['1', '4'] });
+    write();
+    expect(walks.passes).toBe(1);
+    page.unsubscribe();
+  });
+
+  it('keeps a pinned tombstone indexed across sweeps, with the deletions written meanwhile', async () => {
+    const { controller, clock, page, write } = await listPage();
+    fake.setLatency(30);
+    clock.now += 1;
+    const refresh = controller.fetch(TodoResource.getList, {}); // started before both deletions
+    clock.now += 1;
+    controller.setResponse(TodoResource.delete, { id: 2 }, { id: 2 });
+    write();
+    controller.setResponse(TodoResource.delete, { id: 4 }, { id: 4 });
+    write();
+    expect(walks.looked).toEqual([['Todo 2'], ['Todo 2', 'Todo 4']]);
+    expect(controller.getState().entities.Todo?.['2']).toBe(INVALID);
+    expect(controller.getState().entities.Todo?.['4']).toBe(INVALID);
+    await refresh;
+    fake.setLatency(0);
+    write();
+    expect(walks.looked[2]).toEqual(['Todo 2', 'Todo 4']);
+    expect(controller.getState().entities.Todo?.['2']).toBeUndefined();
+    expect(controller.getState().entities.Todo?.['4']).toBeUndefined();
+    expect(page.last()?.data?.map((todo) => todo.id)).toEqual([1, 3]);
+    write();
+    expect(walks.passes).toBe(3);
+    page.unsubscribe();
+  });
+
+  it.each([
+    ['replaces the state: every table is walked once', true],
+    ['merges into the state: its records are indexed as written', false],
+  ])('finds the tombstones of a restored snapshot (it %s), then looks at the index', async (_, replace) => {
+    const other = new Controller({ retry: 0, environment: {}, gcTime: 60_000 });
+    await other.fetch(TodoResource.getList, {});
+    other.set(new schema.Invalidate(Todo), { id: 4 });
+    const snapshot = JSON.parse(JSON.stringify(takeSnapshot(other, { invalid: true })));
+    const { controller, clock, page, write } = await listPage();
+    controller.set(new schema.Invalidate(Todo), { id: 1 }); // indexed before the restore
+    restoreSnapshot(controller, snapshot, { replace });
+    write();
+    expect(walks.looked).toEqual([replace ? 'every record' : ['Todo 1', 'Todo 4']]);
+    expect(controller.getState().entities.Todo?.['4']).toBeUndefined();
+    clock.now += 1;
+    controller.set(new schema.Invalidate(Todo), { id: 3 });
+    write();
+    expect(walks.looked[1]).toEqual(['Todo 3']);
+    expect(controller.getState().entities.Todo?.['3']).toBeUndefined();
+    page.unsubscribe();
+  });
+
+  it('drops a deleted record written again before the sweep from the index, and keeps it', async () => {
+    const { controller, clock, page, write } = await listPage();
+    clock.now += 1;
+    controller.setResponse(TodoResource.delete, { id: 2 }, { id: 2 });
+    clock.now += 1;
+    controller.setResponse(TodoResource.get, { id: 2 }, todo(2, 'back'));
+    write();
+    expect(walks.looked).toEqual([['Todo 2']]);
+    expect(controller.getState().entities.Todo?.['2']).toMatchObject({ title: 'back' });
+    expect(page.last()?.data?.map((todo) => todo.id)).toEqual([1, 2, 3, 4]);
+    write();
+    expect(walks.passes).toBe(1);
     page.unsubscribe();
   });
 });
