@@ -66,9 +66,9 @@ const CASES = [
     // with less code for the same contract (one Requests.mark, the retry waits on one signal, the list members'
     // Collection through mapCollection, the store queries as functions, ...: -0.24 / -0.20); 28.04 / 30.56 with a list of an
     // entity class read by pk straight through the record's read (DenormalizeContext.listPlan, +0.08 / +0.10: a
-    // page's first reads and first writes run cold, docs/performance.md); 28.17 / 30.67 with an entity a write reached
-    // built again at once (memo/Readers.ts reached, +0.08 / +0.06) and the sweep's index of what it may bury
-    // (GarbageCollector.changed, +0.05 / +0.05)
+    // page's first reads and first writes run cold, docs/performance.md); 28.20 / 30.67 (main at 28.06 / 30.56 then) with
+    // a node a write reached built again at once (memo/Readers.ts reached) and the sweep's index of what it may
+    // bury (GarbageCollector.changed): +0.14 / +0.11
     limit: { vite: 28.2 * KiB, esbuild: 30.7 * KiB },
     external: [],
     // only apps that use these bundle them: the other schema families, the helpers of their own entries, snapshots
