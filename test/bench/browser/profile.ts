@@ -4,7 +4,8 @@
  * (render, update, burst, or all), printing the functions with the most self and total time (sampled
  * every 50 µs; several updates and bursts are summed; PROFILE_TOP=n prints more). Like `npm run bench:browser`, run
  * it on a quiet machine. PROFILE_SAVE=<prefix> writes each measure's profile to <prefix>.<measure>.<i>.cpuprofile
- * (for DevTools), PROFILE_KEEP=1 keeps the unminified build to read the lines the tables name.
+ * (for DevTools), PROFILE_KEEP=1 keeps the unminified build to read the lines the tables name, PROFILE_WARM=k runs k
+ * single updates unprofiled before the profiled ones (what a warm update costs).
  */
 import { writeFileSync } from 'node:fs';
 import { launchBrowser } from '../../e2e/browser.js';
@@ -12,6 +13,7 @@ import { servePages } from './pages.js';
 
 const [page = 'solid', name = 'rx', size = '5000', only = 'all'] = process.argv.slice(2);
 const n = Number(size);
+const WARM = Number(process.env.PROFILE_WARM ?? 0);
 const { origin, outDir, close } = await servePages([page], { minify: false });
 const browser = await launchBrowser();
 
@@ -65,10 +67,13 @@ try {
   await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
   const measures: [string, () => Promise<number>][] = [
     ['render', () => tab.evaluate(() => window.bench!.render())],
-    ...Array.from({ length: 20 }, (_, i): [string, () => Promise<number>] => [
-      'update',
-      () => tab.evaluate(([id, title]) => window.bench!.update(id, title), [1 + ((i * 7919) % n), `u${i}`] as const),
-    ]),
+    ...Array.from(
+      { length: WARM + Number(process.env.PROFILE_UPDATES ?? 20) },
+      (_, i): [string, () => Promise<number>] => [
+        i < WARM ? 'warm-up' : 'update',
+        () => tab.evaluate(([id, title]) => window.bench!.update(id, title), [1 + ((i * 7919) % n), `u${i}`] as const),
+      ],
+    ),
     ...Array.from({ length: 10 }, (_, b): [string, () => Promise<number>] => [
       'burst',
       () =>
@@ -80,7 +85,7 @@ try {
   ];
   const sums = new Map<string, { ms: number[]; self: Map<string, number>; total: Map<string, number> }>();
   for (const [measure, run] of measures) {
-    const profiled = only === 'all' || only === measure;
+    const profiled = measure !== 'warm-up' && (only === 'all' || only === measure);
     if (profiled) await cdp.send('Profiler.start');
     const ms = await run();
     if (!profiled) continue;

@@ -16,7 +16,8 @@
  * rx-rest / TanStack. Environment: BENCH_BROWSER_ROUNDS (default 5), BENCH_BROWSER_UPDATES (single
  * updates per page, default 15), BENCH_BROWSER_BURSTS (bursts per page, default 5), BENCH_BROWSER_SIZES
  * (default 500,5000), BENCH_BROWSER_PAGES (default svelte,solid), BENCH_BROWSER_VARIANTS (variant names, default
- * all; TanStack's always). Times are wall-clock: run it on a quiet
+ * all; TanStack's always), BENCH_BROWSER_POSITIONS=1 (also prints each single update's median by its position in
+ * the page: the first updates run the libraries' code cold). Times are wall-clock: run it on a quiet
  * machine.
  */
 import { launchBrowser } from '../../e2e/browser.js';
@@ -88,7 +89,9 @@ async function visit(page: string, name: string, n: number, round: number) {
     for (let i = 0; i < UPDATES; i++) {
       const id = 1 + (((round + 1) * 7919 + i * 104_729) % n);
       const title = `todo ${id} r${round}u${i}`;
-      record(`${k}/update`, await tab.evaluate(([id, title]) => window.bench!.update(id, title), [id, title] as const));
+      const time = await tab.evaluate(([id, title]) => window.bench!.update(id, title), [id, title] as const);
+      record(`${k}/update`, time);
+      record(`${k}/update/${i}`, time);
     }
     for (let b = 0; b < BURSTS; b++) {
       const first = ((round + 1) * 31 + b * 211) % n;
@@ -154,4 +157,13 @@ for (const page of PAGES) {
     }
   console.log('');
 }
+if (process.env.BENCH_BROWSER_POSITIONS)
+  for (const n of SIZES)
+    for (const v of VARIANTS) {
+      const k = key(v.page, v.name, n);
+      const row = Array.from({ length: UPDATES }, (_, i) =>
+        median(samples.get(`${k}/update/${i}`) ?? [NaN]).toFixed(2),
+      );
+      console.log(`${k}: one update by position in the page (median over rounds, ms): ${row.join(' ')}`);
+    }
 console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
