@@ -29,7 +29,8 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   readonly streams = new Map<string, QueryStream>();
   /**
    * @internal `entity key \0 pk` -> the stream whose data read that record, or the streams when more than one
-   * does (most records are read by one stream: no `Set` for them).
+   * does (most records are read by one stream: no `Set` for them). Under an entity key alone (no `\0`), the
+   * streams indexed by that whole table (a long list's rows: no path per row).
    */
   readonly byPath = new Map<string, QueryStream | Set<QueryStream>>();
   readonly #keysByEndpoint = new WeakMap<object, Set<string>>();
@@ -76,7 +77,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     this.#transitions$.unsubscribe();
     this.requests.dispose();
     for (const stream of [...this.streams.values()]) {
-      this.index(stream, stream.paths, NO_PATHS);
+      this.index(stream, stream.deps.index, NO_PATHS);
       stream.complete();
     }
     this.streams.clear();
@@ -130,7 +131,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     if (request === undefined) return undefined;
     if (request.endpoint.schema === undefined) return NO_PATHS;
     try {
-      return this.reader.readKey(request.endpoint, request.args, key, true).paths;
+      return this.reader.readKey(request.endpoint, request.args, key, true).deps.paths;
     } catch {
       return undefined; // unreadable: keep what it may reach
     }
@@ -144,8 +145,10 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   }
 
   /** The records live streams read (the garbage collector keeps them). */
-  liveRecords(): Iterable<string> {
-    return this.byPath.keys();
+  *liveRecords(): Iterable<string> {
+    yield* this.byPath.keys();
+    // a stream indexed by a whole table (its index is not its paths): its records, computed now
+    for (const stream of this.streams.values()) if (stream.deps.index !== stream.paths) yield* stream.paths;
   }
 
   /** A garbage collection dropped `keys` and records: their endpoints are forgotten, and the memo lets go of the records. */
@@ -215,7 +218,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   /** The stream has no subscribers left: its request is abandoned and it is dropped. */
   release(stream: QueryStream): void {
     this.requests.abandon(stream.endpoint, stream.key);
-    this.index(stream, stream.paths, NO_PATHS);
+    this.index(stream, stream.deps.index, NO_PATHS);
     stream.close();
     if (this.streams.get(stream.key) === stream) {
       this.streams.delete(stream.key);
@@ -223,7 +226,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     }
   }
 
-  /** The stream read `paths` now instead of `previous`: keeps the path index up to date. */
+  /** The stream is indexed under `paths` now instead of `previous` (see `byPath`): keeps the index up to date. */
   index(stream: QueryStream, previous: ReadonlySet<string>, paths: ReadonlySet<string>): void {
     if (previous === paths) return;
     const byPath = this.byPath;
@@ -276,7 +279,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
 function noop(): void {}
 
 /**
- * Adds the streams that read the record `key`/`pk` (in `byPath`) to `affected`, each once per transition `mark`.
+ * Adds the streams that read the record `key`/`pk` or its whole table (in `byPath`) to `affected`, each once per transition `mark`.
  * A function of its own, not a closure made per transition: a page's first writes run before the engine has
  * gathered type feedback for the code they run, and a closure made anew each time gathers none.
  */
@@ -287,8 +290,18 @@ function addPath(
   mark: number,
   affected: QueryStream[],
 ): void {
-  const streams = byPath.get(`${key}\u0000${pk}`);
+  addStreams(byPath.get(`${key}\u0000${pk}`), mark, affected);
+  addStreams(byPath.get(key), mark, affected);
+}
+
+/** Adds the streams of an index entry to `affected`, each once per transition `mark`. */
+function addStreams(streams: QueryStream | Set<QueryStream> | undefined, mark: number, affected: QueryStream[]): void {
   if (streams instanceof Set) {
     for (const stream of streams) if (stream.listFor(mark)) affected.push(stream);
   } else if (streams?.listFor(mark)) affected.push(streams);
+}
+
+/** The streams of an index entry. */
+export function asSet(streams: QueryStream | Set<QueryStream> | undefined): Iterable<QueryStream> {
+  return streams instanceof Set ? streams : streams ? [streams] : [];
 }

@@ -17,7 +17,8 @@ export interface QueryRead {
   readonly data: unknown;
   /** A required entity is missing or INVALID. */
   readonly invalid: boolean;
-  readonly paths: ReadonlySet<string>;
+  /** What the data depends on (a tracked read's; else none). */
+  readonly deps: ReadDeps;
   readonly error: Error | undefined;
   /** `error` is not a request's but this read's: the stored value could not be read (it stays while loading). */
   readonly unreadable: boolean;
@@ -29,23 +30,35 @@ export interface QueryRead {
   readonly fetchedAt: number;
 }
 
-/** What a tracked read is of: a request key, its endpoint and arguments, and the records its last read depended on. */
+/**
+ * What a read's data depends on: every record (`paths`, computed on first use), and what a live read is indexed
+ * under (`index`: the same records, but a long list's rows as their entity key alone; see `QueryCache.byPath`).
+ */
+export interface ReadDeps {
+  readonly paths: ReadonlySet<string>;
+  readonly index: ReadonlySet<string>;
+}
+
+/** What a tracked read is of: a request key, its endpoint and arguments, and what its last read depended on. */
 export interface ReadTarget {
   readonly endpoint: ControllerEndpoint;
   readonly args: readonly unknown[];
   readonly key: string;
-  readonly paths: ReadonlySet<string>;
+  readonly deps: ReadDeps;
 }
 
 /** The paths of a read that depends on no record. */
 export const NO_PATHS: ReadonlySet<string> = new Set();
+
+/** The dependencies of a read that depends on no record. */
+export const NO_READ_DEPS: ReadDeps = { paths: NO_PATHS, index: NO_PATHS };
 
 /** A stream's read before its first one. */
 export const NOT_READ: QueryRead = {
   input: undefined,
   data: undefined,
   invalid: false,
-  paths: NO_PATHS,
+  deps: NO_READ_DEPS,
   error: undefined,
   unreadable: false,
   missing: true,
@@ -114,11 +127,11 @@ export class QueryReader {
         ? this.#reread(target, previous)
         : this.readKey(target.endpoint, target.args, target.key, true);
     } catch (error) {
-      return { ...NOT_READ, paths: target.paths, error: toError(error), unreadable: true, missing: false };
+      return { ...NOT_READ, deps: target.deps, error: toError(error), unreadable: true, missing: false };
     }
   }
 
-  /** Reads a key from the current state; `tracked`: a stream's read, that needs the records it read (`paths`). */
+  /** Reads a key from the current state; `tracked`: a stream's read, that needs what it depends on (`deps`). */
   readKey(endpoint: ControllerEndpoint, args: readonly unknown[], key: string, tracked = false): QueryRead {
     const state = this.#store.current;
     const meta = state.meta[key];
@@ -131,18 +144,18 @@ export class QueryReader {
     // one object literal, always of one shape (the read is on every affected stream's path)
     let data = input;
     let invalid = false;
-    let paths = NO_PATHS;
+    let deps = NO_READ_DEPS;
     if (schema !== undefined && input !== undefined) {
       const result = this.memo.denormalize(schema, input, this.entities(), args);
       data = result.data;
       invalid = result.invalid;
-      if (tracked) paths = result.paths; // computed on first use: a one-off read (getResponse, peek) never pays for it
+      if (tracked) deps = result; // its paths and index computed on first use: a one-off read never pays for them
     }
     return {
       input,
       data,
       invalid,
-      paths,
+      deps,
       error: meta?.error,
       unreadable: false,
       missing: stored === undefined,
@@ -157,6 +170,6 @@ export class QueryReader {
     const schema = target.endpoint.schema;
     if (schema === undefined) return previous;
     const result = this.memo.denormalize(schema, previous.input, this.entities(), target.args);
-    return { ...previous, data: result.data, invalid: result.invalid, paths: result.paths };
+    return { ...previous, data: result.data, invalid: result.invalid, deps: result };
   }
 }

@@ -3,8 +3,9 @@
  *
  * 1. read: `QueryReader.read` looks up the key's normalized result and meta in the current state (with
  *    optimistic layers applied) and denormalizes it through the memo, which also tells which entity
- *    records the data depends on (`paths`);
- * 2. dependency check: the stream's host (its `QueryCache`) indexes it under those records, and on each
+ *    records the data depends on (`deps`: every record, and what the stream is indexed under);
+ * 2. dependency check: the stream's host (its `QueryCache`) indexes it under those records (the rows of a long
+ *    list under their table), and on each
  *    store transition recomputes only the streams that read something that changed (a stream reached
  *    only through changed records re-reads just its data, its result and meta being unchanged);
  * 3. fetch decision: `needsFetch` (data missing, stale or invalid, an expired error);
@@ -13,7 +14,7 @@
  * 5. emission: only when a field changed, to every subscriber of the key at once.
  */
 import { BehaviorSubject, Observable, type SchedulerLike, type Unsubscribable } from 'rxjs';
-import { NO_PATHS, NOT_READ, type QueryRead, type QueryReader } from './QueryReader.js';
+import { NO_PATHS, NO_READ_DEPS, NOT_READ, type QueryRead, type QueryReader, type ReadDeps } from './QueryReader.js';
 import { isTransient } from './retry.js';
 import { every } from './timers.js';
 import type { ControllerEndpoint, ObserveOptions, QueryState, ResponseSnapshot } from './types.js';
@@ -61,8 +62,8 @@ export interface StreamHost {
   now(): number;
   /** Whether polling may run now. */
   pollingAllowed(): boolean;
-  /** The stream read `paths` now instead of `previous`. */
-  index(stream: QueryStream, previous: ReadonlySet<string>, paths: ReadonlySet<string>): void;
+  /** The stream is indexed under `index` now instead of `previous` (see `ReadDeps.index`). */
+  index(stream: QueryStream, previous: ReadonlySet<string>, index: ReadonlySet<string>): void;
   /** Starts a request for the stream's key (deduplicated); failures become state. */
   refetch(stream: QueryStream): void;
   /** The stream has no subscribers left. */
@@ -203,13 +204,18 @@ export class QueryStream {
     this.key = key;
     this.#host = host;
     const read = (this.#last = host.reader.read(this, undefined));
-    host.index(this, NO_PATHS, read.paths);
+    host.index(this, NO_PATHS, read.deps.index);
     this.#subject = new BehaviorSubject(stateOf(host.requests, key, read, host.requests.isFetching(key), host.now()));
   }
 
-  /** The records the current data depends on. */
+  /** The records the current data depends on (computed on first use for a long result). */
   get paths(): ReadonlySet<string> {
-    return this.#last.paths;
+    return this.#last.deps.paths;
+  }
+
+  /** What the current data depends on. */
+  get deps(): ReadDeps {
+    return this.#last.deps;
   }
 
   /** The stream for one subscriber. */
@@ -283,11 +289,12 @@ export class QueryStream {
     try {
       do {
         this.#dirty = false;
-        const before = this.#last.paths;
+        const before = this.#last.deps.index;
         const read = host.reader.read(this, previous);
         previous = undefined;
         this.#last = read;
-        if (read.paths !== before) host.index(this, before, read.paths);
+        const index = read.deps.index;
+        if (index !== before) host.index(this, before, index);
         const now = host.now();
         let fetching = host.requests.isFetching(this.key);
         if (this.active && needsFetch(read, fetching, now, mounting)) {
@@ -324,7 +331,7 @@ export class QueryStream {
     this.#waiting = false;
     this.#poll?.unsubscribe();
     this.#poll = undefined;
-    this.#last = { ...this.#last, paths: NO_PATHS };
+    this.#last = { ...this.#last, deps: NO_READ_DEPS };
   }
 
   /**

@@ -4,6 +4,7 @@
  * A function beside the `Controller` (not a method), so that only apps that import it bundle it.
  */
 import { Controller, controllerInternals, disposedError } from './Controller.js';
+import { asSet } from './QueryCache.js';
 import type { State } from '../store/index.js';
 import type { ControllerEndpoint } from './types.js';
 
@@ -96,8 +97,9 @@ export function inspectController(controller: Controller): ControllerInspector {
     readers(entityKey, pk) {
       const path = `${entityKey}${PATH_SEPARATOR}${pk}`;
       const keys = new Set<string>();
-      const streams = cache.byPath.get(path);
-      for (const stream of streams instanceof Set ? streams : streams ? [streams] : []) keys.add(stream.key);
+      for (const stream of asSet(cache.byPath.get(path))) keys.add(stream.key);
+      // a long list's stream is indexed by its table: whether it reads this record, its paths tell
+      for (const stream of asSet(cache.byPath.get(entityKey))) if (stream.paths.has(path)) keys.add(stream.key);
       for (const key of Object.keys(store.current.endpoints))
         if (!keys.has(key) && pathsOf(key)?.has(path)) keys.add(key);
       return [...keys].sort();

@@ -1,11 +1,14 @@
 /**
  * The query cache's index from records to the streams that read them: a record one stream reads is listed
  * under that stream alone, a record several read under the set of them; a write reaches exactly the streams
- * that read what it changed, and the index empties as the streams go.
+ * that read what it changed, and the index empties as the streams go. A long list's rows are indexed by their
+ * table instead (no path per row): a write to any record of it re-reads the list, which emits only when its data
+ * changed.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { controllerInternals } from '../../core/controller/Controller.js';
-import { Controller, type QueryState } from '../../core/index.js';
+import { Controller, inspectController, takeSnapshot, type QueryState } from '../../core/index.js';
+import { LONG_READ } from '../../core/schema/memo/MemoCache.js';
 import { Todo, TodoResource, useTodoServer } from '../reliability/faultHarness.js';
 
 useTodoServer();
@@ -48,6 +51,87 @@ describe('the record index of the query streams', () => {
     one.unsubscribe();
     again.unsubscribe();
     expect(cache.byPath.size).toBe(0);
+    controller.dispose();
+  });
+
+  const long = LONG_READ + 6;
+  const longList = () => Array.from({ length: long }, (_, i) => todo(i + 1));
+  const path = (pk: number) => `Todo\u0000${pk}`;
+
+  it('indexes a long list by its table: a write to a record it does not hold re-reads it and emits nothing', () => {
+    const controller = new Controller({ retry: 0, environment: {} });
+    controller.setResponse(TodoResource.getList, {}, longList());
+    const { cache } = controllerInternals(controller);
+    const states: QueryState<unknown>[] = [];
+    const list = controller.observe(TodoResource.getList, {}).subscribe((state) => states.push(state));
+    const stream = cache.streams.get(TodoResource.getList.key({}))!;
+    expect(stream.deps.index.has('Todo')).toBe(true);
+    expect(cache.byPath.get('Todo')).toBe(stream);
+    expect(cache.byPath.has(path(long))).toBe(false); // no path per row past the first LONG_READ - 1
+    const reads = vi.spyOn(cache.reader, 'read');
+
+    // a todo the list does not hold: the list re-reads, its data is the same, nothing is emitted
+    const emitted = states.length;
+    const data = states.at(-1)!.data;
+    controller.set(Todo, { id: 1000 }, { ...todo(1000), title: 'elsewhere' });
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(states).toHaveLength(emitted);
+    expect(stream.deps.paths.has(path(1000))).toBe(false);
+
+    // a todo it holds: one emission, the other rows the same instances
+    controller.set(Todo, { id: 3 }, { id: 3, title: 'three' });
+    expect(states).toHaveLength(emitted + 1);
+    const after = states.at(-1)!.data as { title: string }[];
+    expect(after[2]!.title).toBe('three');
+    expect(after[1]).toBe((data as unknown[])[1]);
+    reads.mockRestore();
+
+    list.unsubscribe();
+    expect(cache.byPath.size).toBe(0);
+    controller.dispose();
+  });
+
+  it('keeps indexing a short list record by record: a write to a record it does not hold does not re-read it', () => {
+    const controller = new Controller({ retry: 0, environment: {} });
+    controller.setResponse(TodoResource.getList, {}, longList().slice(0, LONG_READ - 1));
+    const { cache } = controllerInternals(controller);
+    const list = controller.observe(TodoResource.getList, {}).subscribe();
+    const stream = cache.streams.get(TodoResource.getList.key({}))!;
+    expect(stream.deps.index.has('Todo')).toBe(false);
+    expect(stream.deps.index).toBe(stream.paths);
+    expect(cache.byPath.has('Todo')).toBe(false);
+    expect(cache.byPath.get(path(1))).toBe(stream);
+    const reads = vi.spyOn(cache.reader, 'read');
+    controller.set(Todo, { id: 1000 }, { ...todo(1000), title: 'elsewhere' });
+    expect(reads).not.toHaveBeenCalled();
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'two' });
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
+    list.unsubscribe();
+    controller.dispose();
+  });
+
+  it("a long list's records are seen by the collector, a snapshot of its key and the inspector", () => {
+    const controller = new Controller({ retry: 0, environment: {} });
+    controller.setResponse(TodoResource.getList, {}, longList());
+    controller.setResponse(TodoResource.get, { id: 1000 }, todo(1000));
+    const { cache } = controllerInternals(controller);
+    const key = TodoResource.getList.key({});
+    const list = controller.observe(TodoResource.getList, {}).subscribe();
+    const records = Array.from({ length: long }, (_, i) => path(i + 1));
+
+    const live = new Set(cache.liveRecords());
+    for (const record of records) expect(live.has(record)).toBe(true);
+    expect(live.has(path(1000))).toBe(false);
+
+    const snapshot = takeSnapshot(controller, { keys: [key] });
+    expect(Object.keys(snapshot.entities['Todo'] ?? {}).length).toBe(long);
+
+    const inspector = inspectController(controller);
+    expect(inspector.reads(key)?.filter(([entityKey]) => entityKey === 'Todo')).toHaveLength(long);
+    expect(inspector.readers('Todo', '5')).toEqual([key]);
+    expect(inspector.readers('Todo', '1000')).toEqual([TodoResource.get.key({ id: 1000 })]);
+    list.unsubscribe();
     controller.dispose();
   });
 });

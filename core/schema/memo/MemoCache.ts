@@ -11,6 +11,12 @@ import { Readers, type ChangeSet, type Trust } from './Readers.js';
 import { stepOf, versionOf, type WriteStep } from '../writeSteps.js';
 import { ReadResult } from './ReadResult.js';
 
+/**
+ * A result that reads at least this many records of one table directly (a list's rows) is indexed by that table
+ * (`MemoCache.indexOf`); a shorter one record by record.
+ */
+export const LONG_READ = 64;
+
 /** @internal What `stable` kept for one input: the value built from its parts. */
 export interface StableEntry {
   readonly shape: string;
@@ -108,10 +114,10 @@ export class MemoCache {
     input: unknown,
     entities: EntityTables,
     args: readonly unknown[] = [],
-  ): DenormalizeResult<Denormalize<S>> {
+  ): DenormalizeResult<Denormalize<S>> & { readonly index: ReadonlySet<string> } {
     keepShapes();
     const cached = this.#cachedResult(schema, input);
-    if (cached?.entities === entities) return cached.result as DenormalizeResult<Denormalize<S>>;
+    if (cached?.entities === entities) return cached.result as DenormalizeResult<Denormalize<S>> & ReadResult;
     let value: unknown;
     let roots: Dependencies;
     let reshaped: boolean;
@@ -148,11 +154,11 @@ export class MemoCache {
       pass.end();
       this.#idle = pass;
     }
-    // when no record read gained or lost a dependency, the previous read's paths are still exact
-    const paths = cached && !reshaped && (kept || sameRecords(cached.roots, roots)) ? cached.result.known : undefined;
-    const result = new ReadResult(value, paths, this, roots, entities);
+    // when no record read gained or lost a dependency, the previous read's paths and index are still exact
+    const same = cached && !reshaped && (kept || sameRecords(cached.roots, roots)) ? cached.result : undefined;
+    const result = new ReadResult(value, same, this, roots, entities);
     this.#storeResult(schema, input, { entities, result, roots, epoch: this.#epoch });
-    return result as DenormalizeResult<Denormalize<S>>;
+    return result as DenormalizeResult<Denormalize<S>> & ReadResult;
   }
 
   /**
@@ -210,24 +216,44 @@ export class MemoCache {
     return { readers, from: step.base, mark: this.#marked.mark, patch: calm ? this.#marked.changes : undefined };
   }
 
-  /** @internal The transitive records read from `roots`, following the memo's nodes. */
-  pathsOf(roots: Dependencies, entities: EntityTables): Set<string> {
+  /** @internal Whether the last `pathsOf` with `index` put a table whole. */
+  whole = false;
+
+  /**
+   * @internal The transitive records read from `roots`, following the memo's nodes. With `index` (what a live read
+   * is indexed under), once one record (or the result) reads `LONG_READ` records of a table in a run (a list's
+   * rows), the table's key is listed alone instead of its further records (their nodes are still followed).
+   */
+  pathsOf(roots: Dependencies, entities: EntityTables, index = false): Set<string> {
     const paths = new Set<string>();
     const seen = new Set<object>();
     const pending: Dependencies[] = [roots];
+    this.whole = false;
     // the table and node map of the last key (a list reads one table over and over)
     let key: unknown;
     let table: EntityTables[string] | undefined;
     let nodes: Map<string, RecordNode> | undefined;
+    let listed = true;
     for (let deps = pending.pop(); deps !== undefined; deps = pending.pop()) {
+      let run = 0;
       for (let i = 0; i < deps.length; i += STRIDE) {
         const pk = deps[i + 2] as string;
         if (deps[i + 1] !== key) {
           key = deps[i + 1];
           table = ownValue(entities, key as string);
           nodes = table === undefined ? undefined : this.tables.get(table);
+          listed = !this.whole || !paths.has(key as string);
+          run = 0;
         }
-        paths.add(`${key as string}\u0000${pk}`);
+        if (listed) {
+          paths.add(`${key as string}\u0000${pk}`);
+          if (index && ++run === LONG_READ) {
+            // a long run: the table is indexed whole from here on (the records listed before stay listed)
+            paths.add(key as string);
+            listed = false;
+            this.whole = true;
+          }
+        }
         // a record that reads no other (a row of a list) has nothing more to follow
         const node = nodes?.get(pk);
         const children = node?.deps;
