@@ -54,16 +54,14 @@ export function denormalizeList(itemSchema: unknown, input: unknown, ctx: Denorm
   const patched = ctx.patchList?.(itemSchema, input);
   if (patched !== undefined) return patched;
   const parts = new Array<unknown>(input.length);
-  // a list of an entity class: each pk read straight (a page's first reads run before the engine optimizes them)
-  const plan = ctx.listPlan?.(itemSchema);
-  for (let i = 0; i < input.length; i++) {
-    const raw = input[i];
-    parts[i] =
-      plan !== undefined && (typeof raw === 'string' || typeof raw === 'number')
-        ? ctx.unvisitRecord(itemSchema as Function, plan.key, typeof raw === 'string' ? raw : String(raw), plan)
-        : ctx.unvisit(itemSchema, raw);
+  // a list of an entity class: read by the context in one loop (a page's first reads run before the engine optimizes them)
+  let dropped = ctx.readList?.(itemSchema, input, parts);
+  if (dropped === undefined) {
+    dropped = 0;
+    for (let i = 0; i < input.length; i++) if (!isPart((parts[i] = ctx.unvisit(itemSchema, input[i])))) dropped++;
   }
-  return ctx.stable(input, '[]', parts, () => parts.filter(isPart));
+  // nothing dropped: the parts are the list (no second array)
+  return ctx.stable(input, '[]', parts, () => (dropped === 0 ? parts : parts.filter(isPart)));
 }
 
 /** Whether a list keeps an item's read: not INVALID (missing or refused) and not `undefined`. */

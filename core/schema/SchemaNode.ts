@@ -58,11 +58,12 @@ export interface DenormalizeContext {
    */
   patchList?(itemSchema: unknown, input: readonly unknown[]): unknown;
   /**
-   * When `itemSchema` is an entity class whose items a list may read by pk through `unvisitRecord`, its plan (the
-   * table's `key`; passed on to `unvisitRecord`): the same read as `unvisit`'s, without its dispatch and its
-   * lookup of the plan per item. `undefined`: read each item with `unvisit`.
+   * Reads the list `input` of `itemSchema` into `parts` (one read per position, INVALID or `undefined` for an item
+   * the list drops) when `itemSchema` is an entity class the context reads by pk in one loop (without `unvisit`'s
+   * dispatch and plan lookup per item); returns how many items are dropped. `undefined` (nothing read): read each
+   * item with `unvisit`.
    */
-  listPlan?(itemSchema: unknown): { readonly key: string } | undefined;
+  readList?(itemSchema: unknown, input: readonly unknown[], parts: unknown[]): number | undefined;
 }
 
 /** A schema whose values live in an entity table (Entity classes, Collections). */

@@ -127,6 +127,54 @@ class Shallow extends Owner {
   static override maxEntityDepth = 0;
 }
 
+class Plain extends Entity {
+  id = '';
+  title = '';
+  done = false;
+  pk() {
+    return this.id;
+  }
+  static override key = 'Plain';
+}
+
+describe('a first read’s rows of a plain class (no nested schema, no validator), built in one loop', () => {
+  it('builds each new row with its class and fields, keeps a row read before, drops a missing one', () => {
+    const memo = new MemoCache();
+    const entities = { Plain: rows('a', 'b', 'c') } as EntityTables;
+    const before = memo.denormalize(Plain, '2', entities).data!;
+    const read = memo.denormalize([Plain], ['1', '2', 3, '9', '1'], entities);
+    const list = read.data!;
+    expect(list.map((row) => row.title)).toEqual(['a', 'b', 'c', 'a']);
+    expect(list[0]).toBeInstanceOf(Plain);
+    expect(list[0]).toEqual({ id: '1', title: 'a', done: true });
+    expect(list[1]).toBe(before);
+    expect(list[3]).toBe(list[0]);
+    expect(memo.denormalize(Plain, '3', entities).data).toBe(list[2]);
+    // the missing row is read, so its record coming is a change to the list
+    expect(read.paths.has('Plain\u00009')).toBe(true);
+    expect(new MemoCache().denormalize([Plain], ['1', '2', 3, '9', '1'], entities).data).toEqual(list);
+  });
+
+  it('gives the same list again when nothing was dropped, and after a write only the written row anew', () => {
+    const memo = new MemoCache();
+    let state = normalize(
+      [Plain],
+      [
+        { id: '1', title: 'a', done: false },
+        { id: '2', title: 'b', done: true },
+      ],
+    );
+    const first = memo.denormalize([Plain], state.result, state.entities).data!;
+    expect(first).toHaveLength(2);
+    expect(memo.denormalize([Plain], state.result, state.entities).data).toBe(first);
+    state = { ...state, entities: normalize(Plain, { id: '2', title: 'B', done: true }, [], state).entities };
+    const after = memo.denormalize([Plain], state.result, state.entities).data!;
+    expect(after[0]).toBe(first[0]);
+    expect(after[1]).not.toBe(first[1]);
+    expect(after[1]!.title).toBe('B');
+  });
+});
+
 describe('a list of an entity class read by pk straight through the record’s read', () => {
   it('reads pks, number pks, inline items and null as item-by-item reads do, and drops missing and refused rows', () => {
     const memo = new MemoCache();

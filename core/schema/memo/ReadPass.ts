@@ -7,13 +7,14 @@ import { arrayItemSchema } from '../schemaKind.js';
 import { emptyTable, isPlainObject, ownValue } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import type { EntityTables } from '../types.js';
-import { buildEntity, ShallowMarker, shallowRead } from './buildEntity.js';
+import { buildEntity, readRows, ShallowMarker, shallowRead } from './buildEntity.js';
 import {
   NO_DEPS,
   STRIDE,
   newNode,
-  sameParts,
   sameRecords,
+  stableValue,
+  unsettle,
   type Dependencies,
   type RecordNode,
 } from './dependencies.js';
@@ -215,10 +216,15 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     return patched.value;
   }
 
-  /** See `DenormalizeContext.listPlan`. */
-  listPlan(schema: unknown): EntityPlan | undefined {
+  /** See `DenormalizeContext.readList`: an entity class's rows by pk (a plain class's first builds in `readRows`). */
+  readList(schema: unknown, input: readonly unknown[], parts: unknown[]): number | undefined {
     const plan = planOf(schema);
-    return plan !== undefined && this.#depth < plan.maxEntityDepth ? plan : undefined;
+    if (plan === undefined || this.#depth >= plan.maxEntityDepth) return undefined;
+    const at = this.#tables.slotOf(plan.key);
+    // a first read (no readers index) recording into its node, with nothing handed out on trust
+    const first = at >= 0 && this.#readers === undefined && this.#presumed.length === 0 && this.#rec.start >= 0;
+    const rows = first ? this.#slots : NO_DEPS;
+    return readRows(this, schema as typeof Entity, plan, input, parts, rows, at, this.#id, this.#rec);
   }
 
   readItem(schema: unknown, raw: unknown, into: unknown[], at: number): boolean {
@@ -228,21 +234,14 @@ export class ReadPass implements DenormalizeContext, PatchHost {
   }
 
   stable<T>(input: object, shape: string, parts: readonly unknown[], build: () => T): T {
-    const entry = this.#memo.stableByInput.get(input);
-    if (entry && entry.shape === shape && sameParts(entry.parts, parts)) return entry.value as T;
-    const value = build();
-    this.#memo.stableByInput.set(input, { shape, parts, value });
-    return value;
+    return stableValue(this.#memo.stableByInput, input, shape, parts, build);
   }
 
   /** True when every value handed out on trust turned out right; otherwise marks what to rebuild. */
   settled(): boolean {
     if (this.#presumed.length === 0 || this.#presumed.every(({ node, value }) => node.value === value)) return true;
-    // A node handed out on trust then rebuilt: rebuild it from scratch next pass (while building, it
-    // hands out its new value to the cycle), along with everything that saw a value that changed.
     this.#memo.unsettle();
-    for (const { node, value } of this.#presumed) if (node.value !== value) node.deps = undefined;
-    for (const node of this.#finished) if (node.deps && !this.#tables.holdValues(node.deps)) node.deps = undefined;
+    unsettle(this.#presumed, this.#finished, this.#tables);
     return false;
   }
 

@@ -5,6 +5,7 @@ import type { DenormalizeContext } from '../SchemaNode.js';
 import { assignField, hasOwn, ownValue } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import type { EntityTables } from '../types.js';
+import { NO_DEPS, newNode, type RecordNode } from './dependencies.js';
 import type { Recording } from './Recording.js';
 
 /** What a build reads nested values with: `plan`, when given, is the plan of `schema` (an Entity class). */
@@ -81,6 +82,52 @@ function entityList(
   if (!Array.isArray(before) || before.length !== out.length) return out;
   for (let i = 0; i < out.length; i++) if (before[i] !== out[i]) return out;
   return before;
+}
+
+/**
+ * The list `input` of the entity class `schema` read by pk into `parts`; returns how many items it drops (INVALID
+ * or `undefined`). With the table at `at` in `slots` (given for a first read: no readers index, nothing handed out
+ * on trust; else `[]`), a record that has no
+ * node yet, of a class that nests no other and has no validator, is built here and recorded as `ReadPass#resolve`
+ * would (its node reads nothing) in one loop; any other item goes through `ctx.unvisitRecord` or `ctx.unvisit`.
+ */
+export function readRows(
+  ctx: EntityReader,
+  schema: typeof Entity,
+  plan: EntityPlan,
+  input: readonly unknown[],
+  parts: unknown[],
+  slots: readonly unknown[],
+  at: number,
+  id: number,
+  rec: Recording,
+): number {
+  const table = slots[at + 1] as EntityTables[string] | undefined;
+  const nodes = slots[at + 2] as Map<string, RecordNode>;
+  const key = plan.key;
+  const flat = table !== undefined && plan.schemaFields.length === 0 && !plan.validate;
+  let dropped = 0;
+  for (let i = 0; i < input.length; i++) {
+    const raw = input[i];
+    let value: unknown;
+    if (typeof raw === 'string' || typeof raw === 'number') {
+      const pk = typeof raw === 'string' ? raw : String(raw);
+      const record = flat ? ownValue(table, pk) : undefined;
+      if (typeof record === 'object' && record !== null && !nodes.has(pk)) {
+        value = fillFields(plan, new plan.make(), record as Record<string, unknown>);
+        // a build that throws (a deserializer) leaves no node
+        const node = newNode(schema, key, pk, record);
+        node.value = value;
+        node.deps = NO_DEPS;
+        node.pass = id;
+        nodes.set(pk, node);
+        rec.record(schema, key, pk, value, node);
+      } else value = ctx.unvisitRecord(schema, key, pk, plan);
+    } else value = ctx.unvisit(schema, raw);
+    parts[i] = value;
+    if (value === INVALID || value === undefined) dropped++;
+  }
+  return dropped;
 }
 
 /**

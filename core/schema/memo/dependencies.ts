@@ -1,4 +1,5 @@
 import { ownValue } from '../safeObject.js';
+import type { StableEntry } from './MemoCache.js';
 import type { EntityTables } from '../types.js';
 
 /**
@@ -88,4 +89,36 @@ export function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * Referential stability (`DenormalizeContext.stable`): the value `kept` holds for `input` when it was built from the
+ * same `shape` and `parts`, else `build()`'s, kept.
+ */
+export function stableValue<T>(
+  kept: WeakMap<object, StableEntry>,
+  input: object,
+  shape: string,
+  parts: readonly unknown[],
+  build: () => T,
+): T {
+  const entry = kept.get(input);
+  if (entry && entry.shape === shape && sameParts(entry.parts, parts)) return entry.value as T;
+  const value = build();
+  kept.set(input, { shape, parts, value });
+  return value;
+}
+
+/**
+ * A pass handed a node's value out on trust and then rebuilt it (`presumed`): that node is rebuilt from scratch next
+ * pass (while building, it hands out its new value to the cycle), along with every node resolved since (`finished`)
+ * that saw a value that changed.
+ */
+export function unsettle(
+  presumed: readonly { readonly node: RecordNode; readonly value: unknown }[],
+  finished: readonly RecordNode[],
+  tables: { holdValues(deps: Dependencies): boolean },
+): void {
+  for (const { node, value } of presumed) if (node.value !== value) node.deps = undefined;
+  for (const node of finished) if (node.deps && !tables.holdValues(node.deps)) node.deps = undefined;
 }
