@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoCache, denormalize, normalize, schema, type EntityTables } from '../../core/index.js';
+import { patches } from '../../core/schema/memo/patchList.js';
 import { Article, Todo, User } from '../fixtures/entities.js';
 
 /** A list long enough to be patched after a write (short ones are read whole). */
@@ -205,6 +206,47 @@ describe('a list read again after a one-record write (patched where the write ch
     });
     expect(after[N]).toBe(after[4]);
     expect(after[6]!.title).toBe('batch 7 again');
+  });
+
+  it('tells keepRows which positions a patched list read again, and the list it was patched from', () => {
+    // todo 5 sits at two positions
+    const { read, ...patched } = patchedTodos([...todos(), { id: 5, userId: 1, title: 'todo 5' }]);
+    let state = patched.state;
+    let previous = read(state);
+    /** The patch of `list`, checked: made from `previous`, which it equals outside the positions it lists. */
+    const patchOf = (list: readonly unknown[]) => {
+      const patch = patches.get(list)!;
+      expect(patch.from.deref()).toBe(previous);
+      expect([...patch.at].sort((a, b) => a - b)).toEqual(patch.at);
+      list.forEach((item, i) => {
+        if (!patch.at.includes(i)) expect(item).toBe(previous[i]);
+      });
+      previous = list as typeof previous;
+      return patch.at;
+    };
+
+    const ids = [3, 40, 5, 70];
+    state = normalize(
+      [Todo],
+      ids.map((id) => ({ id, userId: 1, title: `batch ${id}` })),
+      [],
+      state,
+    );
+    expect(patchOf(read(state))).toEqual([2, 4, 39, 69, N]);
+    for (const [id, title] of [
+      [60, 'sixty'],
+      [61, 'sixty-one'],
+      [60, 'sixty again'],
+    ] as const) {
+      state = retitle(state, id, title);
+      expect(patchOf(read(state))).toEqual([id - 1]);
+    }
+    // a write that changed no record of the list: the same list, no patch of its own
+    const kept = read(normalize(User, { id: 'ann', name: 'Ann' }, [], state));
+    expect(kept).toBe(previous);
+    // a list read whole (not one write past the last read) is no patch
+    const whole = read(retitle(retitle(state, 20, 'twenty'), 21, 'twenty-one'));
+    expect(patches.get(whole)).toBeUndefined();
   });
 
   it('reads the list whole when an item goes missing, and when the tables read are not one write past the last', () => {

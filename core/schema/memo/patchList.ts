@@ -27,6 +27,18 @@ export interface ListPatch {
 /** Below this length a list is read whole: patching it saves too little to be worth its index. */
 const SHORT = 32;
 
+/**
+ * What a patched list changed, for keepRows: the positions read again (ascending; the list may differ there from
+ * the list it was patched from, and nowhere else), and that list (weakly: a chain of patches holds no list).
+ */
+export interface Patched {
+  readonly at: readonly number[];
+  readonly from: WeakRef<readonly unknown[]>;
+}
+
+/** @internal Each patched list's `Patched`. */
+export const patches = new WeakMap<readonly unknown[], Patched>();
+
 /** Where each pk sits in a list read, by the list's dependencies (handed on to the patched ones). */
 const positionsByDeps = new WeakMap<Dependencies, Map<string, number | number[]>>();
 
@@ -87,20 +99,20 @@ export function patchList(
   // the positions to read again: those of a written record or a dirty node of the list's table (index
   // loops: a write's patch runs mostly before the engine optimizes it, where for...of costs an iterator)
   const touched: number[] = [];
-  const limit = (n * 3) >> 2;
   const changed = changes.changed;
   for (let i = 0; i < changed.length; i++) {
     const entry = changed[i] as readonly [string, string];
-    if (entry[0] === key && !touch(positions, entry[1], touched, limit)) return undefined;
+    if (entry[0] === key) touch(positions, entry[1], touched);
   }
   const dirtied = changes.dirtied;
   for (let i = 0; i < dirtied.length; i++) {
     const node = dirtied[i] as RecordNode;
-    if (node.key === key && !touch(positions, node.pk, touched, limit)) return undefined;
+    if (node.key === key) touch(positions, node.pk, touched);
   }
-  if (touched.length === 0) return { deps: before, value: previous };
+  // a large share of the list touched: read whole (a position touched twice counts twice, which is right too)
+  if (touched.length > (n * 3) >> 2) return undefined;
   // each position once (a record written twice, or written and read by a dirty node, is touched twice)
-  if (touched.length > 1) touched.sort((a, b) => a - b);
+  touched.sort((a, b) => a - b);
   // the reads are updated in place: they stand for the same records, and only the node (or result) that
   // made them holds them; the value is a new array, the previous one stays as it was handed out
   const deps = before as unknown[];
@@ -114,17 +126,13 @@ export function patchList(
     if (read === INVALID || read === undefined) return undefined;
     if (read !== previous[p]) (value ??= previous.slice())[p] = read;
   }
+  if (value !== undefined) patches.set(value, { at: touched, from: new WeakRef(previous) });
   return { deps, value: value ?? previous };
 }
 
-/**
- * Adds the positions of `pk` (none when the list does not hold it) to `touched`; false when more than `limit`
- * are touched (a position touched twice counts twice: the list is then read whole, which is right too).
- */
-function touch(positions: Map<string, number | number[]>, pk: string, touched: number[], limit: number): boolean {
+/** Adds the positions of `pk` (none when the list does not hold it) to `touched`. */
+function touch(positions: Map<string, number | number[]>, pk: string, touched: number[]): void {
   const at = positions.get(pk);
-  if (at === undefined) return true;
   if (typeof at === 'number') touched.push(at);
-  else touched.push(...at);
-  return touched.length <= limit;
+  else if (at !== undefined) touched.push(...at);
 }
