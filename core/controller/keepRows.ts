@@ -2,7 +2,7 @@
  * `reconcile` for the adapters: a query's entities as long-lived rows, one per entity (its class and pk),
  * that a framework updates in place, so a changed record keeps its row (and the DOM drawn from it).
  */
-import { Entity } from '../schema/index.js';
+import { Entity, patches } from '../schema/index.js';
 
 /** How a framework makes a row of an entity and brings it up to date. */
 export interface RowKind<R extends object> {
@@ -28,6 +28,26 @@ interface List<R> {
   readonly kept: readonly (Kept<R> | undefined)[];
 }
 
+/** How many of the core's patches `keepRows` follows back to the list it saw (see `patchesFrom`). */
+const CHAIN = 4;
+
+/**
+ * How many of the core's patches made `items` from `was` (the positions where `items` may differ from `was` are
+ * theirs), when they are at most `CHAIN`; 0 when `items` is not such a list (then every position is compared):
+ * read whole, or made from a list `was` is not, or no longer reached.
+ */
+function patchesFrom(items: readonly unknown[], was: readonly unknown[]): number {
+  let list: readonly unknown[] | undefined = items;
+  for (let k = 1; k <= CHAIN; k++) {
+    const patch = patches.get(list);
+    if (patch === undefined) return 0;
+    list = patch.from.deref();
+    if (list === was) return k;
+    if (list === undefined) return 0;
+  }
+  return 0;
+}
+
 const isPlain = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
@@ -40,8 +60,10 @@ const isPlain = (value: unknown): value is Record<string, unknown> =>
  * the data are let go.
  *
  * A write that changes records but no list's membership (the common case: one record updated in a long
- * list) costs a comparison per position and the changed rows' updates: no row is looked up, marked or
- * swept, and nothing is allocated.
+ * list) costs the changed rows' updates and a comparison per position the write changed (the core tells which,
+ * for a list it patched after the write; else a comparison per position): no row is looked up, marked or
+ * swept, and nothing is allocated. The data is taken as the controller hands it out: to sort or change a list,
+ * change a copy (`[...data].sort(...)`, compared whole), never the core's array (its next read starts from it).
  *
  * @example
  * const rows = keepRows({ create: (todo) => ({ ...todo }), update: (row, todo) => Object.assign(row, todo) });
@@ -90,27 +112,44 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
   };
 
   /**
-   * Whether `items` holds the rows of `list` at the same positions: where an item is not the one `list` came
-   * from, it is a changed record of the entity there (same class and pk), whose row is updated. (A false answer
-   * may have updated some rows: they show their latest record, which the full pass then finds.)
+   * Whether `item`, at position `i` of a list whose previous items `list` holds, is the row kept there: the
+   * same item, or a changed record of the entity there (same class and pk), whose row is then updated.
+   */
+  const sameAt = (item: unknown, i: number, list: List<R>): boolean => {
+    if (item === list.items[i]) return true;
+    const at = list.kept[i];
+    if (at === undefined || !(item instanceof Entity)) return false;
+    const source = at.source;
+    if (source === item) return true; // the same entity at another position, updated already
+    if (item.constructor !== source.constructor || item.pk() !== at.pk) return false;
+    kind.update(at.row, item);
+    at.source = item;
+    return true;
+  };
+
+  /**
+   * Whether `items` holds the rows of `list` at the same positions (see `sameAt`). When the core patched `items`
+   * from the list `list` came from (through up to three lists this function never saw), only the positions the
+   * patches read again are compared; otherwise every position is. (A false answer may have updated some rows:
+   * they show their latest record, which the full pass then finds.)
    */
   const sameRows = (items: readonly unknown[], list: List<R>): boolean => {
     const was = list.items;
     if (items === was) return true;
     const n = items.length;
     if (was.length !== n) return false;
-    const kept = list.kept;
-    for (let i = 0; i < n; i++) {
-      const item = items[i];
-      if (item === was[i]) continue;
-      const at = kept[i];
-      if (at === undefined || !(item instanceof Entity)) return false;
-      const source = at.source;
-      if (source === item) continue; // the same entity at another position, updated already
-      if (item.constructor !== source.constructor || item.pk() !== at.pk) return false;
-      kind.update(at.row, item);
-      at.source = item;
-    }
+    const steps = patchesFrom(items, was);
+    if (steps === 0)
+      for (let i = 0; i < n; i++) {
+        if (!sameAt(items[i], i, list)) return false;
+      }
+    else
+      for (let k = 0, patched = items; k < steps; k++) {
+        const patch = patches.get(patched)!;
+        const at = patch.at;
+        for (let j = 0; j < at.length; j++) if (!sameAt(items[at[j]!], at[j]!, list)) return false;
+        patched = patch.from.deref()!;
+      }
     list.items = items;
     return true;
   };

@@ -38,6 +38,8 @@ export * as schema from './schemaNamespace.js';
 export { normalize, normalizeInto, emptyTables } from './normalize.js';
 export { MemoCache } from './memo/MemoCache.js';
 export { denormalize } from './memo/denormalize.js';
+/** @internal What the core's patched lists changed, for keepRows (not exported by core/index.ts). */
+export { patches } from './memo/patchList.js';
 export { query, queryKey, queryTables, lookupIndex } from './queryKey.js';
 export { MAX_ENTITY_DEPTH } from './entityPlan.js';
 export { INVALID } from './special.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Controller, keepRows, type Entity } from '../../core/index.js';
+import { Controller, RestEndpoint, keepRows, type Entity } from '../../core/index.js';
+import { patches } from '../../core/schema/memo/patchList.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource } from '../fixtures/todoResource.js';
 
@@ -15,6 +16,9 @@ function copies() {
   });
   return { rows, calls };
 }
+
+/** The record a row of `copies` shows. */
+const entityOf = (kept: object) => (kept as { entity: Todo }).entity;
 
 describe('keepRows', () => {
   it('keeps a row per entity: no work for an unchanged record, an update in place for a changed one, the same array for the same rows', () => {
@@ -206,6 +210,156 @@ describe('keepRows', () => {
       expect(otherFeatured.featured).toBe(first.results[0]);
       expect(rows({ results: [one, newTwo], featured: newTwo, next: 'c' }).featured).toBe(first.results[1]);
       expect(calls).toEqual({ create: 3, update: 2, drop: 1 });
+    });
+  });
+  describe('a list the core patched after a write: only the positions the write changed', () => {
+    const N = 100;
+    /** A list of N todos read through `rows`, past the first write (from the second on, the core patches it). */
+    function patched() {
+      const controller = new Controller();
+      const args = { userId: 1 };
+      controller.setResponse(
+        TodoResource.getList,
+        args,
+        Array.from({ length: N }, (_, i) => row(i + 1)),
+      );
+      const read = () => controller.getResponse(TodoResource.getList, args).data!;
+      const { rows, calls } = copies();
+      rows(read());
+      controller.set(Todo, { id: 1 }, { id: 1, title: 'warm' });
+      const first = rows(read());
+      return { controller, read, rows, calls, first };
+    }
+
+    /**
+     * Counts the reads of `list`'s positions other than `changed` (an accessor per position returning the same item,
+     * so the list holds what it held).
+     */
+    function probe(list: readonly unknown[], changed: readonly number[]) {
+      const reads = { count: 0 };
+      for (let i = 0; i < list.length; i++) {
+        if (changed.includes(i)) continue;
+        const item = list[i];
+        Object.defineProperty(list, i, { get: () => (reads.count++, item), enumerable: true, configurable: true });
+      }
+      return reads;
+    }
+
+    it('updates the rows at the changed positions, reading no other position, and keeps the array and the other rows', () => {
+      const { controller, read, rows, calls, first } = patched();
+      const rowsBefore = [...first];
+      controller.set(Todo, { id: 40 }, { id: 40, title: 'forty' });
+      const data = read();
+      const reads = probe(data, [39]);
+      expect(rows(data)).toBe(first);
+      expect(reads.count).toBe(0);
+      expect(first[39]!.title).toBe('forty');
+      expect(entityOf(first[39]!)).toBe(data[39]);
+      first.forEach((kept, i) => expect(kept).toBe(rowsBefore[i]));
+      expect(calls).toEqual({ create: N, update: 2, drop: 0 });
+    });
+
+    it('follows two or three writes read by the core between two calls (the lists it never saw), no further than a few', () => {
+      const { controller, read, rows, calls, first } = patched();
+      controller.set(Todo, { id: 10 }, { id: 10, title: 'ten' });
+      read();
+      controller.set(Todo, { id: 20 }, { id: 20, title: 'twenty' });
+      read();
+      controller.set(Todo, { id: 10 }, { id: 10, title: 'ten again' });
+      const three = read();
+      const reads = probe(three, [9, 19]);
+      expect(rows(three)).toBe(first);
+      expect(reads.count).toBe(0);
+      expect([first[9]!.title, first[19]!.title]).toEqual(['ten again', 'twenty']);
+      expect(calls.update).toBe(3); // todo 10's row once, with its latest record
+
+      // five writes read one by one: past the chain's reach, every position is compared
+      const ids = [30, 31, 32, 33, 34];
+      for (const id of ids) {
+        controller.set(Todo, { id }, { id, title: `title ${id}` });
+        read();
+      }
+      const five = read();
+      const fiveReads = probe(
+        five,
+        ids.map((id) => id - 1),
+      );
+      expect(rows(five)).toBe(first);
+      expect(fiveReads.count).toBe(N - ids.length);
+      expect(ids.map((id) => first[id - 1]!.title)).toEqual(ids.map((id) => `title ${id}`));
+      expect(calls).toEqual({ create: N, update: 8, drop: 0 });
+    });
+
+    it('falls back to the whole list when the membership changed, and patches again from there', () => {
+      const { controller, read, rows, calls, first } = patched();
+      controller.set(Todo, { id: 5 }, { id: 5, title: 'five' });
+      read(); // a list the function never saw, patched from the one it saw
+      const list = Array.from({ length: N }, (_, i) => row(i + 1, i === 4 ? 'five' : `todo ${i + 1}`));
+      list[60] = row(N + 1); // todo 61 replaced
+      controller.setResponse(TodoResource.getList, { userId: 1 }, list);
+      const next = rows(read());
+      expect(next).not.toBe(first);
+      expect(next[60]!.title).toBe(`todo ${N + 1}`);
+      expect(next[4]).toBe(first[4]);
+      expect(next[4]!.title).toBe('five');
+      expect(calls).toEqual({ create: N + 1, update: 3, drop: 1 });
+      controller.set(Todo, { id: 7 }, { id: 7, title: 'seven' });
+      rows(read());
+      controller.set(Todo, { id: 8 }, { id: 8, title: 'eight' });
+      const data = read();
+      expect(rows(data)).toBe(next);
+      expect(next[7]!.title).toBe('eight');
+      expect(next[6]!.title).toBe('seven');
+    });
+
+    it('compares a copy of the data whole (the user sorted or changed it), and keeps the order of a rows array the user sorted', () => {
+      const { controller, read, rows, calls, first } = patched();
+      controller.set(Todo, { id: 3 }, { id: 3, title: 'three' });
+      const reversed = rows([...read()].reverse());
+      expect(reversed).not.toBe(first);
+      expect(reversed[N - 3]).toBe(first[2]);
+      expect(reversed[N - 3]!.title).toBe('three');
+      expect(reversed[0]).toBe(first[N - 1]);
+      controller.set(Todo, { id: 4 }, { id: 4, title: 'four' });
+      const data = read();
+      const copy = [...data];
+      copy[10] = data[11]!;
+      copy[11] = data[10]!;
+      const swapped = rows(copy);
+      expect([swapped[10], swapped[11]]).toEqual([first[11], first[10]]);
+      expect(swapped[3]!.title).toBe('four');
+      expect(calls).toEqual({ create: N, update: 3, drop: 0 });
+
+      // the rows array is the user's to sort: a write updates the row wherever it moved; a change of membership
+      // gives a new array in the data's order
+      const mine = rows(read());
+      mine.sort((a, b) => entityOf(b).id - entityOf(a).id);
+      controller.set(Todo, { id: 50 }, { id: 50, title: 'fifty' });
+      expect(rows(read())).toBe(mine);
+      expect(mine[N - 50]!.title).toBe('fifty');
+      controller.setResponse(TodoResource.getList, { userId: 1 }, [row(50, 'fifty'), row(1, 'warm')]);
+      const after = rows(read());
+      expect(after).not.toBe(mine);
+      expect(after.map((kept) => kept.title)).toEqual(['fifty', 'warm']);
+    });
+
+    it("compares a { results, next } page's list at the changed positions when the core patched it, else whole", () => {
+      const getPage = new RestEndpoint({ path: '/page', schema: { results: [Todo], next: null as string | null } });
+      const controller = new Controller();
+      controller.setResponse(getPage, {}, { results: Array.from({ length: N }, (_, i) => row(i + 1)), next: 'b' });
+      const read = () => controller.getResponse(getPage, {}).data!;
+      const { rows, calls } = copies();
+      rows(read());
+      controller.set(Todo, { id: 1 }, { id: 1, title: 'warm' });
+      const first = rows(read());
+      controller.set(Todo, { id: 70 }, { id: 70, title: 'seventy' });
+      const data = read();
+      const reads = probe(data.results, [69]);
+      expect(rows(data)).toBe(first);
+      // (the core reads a list nested in a page whole today: its positions are all compared)
+      expect(reads.count).toBe(patches.get(data.results) === undefined ? N - 1 : 0);
+      expect(first.results[69]!.title).toBe('seventy');
+      expect(calls).toEqual({ create: N, update: 2, drop: 0 });
     });
   });
 });
