@@ -145,6 +145,35 @@ describe('Solid: reconcile', () => {
     expect(rows).toBe(3); // no row was created again
   });
 
+  it('shows the writes to a long list the core patches in their rows only, also writes another reader read in between', async () => {
+    const N = 100;
+    controller.setResponse(
+      TodoResource.getList,
+      { userId: 1 },
+      Array.from({ length: N }, (_, i) => row(i + 1)),
+    );
+    let rows = 0;
+    mount({ reconcile: true, rows: () => rows++ });
+    controller.set(Todo, { id: 1 }, { id: 1, title: 'warm' }); // from the second write on, the core patches the list
+    await microtask();
+    const items = screen.getAllByRole('listitem');
+    const expected = (titles: Record<number, string>) =>
+      Array.from({ length: N }, (_, i) => titles[i + 1] ?? (i === 0 ? 'warm' : `todo ${i + 1}`));
+    controller.set(Todo, { id: 70 }, { id: 70, title: 'seventy' });
+    await microtask();
+    expect(titles()).toEqual(expected({ 70: 'seventy' }));
+    const read = () => controller.getResponse(TodoResource.getList, { userId: 1 }).data;
+    controller.set(Todo, { id: 40 }, { id: 40, title: 'forty' });
+    read();
+    controller.set(Todo, { id: 60 }, { id: 60, title: 'sixty' });
+    read();
+    controller.set(Todo, { id: 40 }, { id: 40, title: 'forty again' });
+    await microtask();
+    expect(titles()).toEqual(expected({ 40: 'forty again', 60: 'sixty', 70: 'seventy' }));
+    expect(screen.getAllByRole('listitem')).toEqual(items);
+    expect(rows).toBe(N); // no row was created again
+  });
+
   it('recreates a changed row without it (a changed record is a new object), and keeps the unchanged rows', async () => {
     mount();
     const [first, second] = screen.getAllByRole('listitem');

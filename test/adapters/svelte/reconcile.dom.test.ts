@@ -93,6 +93,51 @@ describe.each(['state', 'store'] as const)('reconcile: true, a burst of writes (
   });
 });
 
+describe.each(['state', 'store'] as const)('reconcile: true, a long list the core patches (%s form)', (form) => {
+  const N = 100;
+  /** A list of N todos mounted, past the first write (from the second on, the core patches the list). */
+  async function mountLong() {
+    controller.setResponse(
+      TodoResource.getList,
+      { userId: 1 },
+      Array.from({ length: N }, (_, i) => row(i + 1)),
+    );
+    mount(form);
+    controller.set(Todo, { id: 1 }, { id: 1, title: 'warm' });
+    await tick();
+    rendered.length = 0;
+    return { data: state.data!, items: screen.getAllByRole('listitem') };
+  }
+  const expected = (titles: Record<number, string>) =>
+    Array.from({ length: N }, (_, i) => titles[i + 1] ?? (i === 0 ? 'warm' : `todo ${i + 1}`));
+
+  it('shows a one-record write in its row only: the same array and every <li> kept', async () => {
+    const { data, items } = await mountLong();
+    controller.set(Todo, { id: 70 }, { id: 70, title: 'seventy' });
+    await tick();
+    expect(titles()).toEqual(expected({ 70: 'seventy' }));
+    expect(rendered).toEqual([70]);
+    expect(screen.getAllByRole('listitem')).toEqual(items);
+    expect(state.data).toBe(data);
+  });
+
+  it('shows the rows of writes another reader read in between (lists the rows never saw), and only those', async () => {
+    const { data, items } = await mountLong();
+    const read = () => controller.getResponse(TodoResource.getList, { userId: 1 }).data;
+    controller.set(Todo, { id: 40 }, { id: 40, title: 'forty' });
+    read();
+    controller.set(Todo, { id: 60 }, { id: 60, title: 'sixty' });
+    read();
+    controller.set(Todo, { id: 40 }, { id: 40, title: 'forty again' });
+    read();
+    await tick();
+    expect(titles()).toEqual(expected({ 40: 'forty again', 60: 'sixty' }));
+    expect(rendered.sort((a, b) => a - b)).toEqual([40, 60]);
+    expect(screen.getAllByRole('listitem')).toEqual(items);
+    expect(state.data).toBe(data);
+  });
+});
+
 describe('rows of reconcile: true', () => {
   it('are current when read synchronously after a write, inside or outside an effect', () => {
     mount();
