@@ -37,6 +37,8 @@ export interface QueryRead {
 export interface ReadDeps {
   readonly paths: ReadonlySet<string>;
   readonly index: ReadonlySet<string>;
+  /** Whether `index` (once computed) lists a table whole. */
+  readonly wide?: boolean;
 }
 
 /** What a tracked read is of: a request key, its endpoint and arguments, and what its last read depended on. */

@@ -291,10 +291,19 @@ export class QueryStream {
         this.#dirty = false;
         const before = this.#last.deps.index;
         const read = host.reader.read(this, previous);
+        const index = read.deps.index;
+        // a long list reached by a write to its table that left its data as it was: the write was not one of its
+        // records, and nothing is told (no fetch decision, no state), as when a write does not reach a stream
+        const untouched =
+          previous !== undefined &&
+          read.deps.wide === true &&
+          read.data === previous.data &&
+          read.invalid === previous.invalid &&
+          read.error === previous.error;
         previous = undefined;
         this.#last = read;
-        const index = read.deps.index;
         if (index !== before) host.index(this, before, index);
+        if (untouched) continue;
         const now = host.now();
         let fetching = host.requests.isFetching(this.key);
         if (this.active && needsFetch(read, fetching, now, mounting)) {

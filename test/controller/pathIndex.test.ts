@@ -134,4 +134,23 @@ describe('the record index of the query streams', () => {
     list.unsubscribe();
     controller.dispose();
   });
+
+  it('tells nothing of a write to its table that is not one of its records, even once its data is stale', () => {
+    let now = 1_000;
+    const controller = new Controller({ retry: 0, environment: {}, now: () => now });
+    controller.setResponse(TodoResource.getList, {}, longList());
+    const states: QueryState<unknown>[] = [];
+    const list = controller.observe(TodoResource.getList, {}).subscribe((state) => states.push(state));
+    expect(states.at(-1)).toMatchObject({ stale: false, fetching: false });
+    const emitted = states.length;
+    now += 24 * 3_600_000; // past its expiry: its next state is stale, and it refetches
+    controller.set(Todo, { id: 1000 }, { ...todo(1000), title: 'elsewhere' });
+    expect(states).toHaveLength(emitted);
+    // a write to one of its records: the list re-reads, shows it, and is stale now
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'two' });
+    expect(states.at(-1)).toMatchObject({ stale: true });
+    expect((states.at(-1)!.data as { title: string }[])[1]!.title).toBe('two');
+    list.unsubscribe();
+    controller.dispose();
+  });
 });

@@ -18,6 +18,8 @@ export class ReadResult implements DenormalizeResult<unknown> {
   known: ReadonlySet<string> | undefined;
   /** @internal The index once computed, or handed over from the previous read. */
   knownIndex: ReadonlySet<string> | undefined;
+  /** @internal Whether the index lists a table whole (a long list's rows), once it is computed. */
+  wide: boolean;
   readonly #memo: PathSource;
   readonly #roots: Dependencies;
   readonly #entities: EntityTables;
@@ -33,6 +35,7 @@ export class ReadResult implements DenormalizeResult<unknown> {
     this.invalid = value === INVALID;
     this.known = previous?.known;
     this.knownIndex = previous?.knownIndex;
+    this.wide = previous?.wide === true;
     this.#memo = memo;
     this.#roots = roots;
     this.#entities = entities;
@@ -52,7 +55,7 @@ export class ReadResult implements DenormalizeResult<unknown> {
     let index = this.knownIndex;
     if (index === undefined) {
       index = this.knownIndex = this.#memo.pathsOf(this.#roots, this.#entities, true);
-      if (!this.#memo.whole) this.known ??= index;
+      if (!(this.wide = this.#memo.whole)) this.known ??= index;
     }
     return index;
   }
