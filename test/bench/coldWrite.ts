@@ -8,6 +8,10 @@
  * median over the processes of each step, wall time and the process's CPU time (which counts the engine's
  * compiler and collector threads too).
  *
+ * `--read=none`: no list is read; each write is timed alone (its synchronous `controller.set`: normalize, the
+ * reducer, the store's emission), the core's own write path without the query cache's and the memo's share.
+ * `--node=<flags>`: V8 flags for the processes (comma-separated), e.g. `--node=--no-lazy-feedback-allocation`.
+ *
  * `--base=<dir>`: a copy of the repository's `core/` to compare with (e.g. `git archive main core | tar -x -C
  * /tmp/base`); the processes then alternate between the two bundles, and the table shows both.
  */
@@ -25,6 +29,8 @@ const N = Number(arg('n', '500'));
 const PROCESSES = Number(arg('processes', '20'));
 const UPDATES = Number(arg('updates', '15'));
 const BASE = arg('base', '');
+const READ = arg('read', 'list');
+const NODE_FLAGS = arg('node', '').split(',').filter(Boolean);
 const dir = mkdtempSync(path.join(tmpdir(), 'cold-write-'));
 
 /** The core of `from` (a directory holding `core/`) bundled for production into `dir`. */
@@ -73,6 +79,22 @@ const step = async (run) => {
   const used = process.cpuUsage(cpu);
   out.push([performance.now() - wall, (used.user + used.system) / 1000]);
 };
+const timed = (run) => {
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(cpu);
+  out.push([performance.now() - wall, (used.user + used.system) / 1000]);
+};
+if (${JSON.stringify(READ)} === 'none') {
+  out.push([0, 0]);
+  for (let i = 0; i < ${UPDATES}; i++) {
+    const id = 1 + ((7919 + i * 104729) % n);
+    timed(() => controller.set(Todo, { id }, { id, title: \`todo \${id} u\${i}\` }));
+  }
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
 await step(() =>
   controller.observe(TodoResource.getList, {}).subscribe((state) => {
     if (state.data === undefined) return;
@@ -96,7 +118,7 @@ writeFileSync(variants[variants.length - 1]!.script, child(await bundle(root, 't
 const samples = new Map<string, number[][][]>(variants.map((v) => [v.name, []]));
 for (let p = 0; p < PROCESSES; p++) {
   for (const v of p % 2 ? [...variants].reverse() : variants) {
-    const run = spawnSync(process.execPath, [v.script], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [...NODE_FLAGS, v.script], { encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`${v.name}: ${run.stderr}`);
     samples.get(v.name)!.push(JSON.parse(run.stdout.trim().split('\n').pop()!) as number[][]);
   }
@@ -127,6 +149,38 @@ for (let s = 0; s < steps; s++) {
 console.log(
   ['writes, sum'.padEnd(10), ...sums.map(([wall, cpu]) => `${f(wall!)} / ${f(cpu!)}`.padStart(15))].join('  '),
 );
+// writes 3 to 12: past the first read's O(n) work, before the write path has its type feedback (case H's median)
+const mid = variants.map((v) => {
+  let wall = 0;
+  let cpu = 0;
+  for (let s = 3; s <= Math.min(12, UPDATES); s++) {
+    wall += median(samples.get(v.name)!.map((run) => run[s]![0]!));
+    cpu += median(samples.get(v.name)!.map((run) => run[s]![1]!));
+  }
+  return `${f(wall)} / ${f(cpu)}`.padStart(15);
+});
+console.log(['writes 3-12'.padEnd(10), ...mid].join('  '));
 // the median of a page's updates: per process, the median of its writes, then the median of those
 const perPage = variants.map((v) => median(samples.get(v.name)!.map((run) => median(run.slice(1).map((x) => x[0]!)))));
-console.log(['page median'.padEnd(10), ...perPage.map((x) => `${f(x)}`.padStart(15))].join('  '));
+console.log(['page median'.padEnd(10), ...perPage.map((x) => x.toFixed(3).padStart(15))].join('  '));
+if (BASE) {
+  // paired: the processes of one round ran side by side, so their difference carries less of the machine's drift
+  const [base, mine] = variants.map((v) => samples.get(v.name)!);
+  const pageOf = (run: number[][]) => median(run.slice(1).map((x) => x[0]!));
+  const midOf = (run: number[][], k: number) => run.slice(3, 13).reduce((sum, x) => sum + x[k]!, 0);
+  const diffs = (of: (run: number[][]) => number) => base!.map((run, p) => of(mine![p]!) - of(run));
+  const show = (label: string, d: number[]) =>
+    console.log(
+      `${label.padEnd(30)} ${median(d).toFixed(3).padStart(8)}  (this lower in ${d.filter((x) => x < 0).length}/${d.length})`,
+    );
+  console.log('paired, this - base, median over rounds:');
+  show('page median (wall)', diffs(pageOf));
+  show(
+    'writes 3-12, sum (wall)',
+    diffs((run) => midOf(run, 0)),
+  );
+  show(
+    'writes 3-12, sum (cpu)',
+    diffs((run) => midOf(run, 1)),
+  );
+}
