@@ -265,7 +265,7 @@ export class Controller {
     this.#alive('set');
     const args = argsAndValue.slice(0, -1);
     const value = argsAndValue[args.length];
-    if (typeof schema !== 'function') checkRows(schema, value); // an Entity class is not a list
+    checkRows(schema, value);
     const now = this.#cache.now();
     const stamp = this.#requests.stamps.next();
     // normalized with `schema` as if a response held it at `stamp` (partial values merge); throws what normalize

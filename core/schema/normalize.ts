@@ -54,8 +54,7 @@ export function normalizeInto<R = unknown>(
   validates = true,
 ): NormalizeResult<R> {
   shapeKeeper ??= keepShape(new Normalizer(emptyTables(), [], { date: 0, fetchedAt: 0, expiresAt: 0 }));
-  const now = Date.now();
-  const date = meta?.date ?? now;
+  const date = meta?.date ?? Date.now();
   const fullMeta: EntityMeta = { date, fetchedAt: meta?.fetchedAt ?? date, expiresAt: meta?.expiresAt ?? date };
   const normalizer = new Normalizer(state, args, fullMeta, owned, validates);
   let result: R;

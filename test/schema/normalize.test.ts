@@ -170,6 +170,36 @@ describe('normalize: ordering by request start time', () => {
     expect(newer.entitiesMeta.Todo!['1']).toEqual({ fetchedAt: 200, date: 250, expiresAt: 60_250 });
   });
 
+  it("merges as the class's merge does: the default spread (newer fields win, in the stored order) and an own merge", () => {
+    const stored = normalize(Todo, { id: 1, title: 'a', completed: false }, [], undefined, { fetchedAt: 100 });
+    const newer = normalize(Todo, { userId: 7, title: 'b', id: 1 }, [], stored, { fetchedAt: 200 });
+    expect(Object.entries(newer.entities.Todo!['1']!)).toEqual([
+      ['id', 1],
+      ['title', 'b'],
+      ['completed', false],
+      ['userId', 7],
+    ]);
+    const older = normalize(Todo, { id: 1, title: 'old', completed: true, userId: 3 }, [], newer, { fetchedAt: 150 });
+    expect(Object.entries(older.entities.Todo!['1']!)).toEqual([
+      ['id', 1],
+      ['title', 'b'],
+      ['completed', false],
+      ['userId', 7],
+    ]);
+    class Counted extends Todo {
+      static override key = 'Counted';
+      static override merge(existing: Record<string, unknown>, incoming: Record<string, unknown>) {
+        return { ...existing, ...incoming, merges: ((existing.merges as number | undefined) ?? 0) + 1 };
+      }
+    }
+    const first = normalize(Counted, { id: 1, title: 'a' }, [], undefined, { fetchedAt: 100 });
+    const second = normalize(Counted, { id: 1, title: 'b' }, [], first, { fetchedAt: 200 });
+    expect(second.entities.Counted!['1']).toEqual({ id: 1, title: 'b', merges: 1 });
+    // an older response: merge(incoming, existing), so the stored fields win
+    const third = normalize(Counted, { id: 1, title: 'old', completed: true }, [], second, { fetchedAt: 150 });
+    expect(third.entities.Counted!['1']).toEqual({ id: 1, title: 'b', completed: true, merges: 1 });
+  });
+
   it('an older response does not bring back an entity invalidated by a newer request', () => {
     const loaded = normalize(Todo, { id: 1 }, [], undefined, { fetchedAt: 100 });
     const deleted = normalize(new schema.Invalidate(Todo), { id: 1 }, [], loaded, { fetchedAt: 300 });
