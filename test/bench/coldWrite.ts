@@ -12,11 +12,17 @@
  * reducer, the store's emission), the core's own write path without the query cache's and the memo's share.
  * `--node=<flags>`: V8 flags for the processes (comma-separated), e.g. `--node=--no-lazy-feedback-allocation`.
  *
+ * `--warm=normalize|set`: see WARM_CODE.
+ * `--browser`: each measure in a fresh page of Debian's Chromium (its own V8 and flags: feedback after 8 calls,
+ * Sparkplug compiled off the main thread, Maglev) instead of a Node process; wall time only (cpu shows 0).
+ *
  * `--base=<dir>`: a copy of the repository's `core/` to compare with (e.g. `git archive main core | tar -x -C
  * /tmp/base`); the processes then alternate between the two bundles, and the table shows both.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, existsSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, existsSync, symlinkSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +37,24 @@ const UPDATES = Number(arg('updates', '15'));
 const BASE = arg('base', '');
 const READ = arg('read', 'list');
 const NODE_FLAGS = arg('node', '').split(',').filter(Boolean);
+const BROWSER = process.argv.includes('--browser');
+const WARM = arg('warm', 'none');
+/**
+ * `--warm=normalize`: 20 `normalize` calls of another entity class before the timed writes (the normalize's
+ * orchestration gets its type feedback); `--warm=set`: 20 `controller.set` of another entity class, which no
+ * query reads (the controller's, the store's and the normalize's write path, and the query cache's transition).
+ * What the timed writes then save is what those parts cost them cold.
+ */
+const WARM_CODE = `
+class Other extends Entity { id = 0; title = ''; pk() { return \`\${this.id}\`; } static key = 'Other'; }
+if (${JSON.stringify(WARM)} === 'normalize') {
+  let tables = normalize(Other, { id: 1, title: 'a' });
+  for (let i = 0; i < 20; i++) tables = normalize(Other, { id: 1, title: 'b' + i }, [], tables, { fetchedAt: i + 1, date: i + 1 });
+} else {
+  for (let i = 0; i < 20; i++) controller.set(Other, { id: i % 10 }, { id: i % 10, title: 'w' + i });
+}
+await new Promise((resolve) => setTimeout(resolve, 1));
+`;
 const dir = mkdtempSync(path.join(tmpdir(), 'cold-write-'));
 
 /** The core of `from` (a directory holding `core/`) bundled for production into `dir`. */
@@ -44,7 +68,7 @@ async function bundle(from: string, name: string): Promise<string> {
     bundle: true,
     minify: true,
     format: 'esm',
-    platform: 'node',
+    platform: BROWSER ? 'browser' : 'node',
     target: 'es2022',
     outfile,
     logLevel: 'silent',
@@ -55,7 +79,7 @@ async function bundle(from: string, name: string): Promise<string> {
 
 /** What one process runs: prints one JSON line of [wall ms, cpu ms] per step. */
 const child = (core: string) => `
-import { Controller, Entity, createResource } from ${JSON.stringify(core)};
+import { Controller, Entity, createResource, normalize } from ${JSON.stringify(`./${core}.mjs`)};
 class Todo extends Entity {
   id = 0; userId = 0; title = ''; completed = false;
   pk() { return \`\${this.id}\`; }
@@ -69,22 +93,24 @@ controller.setResponse(TodoResource.getList, {}, rows);
 let emitted = 0;
 let resolve = () => {};
 const out = [];
+// in a browser page there is no process CPU time (0), and the result goes to the page's global
+const cpuNow = typeof process === 'object' ? () => process.cpuUsage() : () => ({ user: 0, system: 0 });
+const cpuSince = (cpu) => { const now = cpuNow(); return (now.user - cpu.user + now.system - cpu.system) / 1000; };
+const report = () => (typeof process === 'object' ? console.log(JSON.stringify(out)) : (globalThis.__coldWrite = out));
 const step = async (run) => {
   const wall = performance.now();
-  const cpu = process.cpuUsage();
+  const cpu = cpuNow();
   const before = emitted;
   const done = new Promise((r) => (resolve = r));
   run();
   if (emitted === before) await done;
-  const used = process.cpuUsage(cpu);
-  out.push([performance.now() - wall, (used.user + used.system) / 1000]);
+  out.push([performance.now() - wall, cpuSince(cpu)]);
 };
 const timed = (run) => {
   const wall = performance.now();
-  const cpu = process.cpuUsage();
+  const cpu = cpuNow();
   run();
-  const used = process.cpuUsage(cpu);
-  out.push([performance.now() - wall, (used.user + used.system) / 1000]);
+  out.push([performance.now() - wall, cpuSince(cpu)]);
 };
 if (${JSON.stringify(READ)} === 'none') {
   out.push([0, 0]);
@@ -92,9 +118,7 @@ if (${JSON.stringify(READ)} === 'none') {
     const id = 1 + ((7919 + i * 104729) % n);
     timed(() => controller.set(Todo, { id }, { id, title: \`todo \${id} u\${i}\` }));
   }
-  console.log(JSON.stringify(out));
-  process.exit(0);
-}
+} else {
 await step(() =>
   controller.observe(TodoResource.getList, {}).subscribe((state) => {
     if (state.data === undefined) return;
@@ -102,27 +126,83 @@ await step(() =>
     resolve();
   }),
 );
+${WARM === 'none' ? '' : WARM_CODE}
 for (let i = 0; i < ${UPDATES}; i++) {
   const id = 1 + ((7919 + i * 104729) % n);
   await step(() => controller.set(Todo, { id }, { id, title: \`todo \${id} u\${i}\` }));
 }
-console.log(JSON.stringify(out));
+}
+report();
 `;
 
 const variants: { name: string; script: string }[] = [];
 if (BASE) variants.push({ name: 'base', script: path.join(dir, 'base-run.mjs') });
 variants.push({ name: 'this', script: path.join(dir, 'this-run.mjs') });
-if (BASE) writeFileSync(variants[0]!.script, child(await bundle(path.resolve(BASE), 'base')));
-writeFileSync(variants[variants.length - 1]!.script, child(await bundle(root, 'this')));
+if (BASE) await bundle(path.resolve(BASE), 'base');
+await bundle(root, 'this');
+for (const v of variants) writeFileSync(v.script, child(v.name));
+
+/** One fresh page per measure: a new browser context (its own renderer), nothing cached. */
+async function inBrowser(): Promise<{ measure(name: string, p: number): Promise<number[][]>; close(): Promise<void> }> {
+  const { chromium } = await import('playwright-core');
+  // cross-origin isolated (COOP + COEP), so that performance.now() is not coarsened to 0.1 ms
+  const server = createServer((request, response) => {
+    const file = path.join(dir, path.basename(new URL(request.url!, 'http://x').pathname));
+    const type = file.endsWith('.html') ? 'text/html' : 'text/javascript';
+    response.writeHead(existsSync(file) ? 200 : 404, {
+      'content-type': type,
+      'cache-control': 'no-store',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+    });
+    response.end(existsSync(file) ? readFileSync(file) : '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  for (const v of variants)
+    writeFileSync(
+      path.join(dir, `${v.name}.html`),
+      `<!doctype html><script type="module" src="./${v.name}-run.mjs"></script>`,
+    );
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  return {
+    async measure(name, p) {
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        await page.goto(`http://127.0.0.1:${port}/${name}.html?${p}`);
+        await page.waitForFunction(() => (globalThis as { __coldWrite?: unknown }).__coldWrite !== undefined, null, {
+          timeout: 60_000,
+        });
+        return await page.evaluate(() => (globalThis as unknown as { __coldWrite: number[][] }).__coldWrite);
+      } finally {
+        await context.close();
+      }
+    },
+    async close() {
+      await browser.close();
+      server.close();
+    },
+  };
+}
 
 const samples = new Map<string, number[][][]>(variants.map((v) => [v.name, []]));
+const browser = BROWSER ? await inBrowser() : undefined;
 for (let p = 0; p < PROCESSES; p++) {
   for (const v of p % 2 ? [...variants].reverse() : variants) {
+    if (browser) {
+      samples.get(v.name)!.push(await browser.measure(v.name, p));
+      continue;
+    }
     const run = spawnSync(process.execPath, [...NODE_FLAGS, v.script], { encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`${v.name}: ${run.stderr}`);
     samples.get(v.name)!.push(JSON.parse(run.stdout.trim().split('\n').pop()!) as number[][]);
   }
 }
+await browser?.close();
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
