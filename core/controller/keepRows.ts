@@ -34,16 +34,15 @@ const CHAIN = 4;
 /**
  * How many of the core's patches made `items` from `was` (the positions where `items` may differ from `was` are
  * theirs), when they are at most `CHAIN`; 0 when `items` is not such a list (then every position is compared):
- * read whole, or made from a list `was` is not, or no longer reached.
+ * read whole, or made from a list `was` is not, or patched too long ago (see `patches`).
  */
 function patchesFrom(items: readonly unknown[], was: readonly unknown[]): number {
   let list: readonly unknown[] | undefined = items;
   for (let k = 1; k <= CHAIN; k++) {
     const patch = patches.get(list);
     if (patch === undefined) return 0;
-    list = patch.from.deref();
+    list = patch.from;
     if (list === was) return k;
-    if (list === undefined) return 0;
   }
   return 0;
 }
@@ -148,7 +147,7 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
         const patch = patches.get(patched)!;
         const at = patch.at;
         for (let j = 0; j < at.length; j++) if (!sameAt(items[at[j]!], at[j]!, list)) return false;
-        patched = patch.from.deref()!;
+        patched = patch.from;
       }
     list.items = items;
     return true;

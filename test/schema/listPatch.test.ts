@@ -216,7 +216,7 @@ describe('a list read again after a one-record write (patched where the write ch
     /** The patch of `list`, checked: made from `previous`, which it equals outside the positions it lists. */
     const patchOf = (list: readonly unknown[]) => {
       const patch = patches.get(list)!;
-      expect(patch.from.deref()).toBe(previous);
+      expect(patch.from).toBe(previous);
       expect([...patch.at].sort((a, b) => a - b)).toEqual(patch.at);
       list.forEach((item, i) => {
         if (!patch.at.includes(i)) expect(item).toBe(previous[i]);
@@ -247,6 +247,24 @@ describe('a list read again after a one-record write (patched where the write ch
     // a list read whole (not one write past the last read) is no patch
     const whole = read(retitle(retitle(state, 20, 'twenty'), 21, 'twenty-one'));
     expect(patches.get(whole)).toBeUndefined();
+  });
+
+  it('holds a patched list only for the next patches: an older one is no longer told (keepRows then compares it whole)', () => {
+    const { read, ...patched } = patchedTodos(todos());
+    let state = retitle(patched.state, 3, 'three');
+    const first = read(state);
+    expect(patches.get(first)?.at).toEqual([2]);
+    const lists = [first];
+    for (let i = 0; i < 15; i++) {
+      state = retitle(state, 10 + i, `title ${i}`);
+      lists.push(read(state));
+    }
+    // sixteen patches: every one still told
+    expect(lists.every((list) => patches.get(list) !== undefined)).toBe(true);
+    state = retitle(state, 40, 'forty');
+    read(state);
+    expect(patches.get(first)).toBeUndefined();
+    expect(patches.get(lists[1]!)?.at).toEqual([9]);
   });
 
   it('reads the list whole when an item goes missing, and when the tables read are not one write past the last', () => {

@@ -29,15 +29,33 @@ const SHORT = 32;
 
 /**
  * What a patched list changed, for keepRows: the positions read again (ascending; the list may differ there from
- * the list it was patched from, and nowhere else), and that list (weakly: a chain of patches holds no list).
+ * the list it was patched from, and nowhere else), and that list.
  */
 export interface Patched {
+  readonly value: readonly unknown[];
   readonly at: readonly number[];
-  readonly from: WeakRef<readonly unknown[]>;
+  readonly from: readonly unknown[];
 }
 
-/** @internal Each patched list's `Patched`. */
-export const patches = new WeakMap<readonly unknown[], Patched>();
+/**
+ * The last patches, newest at `next - 1`: a ring, so that a list is held for at most `RING` patches after it
+ * was patched or patched from. (Not a WeakMap keyed by the new list: an entry per write, keyed by a young
+ * object, made a one-record write on a 5,000-row list twice as slow through the collector's ephemeron work.)
+ */
+const RING = 16;
+const ring: (Patched | undefined)[] = new Array(RING);
+let next = 0;
+
+/** @internal The patch that made `list`, among the last `RING` ones. */
+export const patches = {
+  get(list: readonly unknown[]): Patched | undefined {
+    for (let k = 1; k <= RING; k++) {
+      const patch = ring[(next - k) & (RING - 1)];
+      if (patch?.value === list) return patch;
+    }
+    return undefined;
+  },
+};
 
 /** Where each pk sits in a list read, by the list's dependencies (handed on to the patched ones). */
 const positionsByDeps = new WeakMap<Dependencies, Map<string, number | number[]>>();
@@ -126,7 +144,7 @@ export function patchList(
     if (read === INVALID || read === undefined) return undefined;
     if (read !== previous[p]) (value ??= previous.slice())[p] = read;
   }
-  if (value !== undefined) patches.set(value, { at: touched, from: new WeakRef(previous) });
+  if (value !== undefined) ring[next++ & (RING - 1)] = { value, at: touched, from: previous };
   return { deps, value: value ?? previous };
 }
 
