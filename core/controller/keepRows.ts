@@ -28,24 +28,8 @@ interface List<R> {
   readonly kept: readonly (Kept<R> | undefined)[];
 }
 
-/** How many of the core's patches `keepRows` follows back to the list it saw (see `patchesFrom`). */
+/** How many of the core's patches `keepRows` follows back to the list it saw (see `sameRows`). */
 const CHAIN = 4;
-
-/**
- * How many of the core's patches made `items` from `was` (the positions where `items` may differ from `was` are
- * theirs), when they are at most `CHAIN`; 0 when `items` is not such a list (then every position is compared):
- * read whole, or made from a list `was` is not, or patched too long ago (see `patches`).
- */
-function patchesFrom(items: readonly unknown[], was: readonly unknown[]): number {
-  let list: readonly unknown[] | undefined = items;
-  for (let k = 1; k <= CHAIN; k++) {
-    const patch = patches.get(list);
-    if (patch === undefined) return 0;
-    list = patch.from;
-    if (list === was) return k;
-  }
-  return 0;
-}
 
 const isPlain = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
@@ -137,18 +121,20 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
     if (items === was) return true;
     const n = items.length;
     if (was.length !== n) return false;
-    const steps = patchesFrom(items, was);
-    if (steps === 0)
-      for (let i = 0; i < n; i++) {
-        if (!sameAt(items[i], i, list)) return false;
+    // the core's patches back to `was` (at most CHAIN: read whole, made from another list or patched too long ago,
+    // every position is compared): only the positions they read again
+    for (let k = 0, patched = items; k < CHAIN; k++) {
+      const patch = patches.get(patched);
+      if (patch === undefined) break;
+      const at = patch.at;
+      for (let j = 0; j < at.length; j++) if (!sameAt(items[at[j]!], at[j]!, list)) return false;
+      patched = patch.from;
+      if (patched === was) {
+        list.items = items;
+        return true;
       }
-    else
-      for (let k = 0, patched = items; k < steps; k++) {
-        const patch = patches.get(patched)!;
-        const at = patch.at;
-        for (let j = 0; j < at.length; j++) if (!sameAt(items[at[j]!], at[j]!, list)) return false;
-        patched = patch.from;
-      }
+    }
+    for (let i = 0; i < n; i++) if (!sameAt(items[i], i, list)) return false;
     list.items = items;
     return true;
   };
