@@ -90,8 +90,8 @@ function positionsOf(
  * dependencies, one per position) and `previous` (its value then), both made from the tables the write
  * started from. `undefined` when it cannot be patched (then it is read whole): the item schema is not an
  * entity, the previous value left out a missing item, an item is missing now, or the write touched a large
- * share of the list. It returns `before` itself, its reads updated (also when it gives up: they still read
- * the same records), and `previous` itself when no item changed.
+ * share of the list. It returns `before` itself, its reads updated (when it gives up, `before` is left as it
+ * was: the whole read compares its reads with it), and `previous` itself when no item changed.
  */
 export function patchList(
   host: PatchHost,
@@ -131,18 +131,26 @@ export function patchList(
   if (touched.length > (n * 3) >> 2) return undefined;
   // each position once (a record written twice, or written and read by a dirty node, is touched twice)
   touched.sort((a, b) => a - b);
-  // the reads are updated in place: they stand for the same records, and only the node (or result) that
-  // made them holds them; the value is a new array, the previous one stays as it was handed out
-  const deps = before as unknown[];
+  // the touched positions read again into `reads` first: a list read whole after all compares its reads with
+  // `before`, which must still hold the previous ones then
+  const reads: unknown[] = [];
   let value: unknown[] | undefined;
   for (let i = 0; i < touched.length; i++) {
     const p = touched[i] as number;
     if (i > 0 && p === touched[i - 1]) continue;
-    const at = p * STRIDE;
-    if (!host.readItem(itemSchema, input[p], deps, at)) return undefined;
-    const read = deps[at + 3];
+    const at = reads.length;
+    if (!host.readItem(itemSchema, input[p], reads, at)) return undefined;
+    const read = reads[at + 3];
     if (read === INVALID || read === undefined) return undefined;
     if (read !== previous[p]) (value ??= previous.slice())[p] = read;
+  }
+  // then the reads are updated in place: they stand for the same records, and only the node (or result) that
+  // made them holds them; the value is a new array, the previous one stays as it was handed out
+  const deps = before as unknown[];
+  for (let i = 0, r = 0; i < touched.length; i++) {
+    const p = touched[i] as number;
+    if (i > 0 && p === touched[i - 1]) continue;
+    for (let k = p * STRIDE, end = k + STRIDE; k < end; k++) deps[k] = reads[r++];
   }
   if (value !== undefined) ring[next++ & (RING - 1)] = { value, at: touched, from: previous };
   return { deps, value: value ?? previous };
