@@ -31,6 +31,8 @@ interface ResultEntry {
   readonly roots: Dependencies;
   /** The memo's epoch when it was read (see `MemoCache.#epoch`). */
   readonly epoch: number;
+  /** `MemoCache.reshapes` after it was read. */
+  readonly reshapes: number;
 }
 
 /**
@@ -78,6 +80,11 @@ export class MemoCache {
   /** The last result read of each input object (by schema) and of each pk of a schema (by pk, see `pkOf`). */
   #results = new WeakMap<object, Map<unknown, ResultEntry>>();
   #passes = 0;
+  /**
+   * @internal Counts the rebuilds of a record's node that read other records than its build before (in any read):
+   * a result read before one may reach other records now, though its own read rebuilt nothing.
+   */
+  reshapes = 0;
   /** The pass of the last read, kept for the next one. */
   #idle: ReadPass | undefined;
 
@@ -154,10 +161,14 @@ export class MemoCache {
       pass.end();
       this.#idle = pass;
     }
-    // when no record read gained or lost a dependency, the previous read's paths and index are still exact
-    const same = cached && !reshaped && (kept || sameRecords(cached.roots, roots)) ? cached.result : undefined;
+    // when no record read gained or lost a dependency (in this read, or in another since the last one: a record
+    // both read, rebuilt by the other), the previous read's paths and index are still exact
+    const same =
+      cached && !reshaped && cached.reshapes === this.reshapes && (kept || sameRecords(cached.roots, roots))
+        ? cached.result
+        : undefined;
     const result = new ReadResult(value, same, this, roots, entities);
-    this.#storeResult(schema, input, { entities, result, roots, epoch: this.#epoch });
+    this.#storeResult(schema, input, { entities, result, roots, epoch: this.#epoch, reshapes: this.reshapes });
     return result as DenormalizeResult<Denormalize<S>> & ReadResult;
   }
 

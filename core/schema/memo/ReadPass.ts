@@ -334,6 +334,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     // read again with the same values (a node the write `reached` may be; a patched list's are its old ones, updated)
     if (rebuilt && sameReads && before !== deps && sameRecords(before!, deps, true)) built.value = previous;
     if (!this.reshaped && deps.length > 0 && !sameReads) this.reshaped = true;
+    if (!sameReads && (rebuilt || before !== undefined)) this.#memo.reshapes++; // another result's paths may go through it
     // a rebuild that read the same records is listed already
     if (readers !== undefined && !sameReads && built.indexed === readers) {
       if (before !== undefined) readers.remove(built, before);
