@@ -293,13 +293,15 @@ export class QueryStream {
         const read = host.reader.read(this, previous);
         const index = read.deps.index;
         // a long list reached by a write to its table that left its data as it was: the write was not one of its
-        // records, and nothing is told (no fetch decision, no state), as when a write does not reach a stream
+        // records, and nothing is told (no fetch decision, no state), as when a write does not reach a stream (its
+        // stored value still unreadable: the same error read anew)
         const untouched =
           previous !== undefined &&
           read.deps.wide === true &&
           read.data === previous.data &&
           read.invalid === previous.invalid &&
-          read.error === previous.error;
+          (read.error === previous.error ||
+            (read.unreadable && previous.unreadable && read.error?.message === previous.error?.message));
         previous = undefined;
         this.#last = read;
         if (index !== before) host.index(this, before, index);
