@@ -211,18 +211,33 @@ describe('the fields of reconcile: true rows', () => {
   }
   const shown = (id: number) => document.getElementById(`t${id}`)?.textContent;
 
-  it('re-render only the field that changed, in a list of 600 rows', async () => {
+  it('re-render only the row that changed (each of its effects), in a list of 600 rows', async () => {
     const many = Array.from({ length: 600 }, (_, i) => row(i + 1));
     controller.setResponse(TodoResource.getList, { userId: 1 }, many);
     const runs = mountFields();
     controller.set(Todo, { id: 580 }, { id: 580, title: 'late' });
     await tick();
-    expect(runs).toEqual(['580:title']);
+    // one signal per row: the row's every effect runs again, not only the changed field's
+    expect(runs.sort()).toEqual(['580:completed', '580:title']);
+    runs.length = 0;
     controller.set(Todo, { id: 3 }, { id: 3, completed: true });
     controller.set(Todo, { id: 300 }, { id: 300, title: 'middle', completed: true });
     await tick();
-    expect(runs.slice(1).sort()).toEqual(['300:completed', '300:title', '3:completed']);
+    expect(runs.sort()).toEqual(['300:completed', '300:title', '3:completed', '3:title']);
     expect([shown(580), shown(3), shown(300)]).toEqual(['late|false', 'todo 3|true', 'middle|true']);
+  });
+
+  it('re-render nothing for a write of fields no row read, or of the values they show', async () => {
+    const runs = mountFields();
+    controller.set(Todo, { id: 1 }, { id: 1, userId: 2 }); // no row shows userId
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'todo 2', completed: false }); // the same values
+    await tick();
+    expect(controller.get(Todo, { id: 1 })!.userId).toBe(2);
+    expect(runs).toEqual([]);
+    controller.set(Todo, { id: 1 }, { id: 1, title: 'one' });
+    await tick();
+    expect(runs.sort()).toEqual(['1:completed', '1:title']);
+    expect(shown(1)).toBe('one|false');
   });
 
   it('show a field the record gains to the effects that read it after, and follow it from then on', async () => {
@@ -239,7 +254,7 @@ describe('the fields of reconcile: true rows', () => {
     runs.length = 0;
     controller.set(Todo, { id: 2 }, { id: 2, note: 'second' } as never);
     await tick();
-    expect(runs).toEqual(['2:note']);
+    expect(runs.sort()).toEqual(['2:completed', '2:note', '2:title']); // the row's effects
     expect(shown(2)).toBe('noted|false|second');
     expect(shown(1)).toBe('todo 1|false|undefined');
   });
@@ -286,7 +301,7 @@ it('a field the record loses is gone from its row, and the effects that read it 
   expect(Object.keys(note)).toEqual(['id', 'text']);
   expect('tag' in note).toBe(false);
   expect(tags.values).toEqual(['red', undefined]);
-  expect(texts.values).toEqual(['a']);
+  expect(texts.values).toEqual(['a', 'a']); // the row's other effects run again too (one signal per row)
   tags.stop();
   texts.stop();
   stop();
@@ -309,7 +324,8 @@ it('a field no one read while it changed shows its latest value when first read,
   await tick();
   flushSync();
   expect(done.values).toEqual([true, false]);
-  expect(titles.values).toEqual(['todo 2']); // a change of another field does not re-run it
+  // the writes of `completed` while no one read it did not re-run the row's effects; once read, a change does
+  expect(titles.values).toEqual(['todo 2', 'todo 2']);
   expect(todo.completed).toBe(false); // an untracked read agrees
   done.stop();
   titles.stop();
