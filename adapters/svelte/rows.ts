@@ -7,14 +7,15 @@
  * A row is a read-only view with the entity's prototype: its methods and getters work (`todo.pk()`,
  * `todo instanceof Todo`), and `Object.keys`, spreads and `JSON.stringify` see its fields.
  *
- * What a row costs: a row is its latest record and a `Proxy`; its signal is an entry of one `SvelteMap` per
- * query (row → version), made when something first reads one of the row's fields, so a first render of 5,000
- * rows makes 5,000 signals, whatever the number of fields each row shows. A field's read tracks the row's
- * version and answers the latest record's value: a field no one read while it changed shows its latest value
- * when first read. A new record whose fields all equal the last one's bumps nothing; one whose fields changed
- * re-runs every effect that read the row (the `<li>`'s two or three text and attribute effects, not one per
- * changed field: one signal per row made the first render cheaper than a signal per field). A pk's fields (the
- * key of a keyed `{#each}`) and a field the record does not have are read untracked.
+ * What a row costs: its latest record, a `Proxy`, and an entry in its query's `SvelteMap` of row → version, whose
+ * signal Svelte makes when something first reads one of the row's fields: one signal per row (a first render of
+ * 5,000 rows showing two fields makes 5,000 signals, where a signal per field made 10,000, each with an entry in a
+ * map per field). A field's read tracks the row's signal and answers the latest record's value, so a field no one
+ * read while it changed shows its latest value when first read. A new record bumps the version when a field that
+ * a read of the query's rows tracked differs from the last record's: every effect that read the row runs again (a
+ * keyed `{#each}`'s `<li>` has one; a row whose fields are read by several effects runs them all, not only the
+ * changed field's), and a write of fields no row was read for runs none. A pk's fields (the key of a keyed
+ * `{#each}`, whose block then depends on no row) and a field the record does not have are read untracked.
  */
 import { untrack } from 'svelte';
 import { SvelteMap } from 'svelte/reactivity';
@@ -81,18 +82,18 @@ export function reconcileRows(): <T>(data: T) => T {
   // the rows' signals (row → version). Made with the query, not by a read: a SvelteMap made by the reaction that
   // first reads a key makes that key's signal the reaction's own state, which it does not track.
   const versions = new SvelteMap<Target, number>();
-  const shown = new Set<PropertyKey>(); // the fields a row's read tracked (by any row of the query)
+  const shown = new Set<PropertyKey>(); // the fields the rows' reads tracked (any row of the query's)
   let prototype: object | undefined; // the last row's, and the fields its pk reads
   let keys: ReadonlySet<PropertyKey> = new Set();
 
-  /** Tracks the row's signal for a read of its record's field `key` (a pk field untracked: the key of a keyed {#each}, whose block then depends on no row). */
+  /** Tracks the row's signal for a read of its record's field `key` (a pk field's read is untracked). */
   const track = (target: Target, key: PropertyKey) => {
     const proto = Object.getPrototypeOf(target) as object;
     if ((proto === prototype ? keys : pkFields.get(proto)!).has(key)) return;
     shown.add(key);
     versions.has(target);
   };
-  /** Whether a field some row's read tracked differs in `record` from `before` (changed, gained or gone). */
+  /** Whether a field the rows' reads tracked differs in `record` from `before` (changed, or gone). */
   const changed = (before: Record, record: Record): boolean => {
     for (const field of shown) if (before[field as string] !== record[field as string]) return true;
     return false;
