@@ -43,8 +43,8 @@ export interface SvelteQueryOptions extends QueryOptions {
   /**
    * Each entity of the data as a row that lives as long as the query, keyed by its class and pk (the
    * top-level entity, those of a top-level array, and those of an object's array or entity members),
-   * whose fields are signals. A changed record writes only its changed fields, so only the effects that
-   * read them re-run; a list whose rows are the same as before stays the same array (and the query does
+   * with one signal. A changed record re-runs only the effects that read its row (none for a write to fields
+   * no row was read for); a list whose rows are the same as before stays the same array (and the query does
    * not emit), so a keyed `{#each}` does no work for the rows that did not change. Rows keep the entity's
    * prototype (methods, getters, `instanceof`) and are read-only: write with `controller.set` or a
    * mutation. Default false: entities are the core's objects (a changed record is a new object).
