@@ -53,6 +53,7 @@ const rows = new RestEndpoint({ urlPrefix: API, path: '/rows', schema: new schem
 const plainRows = new RestEndpoint({ urlPrefix: API, path: '/plain', schema: [Row] });
 const dated = new RestEndpoint({ urlPrefix: API, path: '/dated', schema: [Dated] });
 const posts = new RestEndpoint({ urlPrefix: API, path: '/posts', schema: [Post] });
+const bothLong = new RestEndpoint({ urlPrefix: API, path: '/both-long', schema: { rows: [Row], posts: [Post] } });
 const both = new RestEndpoint({
   urlPrefix: API,
   path: '/both',
@@ -244,13 +245,23 @@ describe('long lists written record by record', () => {
           {},
           { rows: ids.slice(0, 10).map((id) => row(id)), posts: postIds.slice(0, 5).map((id) => post(id, 'a')) },
         );
+        // both tables long in one result, each post by one of two users
+        controller.setResponse(
+          bothLong,
+          {},
+          {
+            rows: ids.map((id) => row(id)),
+            posts: postIds.map((id) => post(id + 500, users[id % 2]!)),
+          },
+        );
         h.watch('rows', rows);
         h.watch('plainRows', plainRows);
         h.watch('dated', dated);
         h.watch('posts', posts);
         h.watch('both', both);
+        h.watch('bothLong', bothLong);
         let nextId = 1000;
-        for (let step = 0; step < 120; step++) {
+        for (let step = 0; step < 80; step++) {
           const op = rnd.int(11);
           const id = rnd.int(length + 10) + 1;
           const name = `step ${step} op ${op} id ${id}`;
