@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Controller, Entity, RestEndpoint, keepRows, schema, type QueryState } from '../../core/index.js';
 import { LONG_READ } from '../../core/schema/memo/MemoCache.js';
+import { seeded as random } from '../fixtures/random.js';
 
 class User extends Entity {
   id = '';
@@ -59,23 +60,6 @@ const both = new RestEndpoint({
   path: '/both',
   schema: { rows: [Row], posts: [Post] },
 });
-
-/** A seeded generator (mulberry32): the same sequence on every run. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!,
-  };
-}
 
 const json = (value: unknown) => JSON.stringify(value);
 const pkOf = (value: unknown) => (value instanceof Entity ? `${value.constructor.name}:${value.pk()}` : undefined);

@@ -10,6 +10,7 @@ import { Subject } from 'rxjs';
 import { Controller, createResource, restoreSnapshot, takeSnapshot, type QueryState } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { useTodoServer, type TodoJson } from './faultHarness.js';
+import { seeded as random } from '../fixtures/random.js';
 
 const fake = useTodoServer();
 
@@ -34,23 +35,6 @@ const SEEDS = process.env.RX_REST_SEEDS
     ? Array.from({ length: 40 }, (_, i) => 1000 + i)
     : [1, 2, 3];
 const OPERATIONS = LONG ? 300 : 80;
-
-/** A small seeded generator (mulberry32): the same seed gives the same run. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
-  };
-}
 
 type Chaos = ReturnType<typeof random>;
 

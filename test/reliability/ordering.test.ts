@@ -20,6 +20,7 @@ import {
   storedTodos,
   useTodoServer,
 } from './faultHarness.js';
+import { seeded } from '../fixtures/random.js';
 
 const fake = useTodoServer();
 const titles = (todos: readonly { title: string }[] | undefined) => todos?.map((todo) => todo.title);
@@ -103,18 +104,8 @@ describe('reset during a request', () => {
 });
 
 describe('many optimistic mutations failing in arbitrary order', () => {
-  /** A small seeded generator (mulberry32): the same seed, the same run. */
-  function random(seed: number) {
-    return () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   it.each([1, 2, 3, 4, 5, 6])('seed %i: the store ends exactly where the server is', async (seed) => {
-    const next = random(seed);
+    const next = seeded(seed).next;
     const controller = new Controller();
     const list = record(controller.observe(TodoResource.getList));
     await settled(() => expect(list.last().data).toBeDefined());

@@ -10,24 +10,13 @@ import { Controller, schema } from '../../../core/index.js';
 import { ControllerProvider, createQuery } from '../../../adapters/solid/index.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
+import { seeded } from '../../fixtures/random.js';
 
 afterEach(cleanup);
 
 const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
 const titles = () => screen.queryAllByRole('listitem').map((li) => li.querySelector('span')?.textContent);
 const task = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** A seeded generator (mulberry32). */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
 
 function Todos() {
   const todos = createQuery(TodoResource.getList, () => ({ userId: 1 }), { reconcile: true });
@@ -48,7 +37,7 @@ describe('Solid reconcile over sequences of writes on a long list', () => {
   for (const seed of [1, 2]) {
     it(`shows the store's data after every task (seed ${seed})`, { timeout: 60_000 }, async () => {
       const N = 80;
-      const int = random(seed);
+      const int = seeded(seed).int;
       const controller = new Controller();
       controller.setResponse(
         TodoResource.getList,

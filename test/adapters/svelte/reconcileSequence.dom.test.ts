@@ -10,29 +10,18 @@ import { Controller, schema } from '../../../core/index.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 import ReconcileList from './ReconcileList.svelte';
+import { seeded } from '../../fixtures/random.js';
 
 const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
 const titles = () => screen.queryAllByRole('listitem').map((li) => li.textContent);
 const task = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** A seeded generator (mulberry32). */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
 
 describe.each(['state', 'store'] as const)(
   'Svelte reconcile over sequences of writes on a long list (%s form)',
   (form) => {
     it("shows the store's data after every task", { timeout: 60_000 }, async () => {
       const N = 80;
-      const int = random(form === 'state' ? 1 : 2);
+      const int = seeded(form === 'state' ? 1 : 2).int;
       const controller = new Controller();
       controller.setResponse(
         TodoResource.getList,
