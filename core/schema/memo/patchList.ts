@@ -131,27 +131,25 @@ export function patchList(
   if (touched.length > (n * 3) >> 2) return undefined;
   // each position once (a record written twice, or written and read by a dirty node, is touched twice)
   touched.sort((a, b) => a - b);
-  // the touched positions read again into `reads` first: a list read whole after all compares its reads with
-  // `before`, which must still hold the previous ones then
+  let m = 0;
+  for (let i = 0; i < touched.length; i++) if (i === 0 || touched[i] !== touched[i - 1]) touched[m++] = touched[i]!;
+  touched.length = m;
+  // the touched positions read again into `reads` first (the i-th at i * STRIDE): a list read whole after all
+  // compares its reads with `before`, which must still hold the previous ones then
   const reads: unknown[] = [];
   let value: unknown[] | undefined;
-  for (let i = 0; i < touched.length; i++) {
-    const p = touched[i] as number;
-    if (i > 0 && p === touched[i - 1]) continue;
-    const at = reads.length;
-    if (!host.readItem(itemSchema, input[p], reads, at)) return undefined;
-    const read = reads[at + 3];
+  for (let i = 0; i < m; i++) {
+    const p = touched[i]!;
+    if (!host.readItem(itemSchema, input[p], reads, i * STRIDE)) return undefined;
+    const read = reads[i * STRIDE + 3];
     if (read === INVALID || read === undefined) return undefined;
     if (read !== previous[p]) (value ??= previous.slice())[p] = read;
   }
   // then the reads are updated in place: they stand for the same records, and only the node (or result) that
   // made them holds them; the value is a new array, the previous one stays as it was handed out
   const deps = before as unknown[];
-  for (let i = 0, r = 0; i < touched.length; i++) {
-    const p = touched[i] as number;
-    if (i > 0 && p === touched[i - 1]) continue;
-    for (let k = p * STRIDE, end = k + STRIDE; k < end; k++) deps[k] = reads[r++];
-  }
+  for (let i = 0; i < m; i++)
+    for (let k = 0, at = touched[i]! * STRIDE; k < STRIDE; k++) deps[at + k] = reads[i * STRIDE + k];
   if (value !== undefined) ring[next++ & (RING - 1)] = { value, at: touched, from: previous };
   return { deps, value: value ?? previous };
 }
