@@ -4,7 +4,8 @@
  * changed row's DOM (its focus, an input's value) and re-renders only what read the fields that changed,
  * as solid-query's `reconcile` keyed by id does.
  *
- * A row is a read-only proxy over the cache's object (no copy). Whatever reads one of its fields in a
+ * A row is a read-only proxy over the cache's object (no copy): every write (a field, the prototype, `Object.freeze`)
+ * throws a named TypeError and changes nothing; a spread is a plain copy of its fields. Whatever reads one of its fields in a
  * tracking scope subscribes to one signal of the row (made on the first such read), unless that field
  * has a signal of its own: a field gets one when its value changes while something tracks the row, and
  * that change notifies the row's signal (what read the field re-runs, and from then on subscribes to the
@@ -82,6 +83,7 @@ const handler: ProxyHandler<Slot> = {
   defineProperty: (_slot, key) => readOnly(key),
   deleteProperty: (_slot, key) => readOnly(key),
   setPrototypeOf: () => readOnly('the prototype'),
+  preventExtensions: () => readOnly('it non-extensible'), // freeze, seal: a non-extensible slot breaks the proxy
 };
 
 /** The row of `entity`: a proxy that reads its latest record (see `update`). */

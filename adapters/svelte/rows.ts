@@ -5,7 +5,9 @@
  * same array: a keyed `{#each}` over 5,000 rows does no work for one changed record but update that row.
  *
  * A row is a read-only view with the entity's prototype: its methods and getters work (`todo.pk()`,
- * `todo instanceof Todo`), and `Object.keys`, spreads and `JSON.stringify` see its fields.
+ * `todo instanceof Todo`), and `Object.keys`, spreads and `JSON.stringify` see its fields; `$state.snapshot` copies
+ * them through the row's `toJSON` (`structuredClone` cannot copy a Proxy). Every write (a field, the prototype,
+ * `Object.freeze`) throws a named TypeError and changes nothing.
  *
  * What a row costs: its latest record, a `Proxy`, and an entry in its query's `SvelteMap` of row → version, whose
  * signal Svelte makes when something first reads one of the row's fields: one signal per row (a first render of
@@ -63,6 +65,11 @@ const flush = () => {
   untrack(flushQueries);
 };
 
+/** A row's `toJSON` (unless its class has one): a plain copy of its fields, which `$state.snapshot` copies on. */
+function toJSON(this: object) {
+  return { ...this };
+}
+
 /** The named error of a write to a row (rows are read-only). */
 const refuse = (_target: Target, key: PropertyKey): never => {
   throw new TypeError(
@@ -103,7 +110,12 @@ export function reconcileRows(): <T>(data: T) => T {
     get: (target, key, receiver) => {
       if (written) flush();
       const record = target[RECORD];
-      if (!Object.hasOwn(record, key)) return key === TARGET ? target : Reflect.get(target, key, receiver);
+      if (!Object.hasOwn(record, key))
+        return key === TARGET
+          ? target
+          : key === 'toJSON' && !(key in target)
+            ? toJSON
+            : Reflect.get(target, key, receiver);
       track(target, key);
       return record[key as string];
     },
@@ -120,6 +132,8 @@ export function reconcileRows(): <T>(data: T) => T {
     set: refuse,
     defineProperty: refuse,
     deleteProperty: refuse,
+    setPrototypeOf: (target) => refuse(target, 'its prototype'),
+    preventExtensions: (target) => refuse(target, 'it non-extensible'), // freeze, seal: a non-extensible target breaks the proxy
   };
 
   const create = (entity: Entity): object => {
