@@ -31,7 +31,10 @@ export function flushQueries(): void {
   }
 }
 
-/** The end of the task: the waiting re-reads, then what their emissions asked to run after them (`afterQueries`). */
+/**
+ * The end of the task: the waiting re-reads, then what their emissions asked to run after them (`afterQueries`),
+ * each of them: one that throws does not keep the others waiting (its error is thrown in a microtask of its own).
+ */
 function endOfTask(): void {
   scheduled = false;
   ending = true;
@@ -39,8 +42,16 @@ function endOfTask(): void {
     flushQueries();
   } finally {
     ending = false;
+    for (let run = afterFlush.shift(); run; run = afterFlush.shift()) {
+      try {
+        run();
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
   }
-  for (let run = afterFlush.shift(); run; run = afterFlush.shift()) run();
 }
 
 /**
