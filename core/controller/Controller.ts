@@ -250,7 +250,8 @@ export class Controller {
   /**
    * Writes an entity without a request, as if a response held it now: `set(Todo, { id: 1 }, value)`.
    * The value holds the pk; a partial value merges into the stored record. Every observer that reads it
-   * re-emits. A value without a pk throws a `NormalizeError` and the store is unchanged.
+   * re-emits. A value that is not a record or lacks its pk throws a `NormalizeError`, a schema that is not
+   * one a `SchemaDefinitionError`, and the store is unchanged.
    *
    * @example
    * controller.set(Todo, { id: 1 }, { id: 1, completed: true });
