@@ -156,6 +156,8 @@ export class Normalizer implements NormalizeContext {
       next = newer ? merge(existing, incoming) : merge(incoming, existing);
     }
     next = shareUnchanged(next, existing);
+    // written again by this normalize (a pk twice in a batch): back as it was before it, the same record
+    if (existingMeta === this.meta && next !== existing) next = shareUnchanged(next, this.writer.original(state, pk));
     this.writer.set(state, pk, existing, next, newer || existingMeta === undefined ? this.meta : existingMeta);
   }
 

@@ -90,6 +90,17 @@ export class TableWriter {
     undo.length = 0;
   }
 
+  /**
+   * The record `pk` of `state`'s table held before this normalize wrote it: in the base table, or, for a table
+   * written in place, what the first in-place write replaced (a scan: only for a record written again).
+   */
+  original(state: TableState, pk: string): unknown {
+    if (state.table !== state.base) return ownValue(state.base, pk);
+    const undo = this.#undo;
+    for (let i = 0; i < undo.length; i += 3) if (undo[i] === state.table && undo[i + 1] === pk) return undo[i + 2];
+    return undefined;
+  }
+
   /** The state of table `key` (the last two at hand: writes mostly alternate between a record and a nested one). */
   state(key: string): TableState {
     const last = this.#last;
