@@ -35,12 +35,17 @@ export class Store {
 
   constructor(initial: State) {
     this.#subject = new BehaviorSubject(initial);
-    this.state$ = new Observable<State>((subscriber) =>
-      this.#subject.subscribe((state) => {
-        this.#exposed = state;
+    // each subscriber gets the state as it is when its turn comes: a write that an earlier subscriber made
+    // meanwhile (re-entrant) was emitted to it already, and the state it replaced is not emitted after it
+    this.state$ = new Observable<State>((subscriber) => {
+      let last: State | undefined;
+      return this.#subject.subscribe(() => {
+        const state = this.#subject.getValue();
+        if (state === last) return;
+        this.#exposed = last = state;
         subscriber.next(state);
-      }),
-    );
+      });
+    });
     this.transitions$ = this.#transitionSubject.asObservable();
   }
 
