@@ -135,6 +135,19 @@ describe('watchQuery with batch: one re-read per task', () => {
     subscription.unsubscribe();
   });
 
+  it('an awaited fetch: the batching subscriber shows its answer when the await resumes', async () => {
+    controller = new Controller();
+    const seen: QueryState<Todo[]>[] = [];
+    const subscription = watchQuery(controller, TodoResource.getList, [{}], { poll: false, batch: true }).subscribe(
+      (state) => seen.push(state),
+    );
+    expect(seen.at(-1)).toMatchObject({ loading: true, fetching: true });
+    const data = await controller.fetch(TodoResource.getList);
+    expect(seen.at(-1)).toMatchObject({ loading: false, fetching: false });
+    expect(seen.at(-1)?.data).toBe(data);
+    subscription.unsubscribe();
+  });
+
   it('a disposed controller re-reads nothing at the end of the task', async () => {
     setup();
     const seen: QueryState<Todo[]>[] = [];
