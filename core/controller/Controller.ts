@@ -216,7 +216,8 @@ export class Controller {
   observe<S extends Queryable>(queryable: S, ...args: readonly unknown[]): ObservableType<QueryState<Denormalize<S>>>;
   observe(target: ReadEndpoint | Queryable, ...args: readonly unknown[]): ObservableType<QueryState<unknown>> {
     this.#alive('observe');
-    if (isQueryable(target)) return storeObserve(this.#store, this.#cache.reader, target, args);
+    if (isQueryable(target))
+      return storeObserve(this.#store, this.#cache.reader, target, args, this.#cache.liveQueries);
     assertReadEndpoint(target, 'controller.observe');
     return this.#cache.observe(target, args, POLL);
   }

@@ -33,6 +33,8 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
    * streams indexed by that whole table (a long list's rows: no path per row).
    */
   readonly byPath = new Map<string, QueryStream | Set<QueryStream>>();
+  /** @internal The live store queries (`controller.observe` of a queryable): the records they show stay. */
+  readonly liveQueries = new Map<object, ReadonlySet<string>>();
   readonly #keysByEndpoint = new WeakMap<object, Set<string>>();
   /** @internal The endpoint and arguments of each key seen (to trace what its result reaches; `inspectController`). */
   readonly requestOf = new Map<string, { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] }>();
@@ -149,6 +151,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     yield* this.byPath.keys();
     // a stream indexed by a whole table (its index is not its paths): its records, computed now
     for (const stream of this.streams.values()) if (stream.deps.index !== stream.paths) yield* stream.paths;
+    for (const paths of this.liveQueries.values()) yield* paths;
   }
 
   /** A garbage collection dropped `keys` and records: their endpoints are forgotten, and the memo lets go of the records. */

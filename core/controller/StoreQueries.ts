@@ -30,22 +30,27 @@ export function storeGet<S extends Queryable>(
   return read.invalid ? undefined : read.data;
 }
 
-/** The answer as a live `QueryState` stream: emits on subscribe and whenever the answer changes. */
+/**
+ * The answer as a live `QueryState` stream: emits on subscribe and whenever the answer changes. While subscribed,
+ * the records its last read showed are in `live` (by subscriber): the collector keeps them.
+ */
 export function storeObserve<S extends Queryable>(
   store: Store,
   reader: QueryReader,
   schema: S,
   args: readonly unknown[],
+  live: Map<object, ReadonlySet<string>>,
 ): Observable<QueryState<Denormalize<S>>> {
   const tables = new Set(queryTables(schema));
   return new Observable<QueryState<Denormalize<S>>>((subscriber) => {
     let paths: ReadonlySet<string> = new Set();
+    subscriber.add(() => live.delete(subscriber));
     let last: QueryState<Denormalize<S>> | undefined;
     const emit = () => {
       let next: QueryState<Denormalize<S>>;
       try {
         const read = query(schema, args, reader.entities(), reader.memo);
-        paths = read.paths;
+        live.set(subscriber, (paths = read.paths));
         next = { ...IDLE, data: read.invalid ? undefined : read.data };
       } catch (error) {
         next = { ...IDLE, error: toError(error) };

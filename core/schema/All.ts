@@ -43,10 +43,14 @@ export class All<S = unknown, A extends SchemaAttribute | undefined = undefined>
       const pks = ctx.tablePks(key);
       if (pks === undefined) continue;
       found = true;
-      for (const pk of pks) parts.push(ctx.unvisit(member as typeof Entity, pk));
+      for (const pk of pks) {
+        const part = ctx.unvisit(member as typeof Entity, pk);
+        // a deleted row (its tombstone still in the table) is left out here: the same rows, the same list
+        if (part !== INVALID && part !== undefined) parts.push(part);
+      }
     }
     if (!found) return INVALID;
-    return ctx.stable(this, 'All', parts, () => parts.filter((part) => part !== INVALID && part !== undefined));
+    return ctx.stable(this, 'All', parts, () => parts);
   }
 
   override queryKey(): unknown {

@@ -1,4 +1,5 @@
 import { ownValue } from '../safeObject.js';
+import { INVALID } from '../special.js';
 import type { StableEntry } from './MemoCache.js';
 import type { EntityTables } from '../types.js';
 
@@ -74,11 +75,20 @@ export function nodesCarriedTo(table: EntityTables[string], nodes: Map<string, R
   return kept;
 }
 
-/** Whether two dependency lists read the same records in the same order (and with `values`, the same values). */
+/**
+ * Whether two dependency lists read the same records in the same order, each found in both or missing in both (a
+ * missing record's reads are not followed into the paths: one that comes back reaches records again), and with
+ * `values`, the same values.
+ */
 export function sameRecords(a: Dependencies, b: Dependencies, values?: boolean): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i += STRIDE) {
-    if (a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2] || (values && (a[i] !== b[i] || a[i + 3] !== b[i + 3])))
+    if (
+      a[i + 1] !== b[i + 1] ||
+      a[i + 2] !== b[i + 2] ||
+      (a[i + 3] === INVALID) !== (b[i + 3] === INVALID) ||
+      (values && (a[i] !== b[i] || a[i + 3] !== b[i + 3]))
+    )
       return false;
   }
   return true;
