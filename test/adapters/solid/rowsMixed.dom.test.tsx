@@ -38,6 +38,7 @@ describe.each([
         members().map((id) => row(id)),
       );
     const [userId, setUserId] = createSignal(1);
+    let current = 1;
     const options = { reconcile: true, keepPreviousData };
     function Rows() {
       const read: () => Todo[] | undefined =
@@ -74,11 +75,11 @@ describe.each([
             { userId: pick(lists) },
             members().map((id) => row(id, `r${step} ${id}`)),
           );
-        else setUserId(pick(lists));
+        else setUserId((current = pick(lists)));
       }
       await task();
       const fresh = new Controller({ initialState: controller.getState() });
-      const expected = (fresh.getResponse(TodoResource.getList, { userId: userId() }).data ?? []).map(
+      const expected = (fresh.getResponse(TodoResource.getList, { userId: current }).data ?? []).map(
         (todo) => `${todo.id}:${todo.title}:${todo.completed}`,
       );
       expect(lines(), `step ${step}`).toEqual(expected);
