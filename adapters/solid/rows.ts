@@ -9,7 +9,8 @@
  * tracking scope subscribes to one signal of the row (made on the first such read), unless that field
  * has a signal of its own: a field gets one when its value changes while something tracks the row, and
  * that change notifies the row's signal (what read the field re-runs, and from then on subscribes to the
- * field's signal). A later change of the same field re-runs only what read it. A first render with rows
+ * field's signal). A later change of the same field re-runs only what read it. A field the record does not have
+ * yet, read or tested with `in`, tracks the row's signal too (its arrival notifies it), and so do its keys. A first render with rows
  * thus costs a proxy and at most one signal per row, and a change costs a signal per field it changed
  * for the first time (a long list's rows mostly never change).
  */
@@ -62,7 +63,9 @@ const handler: ProxyHandler<Slot> = {
       return record[key];
     }
     // methods and getters of the entity's class run on the row, so what they read is tracked as well
-    return Reflect.get(Object.getPrototypeOf(record) as object, key, receiver);
+    const prototype = Object.getPrototypeOf(record) as object;
+    if (typeof key === 'string' && !(key in prototype)) track(slot, key); // a field the record may gain
+    return Reflect.get(prototype, key, receiver);
   },
   has(slot, key) {
     track(slot, KEYS);

@@ -16,8 +16,10 @@
  * read while it changed shows its latest value when first read. A new record bumps the version when a field that
  * a read of the query's rows tracked differs from the last record's: every effect that read the row runs again (a
  * keyed `{#each}`'s `<li>` has one; a row whose fields are read by several effects runs them all, not only the
- * changed field's), and a write of fields no row was read for runs none. A pk's fields (the key of a keyed
- * `{#each}`, whose block then depends on no row) and a field the record does not have are read untracked.
+ * changed field's), and a write of fields no row was read for runs none. A field the record does not have yet is
+ * tracked too (read, `in`), and once something read a row's keys (`Object.keys`, a spread, JSON) a record with other
+ * fields bumps the version. A pk's fields (the key of a keyed `{#each}`, whose block then depends on no row) are read
+ * untracked: `pk()` is to read the same fields for every entity of its class.
  */
 import { untrack } from 'svelte';
 import { SvelteMap } from 'svelte/reactivity';
@@ -100,32 +102,35 @@ export function reconcileRows(): <T>(data: T) => T {
     shown.add(key);
     versions.has(target);
   };
-  /** Whether a field the rows' reads tracked differs in `record` from `before` (changed, or gone). */
+  /**
+   * Whether a field the rows' reads tracked differs in `record` from `before` (changed, gained or gone), or, once a
+   * read tracked a row's keys (`Object.keys`, a spread, JSON: each of its fields is tracked then), a field joined.
+   */
   const changed = (before: Record, record: Record): boolean => {
     for (const field of shown) if (before[field as string] !== record[field as string]) return true;
-    return false;
+    return keyed && Object.keys(record).length !== Object.keys(before).length;
   };
+  let keyed = false;
+  /** Tracks a read of a field the record does not have (yet): a string key that is no member of the class. */
+  const absent = (target: Target, key: PropertyKey) => typeof key === 'string' && track(target, key);
 
   const handler: ProxyHandler<Target> = {
     get: (target, key, receiver) => {
       if (written) flush();
       const record = target[RECORD];
-      if (!Object.hasOwn(record, key))
-        return key === TARGET
-          ? target
-          : key === 'toJSON' && !(key in target)
-            ? toJSON
-            : Reflect.get(target, key, receiver);
-      track(target, key);
-      return record[key as string];
+      if (Object.hasOwn(record, key)) return (track(target, key), record[key as string]);
+      if (key === TARGET) return target;
+      if (key in target) return Reflect.get(target, key, receiver);
+      return key === 'toJSON' ? toJSON : void absent(target, key);
     },
-    has: (target, key) => (written && flush(), key in target[RECORD]), // the record's fields, and its prototype (the row's)
-    ownKeys: (target) => (written && flush(), Object.keys(target[RECORD])),
+    // the record's fields, and its prototype (the row's)
+    has: (target, key) => (written && flush(), key in target || absent(target, key), key in target[RECORD]),
+    ownKeys: (target) => (written && flush(), (keyed = true), versions.has(target), Object.keys(target[RECORD])),
     // a row's own properties are its fields (the target's, all configurable, are the proxy's internals)
     getOwnPropertyDescriptor: (target, key) => {
       if (written) flush();
       const record = target[RECORD];
-      if (!Object.hasOwn(record, key)) return undefined;
+      if (!Object.hasOwn(record, key)) return void absent(target, key);
       track(target, key);
       return { value: record[key as string], enumerable: true, configurable: true }; // writable: false by default
     },

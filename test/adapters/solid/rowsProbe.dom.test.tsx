@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@solidjs/testing-library';
-import { createRoot, For, type Accessor } from 'solid-js';
+import { createRenderEffect, createRoot, For, type Accessor } from 'solid-js';
 import { unwrap } from 'solid-js/store';
 import { Controller, Entity, RestEndpoint, createResource, schema, type ReadEndpoint } from '../../../core/index.js';
 import { ControllerProvider, createQuery, createQueryState } from '../../../adapters/solid/index.js';
@@ -256,5 +256,39 @@ describe.each(['resource', 'state'] as const)("a Solid row's getters and methods
     controller.set(LabelTodo, { id: 2 }, { id: 2, title: 'dos' });
     await microtask();
     expect(lines()).toEqual(['· uno UNO null', '· dos DOS null']);
+  });
+});
+
+describe('a field a record gains or loses, read through a Solid reconcile row', () => {
+  it("re-runs what read it as absent, and what read the row's keys, `in` or JSON", async () => {
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [{ id: 1, userId: 1, title: 'one', completed: false }]);
+    await createRoot(async (dispose) => {
+      const todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), { controller, reconcile: true });
+      const todo = todos().data![0] as Todo & { note?: string };
+      const watch = <T,>(read: () => T) => {
+        const values: T[] = [];
+        createRenderEffect(() => values.push(read()));
+        return values;
+      };
+      const seen = {
+        note: watch(() => todo.note),
+        has: watch(() => 'note' in todo),
+        keys: watch(() => Object.keys(todo).includes('note')),
+        json: watch(() => JSON.parse(JSON.stringify(todo)).note as unknown),
+      };
+      controller.set(Todo, { id: 1 }, { id: 1, note: 'noted' } as never);
+      await microtask();
+      expect(todos().data![0]).toBe(todo);
+      expect(seen).toEqual({
+        note: [undefined, 'noted'],
+        has: [false, true],
+        keys: [false, true],
+        json: [undefined, 'noted'],
+      });
+      controller.set(Todo, { id: 1 }, { id: 1, note: 'again' } as never);
+      await microtask();
+      expect(seen.note).toEqual([undefined, 'noted', 'again']);
+      dispose();
+    });
   });
 });

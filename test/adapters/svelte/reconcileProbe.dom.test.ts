@@ -20,6 +20,8 @@ import { FeedItem, Link, Post } from '../../fixtures/feedItems.js';
 import { TodoResource } from '../resources.js';
 import ReconcileProbe from './ReconcileProbe.svelte';
 import { snapshot } from './snapshot.svelte.js';
+import { watch } from './watch.svelte.js';
+import { createQuery } from '../../../adapters/svelte/index.js';
 
 const API = 'http://test.invalid';
 const ArticleResource = createResource({ urlPrefix: API, path: '/articles/:id', schema: Article });
@@ -248,5 +250,31 @@ describe.each(['state', 'store'] as const)("a row's getters and methods (%s form
     await tick();
     expect(lines()).toEqual(['· uno UNO null', '· two TWO null']);
     if (form === 'state') expect(JSON.stringify(state().data)).toBe('[{"label":"· uno"},{"label":"· two"}]');
+  });
+});
+
+describe('a field a record gains or loses, read through a reconcile row', () => {
+  it("re-runs what read it as absent, and what read the row's keys, `in` or JSON", async () => {
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [{ id: 1, userId: 1, title: 'one', completed: false }]);
+    const todos = createQuery(TodoResource.getList, { userId: 1 }, { controller, reconcile: true });
+    let data: Todo[] = [];
+    const stop = todos.subscribe((state) => (data = state.data ?? []));
+    const todo = data[0] as Todo & { note?: string };
+    const seen = {
+      note: watch(() => todo.note),
+      has: watch(() => 'note' in todo),
+      keys: watch(() => Object.keys(todo).includes('note')),
+      json: watch(() => JSON.parse(JSON.stringify(todo)).note as unknown),
+    };
+    controller.set(Todo, { id: 1 }, { id: 1, note: 'noted' } as never);
+    await tick();
+    flushSync();
+    expect(data[0]).toBe(todo);
+    expect(seen.note.values).toEqual([undefined, 'noted']);
+    expect(seen.has.values).toEqual([false, true]);
+    expect(seen.keys.values).toEqual([false, true]);
+    expect(seen.json.values).toEqual([undefined, 'noted']);
+    for (const watched of Object.values(seen)) watched.stop();
+    stop();
   });
 });
