@@ -7,7 +7,7 @@ import { cleanup, render, screen } from '@solidjs/testing-library';
 import { createRenderEffect, createRoot, For, type Accessor } from 'solid-js';
 import { unwrap } from 'solid-js/store';
 import { Controller, Entity, RestEndpoint, createResource, schema, type ReadEndpoint } from '../../../core/index.js';
-import { ControllerProvider, createQuery, createQueryState } from '../../../adapters/solid/index.js';
+import { ControllerProvider, createQuery, createQueryState, useSuspense } from '../../../adapters/solid/index.js';
 import { Article, Comment, Todo, User } from '../../fixtures/entities.js';
 import { FeedItem, Link, Post } from '../../fixtures/feedItems.js';
 import { TodoResource } from '../resources.js';
@@ -288,6 +288,72 @@ describe('a field a record gains or loses, read through a Solid reconcile row', 
       controller.set(Todo, { id: 1 }, { id: 1, note: 'again' } as never);
       await microtask();
       expect(seen.note).toEqual([undefined, 'noted', 'again']);
+      dispose();
+    });
+  });
+});
+
+describe('Solid reconcile: true as the docs state it', () => {
+  const todo = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
+
+  it("useSuspense takes it too: a changed record keeps its row's DOM node", async () => {
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [todo(1), todo(2)]);
+    function Rows() {
+      const todos = useSuspense(TodoResource.getList, () => ({ userId: 1 }), { reconcile: true });
+      return (
+        <ul>
+          <For each={todos()}>{(t) => <li>{t.title}</li>}</For>
+        </ul>
+      );
+    }
+    render(() => (
+      <ControllerProvider controller={controller}>
+        <Rows />
+      </ControllerProvider>
+    ));
+    const items = screen.getAllByRole('listitem');
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'two' });
+    await microtask();
+    expect(lines()).toEqual(['todo 1', 'two']);
+    expect(screen.getAllByRole('listitem')).toEqual(items);
+  });
+
+  it('renders the markup it renders without reconcile (what a server render hydrates into)', () => {
+    controller.setResponse(ArticleResource.getList, {}, [article(1, 'ann', [{ id: 10, body: 'hi', author: 'bob' }])]);
+    const html = (reconcile: boolean, form: 'resource' | 'state') => {
+      const view = mount(
+        ArticleResource.getList,
+        () => ({}),
+        (a: Article) => JSON.stringify(a),
+        { reconcile, form },
+      );
+      const markup = view.container.innerHTML;
+      view.unmount();
+      return markup;
+    };
+    for (const form of ['resource', 'state'] as const) {
+      const markup = html(true, form);
+      expect(markup).toContain('name of bob');
+      expect(markup).toBe(html(false, form));
+    }
+  });
+
+  it('gives an entity listed twice one row at both positions, showing its latest record', async () => {
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [todo(1), todo(2), todo(1)]);
+    await createRoot(async (dispose) => {
+      const todos = createQueryState(TodoResource.getList, () => ({ userId: 1 }), { controller, reconcile: true });
+      const titles: string[] = [];
+      createRenderEffect(() =>
+        titles.push(
+          todos()
+            .data!.map((t) => t.title)
+            .join(),
+        ),
+      );
+      expect(todos().data![0]).toBe(todos().data![2]);
+      controller.set(Todo, { id: 1 }, { id: 1, title: 'one' });
+      await microtask();
+      expect(titles.at(-1)).toBe('one,todo 2,one');
       dispose();
     });
   });

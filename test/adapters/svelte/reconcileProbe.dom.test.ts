@@ -21,7 +21,7 @@ import { TodoResource } from '../resources.js';
 import ReconcileProbe from './ReconcileProbe.svelte';
 import { snapshot } from './snapshot.svelte.js';
 import { watch } from './watch.svelte.js';
-import { createQuery } from '../../../adapters/svelte/index.js';
+import { createQuery, useSuspense } from '../../../adapters/svelte/index.js';
 
 const API = 'http://test.invalid';
 const ArticleResource = createResource({ urlPrefix: API, path: '/articles/:id', schema: Article });
@@ -275,6 +275,54 @@ describe('a field a record gains or loses, read through a reconcile row', () => 
     expect(seen.keys.values).toEqual([false, true]);
     expect(seen.json.values).toEqual([undefined, 'noted']);
     for (const watched of Object.values(seen)) watched.stop();
+    stop();
+  });
+});
+
+describe('reconcile: true as the docs state it', () => {
+  const todo = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
+
+  it('useSuspense takes it too: the same row, updated in place, and the same array', async () => {
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [todo(1), todo(2)]);
+    const store = useSuspense(TodoResource.getList, { userId: 1 }, { controller, reconcile: true });
+    const seen: Todo[][] = [];
+    const stop = store.subscribe((state) => state.data && seen.push(state.data));
+    const row = seen[0]![1]!;
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'two' });
+    await tick();
+    expect(seen).toHaveLength(1);
+    expect(row.title).toBe('two');
+    expect(row).not.toBe(controller.get(Todo, { id: 2 }));
+    stop();
+  });
+
+  it('renders the markup it renders without reconcile (what a server render hydrates into)', () => {
+    controller.setResponse(ArticleResource.getList, {}, [article(1, 'ann', [{ id: 10, body: 'hi', author: 'bob' }])]);
+    const html = (reconcile: boolean, form: 'state' | 'store') => {
+      const { view } = mount(ArticleResource.getList, {}, (a: Article) => JSON.stringify(a), { reconcile, form });
+      const markup = view.container.innerHTML;
+      view.unmount();
+      return markup;
+    };
+    for (const form of ['state', 'store'] as const) {
+      const markup = html(true, form);
+      expect(markup).toContain('"name":"name of bob"');
+      expect(markup).toBe(html(false, form));
+    }
+  });
+
+  it('gives an entity listed twice one row at both positions, showing its latest record', async () => {
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [todo(1), todo(2), todo(1)]);
+    const store = createQuery(TodoResource.getList, { userId: 1 }, { controller, reconcile: true });
+    let data: Todo[] = [];
+    const stop = store.subscribe((state) => (data = state.data ?? []));
+    const titles = watch(() => data.map((t) => t.title).join());
+    expect(data[0]).toBe(data[2]);
+    controller.set(Todo, { id: 1 }, { id: 1, title: 'one' });
+    await tick();
+    flushSync();
+    expect(titles.values.at(-1)).toBe('one,todo 2,one');
+    titles.stop();
     stop();
   });
 });
