@@ -12,7 +12,7 @@ import {
   toError,
   type RequestDescription,
 } from '../errors.js';
-import type { Store } from '../store/index.js';
+import type { OptimisticLayer, Store } from '../store/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { describe, readOwn, tryOnce } from './attempt.js';
 import type { Environment } from './Environment.js';
@@ -293,7 +293,10 @@ export class Requests implements RequestStatus {
     const layer = ++this.#layerIds;
     const { changes } = this.#store.dispatch({
       type: 'optimistic',
-      layer: { id: layer, key, schema: endpoint.schema, args, response: expected, fetchedAt },
+      // the schema not enumerable: a getState() taken while the layer lives survives JSON.stringify (a schema has cycles)
+      layer: Object.defineProperty({ id: layer, key, args, response: expected, fetchedAt }, 'schema', {
+        value: endpoint.schema,
+      }) as OptimisticLayer,
     });
     if (this.log.observed) this.log.emit({ type: 'optimistic', key, endpoint, args, changes });
     return layer;

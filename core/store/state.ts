@@ -35,7 +35,7 @@ export interface OptimisticLayer {
   readonly id: number;
   /** The request key of the mutation. */
   readonly key: string;
-  /** The schema its expected response is normalized with. */
+  /** The schema its expected response is normalized with (not enumerable: JSON leaves it out). */
   readonly schema: unknown;
   /** The arguments of the mutation (URL args, body). */
   readonly args: readonly unknown[];

@@ -148,3 +148,18 @@ describe.each(['state', 'store'] as const)('reconcile rows against a server (%s 
     expect(lines()).toEqual(fresh({ userId: 1 }));
   });
 });
+
+describe('reconcile rows and a push in flight', () => {
+  it('show the state under the push while it is in flight, then the saved row: as a fresh read', async () => {
+    mount({ userId: 1 });
+    await waitFor(() => expect(lines()).toEqual(['1:todo 1', '3:todo 3', '5:todo 5']));
+    fake.setLatency(20);
+    const push = controller.fetch(TodoResource.getList.push, { userId: 1 }, { title: 'new' });
+    await tick();
+    expect(lines()).toEqual(fresh({ userId: 1 })); // its layer holds no pk for the new todo: nothing to show yet
+    await push;
+    await tick();
+    expect(lines()).toEqual(['1:todo 1', '3:todo 3', '5:todo 5', '7:new']);
+    expect(lines()).toEqual(fresh({ userId: 1 }));
+  });
+});
