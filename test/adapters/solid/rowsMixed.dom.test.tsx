@@ -6,9 +6,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@solidjs/testing-library';
 import { createSignal, For } from 'solid-js';
-import { Controller, schema } from '../../../core/index.js';
+import { Controller, createResource, schema } from '../../../core/index.js';
 import { ControllerProvider, createQuery, createQueryState } from '../../../adapters/solid/index.js';
-import { Todo } from '../../fixtures/entities.js';
+import { Article, Comment, Todo, User } from '../../fixtures/entities.js';
 import { seeded } from '../../fixtures/random.js';
 import { TodoResource } from '../resources.js';
 
@@ -88,3 +88,70 @@ describe.each([
     controller.dispose();
   });
 });
+
+const ArticleResource = createResource({ urlPrefix: 'http://test.invalid', path: '/articles/:id', schema: Article });
+const showArticle = (a: Article) =>
+  `${a.id} ${a.title} by ${a.author.name}: ${a.comments.map((c) => `${c.body} (${c.author.name})`).join(', ')}`;
+
+describe.each(['resource', 'state'] as const)(
+  'Solid reconcile over mixed sequences of nested data (%s form)',
+  (form) => {
+    it('shows what a fresh controller reads after every task', { timeout: 60_000 }, async () => {
+      const { int } = seeded(form === 'state' ? 11 : 12);
+      const controller = new Controller();
+      const user = (id: number, name = `user ${id}`) => ({ id: `u${id}`, name });
+      const comment = (id: number) => ({ id, body: `comment ${id}`, author: user(int(4)) });
+      const article = (id: number) => ({
+        id,
+        title: `article ${id}`,
+        author: user(int(4)),
+        comments: Array.from({ length: int(3) }, () => comment(1 + int(8))).filter(
+          (c, i, all) => all.findIndex((d) => d.id === c.id) === i,
+        ),
+      });
+      const members = () =>
+        Array.from({ length: 1 + int(6) }, () => 1 + int(8)).filter((id, i, all) => all.indexOf(id) === i);
+      controller.setResponse(ArticleResource.getList, {}, members().map(article));
+      function Rows() {
+        const options = { reconcile: true };
+        const read: () => Article[] | undefined =
+          form === 'state'
+            ? (
+                (state) => () =>
+                  state().data
+              )(createQueryState(ArticleResource.getList, () => ({}), options))
+            : createQuery(ArticleResource.getList, () => ({}), options);
+        return (
+          <ul>
+            <For each={read()}>{(a) => <li>{showArticle(a)}</li>}</For>
+          </ul>
+        );
+      }
+      render(() => (
+        <ControllerProvider controller={controller}>
+          <Rows />
+        </ControllerProvider>
+      ));
+      for (let step = 0; step < 50; step++) {
+        for (let w = 0, writes = 1 + int(3); w < writes; w++) {
+          const op = int(8);
+          const id = 1 + int(8);
+          const who = int(4);
+          if (op < 2) controller.set(User, { id: `u${who}` }, user(who, `s${step}w${w}`));
+          else if (op < 3) controller.set(Comment, { id }, { id, body: `s${step}w${w}` });
+          else if (op < 4) controller.set(Article, { id }, { id, title: `s${step}w${w}` });
+          else if (op < 5) controller.set(Article, { id }, { id, author: user(who) });
+          else if (op < 6) controller.set(new schema.Invalidate(Article), { id }, { id });
+          else if (op < 7) controller.set(Article, { id }, article(id));
+          else controller.setResponse(ArticleResource.getList, {}, members().map(article));
+        }
+        await task();
+        const fresh = new Controller({ initialState: controller.getState() });
+        const expected = (fresh.getResponse(ArticleResource.getList, {}).data ?? []).map(showArticle);
+        expect(lines(), `step ${step}`).toEqual(expected);
+        fresh.dispose();
+      }
+      controller.dispose();
+    });
+  },
+);

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import { writable } from 'svelte/store';
-import { Controller, schema, type Entity } from '../../../core/index.js';
-import { Todo } from '../../fixtures/entities.js';
+import { Controller, createResource, schema, type Entity } from '../../../core/index.js';
+import { Article, Comment, Todo, User } from '../../fixtures/entities.js';
 import { seeded } from '../../fixtures/random.js';
 import { TodoResource } from '../resources.js';
 import ReconcileProbe from './ReconcileProbe.svelte';
@@ -73,6 +73,62 @@ describe.each([
       const expected = (fresh.getResponse(TodoResource.getList, { userId }).data ?? []).map(
         (todo) => `${todo.id}:${todo.title}:${todo.completed}`,
       );
+      expect(lines(), `step ${step}`).toEqual(expected);
+      fresh.dispose();
+    }
+    view.unmount();
+    controller.dispose();
+  });
+});
+
+const ArticleResource = createResource({ urlPrefix: 'http://test.invalid', path: '/articles/:id', schema: Article });
+const showArticle = (a: Article) =>
+  `${a.id} ${a.title} by ${a.author.name}: ${a.comments.map((c) => `${c.body} (${c.author.name})`).join(', ')}`;
+
+describe.each(['state', 'store'] as const)('Svelte reconcile over mixed sequences of nested data (%s form)', (form) => {
+  it('shows what a fresh controller reads after every task', { timeout: 60_000 }, async () => {
+    const { int } = seeded(form === 'state' ? 11 : 12);
+    const controller = new Controller();
+    const user = (id: number, name = `user ${id}`) => ({ id: `u${id}`, name });
+    const comment = (id: number) => ({ id, body: `comment ${id}`, author: user(int(4)) });
+    const article = (id: number) => ({
+      id,
+      title: `article ${id}`,
+      author: user(int(4)),
+      comments: Array.from({ length: int(3) }, () => comment(1 + int(8))).filter(
+        (c, i, all) => all.findIndex((d) => d.id === c.id) === i,
+      ),
+    });
+    const members = () =>
+      Array.from({ length: 1 + int(6) }, () => 1 + int(8)).filter((id, i, all) => all.indexOf(id) === i);
+    controller.setResponse(ArticleResource.getList, {}, members().map(article));
+    const view = render(ReconcileProbe, {
+      controller,
+      endpoint: ArticleResource.getList,
+      args: writable({}),
+      form,
+      items: (data: unknown) => (data ?? []) as readonly unknown[],
+      line: (a: unknown) => showArticle(a as Article),
+      key: (a: unknown) => (a as Entity).pk(),
+    });
+    flushSync();
+    for (let step = 0; step < 50; step++) {
+      for (let w = 0, writes = 1 + int(3); w < writes; w++) {
+        const op = int(8);
+        const id = 1 + int(8);
+        const who = int(4);
+        if (op < 2) controller.set(User, { id: `u${who}` }, user(who, `s${step}w${w}`));
+        else if (op < 3) controller.set(Comment, { id }, { id, body: `s${step}w${w}` });
+        else if (op < 4) controller.set(Article, { id }, { id, title: `s${step}w${w}` });
+        else if (op < 5) controller.set(Article, { id }, { id, author: user(who) });
+        else if (op < 6) controller.set(new schema.Invalidate(Article), { id }, { id });
+        else if (op < 7) controller.set(Article, { id }, article(id));
+        else controller.setResponse(ArticleResource.getList, {}, members().map(article));
+      }
+      await task();
+      flushSync();
+      const fresh = new Controller({ initialState: controller.getState() });
+      const expected = (fresh.getResponse(ArticleResource.getList, {}).data ?? []).map(showArticle);
       expect(lines(), `step ${step}`).toEqual(expected);
       fresh.dispose();
     }
