@@ -284,6 +284,12 @@ function endOfTask() {
   batch(() => commits.forEach((commit) => commit()));
 }
 
+/** Brings the task's writes to every query now: the waiting re-reads, then their commits (a row read in an event handler). */
+function commitNow() {
+  flushQueries();
+  if (queued.size) endOfTask();
+}
+
 /**
  * Follows `open(args)` in the calling scope (a new request key resubscribes; not before `ready`); on
  * the server, `peek(args)` only. A subscription's first emission (synchronous, on subscribe) is set at
@@ -354,7 +360,7 @@ function observeIn<E extends ReadEndpoint>(
  * before is the state before (no update).
  */
 function reconciled<S extends QueryResult<unknown>>(): (state: S) => S {
-  const rows = reconcileRows();
+  const rows = reconcileRows(commitNow);
   let last: S | undefined;
   return (viewed) => {
     const data = rows(viewed.data);

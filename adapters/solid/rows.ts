@@ -16,6 +16,7 @@
  */
 import { batch, createSignal, getListener } from 'solid-js';
 import { keepRows } from '../../core/index.js';
+import { onQueriesWait } from '../../core/internal.js';
 
 type Fields = Record<PropertyKey, unknown>;
 /** A signal read by what tracks it, written with a new number to notify it. */
@@ -45,6 +46,22 @@ const track = (slot: Slot, key: PropertyKey) => {
   (own ?? (slot.whole ??= createSignal(0) as Signal))[0]();
 };
 
+/** A write made queries wait since a row's last read outside a tracking scope; `bring` commits the task's writes. */
+let written = false;
+let bring = () => {};
+onQueriesWait(() => (written = true));
+
+/**
+ * What a row's read outside a tracking scope (an event handler right after a write) runs first: the task's writes
+ * are committed now, as a read of a query's accessor there does, so that the row shows them.
+ */
+const current = () => {
+  if (written && !getListener()) {
+    written = false;
+    bring();
+  }
+};
+
 const readOnly = (key: PropertyKey): never => {
   throw new TypeError(
     process.env.NODE_ENV !== 'production'
@@ -57,6 +74,7 @@ const readOnly = (key: PropertyKey): never => {
 const handler: ProxyHandler<Slot> = {
   get(slot, key, receiver) {
     if (key === SLOT) return slot;
+    current();
     const record = slot.record;
     if (Object.hasOwn(record, key)) {
       track(slot, key);
@@ -68,10 +86,12 @@ const handler: ProxyHandler<Slot> = {
     return Reflect.get(prototype, key, receiver);
   },
   has(slot, key) {
+    current();
     track(slot, KEYS);
     return key in slot.record;
   },
   ownKeys(slot) {
+    current();
     track(slot, KEYS);
     return Reflect.ownKeys(slot.record);
   },
@@ -123,8 +143,12 @@ const update = (row: object, entity: object): void => {
   if (whole) slot.whole[1](++version);
 };
 
-/** Maps a query's data to the same data with its entities as rows (see `keepRows`); the cache's objects are not changed. */
-export function reconcileRows(): <T>(data: T) => T {
+/**
+ * Maps a query's data to the same data with its entities as rows (see `keepRows`); the cache's objects are not
+ * changed. `commit` brings the task's writes to every query now (a row read outside a tracking scope runs it).
+ */
+export function reconcileRows(commit: () => void): <T>(data: T) => T {
+  bring = commit;
   const rows = keepRows<object>({ create, update });
   return (data) => batch(() => rows(data));
 }

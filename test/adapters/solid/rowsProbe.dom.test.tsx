@@ -358,3 +358,46 @@ describe('Solid reconcile: true as the docs state it', () => {
     });
   });
 });
+
+describe('a Solid reconcile row read right after a write', () => {
+  it('shows the write outside a tracking scope (an event handler), as the accessor does', async () => {
+    controller.setResponse(TodoResource.getList, { userId: 1 }, [
+      { id: 1, userId: 1, title: 'one', completed: false },
+      { id: 2, userId: 1, title: 'two', completed: false },
+    ]);
+    let todo!: Todo;
+    let seen: unknown[] = [];
+    function Rows() {
+      const todos = createQuery(TodoResource.getList, () => ({ userId: 1 }), { reconcile: true });
+      const toggle = (row: Todo) => {
+        controller.set(Todo, { id: row.id }, { id: row.id, completed: !row.completed });
+        seen = [row.completed, row.title];
+      };
+      return (
+        <ul>
+          <For each={todos()}>
+            {(row) => {
+              if (row.id === 2) todo = row;
+              return (
+                <li>
+                  <button onClick={() => toggle(row)}>{`${row.title} ${row.completed}`}</button>
+                </li>
+              );
+            }}
+          </For>
+        </ul>
+      );
+    }
+    render(() => (
+      <ControllerProvider controller={controller}>
+        <Rows />
+      </ControllerProvider>
+    ));
+    screen.getAllByRole('button')[1]!.click();
+    expect(seen).toEqual([true, 'two']);
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'renamed' });
+    expect(todo.title).toBe('renamed');
+    await microtask();
+    expect(lines()).toEqual(['one false', 'renamed true']);
+  });
+});
