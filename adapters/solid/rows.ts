@@ -96,6 +96,7 @@ const handler: ProxyHandler<Slot> = {
     return Reflect.ownKeys(slot.record);
   },
   getOwnPropertyDescriptor(slot, key) {
+    current();
     const descriptor = Reflect.getOwnPropertyDescriptor(slot.record, key);
     if (!descriptor) return undefined;
     track(slot, key);

@@ -397,6 +397,10 @@ describe('a Solid reconcile row read right after a write', () => {
     expect(seen).toEqual([true, 'two']);
     controller.set(Todo, { id: 2 }, { id: 2, title: 'renamed' });
     expect(todo.title).toBe('renamed');
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'again' });
+    expect(Object.getOwnPropertyDescriptor(todo, 'title')?.value).toBe('again');
+    controller.set(Todo, { id: 2 }, { id: 2, title: 'renamed', note: 'n' } as never);
+    expect('note' in todo && Object.keys(todo).includes('note')).toBe(true);
     await microtask();
     expect(lines()).toEqual(['one false', 'renamed true']);
   });
