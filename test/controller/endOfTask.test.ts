@@ -111,6 +111,20 @@ describe('the end of the task: one re-read, the final state', () => {
       vi.useRealTimers();
     }
   });
+  it('with queueMicrotask faked too, the end of the task comes when the test runs the ticks', async () => {
+    vi.useFakeTimers({ toFake: ['queueMicrotask', 'setTimeout'] });
+    try {
+      const c = setup();
+      const all = list(c);
+      c.set(Todo, { id: 1 }, { id: 1, title: 'faked' });
+      await microtask();
+      expect(all.values).toHaveLength(1);
+      vi.runAllTicks();
+      expect(titles(all.last())).toEqual(['faked', 'todo 2', 'todo 3']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe('the middle of a task sees its writes', () => {
