@@ -29,6 +29,16 @@ class Article extends Entity {
   static override key = 'NArticle';
   static override schema = { tags: [Tag] };
 }
+/** Tags by a key of its own (a `schema.Values` field). */
+class Board extends Entity {
+  id = '';
+  byKey: Record<string, Tag> = {};
+  pk() {
+    return this.id;
+  }
+  static override key = 'NBoard';
+  static override schema = { byKey: new schema.Values(Tag) };
+}
 class Team extends Entity {
   id = '';
   name = '';
@@ -96,6 +106,7 @@ class Task extends Entity {
 const API = 'http://nested.test';
 const articles = new RestEndpoint({ urlPrefix: API, path: '/articles', schema: [Article] });
 const article = new RestEndpoint({ urlPrefix: API, path: '/articles/:id', schema: Article });
+const board = new RestEndpoint({ urlPrefix: API, path: '/board', schema: Board });
 const tags = new RestEndpoint({ urlPrefix: API, path: '/tags', schema: [Tag] });
 const comments = new RestEndpoint({ urlPrefix: API, path: '/comments', schema: [Comment] });
 const people = new RestEndpoint({
@@ -194,6 +205,13 @@ describe('nested lists, chains and collections written record by record', () => 
           {},
           taskIds.map((t) => taskJson(t)),
         );
+        let boardKeys = tagIds.slice();
+        const boardJson = (step = 0) => ({
+          id: 'b',
+          byKey: Object.fromEntries(boardKeys.map((t) => [`k${t}`, tag(t, step)])),
+        });
+        controller.setResponse(board, {}, boardJson());
+        h.watch('board', board);
         h.watch('articles', articles);
         h.watch('article a1', article, { id: 'a1' });
         h.watch('tags', tags);
@@ -205,7 +223,7 @@ describe('nested lists, chains and collections written record by record', () => 
         h.watch('all tasks', tasks, {});
         let next = 1000;
         for (let step = 0; step < 80; step++) {
-          const op = rnd.int(16);
+          const op = rnd.int(17);
           const n = rnd.int(length + 3) + 1;
           const id = `${n}`;
           h.run(
@@ -286,6 +304,13 @@ describe('nested lists, chains and collections written record by record', () => 
                   break;
                 case 13:
                   controller.set(new schema.Invalidate(rnd.next() < 0.5 ? Tag : Comment), { id }, { id });
+                  break;
+                case 16:
+                  // the board's entries come and go
+                  if (rnd.next() < 0.5 && boardKeys.length > 1)
+                    boardKeys = boardKeys.filter((_, i) => i !== rnd.int(boardKeys.length));
+                  else boardKeys = [...boardKeys, `${next++}`];
+                  controller.set(Board, { id: 'b' }, boardJson(step));
                   break;
                 case 14:
                   controller.set([Tag], [tag(id, step), tag(`${n + 1}`, step)]);

@@ -39,6 +39,7 @@ class Row extends Entity {
 
 const members = { link: Link, note: Note };
 const API = 'http://poly.test';
+const union = new schema.Union(members, 'type');
 const feed = new RestEndpoint({
   urlPrefix: API,
   path: '/feed',
@@ -51,6 +52,7 @@ const rows = new RestEndpoint({ urlPrefix: API, path: '/rows', schema: [Row] });
 const allRows = new schema.All(Row);
 const allMixed = new schema.All(members, 'type');
 const doneRows = new schema.Query(allRows, (list) => list.filter((row) => row.done));
+const titled = new schema.Query(allRows, (list, prefix: string) => list.filter((row) => row.title.startsWith(prefix)));
 const counts = new schema.Query(allRows, (list) => ({
   total: list.length,
   done: list.filter((row) => row.done).length,
@@ -92,9 +94,11 @@ describe('Union, Values, All and Query reads written record by record', () => {
         h.watch('All(mixed)', allMixed);
         h.watch('Query(done)', doneRows);
         h.watch('Query(counts)', counts);
+        h.watch('Query(titled r1)', titled, 'r1');
+        h.watch('Query(titled w)', titled, 'w');
         let next = 1000;
         for (let step = 0; step < 80; step++) {
-          const op = rnd.int(12);
+          const op = rnd.int(14);
           const id = `${rnd.int(length + 5) + 1}`;
           h.run(
             `step ${step} op ${op} id ${id}`,
@@ -157,6 +161,16 @@ describe('Union, Values, All and Query reads written record by record', () => {
                 }
                 case 9:
                   controller.set([Row], [row(id, step, true), row(`${Number(id) + 1}`, step)]);
+                  break;
+                case 12: {
+                  // a batch of union rows, one of them switching type (its record written into the other table)
+                  const other = `${Number(id) + 1}`;
+                  const type = types.get(other) === 'link' ? 'note' : 'link';
+                  controller.set([union], [item(id, types.get(id) ?? 'link', step), item(other, type, step)]);
+                  break;
+                }
+                case 13:
+                  controller.set(Row, { id }, { id, title: `w${step}` });
                   break;
                 case 10:
                   controller.setResponse(feed, {}, items(ids, step));
