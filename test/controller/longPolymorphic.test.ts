@@ -4,7 +4,8 @@
  * entries come and go, `schema.All` and a `schema.Query` over it, written in seeded sequences. After every write
  * each stream shows what a fresh controller reads, emits exactly when its data changed and keeps what did not.
  */
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { controllerInternals } from '../../core/controller/Controller.js';
 import { Entity, RestEndpoint, schema } from '../../core/index.js';
 import { LONG_READ } from '../../core/schema/memo/MemoCache.js';
 import { seededStreams } from '../fixtures/seededStreams.js';
@@ -46,6 +47,7 @@ const feed = new RestEndpoint({
   schema: new schema.Collection([new schema.Union(members, 'type')]),
 });
 const plainFeed = new RestEndpoint({ urlPrefix: API, path: '/plain', schema: new schema.Array(members, 'type') });
+const linkRun = new RestEndpoint({ urlPrefix: API, path: '/link-run', schema: new schema.Array(members, 'type') });
 const byId = new RestEndpoint({ urlPrefix: API, path: '/by-id', schema: new schema.Values(Row) });
 const mixedById = new RestEndpoint({ urlPrefix: API, path: '/mixed', schema: new schema.Values(members, 'type') });
 const rows = new RestEndpoint({ urlPrefix: API, path: '/rows', schema: [Row] });
@@ -85,6 +87,12 @@ describe('Union, Values, All and Query reads written record by record', () => {
           {},
           rowIds.map((id) => row(id)),
         );
+        // a long run of one member, then the other (its first table indexed whole from LONG_READ rows on)
+        controller.setResponse(linkRun, {}, [...ids.map((id) => item(`L${id}`, 'link')), item('tail', 'note')]);
+        h.watch('linkRun', linkRun);
+        expect(controllerInternals(controller).cache.byPath.has('PLink'), 'the run indexed by its table').toBe(
+          length >= LONG_READ,
+        );
         h.watch('feed', feed);
         h.watch('plainFeed', plainFeed);
         h.watch('byId', byId);
@@ -98,7 +106,7 @@ describe('Union, Values, All and Query reads written record by record', () => {
         h.watch('Query(titled w)', titled, 'w');
         let next = 1000;
         for (let step = 0; step < 80; step++) {
-          const op = rnd.int(14);
+          const op = rnd.int(15);
           const id = `${rnd.int(length + 5) + 1}`;
           h.run(
             `step ${step} op ${op} id ${id}`,
@@ -167,6 +175,13 @@ describe('Union, Values, All and Query reads written record by record', () => {
                   const other = `${Number(id) + 1}`;
                   const type = types.get(other) === 'link' ? 'note' : 'link';
                   controller.set([union], [item(id, types.get(id) ?? 'link', step), item(other, type, step)]);
+                  break;
+                }
+                case 14: {
+                  // a link of the run, or one it does not hold
+                  const pk = `L${rnd.int(length + 5) + 1}`;
+                  if (rnd.next() < 0.3) controller.set(new schema.Invalidate(Link), { id: pk }, { id: pk });
+                  else controller.set(Link, { id: pk }, item(pk, 'link', step));
                   break;
                 }
                 case 13:
