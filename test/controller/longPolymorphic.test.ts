@@ -65,10 +65,15 @@ const item = (id: string, type: string, step = 0) =>
 const row = (id: string, step = 0, done = false) => ({ id, title: `r${id}.${step}`, done });
 
 describe('Union, Values, All and Query reads written record by record', () => {
-  for (const length of [5, 31, 32, 33, LONG_READ - 1, LONG_READ, LONG_READ + 1]) {
-    for (const seed of [1, 2]) {
-      it(`${length} items, seed ${seed}`, { timeout: 60_000 }, () => {
-        const h = seededStreams(seed * 1000 + length);
+  const runs = [5, 31, 32, 33, LONG_READ - 1, LONG_READ, LONG_READ + 1].flatMap((length) => [
+    { length, seed: 1, batch: false },
+    { length, seed: 2, batch: false },
+    { length, seed: 3, batch: true },
+  ]);
+  for (const { length, seed, batch } of runs) {
+    {
+      it(`${length} items, seed ${seed}${batch ? ', two writes per task, batched' : ''}`, { timeout: 60_000 }, () => {
+        const h = seededStreams(seed * 1000 + length, { batch });
         const { rnd, controller } = h;
         const types = new Map<string, string>();
         let ids = Array.from({ length }, (_, i) => `${i + 1}`);
@@ -105,99 +110,102 @@ describe('Union, Values, All and Query reads written record by record', () => {
         h.watch('Query(titled r1)', titled, 'r1');
         h.watch('Query(titled w)', titled, 'w');
         let next = 1000;
+        const write = (step: number, op: number, id: string) => {
+          switch (op) {
+            case 0: {
+              const type = types.get(id) ?? 'link';
+              controller.set(type === 'link' ? Link : Note, { id }, item(id, type, step));
+              break;
+            }
+            case 1: {
+              // the row switches type: the list is answered anew with it as the other member
+              const type = types.get(id) === 'link' ? 'note' : 'link';
+              types.set(id, type);
+              if (!ids.includes(id)) ids = [...ids, id];
+              controller.setResponse(rnd.next() < 0.5 ? feed : plainFeed, {}, items(ids, step));
+              break;
+            }
+            case 2: {
+              // the record of one member holds the other type's name now (the stored reference still names its table)
+              const type = types.get(id) ?? 'link';
+              controller.set(type === 'link' ? Link : Note, { id }, { id, type: type === 'link' ? 'note' : 'link' });
+              break;
+            }
+            case 3:
+              controller.set(Row, { id }, row(id, step, rnd.next() < 0.5));
+              break;
+            case 4: {
+              if (rnd.next() < 0.5 && rowIds.length > 1) rowIds = rowIds.filter((_, i) => i !== rnd.int(rowIds.length));
+              else rowIds = [...rowIds, `${next++}`];
+              controller.setResponse(byId, {}, entries(rowIds, step));
+              break;
+            }
+            case 5: {
+              if (rnd.next() < 0.5 && ids.length > 1) ids = ids.filter((_, i) => i !== rnd.int(ids.length));
+              else {
+                const added = `${next++}`;
+                types.set(added, rnd.next() < 0.5 ? 'link' : 'note');
+                ids = [added, ...ids];
+              }
+              controller.setResponse(mixedById, {}, mixedEntries(ids, step));
+              break;
+            }
+            case 6:
+              // a row another endpoint brings: All and the Query read it
+              controller.setResponse(rows, {}, [row(`${next++}`, step), row(id, step, true)]);
+              break;
+            case 7:
+              controller.set(new schema.Invalidate(Row), { id }, { id });
+              break;
+            case 8: {
+              const type = types.get(id) ?? 'note';
+              controller.set(new schema.Invalidate(type === 'link' ? Link : Note), { id }, { id });
+              break;
+            }
+            case 9:
+              controller.set([Row], [row(id, step, true), row(`${Number(id) + 1}`, step)]);
+              break;
+            case 12: {
+              // a batch of union rows, one of them switching type (its record written into the other table)
+              const other = `${Number(id) + 1}`;
+              const type = types.get(other) === 'link' ? 'note' : 'link';
+              controller.set([union], [item(id, types.get(id) ?? 'link', step), item(other, type, step)]);
+              break;
+            }
+            case 14: {
+              // a link of the run, or one it does not hold
+              const pk = `L${rnd.int(length + 5) + 1}`;
+              if (rnd.next() < 0.3) controller.set(new schema.Invalidate(Link), { id: pk }, { id: pk });
+              else controller.set(Link, { id: pk }, item(pk, 'link', step));
+              break;
+            }
+            case 13:
+              controller.set(Row, { id }, { id, title: `w${step}` });
+              break;
+            case 10:
+              controller.setResponse(feed, {}, items(ids, step));
+              break;
+            default: {
+              // the same values again
+              const stored = controller.getState().entities['PRow']?.[id];
+              controller.set(Row, { id }, typeof stored === 'object' && stored !== null ? { ...stored } : row(id));
+            }
+          }
+        };
+        const responds = (op: number) => op === 1 || op === 4 || op === 5 || op === 6 || op === 10;
         for (let step = 0; step < 80; step++) {
           const op = rnd.int(15);
           const id = `${rnd.int(length + 5) + 1}`;
+          // batched: a second write in the same task, the streams re-read once at its end
+          const op2 = batch ? rnd.int(15) : -1;
+          const id2 = `${rnd.int(length + 5) + 1}`;
           h.run(
-            `step ${step} op ${op} id ${id}`,
+            `step ${step} op ${op} id ${id}${batch ? `, op ${op2} id ${id2}` : ''}`,
             () => {
-              switch (op) {
-                case 0: {
-                  const type = types.get(id) ?? 'link';
-                  controller.set(type === 'link' ? Link : Note, { id }, item(id, type, step));
-                  break;
-                }
-                case 1: {
-                  // the row switches type: the list is answered anew with it as the other member
-                  const type = types.get(id) === 'link' ? 'note' : 'link';
-                  types.set(id, type);
-                  if (!ids.includes(id)) ids = [...ids, id];
-                  controller.setResponse(rnd.next() < 0.5 ? feed : plainFeed, {}, items(ids, step));
-                  break;
-                }
-                case 2: {
-                  // the record of one member holds the other type's name now (the stored reference still names its table)
-                  const type = types.get(id) ?? 'link';
-                  controller.set(
-                    type === 'link' ? Link : Note,
-                    { id },
-                    { id, type: type === 'link' ? 'note' : 'link' },
-                  );
-                  break;
-                }
-                case 3:
-                  controller.set(Row, { id }, row(id, step, rnd.next() < 0.5));
-                  break;
-                case 4: {
-                  if (rnd.next() < 0.5 && rowIds.length > 1)
-                    rowIds = rowIds.filter((_, i) => i !== rnd.int(rowIds.length));
-                  else rowIds = [...rowIds, `${next++}`];
-                  controller.setResponse(byId, {}, entries(rowIds, step));
-                  break;
-                }
-                case 5: {
-                  if (rnd.next() < 0.5 && ids.length > 1) ids = ids.filter((_, i) => i !== rnd.int(ids.length));
-                  else {
-                    const added = `${next++}`;
-                    types.set(added, rnd.next() < 0.5 ? 'link' : 'note');
-                    ids = [added, ...ids];
-                  }
-                  controller.setResponse(mixedById, {}, mixedEntries(ids, step));
-                  break;
-                }
-                case 6:
-                  // a row another endpoint brings: All and the Query read it
-                  controller.setResponse(rows, {}, [row(`${next++}`, step), row(id, step, true)]);
-                  break;
-                case 7:
-                  controller.set(new schema.Invalidate(Row), { id }, { id });
-                  break;
-                case 8: {
-                  const type = types.get(id) ?? 'note';
-                  controller.set(new schema.Invalidate(type === 'link' ? Link : Note), { id }, { id });
-                  break;
-                }
-                case 9:
-                  controller.set([Row], [row(id, step, true), row(`${Number(id) + 1}`, step)]);
-                  break;
-                case 12: {
-                  // a batch of union rows, one of them switching type (its record written into the other table)
-                  const other = `${Number(id) + 1}`;
-                  const type = types.get(other) === 'link' ? 'note' : 'link';
-                  controller.set([union], [item(id, types.get(id) ?? 'link', step), item(other, type, step)]);
-                  break;
-                }
-                case 14: {
-                  // a link of the run, or one it does not hold
-                  const pk = `L${rnd.int(length + 5) + 1}`;
-                  if (rnd.next() < 0.3) controller.set(new schema.Invalidate(Link), { id: pk }, { id: pk });
-                  else controller.set(Link, { id: pk }, item(pk, 'link', step));
-                  break;
-                }
-                case 13:
-                  controller.set(Row, { id }, { id, title: `w${step}` });
-                  break;
-                case 10:
-                  controller.setResponse(feed, {}, items(ids, step));
-                  break;
-                default: {
-                  // the same values again
-                  const stored = controller.getState().entities['PRow']?.[id];
-                  controller.set(Row, { id }, typeof stored === 'object' && stored !== null ? { ...stored } : row(id));
-                }
-              }
+              write(step, op, id);
+              if (batch) write(step, op2, id2);
             },
-            op === 1 || op === 4 || op === 5 || op === 6 || op === 10,
+            responds(op) || batch,
           );
         }
         h.dispose();
