@@ -133,204 +133,215 @@ const team = (id: string, step = 0) => ({ id, name: `team ${id}.${step}` });
 const member = (id: string, teamId: string, step = 0) => ({ id, name: `m ${id}.${step}`, team: team(teamId, step) });
 
 describe('nested lists, chains and collections written record by record', () => {
-  for (const length of [5, 31, 32, 33, LONG_READ - 1, LONG_READ, LONG_READ + 1]) {
-    for (const seed of [1, 2]) {
-      it(`${length} items, seed ${seed}`, { timeout: 60_000 }, () => {
-        const h = seededStreams(seed * 7919 + length);
-        const { rnd, controller } = h;
-        const ids = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `${i + from}`);
-        const teams = ['t1', 't2', 't3'];
-        const memberIds = ['m1', 'm2', 'm3', 'm4', 'm5'];
-        const teamOf = new Map(memberIds.map((id, i) => [id, teams[i % 3]!]));
-        let tagIds = ids(length);
-        const articleTags = new Map<string, string[]>([
-          ['a1', tagIds],
-          ['a2', tagIds.slice().reverse()],
-          // a tag twice in one list
-          ['a3', [...tagIds.slice(0, 3), ...tagIds]],
-        ]);
-        const articleJson = (id: string, step = 0) => ({
-          id,
-          title: `${id}.${step}`,
-          tags: articleTags.get(id)!.map((t) => tag(t, step)),
-        });
-        let commentIds = ids(length);
-        const commentJson = (id: string, step = 0) => {
-          const author = memberIds[Number(id) % memberIds.length]!;
-          return { id, body: `c${id}.${step}`, author: member(author, teamOf.get(author)!, step) };
-        };
-        const byOwner = new Map<string, string>();
-        let taskIds = ids(length);
-        for (const id of taskIds) byOwner.set(id, rnd.pick(['a', 'b']));
-        const taskJson = (id: string, step = 0) => ({ id, owner: byOwner.get(id)!, title: `${id}.${step}` });
+  const runs = [5, 31, 32, 33, LONG_READ - 1, LONG_READ, LONG_READ + 1].flatMap((length) => [
+    { length, seed: 1, batch: false },
+    { length, seed: 2, batch: false },
+    { length, seed: 3, batch: true },
+  ]);
+  for (const { length, seed, batch } of runs) {
+    it(`${length} items, seed ${seed}${batch ? ', two writes per task, batched' : ''}`, { timeout: 60_000 }, () => {
+      const h = seededStreams(seed * 7919 + length, { batch });
+      const { rnd, controller } = h;
+      const ids = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `${i + from}`);
+      const teams = ['t1', 't2', 't3'];
+      const memberIds = ['m1', 'm2', 'm3', 'm4', 'm5'];
+      const teamOf = new Map(memberIds.map((id, i) => [id, teams[i % 3]!]));
+      let tagIds = ids(length);
+      const articleTags = new Map<string, string[]>([
+        ['a1', tagIds],
+        ['a2', tagIds.slice().reverse()],
+        // a tag twice in one list
+        ['a3', [...tagIds.slice(0, 3), ...tagIds]],
+      ]);
+      const articleJson = (id: string, step = 0) => ({
+        id,
+        title: `${id}.${step}`,
+        tags: articleTags.get(id)!.map((t) => tag(t, step)),
+      });
+      let commentIds = ids(length);
+      const commentJson = (id: string, step = 0) => {
+        const author = memberIds[Number(id) % memberIds.length]!;
+        return { id, body: `c${id}.${step}`, author: member(author, teamOf.get(author)!, step) };
+      };
+      const byOwner = new Map<string, string>();
+      let taskIds = ids(length);
+      for (const id of taskIds) byOwner.set(id, rnd.pick(['a', 'b']));
+      const taskJson = (id: string, step = 0) => ({ id, owner: byOwner.get(id)!, title: `${id}.${step}` });
 
-        controller.setResponse(
-          articles,
-          {},
-          ['a1', 'a2', 'a3'].map((id) => articleJson(id)),
-        );
-        controller.setResponse(article, { id: 'a1' }, articleJson('a1'));
-        controller.setResponse(
-          tags,
-          {},
-          tagIds.map((t) => tag(t)),
-        );
-        controller.setResponse(
-          comments,
-          {},
-          commentIds.map((c) => commentJson(c)),
-        );
-        controller.setResponse(
-          people,
-          {},
-          {
-            members: memberIds.map((m) => member(m, teamOf.get(m)!)),
-            comments: commentIds.map((c) => commentJson(c)),
-            again: [...memberIds, ...memberIds].map((m) => member(m, teamOf.get(m)!)),
-          },
-        );
-        controller.setResponse(
-          counters,
-          {},
-          ids(length).map((c) => ({ id: c, count: 1, version: 1 })),
-        );
-        for (const owner of ['a', 'b'])
-          controller.setResponse(
-            tasks,
-            { owner },
-            taskIds.filter((t) => byOwner.get(t) === owner).map((t) => taskJson(t)),
-          );
+      controller.setResponse(
+        articles,
+        {},
+        ['a1', 'a2', 'a3'].map((id) => articleJson(id)),
+      );
+      controller.setResponse(article, { id: 'a1' }, articleJson('a1'));
+      controller.setResponse(
+        tags,
+        {},
+        tagIds.map((t) => tag(t)),
+      );
+      controller.setResponse(
+        comments,
+        {},
+        commentIds.map((c) => commentJson(c)),
+      );
+      controller.setResponse(
+        people,
+        {},
+        {
+          members: memberIds.map((m) => member(m, teamOf.get(m)!)),
+          comments: commentIds.map((c) => commentJson(c)),
+          again: [...memberIds, ...memberIds].map((m) => member(m, teamOf.get(m)!)),
+        },
+      );
+      controller.setResponse(
+        counters,
+        {},
+        ids(length).map((c) => ({ id: c, count: 1, version: 1 })),
+      );
+      for (const owner of ['a', 'b'])
         controller.setResponse(
           tasks,
-          {},
-          taskIds.map((t) => taskJson(t)),
+          { owner },
+          taskIds.filter((t) => byOwner.get(t) === owner).map((t) => taskJson(t)),
         );
-        let boardKeys = tagIds.slice();
-        const boardJson = (step = 0) => ({
-          id: 'b',
-          byKey: Object.fromEntries(boardKeys.map((t) => [`k${t}`, tag(t, step)])),
-        });
-        controller.setResponse(board, {}, boardJson());
-        h.watch('board', board);
-        h.watch('articles', articles);
-        h.watch('article a1', article, { id: 'a1' });
-        h.watch('tags', tags);
-        h.watch('comments', comments);
-        h.watch('people', people);
-        h.watch('counters', counters);
-        h.watch('tasks of a', tasks, { owner: 'a' });
-        h.watch('tasks of b', tasks, { owner: 'b' });
-        h.watch('all tasks', tasks, {});
-        let next = 1000;
-        for (let step = 0; step < 80; step++) {
-          const op = rnd.int(17);
-          const n = rnd.int(length + 3) + 1;
-          const id = `${n}`;
-          h.run(
-            `step ${step} op ${op} id ${id}`,
-            () => {
-              switch (op) {
-                case 0:
-                  controller.set(Tag, { id }, tag(id, step));
-                  break;
-                case 1: {
-                  // an article's tags grow, shrink or turn around
-                  const a = rnd.pick(['a1', 'a2', 'a3']);
-                  let list = articleTags.get(a)!;
-                  const r = rnd.next();
-                  if (r < 0.4) list = [...list, `${next++}`];
-                  else if (r < 0.7 && list.length > 1) list = list.filter((_, i) => i !== rnd.int(list.length));
-                  else list = list.slice().reverse();
-                  articleTags.set(a, list);
-                  controller.set(Article, { id: a }, articleJson(a, step));
-                  break;
-                }
-                case 2:
-                  controller.set(Team, { id: `t${(n % 3) + 1}` }, team(`t${(n % 3) + 1}`, step));
-                  break;
-                case 3: {
-                  // a member changes team
-                  const m = rnd.pick(memberIds);
-                  teamOf.set(m, rnd.pick(teams));
-                  controller.set(Member, { id: m }, { id: m, team: teamOf.get(m)! });
-                  break;
-                }
-                case 4:
-                  controller.set(Member, { id: `m${(n % 5) + 1}` }, { id: `m${(n % 5) + 1}`, name: `n${step}` });
-                  break;
-                case 5:
-                  controller.set(Comment, { id }, commentJson(id, step));
-                  break;
-                case 6: {
-                  if (rnd.next() < 0.5 && commentIds.length > 1)
-                    commentIds = commentIds.filter((_, i) => i !== rnd.int(commentIds.length));
-                  else commentIds = [...commentIds, `${next++}`];
-                  controller.setResponse(
-                    comments,
-                    {},
-                    commentIds.map((c) => commentJson(c, step)),
-                  );
-                  break;
-                }
-                case 7:
-                  // merge adds, an older version is ignored, process stamps
-                  controller.set(Counter, { id }, { id, count: 1, version: rnd.int(4) });
-                  break;
-                case 8:
-                  controller.setResponse(counters, {}, [{ id, count: 2, version: rnd.int(4) }]);
-                  break;
-                case 9: {
-                  const t = `${next++}`;
-                  byOwner.set(t, rnd.pick(['a', 'b']));
-                  taskIds = [...taskIds, t];
-                  const edit = rnd.next() < 0.5 ? tasks.push : tasks.unshift;
-                  controller.setResponse(edit, { owner: byOwner.get(t)! }, taskJson(t), taskJson(t, step));
-                  break;
-                }
-                case 10: {
-                  const t = rnd.pick(taskIds);
-                  controller.setResponse(tasks.remove, { owner: byOwner.get(t)! }, { id: t }, taskJson(t, step));
-                  break;
-                }
-                case 11: {
-                  const t = rnd.pick(taskIds);
-                  const owner = byOwner.get(t) === 'a' ? 'b' : 'a';
-                  byOwner.set(t, owner);
-                  controller.setResponse(taskMove, { id: t }, { owner }, taskJson(t, step));
-                  break;
-                }
-                case 12:
-                  controller.set(Task, { id }, { id, title: `w${step}` });
-                  break;
-                case 13:
-                  controller.set(new schema.Invalidate(rnd.next() < 0.5 ? Tag : Comment), { id }, { id });
-                  break;
-                case 16:
-                  // the board's entries come and go
-                  if (rnd.next() < 0.5 && boardKeys.length > 1)
-                    boardKeys = boardKeys.filter((_, i) => i !== rnd.int(boardKeys.length));
-                  else boardKeys = [...boardKeys, `${next++}`];
-                  controller.set(Board, { id: 'b' }, boardJson(step));
-                  break;
-                case 14:
-                  controller.set([Tag], [tag(id, step), tag(`${n + 1}`, step)]);
-                  break;
-                default:
-                  if (rnd.next() < 0.5 && tagIds.length > 1) tagIds = tagIds.slice(1);
-                  else tagIds = [`${next++}`, ...tagIds];
-                  controller.setResponse(
-                    tags,
-                    {},
-                    tagIds.map((t) => tag(t, step)),
-                  );
-              }
-            },
-            op === 6 || op === 8 || op === 9 || op === 10 || op === 11 || op === 15,
-          );
-        }
-        h.dispose();
+      controller.setResponse(
+        tasks,
+        {},
+        taskIds.map((t) => taskJson(t)),
+      );
+      let boardKeys = tagIds.slice();
+      const boardJson = (step = 0) => ({
+        id: 'b',
+        byKey: Object.fromEntries(boardKeys.map((t) => [`k${t}`, tag(t, step)])),
       });
-    }
+      controller.setResponse(board, {}, boardJson());
+      h.watch('board', board);
+      h.watch('articles', articles);
+      h.watch('article a1', article, { id: 'a1' });
+      h.watch('tags', tags);
+      h.watch('comments', comments);
+      h.watch('people', people);
+      h.watch('counters', counters);
+      h.watch('tasks of a', tasks, { owner: 'a' });
+      h.watch('tasks of b', tasks, { owner: 'b' });
+      h.watch('all tasks', tasks, {});
+      let next = 1000;
+      const write = (step: number, op: number, n: number) => {
+        const id = `${n}`;
+        switch (op) {
+          case 0:
+            controller.set(Tag, { id }, tag(id, step));
+            break;
+          case 1: {
+            // an article's tags grow, shrink or turn around
+            const a = rnd.pick(['a1', 'a2', 'a3']);
+            let list = articleTags.get(a)!;
+            const r = rnd.next();
+            if (r < 0.4) list = [...list, `${next++}`];
+            else if (r < 0.7 && list.length > 1) list = list.filter((_, i) => i !== rnd.int(list.length));
+            else list = list.slice().reverse();
+            articleTags.set(a, list);
+            controller.set(Article, { id: a }, articleJson(a, step));
+            break;
+          }
+          case 2:
+            controller.set(Team, { id: `t${(n % 3) + 1}` }, team(`t${(n % 3) + 1}`, step));
+            break;
+          case 3: {
+            // a member changes team
+            const m = rnd.pick(memberIds);
+            teamOf.set(m, rnd.pick(teams));
+            controller.set(Member, { id: m }, { id: m, team: teamOf.get(m)! });
+            break;
+          }
+          case 4:
+            controller.set(Member, { id: `m${(n % 5) + 1}` }, { id: `m${(n % 5) + 1}`, name: `n${step}` });
+            break;
+          case 5:
+            controller.set(Comment, { id }, commentJson(id, step));
+            break;
+          case 6: {
+            if (rnd.next() < 0.5 && commentIds.length > 1)
+              commentIds = commentIds.filter((_, i) => i !== rnd.int(commentIds.length));
+            else commentIds = [...commentIds, `${next++}`];
+            controller.setResponse(
+              comments,
+              {},
+              commentIds.map((c) => commentJson(c, step)),
+            );
+            break;
+          }
+          case 7:
+            // merge adds, an older version is ignored, process stamps
+            controller.set(Counter, { id }, { id, count: 1, version: rnd.int(4) });
+            break;
+          case 8:
+            controller.setResponse(counters, {}, [{ id, count: 2, version: rnd.int(4) }]);
+            break;
+          case 9: {
+            const t = `${next++}`;
+            byOwner.set(t, rnd.pick(['a', 'b']));
+            taskIds = [...taskIds, t];
+            const edit = rnd.next() < 0.5 ? tasks.push : tasks.unshift;
+            controller.setResponse(edit, { owner: byOwner.get(t)! }, taskJson(t), taskJson(t, step));
+            break;
+          }
+          case 10: {
+            const t = rnd.pick(taskIds);
+            controller.setResponse(tasks.remove, { owner: byOwner.get(t)! }, { id: t }, taskJson(t, step));
+            break;
+          }
+          case 11: {
+            const t = rnd.pick(taskIds);
+            const owner = byOwner.get(t) === 'a' ? 'b' : 'a';
+            byOwner.set(t, owner);
+            controller.setResponse(taskMove, { id: t }, { owner }, taskJson(t, step));
+            break;
+          }
+          case 12:
+            controller.set(Task, { id }, { id, title: `w${step}` });
+            break;
+          case 13:
+            controller.set(new schema.Invalidate(rnd.next() < 0.5 ? Tag : Comment), { id }, { id });
+            break;
+          case 16:
+            // the board's entries come and go
+            if (rnd.next() < 0.5 && boardKeys.length > 1)
+              boardKeys = boardKeys.filter((_, i) => i !== rnd.int(boardKeys.length));
+            else boardKeys = [...boardKeys, `${next++}`];
+            controller.set(Board, { id: 'b' }, boardJson(step));
+            break;
+          case 14:
+            controller.set([Tag], [tag(id, step), tag(`${n + 1}`, step)]);
+            break;
+          default:
+            if (rnd.next() < 0.5 && tagIds.length > 1) tagIds = tagIds.slice(1);
+            else tagIds = [`${next++}`, ...tagIds];
+            controller.setResponse(
+              tags,
+              {},
+              tagIds.map((t) => tag(t, step)),
+            );
+        }
+      };
+      const responds = (op: number) => op === 6 || op === 8 || op === 9 || op === 10 || op === 11 || op === 15;
+      for (let step = 0; step < 80; step++) {
+        const op = rnd.int(17);
+        const n = rnd.int(length + 3) + 1;
+        // batched: a second write in the same task, the streams re-read once at its end
+        const op2 = batch ? rnd.int(17) : -1;
+        const n2 = rnd.int(length + 3) + 1;
+        h.run(
+          `step ${step} op ${op} id ${n}${batch ? `, op ${op2} id ${n2}` : ''}`,
+          () => {
+            write(step, op, n);
+            if (batch) write(step, op2, n2);
+          },
+          responds(op) || batch,
+        );
+      }
+      h.dispose();
+    });
   }
 });
 

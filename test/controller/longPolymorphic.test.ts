@@ -71,146 +71,144 @@ describe('Union, Values, All and Query reads written record by record', () => {
     { length, seed: 3, batch: true },
   ]);
   for (const { length, seed, batch } of runs) {
-    {
-      it(`${length} items, seed ${seed}${batch ? ', two writes per task, batched' : ''}`, { timeout: 60_000 }, () => {
-        const h = seededStreams(seed * 1000 + length, { batch });
-        const { rnd, controller } = h;
-        const types = new Map<string, string>();
-        let ids = Array.from({ length }, (_, i) => `${i + 1}`);
-        for (const id of ids) types.set(id, rnd.next() < 0.5 ? 'link' : 'note');
-        const items = (list: string[], step = 0) => list.map((id) => item(id, types.get(id)!, step));
-        let rowIds = Array.from({ length }, (_, i) => `${i + 1}`);
-        const entries = (list: string[], step = 0) => Object.fromEntries(list.map((id) => [`k${id}`, row(id, step)]));
-        const mixedEntries = (list: string[], step = 0) =>
-          Object.fromEntries(list.map((id) => [`k${id}`, item(id, types.get(id)!, step)]));
-        controller.setResponse(feed, {}, items(ids));
-        controller.setResponse(plainFeed, {}, items(ids));
-        controller.setResponse(byId, {}, entries(rowIds));
-        controller.setResponse(mixedById, {}, mixedEntries(ids));
-        controller.setResponse(
-          rows,
-          {},
-          rowIds.map((id) => row(id)),
-        );
-        // a long run of one member, then the other (its first table indexed whole from LONG_READ rows on)
-        controller.setResponse(linkRun, {}, [...ids.map((id) => item(`L${id}`, 'link')), item('tail', 'note')]);
-        h.watch('linkRun', linkRun);
-        expect(controllerInternals(controller).cache.byPath.has('PLink'), 'the run indexed by its table').toBe(
-          length >= LONG_READ,
-        );
-        h.watch('feed', feed);
-        h.watch('plainFeed', plainFeed);
-        h.watch('byId', byId);
-        h.watch('mixedById', mixedById);
-        h.watch('rows', rows);
-        h.watch('All(Row)', allRows);
-        h.watch('All(mixed)', allMixed);
-        h.watch('Query(done)', doneRows);
-        h.watch('Query(counts)', counts);
-        h.watch('Query(titled r1)', titled, 'r1');
-        h.watch('Query(titled w)', titled, 'w');
-        let next = 1000;
-        const write = (step: number, op: number, id: string) => {
-          switch (op) {
-            case 0: {
-              const type = types.get(id) ?? 'link';
-              controller.set(type === 'link' ? Link : Note, { id }, item(id, type, step));
-              break;
-            }
-            case 1: {
-              // the row switches type: the list is answered anew with it as the other member
-              const type = types.get(id) === 'link' ? 'note' : 'link';
-              types.set(id, type);
-              if (!ids.includes(id)) ids = [...ids, id];
-              controller.setResponse(rnd.next() < 0.5 ? feed : plainFeed, {}, items(ids, step));
-              break;
-            }
-            case 2: {
-              // the record of one member holds the other type's name now (the stored reference still names its table)
-              const type = types.get(id) ?? 'link';
-              controller.set(type === 'link' ? Link : Note, { id }, { id, type: type === 'link' ? 'note' : 'link' });
-              break;
-            }
-            case 3:
-              controller.set(Row, { id }, row(id, step, rnd.next() < 0.5));
-              break;
-            case 4: {
-              if (rnd.next() < 0.5 && rowIds.length > 1) rowIds = rowIds.filter((_, i) => i !== rnd.int(rowIds.length));
-              else rowIds = [...rowIds, `${next++}`];
-              controller.setResponse(byId, {}, entries(rowIds, step));
-              break;
-            }
-            case 5: {
-              if (rnd.next() < 0.5 && ids.length > 1) ids = ids.filter((_, i) => i !== rnd.int(ids.length));
-              else {
-                const added = `${next++}`;
-                types.set(added, rnd.next() < 0.5 ? 'link' : 'note');
-                ids = [added, ...ids];
-              }
-              controller.setResponse(mixedById, {}, mixedEntries(ids, step));
-              break;
-            }
-            case 6:
-              // a row another endpoint brings: All and the Query read it
-              controller.setResponse(rows, {}, [row(`${next++}`, step), row(id, step, true)]);
-              break;
-            case 7:
-              controller.set(new schema.Invalidate(Row), { id }, { id });
-              break;
-            case 8: {
-              const type = types.get(id) ?? 'note';
-              controller.set(new schema.Invalidate(type === 'link' ? Link : Note), { id }, { id });
-              break;
-            }
-            case 9:
-              controller.set([Row], [row(id, step, true), row(`${Number(id) + 1}`, step)]);
-              break;
-            case 12: {
-              // a batch of union rows, one of them switching type (its record written into the other table)
-              const other = `${Number(id) + 1}`;
-              const type = types.get(other) === 'link' ? 'note' : 'link';
-              controller.set([union], [item(id, types.get(id) ?? 'link', step), item(other, type, step)]);
-              break;
-            }
-            case 14: {
-              // a link of the run, or one it does not hold
-              const pk = `L${rnd.int(length + 5) + 1}`;
-              if (rnd.next() < 0.3) controller.set(new schema.Invalidate(Link), { id: pk }, { id: pk });
-              else controller.set(Link, { id: pk }, item(pk, 'link', step));
-              break;
-            }
-            case 13:
-              controller.set(Row, { id }, { id, title: `w${step}` });
-              break;
-            case 10:
-              controller.setResponse(feed, {}, items(ids, step));
-              break;
-            default: {
-              // the same values again
-              const stored = controller.getState().entities['PRow']?.[id];
-              controller.set(Row, { id }, typeof stored === 'object' && stored !== null ? { ...stored } : row(id));
-            }
+    it(`${length} items, seed ${seed}${batch ? ', two writes per task, batched' : ''}`, { timeout: 60_000 }, () => {
+      const h = seededStreams(seed * 1000 + length, { batch });
+      const { rnd, controller } = h;
+      const types = new Map<string, string>();
+      let ids = Array.from({ length }, (_, i) => `${i + 1}`);
+      for (const id of ids) types.set(id, rnd.next() < 0.5 ? 'link' : 'note');
+      const items = (list: string[], step = 0) => list.map((id) => item(id, types.get(id)!, step));
+      let rowIds = Array.from({ length }, (_, i) => `${i + 1}`);
+      const entries = (list: string[], step = 0) => Object.fromEntries(list.map((id) => [`k${id}`, row(id, step)]));
+      const mixedEntries = (list: string[], step = 0) =>
+        Object.fromEntries(list.map((id) => [`k${id}`, item(id, types.get(id)!, step)]));
+      controller.setResponse(feed, {}, items(ids));
+      controller.setResponse(plainFeed, {}, items(ids));
+      controller.setResponse(byId, {}, entries(rowIds));
+      controller.setResponse(mixedById, {}, mixedEntries(ids));
+      controller.setResponse(
+        rows,
+        {},
+        rowIds.map((id) => row(id)),
+      );
+      // a long run of one member, then the other (its first table indexed whole from LONG_READ rows on)
+      controller.setResponse(linkRun, {}, [...ids.map((id) => item(`L${id}`, 'link')), item('tail', 'note')]);
+      h.watch('linkRun', linkRun);
+      expect(controllerInternals(controller).cache.byPath.has('PLink'), 'the run indexed by its table').toBe(
+        length >= LONG_READ,
+      );
+      h.watch('feed', feed);
+      h.watch('plainFeed', plainFeed);
+      h.watch('byId', byId);
+      h.watch('mixedById', mixedById);
+      h.watch('rows', rows);
+      h.watch('All(Row)', allRows);
+      h.watch('All(mixed)', allMixed);
+      h.watch('Query(done)', doneRows);
+      h.watch('Query(counts)', counts);
+      h.watch('Query(titled r1)', titled, 'r1');
+      h.watch('Query(titled w)', titled, 'w');
+      let next = 1000;
+      const write = (step: number, op: number, id: string) => {
+        switch (op) {
+          case 0: {
+            const type = types.get(id) ?? 'link';
+            controller.set(type === 'link' ? Link : Note, { id }, item(id, type, step));
+            break;
           }
-        };
-        const responds = (op: number) => op === 1 || op === 4 || op === 5 || op === 6 || op === 10;
-        for (let step = 0; step < 80; step++) {
-          const op = rnd.int(15);
-          const id = `${rnd.int(length + 5) + 1}`;
-          // batched: a second write in the same task, the streams re-read once at its end
-          const op2 = batch ? rnd.int(15) : -1;
-          const id2 = `${rnd.int(length + 5) + 1}`;
-          h.run(
-            `step ${step} op ${op} id ${id}${batch ? `, op ${op2} id ${id2}` : ''}`,
-            () => {
-              write(step, op, id);
-              if (batch) write(step, op2, id2);
-            },
-            responds(op) || batch,
-          );
+          case 1: {
+            // the row switches type: the list is answered anew with it as the other member
+            const type = types.get(id) === 'link' ? 'note' : 'link';
+            types.set(id, type);
+            if (!ids.includes(id)) ids = [...ids, id];
+            controller.setResponse(rnd.next() < 0.5 ? feed : plainFeed, {}, items(ids, step));
+            break;
+          }
+          case 2: {
+            // the record of one member holds the other type's name now (the stored reference still names its table)
+            const type = types.get(id) ?? 'link';
+            controller.set(type === 'link' ? Link : Note, { id }, { id, type: type === 'link' ? 'note' : 'link' });
+            break;
+          }
+          case 3:
+            controller.set(Row, { id }, row(id, step, rnd.next() < 0.5));
+            break;
+          case 4: {
+            if (rnd.next() < 0.5 && rowIds.length > 1) rowIds = rowIds.filter((_, i) => i !== rnd.int(rowIds.length));
+            else rowIds = [...rowIds, `${next++}`];
+            controller.setResponse(byId, {}, entries(rowIds, step));
+            break;
+          }
+          case 5: {
+            if (rnd.next() < 0.5 && ids.length > 1) ids = ids.filter((_, i) => i !== rnd.int(ids.length));
+            else {
+              const added = `${next++}`;
+              types.set(added, rnd.next() < 0.5 ? 'link' : 'note');
+              ids = [added, ...ids];
+            }
+            controller.setResponse(mixedById, {}, mixedEntries(ids, step));
+            break;
+          }
+          case 6:
+            // a row another endpoint brings: All and the Query read it
+            controller.setResponse(rows, {}, [row(`${next++}`, step), row(id, step, true)]);
+            break;
+          case 7:
+            controller.set(new schema.Invalidate(Row), { id }, { id });
+            break;
+          case 8: {
+            const type = types.get(id) ?? 'note';
+            controller.set(new schema.Invalidate(type === 'link' ? Link : Note), { id }, { id });
+            break;
+          }
+          case 9:
+            controller.set([Row], [row(id, step, true), row(`${Number(id) + 1}`, step)]);
+            break;
+          case 12: {
+            // a batch of union rows, one of them switching type (its record written into the other table)
+            const other = `${Number(id) + 1}`;
+            const type = types.get(other) === 'link' ? 'note' : 'link';
+            controller.set([union], [item(id, types.get(id) ?? 'link', step), item(other, type, step)]);
+            break;
+          }
+          case 14: {
+            // a link of the run, or one it does not hold
+            const pk = `L${rnd.int(length + 5) + 1}`;
+            if (rnd.next() < 0.3) controller.set(new schema.Invalidate(Link), { id: pk }, { id: pk });
+            else controller.set(Link, { id: pk }, item(pk, 'link', step));
+            break;
+          }
+          case 13:
+            controller.set(Row, { id }, { id, title: `w${step}` });
+            break;
+          case 10:
+            controller.setResponse(feed, {}, items(ids, step));
+            break;
+          default: {
+            // the same values again
+            const stored = controller.getState().entities['PRow']?.[id];
+            controller.set(Row, { id }, typeof stored === 'object' && stored !== null ? { ...stored } : row(id));
+          }
         }
-        h.dispose();
-      });
-    }
+      };
+      const responds = (op: number) => op === 1 || op === 4 || op === 5 || op === 6 || op === 10;
+      for (let step = 0; step < 80; step++) {
+        const op = rnd.int(15);
+        const id = `${rnd.int(length + 5) + 1}`;
+        // batched: a second write in the same task, the streams re-read once at its end
+        const op2 = batch ? rnd.int(15) : -1;
+        const id2 = `${rnd.int(length + 5) + 1}`;
+        h.run(
+          `step ${step} op ${op} id ${id}${batch ? `, op ${op2} id ${id2}` : ''}`,
+          () => {
+            write(step, op, id);
+            if (batch) write(step, op2, id2);
+          },
+          responds(op) || batch,
+        );
+      }
+      h.dispose();
+    });
   }
 });
 
