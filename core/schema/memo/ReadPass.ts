@@ -12,6 +12,7 @@ import {
   NO_DEPS,
   STRIDE,
   newNode,
+  sameList,
   sameRecords,
   stableValue,
   unsettle,
@@ -32,10 +33,7 @@ const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
  * validated (same record, and every record it read still gives the same value) or rebuilt.
  */
 export class ReadPass implements DenormalizeContext, PatchHost {
-  /**
-   * Whether a record built in this pass read other records than its previous build did (or has no
-   * previous build to compare with): then the set of paths must be computed anew.
-   */
+  /** Whether a record built in this pass read other records than its previous build (or had none): paths anew. */
   reshaped = false;
   /** The dependencies being recorded (see Recording.ts). */
   readonly #rec = new Recording();
@@ -331,8 +329,9 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     }
     const deps = (built.deps = rec.take(start));
     const sameReads = before !== undefined && (rec.kept === deps || sameRecords(before, deps));
-    // read again with the same values (a node the write `reached` may be; a patched list's are its old ones, updated)
-    if (rebuilt && sameReads && before !== deps && sameRecords(before!, deps, true)) built.value = previous;
+    // the same values read again (a node the write `reached`; a patched list), or a list rewritten to the same items
+    if (rebuilt ? sameReads && before !== deps && sameRecords(before!, deps, true) : sameList(previous, built.value))
+      built.value = previous;
     if (!this.reshaped && deps.length > 0 && !sameReads) this.reshaped = true;
     if (!sameReads && (rebuilt || before !== undefined)) this.#memo.reshapes++; // another result's paths may go through it
     // a rebuild that read the same records is listed already
@@ -368,10 +367,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     return validAt === this.#version || (validAt === this.#trustFrom && node.dirty !== this.#mark);
   }
 
-  /**
-   * Whether `node` (a list, marked dirty) is better rebuilt than walked: its rebuild patches the previous
-   * list where the write changed it, and gives the same list back when nothing in it changed.
-   */
+  /** Whether `node` (a list, marked dirty) is better rebuilt, patching its previous list, than walked. */
   #patchable(node: RecordNode): boolean {
     return this.#changes !== undefined && node.validAt === this.#trustFrom && Array.isArray(node.value);
   }

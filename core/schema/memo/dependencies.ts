@@ -57,10 +57,14 @@ export function newNode(schema: unknown, key: string, pk: string, record: object
   };
 }
 
-/** A new node map of the nodes in `nodes` whose records `table` still holds (the same objects). */
+/** A new node map of the nodes in `nodes` whose records `table` still holds (the same objects, or a list rewritten). */
 export function nodesStillIn(table: EntityTables[string], nodes: Map<string, RecordNode>): Map<string, RecordNode> {
   const kept = new Map<string, RecordNode>();
-  for (const [pk, node] of nodes) if (ownValue(table, pk) === node.record) kept.set(pk, node);
+  for (const [pk, node] of nodes) {
+    const record = ownValue(table, pk);
+    // a list rewritten (a sweep took out pks it left out) keeps its node: its read gives the same list back
+    if (record === node.record || (Array.isArray(record) && Array.isArray(node.record))) kept.set(pk, node);
+  }
   return kept;
 }
 
@@ -92,6 +96,11 @@ export function sameRecords(a: Dependencies, b: Dependencies, values?: boolean):
       return false;
   }
   return true;
+}
+
+/** Whether `a` and `b` are both lists of the same values, in the same order. */
+export function sameList(a: unknown, b: unknown): boolean {
+  return Array.isArray(a) && Array.isArray(b) && sameParts(a, b);
 }
 
 /** Whether two lists hold the same values, in the same order. */
