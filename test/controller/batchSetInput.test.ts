@@ -18,17 +18,9 @@ import {
 } from '../../core/index.js';
 import { controllerInternals } from '../../core/controller/Controller.js';
 import { Article, Todo } from '../fixtures/entities.js';
-import { TodoResource } from '../fixtures/todoResource.js';
+import { TodoResource, datedTodoRow as row } from '../fixtures/todoResource.js';
 import { record } from '../fixtures/streams.js';
 import { FeedItem } from '../fixtures/feedItems.js';
-
-const row = (id: number, title = `todo ${id}`) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
 
 /** Every own key and value of `value`, deep, with each object's prototype kind: a snapshot to compare. */
 function deep(value: unknown, seen = new Set<object>()): unknown {

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Controller, peekQuery, schema, watchQuery, type QueryState } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
-import { TodoResource } from '../fixtures/todoResource.js';
+import { TodoResource, datedTodoRow as row } from '../fixtures/todoResource.js';
 import { createTodoServer } from '../fixtures/todoServer.js';
 import { record } from '../fixtures/streams.js';
 import { seeded } from '../fixtures/random.js';
@@ -25,13 +25,6 @@ beforeEach(() => {
   fake.requests.length = 0;
 });
 
-const row = (id: number, title = `todo ${id}`) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
 const json = (value: unknown) => JSON.stringify(value);
 const done = new schema.Query(new schema.All(Todo), (todos) => todos.filter((todo) => todo.completed).length);
 const IDS = [1, 2, 3, 4, 5, 6, 7, 8];

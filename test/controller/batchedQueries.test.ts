@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Controller, watchQuery, type QueryState } from '../../core/index.js';
 import { controllerInternals } from '../../core/controller/Controller.js';
 import { afterQueries, flushQueries, onQueriesWait } from '../../core/internal.js';
-import { TodoResource } from '../fixtures/todoResource.js';
+import { TodoResource, datedTodoRow as row } from '../fixtures/todoResource.js';
 import { Todo } from '../fixtures/entities.js';
 import { createTodoServer } from '../fixtures/todoServer.js';
 
@@ -16,13 +16,6 @@ const fake = createTodoServer(3);
 beforeAll(() => fake.server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => fake.server.close());
 
-const row = (id: number, title = `todo ${id}`) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
 const microtask = () => Promise.resolve();
 
 let controller: Controller;

@@ -11,17 +11,10 @@ import { config } from 'rxjs';
 import { Controller, peekQuery, watchQuery, type QueryState } from '../../core/index.js';
 import { afterQueries, flushQueries } from '../../core/internal.js';
 import { Todo } from '../fixtures/entities.js';
-import { TodoResource } from '../fixtures/todoResource.js';
+import { TodoResource, datedTodoRow as row } from '../fixtures/todoResource.js';
 import { record } from '../fixtures/streams.js';
 import { seeded } from '../fixtures/random.js';
 
-const row = (id: number, title = `todo ${id}`) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
 const microtask = () => Promise.resolve();
 const titles = (state: QueryState<Todo[]> | undefined) => state?.data?.map((todo) => todo.title);
 

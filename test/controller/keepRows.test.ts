@@ -2,9 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Controller, RestEndpoint, keepRows, type Entity } from '../../core/index.js';
 import { patches } from '../../core/schema/memo/patchList.js';
 import { Todo } from '../fixtures/entities.js';
-import { TodoResource } from '../fixtures/todoResource.js';
-
-const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
+import { TodoResource, todoRow as row } from '../fixtures/todoResource.js';
 
 /** Rows as plain copies, counting what keepRows asks of them. */
 function copies() {

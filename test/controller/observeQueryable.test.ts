@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { Controller, schema, type QueryState } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { record } from '../fixtures/streams.js';
+import { todoRow as row } from '../fixtures/todoResource.js';
 
-const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
 const done = new schema.Query(new schema.All(Todo), (todos) => todos.filter((todo) => todo.completed).length);
 
 describe('controller.observe(queryable) and writes', () => {

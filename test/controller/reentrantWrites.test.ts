@@ -6,17 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { Controller, peekQuery, schema, watchQuery, type QueryState, type State } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
-import { TodoResource } from '../fixtures/todoResource.js';
+import { TodoResource, datedTodoRow as row } from '../fixtures/todoResource.js';
 import { record } from '../fixtures/streams.js';
 import { seeded } from '../fixtures/random.js';
 
-const row = (id: number, title = `todo ${id}`) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
 const done = new schema.Query(new schema.All(Todo), (todos) => todos.filter((todo) => todo.completed).length);
 const json = (value: unknown) => JSON.stringify(value);
 

@@ -5,11 +5,11 @@ import { Controller } from '../../../core/index.js';
 import { ControllerProvider, createQuery, createQueryState } from '../../../adapters/solid/index.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
+import { todoRow as row } from '../../fixtures/todoResource.js';
 
 afterEach(cleanup);
 
 let controller: Controller;
-const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
 beforeEach(() => {
   controller = new Controller();
   controller.setResponse(TodoResource.getList, { userId: 1 }, [row(1), row(2), row(3)]);

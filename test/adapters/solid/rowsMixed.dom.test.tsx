@@ -11,10 +11,10 @@ import { ControllerProvider, createQuery, createQueryState } from '../../../adap
 import { Article, Comment, Todo, User } from '../../fixtures/entities.js';
 import { seeded } from '../../fixtures/random.js';
 import { TodoResource } from '../resources.js';
+import { todoRow as row } from '../../fixtures/todoResource.js';
 
 afterEach(cleanup);
 
-const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
 const lines = () => screen.queryAllByRole('listitem').map((li) => li.textContent);
 const task = () => new Promise((resolve) => setTimeout(resolve, 0));
 const IDS = 12;

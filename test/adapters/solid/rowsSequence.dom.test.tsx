@@ -11,10 +11,10 @@ import { ControllerProvider, createQuery } from '../../../adapters/solid/index.j
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 import { seeded } from '../../fixtures/random.js';
+import { todoRow as row } from '../../fixtures/todoResource.js';
 
 afterEach(cleanup);
 
-const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
 const titles = () => screen.queryAllByRole('listitem').map((li) => li.querySelector('span')?.textContent);
 const task = () => new Promise((resolve) => setTimeout(resolve, 0));
 

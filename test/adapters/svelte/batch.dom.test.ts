@@ -12,8 +12,8 @@ import { createQuery } from '../../../adapters/svelte/index.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 import BatchedList from './BatchedList.svelte';
+import { todoRow as row } from '../../fixtures/todoResource.js';
 
-const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
 const rows = (n: number) => Array.from({ length: n }, (_, i) => row(i + 1));
 const titlesOf = (data: readonly Todo[] | undefined) => data?.map((todo) => todo.title);
 const shown = (testId: string) =>

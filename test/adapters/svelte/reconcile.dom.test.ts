@@ -9,8 +9,8 @@ import { TodoResource } from '../resources.js';
 import ReconcileFields from './ReconcileFields.svelte';
 import ReconcileList from './ReconcileList.svelte';
 import { watch } from './watch.svelte.js';
+import { todoRow as row } from '../../fixtures/todoResource.js';
 
-const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
 const titles = () => screen.queryAllByRole('listitem').map((li) => li.textContent);
 
 let controller: Controller;

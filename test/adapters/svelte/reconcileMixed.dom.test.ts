@@ -12,8 +12,8 @@ import { Article, Comment, Todo, User } from '../../fixtures/entities.js';
 import { seeded } from '../../fixtures/random.js';
 import { TodoResource } from '../resources.js';
 import ReconcileProbe from './ReconcileProbe.svelte';
+import { todoRow as row } from '../../fixtures/todoResource.js';
 
-const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
 const lines = () => screen.queryAllByRole('listitem').map((li) => li.textContent);
 const task = () => new Promise((resolve) => setTimeout(resolve, 0));
 const IDS = 12;

@@ -11,8 +11,8 @@ import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 import ReconcileList from './ReconcileList.svelte';
 import { seeded } from '../../fixtures/random.js';
+import { todoRow as row } from '../../fixtures/todoResource.js';
 
-const row = (id: number, title = `todo ${id}`) => ({ id, userId: 1, title, completed: false });
 const titles = () => screen.queryAllByRole('listitem').map((li) => li.textContent);
 const task = () => new Promise((resolve) => setTimeout(resolve, 0));
 
