@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   Controller,
-  Entity,
   NormalizeError,
   SchemaDefinitionError,
   ValidationError,
@@ -15,13 +14,13 @@ import {
   type ControllerAction,
   type QueryState,
   type State,
-  type StandardSchemaV1,
 } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource } from '../fixtures/todoResource.js';
 import { createTodoServer } from '../fixtures/todoServer.js';
 import { record } from '../fixtures/streams.js';
 import { FeedItem as Item, Link, Post } from '../fixtures/feedItems.js';
+import { Checked, Validated } from '../fixtures/checkedEntities.js';
 
 const fake = createTodoServer(6);
 const seed = structuredClone([...fake.todos.values()]);
@@ -170,37 +169,6 @@ describe('controller.set([Todo], rows): one write', () => {
 });
 
 describe('controller.set([Todo], rows): all or nothing', () => {
-  class Checked extends Entity {
-    id = 0;
-    title = '';
-    pk() {
-      return `${this.id}`;
-    }
-    static override key = 'Checked';
-    static override validate(processed: Record<string, unknown>): string | undefined {
-      return processed.title === '' ? 'a title is required' : undefined;
-    }
-  }
-  const titleIsText: StandardSchemaV1 = {
-    '~standard': {
-      version: 1,
-      vendor: 'test',
-      validate: (value) =>
-        typeof (value as { title?: unknown }).title === 'string'
-          ? { value }
-          : { issues: [{ message: 'title must be text', path: ['title'] }] },
-    },
-  };
-  class Validated extends Entity {
-    id = 0;
-    title = '';
-    pk() {
-      return `${this.id}`;
-    }
-    static override key = 'Validated';
-    static override validator = titleIsText;
-  }
-
   /** Expects `write` to throw `kind` (its message matching `message`) and to leave store and streams as they were. */
   function rejects(write: () => void, kind: new (...args: never[]) => Error, message: RegExp) {
     const state = controller.getState();

@@ -14,13 +14,13 @@ import {
   schema,
   type ControllerAction,
   type QueryState,
-  type StandardSchemaV1,
 } from '../../core/index.js';
 import { controllerInternals } from '../../core/controller/Controller.js';
 import { Article, Todo } from '../fixtures/entities.js';
 import { TodoResource, datedTodoRow as row } from '../fixtures/todoResource.js';
 import { record } from '../fixtures/streams.js';
 import { FeedItem } from '../fixtures/feedItems.js';
+import { Checked, Validated } from '../fixtures/checkedEntities.js';
 
 /** Every own key and value of `value`, deep, with each object's prototype kind: a snapshot to compare. */
 function deep(value: unknown, seen = new Set<object>()): unknown {
@@ -35,37 +35,6 @@ function deep(value: unknown, seen = new Set<object>()): unknown {
   for (const key of Reflect.ownKeys(value)) out[String(key)] = deep((value as Record<PropertyKey, unknown>)[key], seen);
   seen.delete(value);
   return out;
-}
-
-class Checked extends Entity {
-  id = 0;
-  title = '';
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'Checked';
-  static override validate(processed: Record<string, unknown>): string | undefined {
-    return processed.title === '' ? 'a title is required' : undefined;
-  }
-}
-const titleIsText: StandardSchemaV1 = {
-  '~standard': {
-    version: 1,
-    vendor: 'test',
-    validate: (value) =>
-      typeof (value as { title?: unknown }).title === 'string'
-        ? { value }
-        : { issues: [{ message: 'title must be text', path: ['title'] }] },
-  },
-};
-class Validated extends Entity {
-  id = 0;
-  title = '';
-  pk() {
-    return `${this.id}`;
-  }
-  static override key = 'Validated';
-  static override validator = titleIsText;
 }
 
 /**

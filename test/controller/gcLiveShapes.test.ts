@@ -8,25 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { Entity, RestEndpoint, schema } from '../../core/index.js';
 import { LONG_READ } from '../../core/schema/memo/MemoCache.js';
 import { seededStreams } from '../fixtures/seededStreams.js';
+import { Link, Note, members } from '../fixtures/noteFeed.js';
 
-class Link extends Entity {
-  id = '';
-  type = 'link';
-  url = '';
-  pk() {
-    return this.id;
-  }
-  static override key = 'GcLink';
-}
-class Note extends Entity {
-  id = '';
-  type = 'note';
-  text = '';
-  pk() {
-    return this.id;
-  }
-  static override key = 'GcNote';
-}
 class Row extends Entity {
   id = '';
   title = '';
@@ -36,7 +19,6 @@ class Row extends Entity {
   static override key = 'GcShapeRow';
 }
 
-const members = { link: Link, note: Note };
 const API = 'http://gc-shapes.test';
 const feed = new RestEndpoint({
   urlPrefix: API,
@@ -139,7 +121,7 @@ describe('a list a sweep rewrote', () => {
       h.run('a response past the sweep interval', () =>
         controller.setResponse(other, { step: 'x' }, [item('x', 'note')]),
       );
-      expect(controller.getState().entities['GcLink']?.['f3']).toBeUndefined();
+      expect(controller.getState().entities[Link.key]?.['f3']).toBeUndefined();
       // a link the list does not hold: its table's write reaches the list, which is as it was
       h.run('another link written', () => controller.set(Link, { id: 'y' }, item('y', 'link')));
       h.run('a link of the list written', () => controller.set(Link, { id: 'f5' }, item('f5', 'link', 1)));

@@ -13,25 +13,8 @@ import { Entity, RestEndpoint, schema } from '../../core/index.js';
 import { LONG_READ } from '../../core/schema/memo/MemoCache.js';
 import { applyLayers } from '../../core/controller/optimistic.js';
 import { entitiesIn, seededStreams } from '../fixtures/seededStreams.js';
+import { members } from '../fixtures/noteFeed.js';
 
-class Link extends Entity {
-  id = '';
-  type = 'link';
-  url = '';
-  pk() {
-    return this.id;
-  }
-  static override key = 'OLink';
-}
-class Note extends Entity {
-  id = '';
-  type = 'note';
-  text = '';
-  pk() {
-    return this.id;
-  }
-  static override key = 'ONote';
-}
 class Task extends Entity {
   id = '';
   owner = '';
@@ -60,7 +43,6 @@ class Article extends Entity {
 }
 
 const API = 'http://optimistic-shapes.test';
-const members = { link: Link, note: Note };
 const union = new schema.Union(members, 'type');
 const feed = new RestEndpoint({
   urlPrefix: API,

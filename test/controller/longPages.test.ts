@@ -8,6 +8,7 @@ import { describe, it } from 'vitest';
 import { Entity, RestEndpoint, schema } from '../../core/index.js';
 import { LONG_READ } from '../../core/schema/memo/MemoCache.js';
 import { seededStreams } from '../fixtures/seededStreams.js';
+import { Link, Note } from '../fixtures/noteFeed.js';
 
 class User extends Entity {
   id = '';
@@ -26,24 +27,6 @@ class Item extends Entity {
   }
   static override key = 'PgItem';
   static override schema = { owner: User };
-}
-class Link extends Entity {
-  id = '';
-  type = 'link';
-  url = '';
-  pk() {
-    return this.id;
-  }
-  static override key = 'PgLink';
-}
-class Note extends Entity {
-  id = '';
-  type = 'note';
-  text = '';
-  pk() {
-    return this.id;
-  }
-  static override key = 'PgNote';
 }
 
 const API = 'http://pages.test';

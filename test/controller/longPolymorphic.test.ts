@@ -9,25 +9,8 @@ import { controllerInternals } from '../../core/controller/Controller.js';
 import { Entity, RestEndpoint, schema } from '../../core/index.js';
 import { LONG_READ } from '../../core/schema/memo/MemoCache.js';
 import { seededStreams } from '../fixtures/seededStreams.js';
+import { Link, Note, members } from '../fixtures/noteFeed.js';
 
-class Link extends Entity {
-  id = '';
-  type = 'link';
-  url = '';
-  pk() {
-    return this.id;
-  }
-  static override key = 'PLink';
-}
-class Note extends Entity {
-  id = '';
-  type = 'note';
-  text = '';
-  pk() {
-    return this.id;
-  }
-  static override key = 'PNote';
-}
 class Row extends Entity {
   id = '';
   title = '';
@@ -38,7 +21,6 @@ class Row extends Entity {
   static override key = 'PRow';
 }
 
-const members = { link: Link, note: Note };
 const API = 'http://poly.test';
 const union = new schema.Union(members, 'type');
 const feed = new RestEndpoint({
@@ -94,7 +76,7 @@ describe('Union, Values, All and Query reads written record by record', () => {
       // a long run of one member, then the other (its first table indexed whole from LONG_READ rows on)
       controller.setResponse(linkRun, {}, [...ids.map((id) => item(`L${id}`, 'link')), item('tail', 'note')]);
       h.watch('linkRun', linkRun);
-      expect(controllerInternals(controller).cache.byPath.has('PLink'), 'the run indexed by its table').toBe(
+      expect(controllerInternals(controller).cache.byPath.has(Link.key), 'the run indexed by its table').toBe(
         length >= LONG_READ,
       );
       h.watch('feed', feed);
