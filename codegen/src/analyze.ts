@@ -136,7 +136,10 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
         throw new Error(`${name} is marked x-rx-rest-entity but has no pk: give it x-rx-rest-pk.`);
       continue;
     }
-    entityOf.set(name, classNames.take(pascalCase(name)));
+    const cls = classNames.takeFile(pascalCase(name));
+    if (cls !== pascalCase(name))
+      decide(name, `class ${cls}`, `${pascalCase(name)} is taken: by another schema or a name the generated code uses`);
+    entityOf.set(name, cls);
     pkOf.set(name, pk);
     keyOf.set(name, over.key ?? name);
   }
@@ -323,7 +326,6 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   // 7. endpoints: every other operation
   const endpoints: EndpointModel[] = [];
   const endpointNames = classNames;
-  for (const reserved of ['urlPrefix', 'requestHeaders', 'sendHeaders', 'ApiEndpoint']) endpointNames.take(reserved);
   const headers = new Set<string>();
   for (const op of operations) {
     for (const p of op.parameters) if (p.in === 'header' || p.in === 'cookie') headers.add(`${p.in} ${p.name}`);
@@ -359,11 +361,16 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       else if (op.method === 'GET' && schema !== undefined) schema = listsAsCollections(schema);
     }
     const resultType = schema === undefined && op.response ? tsType(doc, op.response, names, refs) : undefined;
-    const name = endpointNames.take(
-      op.operationId
-        ? camelCase(op.operationId)
-        : camelCase(`${op.method.toLowerCase()} ${op.path.replace(/\{([^}]+)\}/g, 'by $1')}`),
-    );
+    const wanted = op.operationId
+      ? camelCase(op.operationId)
+      : camelCase(`${op.method.toLowerCase()} ${op.path.replace(/\{([^}]+)\}/g, 'by $1')}`);
+    const name = endpointNames.take(wanted);
+    if (op.operationId && name !== wanted)
+      decide(
+        op.label,
+        `endpoint ${name}`,
+        `${wanted} is taken: by a schema, another operation or a name the generated code uses`,
+      );
     if (!op.operationId) decide(op.label, `endpoint ${name}`, 'no operationId: named after the method and path', true);
     const page = op.method === 'GET' ? paginationField(op) : undefined;
     endpoints.push({

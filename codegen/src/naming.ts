@@ -100,14 +100,52 @@ export function convertPath(
   return { path: out + rest, renamed, params };
 }
 
-/** Gives each name once: a second `listPets` becomes `listPets2`. */
+/**
+ * Names the generated files declare or read besides the spec's own: rx-rest's imports, the client's
+ * exports, and the globals a generated file uses (`new Date(iso)`, `String(params.id)`, ...). A schema or
+ * operation named like one of them gets a suffix (`Entity2`).
+ */
+export const GENERATED_NAMES: readonly string[] = [
+  'Entity',
+  'schema',
+  'RestEndpoint',
+  'createResource',
+  'urlPrefix',
+  'requestHeaders',
+  'sendHeaders',
+  'ApiEndpoint',
+  'Date',
+  'Temporal',
+  'String',
+  'Record',
+  'Promise',
+  'RequestInit',
+];
+/** The files every output has (besides one per entity), lower-cased. */
+const GENERATED_FILES = ['index', 'types', 'unions', 'resources', 'endpoints', 'client'];
+
+/**
+ * Gives each name once: a second `listPets` becomes `listPets2`. Names that are also file names (the entity
+ * classes, `Pet.ts`) are unique ignoring case too, since macOS and Windows file systems ignore it (`Pet.ts`
+ * and `pet.ts`, `Types.ts` and the generated `types.ts`, are one file there).
+ */
 export class NameRegistry {
-  readonly #used = new Set<string>();
+  readonly #used = new Set<string>(GENERATED_NAMES);
+  readonly #files = new Set<string>(GENERATED_FILES);
   /** Reserves `name` (or `name2`, `name3`, ...) and returns what it reserved. */
   take(name: string): string {
     let candidate = name;
     for (let n = 2; this.#used.has(candidate); n++) candidate = `${name}${n}`;
     this.#used.add(candidate);
+    return candidate;
+  }
+  /** Reserves a name that also names a file `<name>.ts`: unique as `take` gives it and ignoring case. */
+  takeFile(name: string): string {
+    let candidate = name;
+    for (let n = 2; this.#used.has(candidate) || this.#files.has(candidate.toLowerCase()); n++)
+      candidate = `${name}${n}`;
+    this.#used.add(candidate);
+    this.#files.add(candidate.toLowerCase());
     return candidate;
   }
 }

@@ -1,0 +1,76 @@
+/**
+ * Specs of awkward shapes, each generated into a scratch directory and type-checked with `tsc --strict`:
+ * schema and operation names that are also names the generated files use (rx-rest's imports, the
+ * globals they rely on, the generated files' own names).
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { generate } from '../src/generate.js';
+import { typeCheck } from './harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rx-rest-openapi-edge-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+const ok = (schema: unknown) => ({ responses: { '200': { description: 'ok', ...json(schema) } } });
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'integer' } };
+const withId = (properties: Record<string, unknown> = {}) => ({
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer' }, ...properties },
+});
+
+/** Writes `files` (name → document) under a fresh directory; generates from `main` there. */
+async function generateFrom(name: string, files: Record<string, unknown>, main = Object.keys(files)[0]!) {
+  const root = join(dir, name);
+  for (const [file, doc] of Object.entries(files)) {
+    mkdirSync(join(root, file, '..'), { recursive: true });
+    writeFileSync(join(root, file), file.endsWith('.json') ? JSON.stringify(doc) : stringify(doc));
+  }
+  const out = join(root, 'out');
+  const result = await generate(join(root, main), { out });
+  return { result, out, files: readdirSync(out) };
+}
+
+describe('names the generated code already uses', () => {
+  it('schemas and operations named Entity, schema, RestEndpoint, Date, createResource or like a generated file compile', async () => {
+    const { result, out, files } = await generateFrom('clash', {
+      'api.yaml': {
+        openapi: '3.0.3',
+        info: { title: 'clash', version: '1' },
+        paths: {
+          '/entities': { get: { operationId: 'listEntities', ...ok({ type: 'array', items: ref('Entity') }) } },
+          '/schema/{id}': { get: { operationId: 'schema', parameters: [idParam], ...ok(ref('schema')) } },
+          '/dates/{id}': { get: { operationId: 'createResource', parameters: [idParam], ...ok(ref('Date')) } },
+          '/events/{id}': { get: { operationId: 'RestEndpoint', parameters: [idParam], ...ok(ref('Event')) } },
+          '/types/{id}': { get: { operationId: 'getTypes', parameters: [idParam], ...ok(ref('Types')) } },
+          '/stats': { get: { operationId: 'urlPrefix', ...ok(ref('RestEndpoint')) } },
+        },
+        components: {
+          schemas: {
+            Entity: withId({ name: { type: 'string' } }),
+            schema: withId({ items: { type: 'array', items: ref('Entity') } }),
+            Date: withId({ day: { type: 'string' } }),
+            Event: withId({ at: { type: 'string', format: 'date-time' }, date: ref('Date') }),
+            Types: withId(),
+            Index: withId(),
+            RestEndpoint: { type: 'object', properties: { total: { type: 'integer' } } },
+          },
+        },
+      },
+    });
+    expect(typeCheck(out, files)).toEqual([]);
+    const names = [...result.model.entities.map((e) => e.name), ...result.model.endpoints.map((e) => e.name)];
+    for (const taken of ['Entity', 'schema', 'RestEndpoint', 'createResource', 'Date', 'urlPrefix'])
+      expect(names).not.toContain(taken);
+    // no two files whose names differ only in case (one file on macOS and Windows)
+    const lower = files.map((file) => file.toLowerCase());
+    expect(new Set(lower).size).toBe(files.length);
+    // the table names stay the spec's
+    expect(result.model.entities.find((e) => e.key === 'Entity')).toBeDefined();
+  }, 60_000);
+});
