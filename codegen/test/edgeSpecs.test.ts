@@ -1,7 +1,7 @@
 /**
  * Specs of awkward shapes, each generated into a scratch directory and type-checked with `tsc --strict`:
  * schema and operation names that are also names the generated files use (rx-rest's imports, the
- * globals they rely on, the generated files' own names).
+ * globals they rely on, the generated files' own names), and schemas split across files.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,5 +72,59 @@ describe('names the generated code already uses', () => {
     expect(new Set(lower).size).toBe(files.length);
     // the table names stay the spec's
     expect(result.model.entities.find((e) => e.key === 'Entity')).toBeDefined();
+  }, 60_000);
+});
+
+describe('schemas in other files', () => {
+  const api = {
+    openapi: '3.0.3',
+    info: { title: 'split', version: '1' },
+    paths: {
+      '/pets': { get: ok({ type: 'array', items: { $ref: './schemas/pet.yaml#/Pet' } }) },
+      '/pets/{id}': {
+        parameters: [idParam],
+        get: ok({ $ref: './schemas/pet.yaml#/Pet' }),
+        delete: { responses: { '204': { description: 'gone' } } },
+      },
+      '/owners/{id}': { $ref: './paths/owner.yaml' },
+    },
+    components: {
+      schemas: {
+        Owner: { $ref: './schemas/owner.json' },
+      },
+    },
+  };
+  const files = {
+    'api.yaml': api,
+    'schemas/pet.yaml': {
+      Pet: withId({ name: { type: 'string' }, tag: { $ref: '#/Tag' }, owner: { $ref: './owner.json' } }),
+      Tag: { type: 'object', properties: { label: { type: 'string' } } },
+    },
+    'schemas/owner.json': withId({ pets: { type: 'array', items: { $ref: 'pet.yaml#/Pet' } } }),
+    'paths/owner.yaml': {
+      get: { operationId: 'getOwner', parameters: [idParam], ...ok({ $ref: '../schemas/owner.json' }) },
+    },
+  };
+
+  it('refs relative to the file that holds them, from any working directory: their schemas are entities and types by name', async () => {
+    const { result, out, files: written } = await generateFrom('split', files, 'api.yaml');
+    expect(result.model.entities.map((e) => e.name).sort()).toEqual(['Owner', 'Pet']);
+    expect(result.model.resources.map((r) => r.name)).toEqual(['PetResource']);
+    expect(result.model.endpoints.map((e) => e.name)).toEqual(['getOwner']);
+    const pet = result.model.entities.find((e) => e.name === 'Pet')!;
+    expect(pet.fields.map((f) => f.name)).toEqual(['id', 'name', 'tag', 'owner']);
+    expect(result.files.get('types.ts')).toContain('export type Tag = ');
+    expect(typeCheck(out, written)).toEqual([]);
+  }, 60_000);
+
+  it('a ref to a missing file or pointer is a SpecError naming the ref and the file that holds it', async () => {
+    const broken = { ...files, 'schemas/pet.yaml': { Pet: files['schemas/pet.yaml'].Pet } };
+    const error = await generateFrom('broken', broken, 'api.yaml').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'SpecError' });
+    expect((error as Error).message).toMatch(/#\/Tag.*schemas\/pet\.yaml/);
+    const missing = { ...files, 'paths/owner.yaml': { get: ok({ $ref: '../schemas/nowhere.json' }) } };
+    const error2 = await generateFrom('missing', missing, 'api.yaml').catch((e: unknown) => e);
+    expect(error2).toMatchObject({ name: 'SpecError' });
+    expect((error2 as Error).message).toMatch(/\.\.\/schemas\/nowhere\.json.*paths\/owner\.yaml/);
   }, 60_000);
 });
