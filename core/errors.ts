@@ -140,7 +140,7 @@ function validationMessage(issues: readonly StandardIssue[], { request, entity, 
   return (
     `${entity ? `${entity}${pk == null ? '' : ` "${pk}"`} failed its validator` : 'The response failed its responseSchema'}` +
     `${request ? ` in the response to ${describeRequest(request)}` : ''}${path && ` at ${path.replace(/^\./, '')}`}: ` +
-    `${issues[0]?.message}${issues.length > 1 ? ` (+${issues.length - 1} more issues)` : ''}`
+    `${issues[0]?.message ?? 'the validator gave no issue'}${issues.length > 1 ? ` (+${issues.length - 1} more issues)` : ''}`
   );
 }
 

@@ -3,7 +3,13 @@
  * implement: the types, written out here so that the core depends on none of them, and the one check
  * an entity's `static validator` runs while a record is normalized.
  */
-import { ValidationError, type StandardIssue, type StandardPathSegment, type ValidationContext } from '../errors.js';
+import {
+  ValidationError,
+  describeKind,
+  type StandardIssue,
+  type StandardPathSegment,
+  type ValidationContext,
+} from '../errors.js';
 
 export type { StandardIssue, StandardPathSegment };
 
@@ -77,20 +83,33 @@ export type InferInput<S> = S extends { readonly '~standard': { readonly types?:
   : unknown;
 
 /**
- * Runs a Standard Schema on `value`: its output, or a Promise of it when the schema answered with one.
- * A failure throws (rejects with) a `ValidationError` naming what `context` tells.
+ * Runs a Standard Schema on `value`: its output, or a Promise of it when the schema answered with one (any
+ * thenable: a Promise of another realm or library is one too). A failure throws (rejects with) a
+ * `ValidationError` naming what `context` tells; an answer that is neither `{ value }` nor `{ issues }`, a
+ * `TypeError` naming the validator.
  */
 export function validated(
   schema: StandardSchemaV1,
   value: unknown,
   context: () => ValidationContext,
 ): unknown | Promise<unknown> {
-  const result = schema['~standard'].validate(value);
-  const output = ({ issues, value: out }: StandardSuccess<unknown> | (StandardFailure & { value?: undefined })) => {
-    if (issues) throw new ValidationError(issues, value, context());
-    return out;
+  const result = schema['~standard'].validate(value) as unknown;
+  const output = (answer: any) => {
+    if (answer?.issues) throw new ValidationError(answer.issues, value, context());
+    // (checked in development only: in production such a validator fails later, with a less clear error)
+    if (process.env.NODE_ENV !== 'production' && !(answer instanceof Object && 'value' in answer))
+      throw new TypeError(oddAnswer(answer, context()));
+    return answer.value;
   };
-  return result instanceof Promise ? result.then(output) : output(result);
+  return typeof (result as any)?.then == 'function' ? Promise.resolve(result).then(output) : output(result);
+}
+
+/** The message of a `validate()` that answered neither `{ value }` nor `{ issues }`. */
+function oddAnswer(answer: unknown, { entity, request }: ValidationContext): string {
+  return (
+    `${entity ? `${entity}'s static validator` : `The responseSchema of ${request?.endpoint}`} returned ` +
+    `${describeKind(answer)}: a Standard Schema's validate() returns { value } or { issues } (or a Promise of one).`
+  );
 }
 
 /** A class field's type as a validator's output must give it: primitives (and lists of them) as declared, anything else (a nested entity, a deserialized value) unchecked. */

@@ -295,3 +295,73 @@ describe.each(VALIDATORS)('with $name', (validators) => {
     stream.unsubscribe();
   });
 });
+
+describe('validators that answer oddly', () => {
+  /** A hand-written Standard Schema whose `validate` is `validate`. */
+  const standard = (validate: (value: unknown) => unknown): StandardSchemaV1 =>
+    ({ '~standard': { version: 1, vendor: 'hand-written', validate } }) as StandardSchemaV1;
+  /** A thenable that is not a native Promise (another realm's, a library's own). */
+  const thenable = (result: unknown) => ({ then: (resolve: (value: unknown) => void) => resolve(result) });
+  const Plain = resourceOf(todoEntity(undefined));
+
+  it('a thenable that is not a native Promise: awaited as a responseSchema, refused as a static validator', async () => {
+    const fine = Plain.getList.extend({ responseSchema: standard((value) => thenable({ value })) });
+    const controller = new Controller();
+    expect(titles(await controller.fetch(fine))).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']);
+    const refusing = Plain.getList.extend({
+      responseSchema: standard(() => thenable({ issues: [{ message: 'no', path: [0] }] })),
+    });
+    const error = await controller.fetch(refusing).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toMatch(/responseSchema .* at \[0\]: no$/);
+    expect(titles(controller.getResponse(fine).data)).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']);
+
+    const Async = resourceOf(todoEntity(standard((value) => thenable({ value }))));
+    const before = kept(controller.getState());
+    const asyncError = await controller.fetch(Async.getList).catch((e: unknown) => e);
+    expect(asyncError).toBeInstanceOf(NormalizeError);
+    expect((asyncError as Error).message).toMatch(/^VTodo: static validator answered with a Promise/);
+    expect(kept(controller.getState())).toEqual(before);
+  });
+
+  it('in development, a result that is neither { value } nor { issues } is a TypeError naming the validator; nothing is written', async () => {
+    const controller = new Controller();
+    for (const answer of [undefined, null, 'ok', thenable(undefined)]) {
+      const get = Plain.getList.extend({ responseSchema: standard(() => answer) });
+      const error = await controller.fetch(get).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(
+        /^The responseSchema of VTodo.getList returned .*: a Standard Schema's validate\(\) returns \{ value \} or \{ issues \}/,
+      );
+      const Odd = resourceOf(todoEntity(standard(() => answer)));
+      const entityError = await controller.fetch(Odd.getList).catch((e: unknown) => e);
+      expect(entityError).toBeInstanceOf(
+        answer === undefined || answer === null || answer === 'ok' ? TypeError : NormalizeError,
+      );
+      expect((entityError as Error).message).toMatch(/VTodo/);
+    }
+    expect(controller.getState().entities).toEqual({});
+  });
+
+  it('in development, a static validator whose output is not an object (a transform to a string, to a list) is a NormalizeError naming the entity; the store keeps what it had', async () => {
+    const controller = new Controller();
+    const Todos = resourceOf(todoEntity(undefined));
+    await controller.fetch(Todos.getList);
+    const before = kept(controller.getState());
+    for (const output of ['todo', 7, null, [1, 2]]) {
+      const Odd = resourceOf(todoEntity(standard(() => ({ value: output }))));
+      const error = await controller.fetch(Odd.get, { id: 1 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NormalizeError);
+      expect((error as Error).message).toMatch(/^VTodo: static validator gave .*, not an object/);
+    }
+    expect(kept(controller.getState())).toEqual(before);
+  });
+
+  it('a failure without issues (an empty list) still says that it failed', async () => {
+    const get = Plain.getList.extend({ responseSchema: standard(() => ({ issues: [] })) });
+    const error = await new Controller().fetch(get).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).not.toMatch(/undefined/);
+    expect((error as Error).message).toMatch(/: the validator gave no issue$/);
+  });
+});

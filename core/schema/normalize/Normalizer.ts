@@ -292,6 +292,16 @@ export class Normalizer implements NormalizeContext {
           input,
         );
       }
+      // (development only: in production the record fails later, as one without a usable pk)
+      if (
+        process.env.NODE_ENV !== 'production' &&
+        (typeof output !== 'object' || output === null || Array.isArray(output))
+      )
+        throw new NormalizeError(
+          plan.key,
+          `static validator gave ${describeKind(output)}, not an object: a record is stored as an object (check its transforms)`,
+          input,
+        );
       // the validator's output is stored: a copy of it, ours to change (the input stays the caller's)
       if (output !== processed) processed = { ...(output as object) } as Record<string, unknown>;
     }
