@@ -43,6 +43,9 @@ export class Panel {
   #actions: { unsubscribe(): void } | undefined;
   #tick: ReturnType<typeof setInterval> | undefined;
   #destroyed = false;
+  /** Whether the controller was disposed (its `actions$` completed): the panel shows its last state. */
+  #ended = false;
+  readonly #status: HTMLElement;
   /** The request keys actions changed since the last render (`'all'`: redraw everything). */
   #changed: Set<string> | 'all' = 'all';
   /** Counts actions and redraws (tabs compare it instead of the state, whose tables change in place). */
@@ -102,11 +105,13 @@ export class Panel {
       this.#redraw();
     });
     const bar = el(doc, 'div', { class: 'bar' }, tablist, this.#filter, reset);
+    this.#status = el(doc, 'p', { role: 'status', class: 'note', hidden: true });
     this.#body = el(
       doc,
       'div',
       { class: 'panel', id, role: 'region', 'aria-label': 'rx-rest devtools panel', hidden: true },
       bar,
+      this.#status,
       ...this.#panels.values(),
     );
     const root = el(doc, 'div', { class: `root ${options.position ?? 'bottom-right'}` }, this.#toggle, this.#body);
@@ -146,8 +151,10 @@ export class Panel {
         this.#note(action);
         this.#frames.request();
       },
+      complete: () => this.#end(),
     });
-    this.#tick = setInterval(() => this.#redraw(), TICK_MS);
+    // a disposed controller's actions$ completes at once: nothing more to follow
+    if (!this.#ended) this.#tick = setInterval(() => this.#redraw(), TICK_MS);
     this.#changed = 'all';
     this.render();
   }
@@ -212,6 +219,16 @@ export class Panel {
   #redraw(): void {
     this.#changed = 'all';
     this.#frames.request();
+  }
+
+  /** The controller was disposed: stop following it, say so, and draw its last state once more. */
+  #end(): void {
+    this.#ended = true;
+    if (this.#tick !== undefined) clearInterval(this.#tick);
+    this.#tick = undefined;
+    this.#status.textContent = 'This controller was disposed: the panel shows its last state.';
+    setAttribute(this.#status, 'hidden', false);
+    this.#redraw();
   }
 
   /** Notes the request keys an action changed (for a redraw of just their rows). */

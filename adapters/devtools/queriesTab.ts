@@ -48,8 +48,12 @@ export class QueriesTab implements Tab {
       const context = this.#context;
       const key = this.#selected;
       if (context === undefined || key === undefined) return;
-      const query = context.inspector.query(key);
-      run(context, query);
+      try {
+        run(context, context.inspector.query(key));
+      } catch (error) {
+        // a disposed controller refuses: the panel still shows its last state
+        console.warn('rx-rest/devtools:', error);
+      }
       if (!context.inspector.keys().includes(key)) this.#selected = undefined; // removed
       this.#shown = undefined;
       context.invalidate();

@@ -330,6 +330,50 @@ describe('mountDevtools', () => {
     expect(hosts()).toHaveLength(0);
   });
 
+  it('a controller disposed while the panel is open: it says so, stops its timer, keeps showing the last state, and its buttons throw nothing', async () => {
+    const controller = await appController();
+    const intervals = vi.spyOn(window, 'setInterval');
+    const clear = vi.spyOn(window, 'clearInterval');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const errors: unknown[] = [];
+    const onError = (event: ErrorEvent) => {
+      errors.push(event.error);
+      event.preventDefault();
+    };
+    window.addEventListener('error', onError);
+    try {
+      mount(controller, { initialIsOpen: true });
+      expect(isHidden(ui().getByRole('status'))).toBe(true);
+      fireEvent.click(row('Queries', ONE));
+      await frame();
+      controller.dispose();
+      await frame();
+      const tick = intervals.mock.results[intervals.mock.calls.findIndex(([, ms]) => ms === 1_000)]!.value;
+      expect(clear).toHaveBeenCalledWith(tick);
+      expect(ui().getByRole('status').textContent).toMatch(/disposed/);
+      expect(isHidden(ui().getByRole('status'))).toBe(false);
+      expect(rows('Queries').map((cells) => cells[0])).toEqual(expect.arrayContaining([LIST, ONE]));
+      const detail = ui().getByRole('region', { name: 'Selected query' });
+      for (const name of ['Refetch', 'Invalidate', 'Remove'])
+        fireEvent.click(within(detail).getByRole('button', { name }));
+      fireEvent.click(ui().getByRole('button', { name: 'Reset store' }));
+      await frame();
+      expect(errors).toEqual([]);
+      expect(controller.getState().endpoints[ONE]).toBeDefined(); // nothing changed a disposed store
+      // closed and opened again, it follows nothing and starts no timer
+      fireEvent.click(ui().getByRole('button', { name: 'rx-rest devtools' }));
+      // (jsdom's animation frames run on an interval of their own)
+      const ticks = () => intervals.mock.calls.filter(([, ms]) => ms === 1_000).length;
+      const started = ticks();
+      fireEvent.click(ui().getByRole('button', { name: 'rx-rest devtools' }));
+      expect(ticks()).toBe(started);
+      expect(ui().getByRole('status').textContent).toMatch(/disposed/);
+    } finally {
+      window.removeEventListener('error', onError);
+      warn.mockRestore();
+    }
+  });
+
   it('refuses what is not a controller', () => {
     expect(() => mountDevtools({} as Controller)).toThrow(/mountDevtools expects a Controller/);
   });
