@@ -408,13 +408,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     const schemaName = entityByClass.get(entity)!;
     types.push({
       name,
-      type: tsType(
-        doc,
-        { ...deref(doc, schemas[schemaName]) },
-        { ...names, entities: new Map(), inputOf: names.inputOf },
-        refs,
-        { write: true, date: undefined },
-      ),
+      type: tsType(doc, { ...deref(doc, schemas[schemaName]) }, names, refs, { write: true, date: undefined }),
       entityRefs: [],
       description: `The request body form of ${entity} (readOnly fields left out).`,
     });
