@@ -129,7 +129,7 @@ function resourcesFile(model: Model): string {
 }
 
 function endpointCode(endpoint: EndpointModel): string {
-  const options = [`urlPrefix`, `path: ${JSON.stringify(endpoint.path)}`];
+  const options = [`name: ${JSON.stringify(endpoint.name)}`, `urlPrefix`, `path: ${JSON.stringify(endpoint.path)}`];
   if (endpoint.method !== 'GET') options.push(`method: ${JSON.stringify(endpoint.method)}`);
   if (endpoint.schema) options.push(`schema: ${endpoint.schema}`);
   if (endpoint.searchParams) options.push(`searchParams: {} as ${endpoint.searchParams}`);

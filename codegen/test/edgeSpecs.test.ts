@@ -116,6 +116,10 @@ describe('schemas in other files', () => {
     expect(pet.fields.map((f) => f.name)).toEqual(['id', 'name', 'tag', 'owner']);
     expect(result.files.get('types.ts')).toContain('export type Tag = ');
     expect(typeCheck(out, written)).toEqual([]);
+    // an endpoint is named after its operation (in errors, the devtools, the action log), as a resource's members are
+    const mod = await import(/* @vite-ignore */ join(out, 'index.ts'));
+    expect(mod.getOwner.name).toBe('getOwner');
+    expect(mod.PetResource.get.name).toBe('Pet.get');
   }, 60_000);
 
   it('a ref to a missing file or pointer is a SpecError naming the ref and the file that holds it', async () => {
