@@ -16,6 +16,7 @@ import type {
   TypeModel,
   UnionModel,
 } from './model.js';
+import { ConfigError, SpecError } from './errors.js';
 import { NameRegistry, camelCase, convertPath, pascalCase, propertyKey } from './naming.js';
 import { listOperations, type Operation, type Parameter } from './operations.js';
 import {
@@ -59,6 +60,13 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   const decide = (subject: string, decision: string, reason: string, guessed = false) =>
     decisions.push({ subject, decision, reason, guessed });
   const schemas: Record<string, JsonSchema> = doc.components?.schemas ?? {};
+  const configFile = config.source ?? 'the config';
+  const configError = (message: string) => new ConfigError(`${configFile}: ${message}`);
+  for (const name of Object.keys(config.schemas ?? {}))
+    if (!(name in schemas))
+      throw configError(
+        `schemas names "${name}", which the spec does not have (its schemas: ${listed(Object.keys(schemas))}).`,
+      );
   const override = (name: string) => {
     const fromConfig = config.schemas?.[name] ?? {};
     const spec = deref(doc, schemas[name]) ?? {};
@@ -67,10 +75,16 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       pk: fromConfig.pk ?? (spec['x-rx-rest-pk'] as string | undefined),
       key: fromConfig.key ?? (spec['x-rx-rest-key'] as string | undefined),
       source: config.schemas?.[name] ? 'the config' : 'the spec',
+      pkFromConfig: fromConfig.pk !== undefined,
+      entityFromConfig: fromConfig.entity !== undefined,
     };
   };
   const skipOps = new Set(config.skip ?? []);
-  const operations = listOperations(doc)
+  const allOperations = listOperations(doc);
+  for (const skip of skipOps)
+    if (!allOperations.some((op) => op.label === skip || op.operationId === skip))
+      throw configError(`skip names "${skip}", which is no operationId or "METHOD /path" of the spec.`);
+  const operations = allOperations
     .map((op) => (op.method === 'GET' || op.method === 'DELETE' ? { ...op, body: undefined } : op))
     .filter((op) => {
       if (skipOps.has(op.label) || (op.operationId && skipOps.has(op.operationId))) {
@@ -106,9 +120,11 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     let pk: string | undefined;
     if (over.pk !== undefined) {
       if (!props.includes(over.pk))
-        throw new Error(
-          `x-rx-rest-pk of ${name} names "${over.pk}", which is not one of its properties (${props.join(', ')}).`,
-        );
+        throw over.pkFromConfig
+          ? configError(`the pk of ${name} is "${over.pk}", which is not one of its properties (${props.join(', ')}).`)
+          : new SpecError(
+              `x-rx-rest-pk of ${name} names "${over.pk}", which is not one of its properties (${props.join(', ')}).`,
+            );
       pk = over.pk;
       decide(name, `entity, pk ${pk}`, `x-rx-rest-pk in ${over.source}`);
     } else if (props.includes('id')) {
@@ -133,7 +149,9 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     }
     if (pk === undefined) {
       if (over.entity === true)
-        throw new Error(`${name} is marked x-rx-rest-entity but has no pk: give it x-rx-rest-pk.`);
+        throw over.entityFromConfig
+          ? configError(`schemas.${name} is marked entity: true but has no pk: give it a pk.`)
+          : new SpecError(`${name} is marked x-rx-rest-entity but has no pk: give it x-rx-rest-pk.`);
       continue;
     }
     const cls = classNames.takeFile(pascalCase(name));
@@ -607,4 +625,11 @@ function defaultValue(
   if (type === 'boolean') return 'false';
   if (type.endsWith('[]')) return '[]';
   return undefined;
+}
+
+/** Names for a message: the first ten, and how many more. */
+function listed(names: readonly string[]): string {
+  return names.length > 10
+    ? `${names.slice(0, 10).join(', ')}, ... ${names.length - 10} more`
+    : names.join(', ') || 'none';
 }

@@ -3,9 +3,8 @@
  * it decided; exits 1 with `--check` when the files on disk differ, with `--strict` when something was
  * guessed, and on a spec it cannot read.
  */
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { parse as parseYaml } from 'yaml';
+import { loadConfig } from './config.js';
 import { generate } from './generate.js';
 import type { Config, Model } from './model.js';
 
@@ -56,7 +55,7 @@ export async function main(argv: readonly string[], log: (text: string) => void 
     return 2;
   }
   try {
-    const config: Config = values.config ? ((parseYaml(await readFile(values.config, 'utf8')) as Config) ?? {}) : {};
+    const config: Config = values.config ? await loadConfig(values.config) : {};
     const result = await generate(positionals[0]!, { out: values.out, config, check: values.check === true });
     if (!values.quiet) log(report(result.model, result.ms));
     let code = 0;

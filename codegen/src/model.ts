@@ -140,4 +140,6 @@ export interface Config {
   readonly urlPrefix?: string;
   /** Operations (by operationId, or `METHOD /path`) to leave out. */
   readonly skip?: readonly string[];
+  /** Where the config was read from (for error messages). */
+  readonly source?: string;
 }

@@ -9,10 +9,9 @@ import { basename, dirname, extname, relative, resolve } from 'node:path';
 import { bundle, compileErrors, validate } from '@readme/openapi-parser';
 import { parse as parseYaml } from 'yaml';
 
-/** A spec that cannot be read: not JSON/YAML, not OpenAPI, or invalid. */
-export class SpecError extends Error {
-  override readonly name = 'SpecError';
-}
+import { SpecError } from './errors.js';
+
+export { SpecError };
 
 /** An OpenAPI 3.x document as plain JSON. */
 export type OpenApiDocument = Record<string, any>;

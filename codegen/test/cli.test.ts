@@ -64,4 +64,52 @@ describe('rx-rest-openapi', () => {
     expect(result.output).toMatch(/^SpecError: Not an OpenAPI/);
     expect((await run('--out')).code).toBe(2);
   });
+
+  it('a config file that is missing, not YAML, not an object, has an unknown option or names what the spec lacks: a ConfigError naming the file, exit 1', async () => {
+    const spec = join(dir, 'config-spec.json');
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'c', version: '1' },
+        paths: { '/docs': { get: { operationId: 'listDocs', responses: { '200': { description: 'ok' } } } } },
+        components: { schemas: { Doc: { type: 'object', properties: { uuid: { type: 'string' } } } } },
+      }),
+    );
+    const cases: [string | undefined, RegExp][] = [
+      [undefined, /^ConfigError: Cannot read .*missing\.yaml/],
+      ['schemas: [1\n', /^ConfigError: .*\.yaml is not YAML/],
+      ['- a\n', /^ConfigError: .*\.yaml must hold an object/],
+      [
+        'tempral: true\n',
+        /^ConfigError: .*\.yaml: unknown option "tempral" \(options: schemas, temporal, urlPrefix, skip\)/,
+      ],
+      [
+        'schemas:\n  Dco: { pk: uuid }\n',
+        /^ConfigError: .*\.yaml: schemas names "Dco", which the spec does not have \(its schemas: Doc\)/,
+      ],
+      [
+        'schemas:\n  Doc: { pk: id }\n',
+        /^ConfigError: .*\.yaml: the pk of Doc is "id", which is not one of its properties \(uuid\)/,
+      ],
+      [
+        'schemas:\n  Doc: { primary: uuid }\n',
+        /^ConfigError: .*\.yaml: schemas\.Doc has an unknown option "primary" \(options: entity, pk, key\)/,
+      ],
+      [
+        'skip: [listDcos]\n',
+        /^ConfigError: .*\.yaml: skip names "listDcos", which is no operationId or "METHOD \/path" of the spec/,
+      ],
+      ['temporal: yes please\n', /^ConfigError: .*\.yaml: temporal must be true or false/],
+    ];
+    for (const [index, [text, message]] of cases.entries()) {
+      const config = join(dir, text === undefined ? 'missing.yaml' : `config-${index}.yaml`);
+      if (text !== undefined) writeFileSync(config, text);
+      const result = await run(spec, '--out', join(dir, 'config-out'), '--config', config);
+      expect(result.output).toMatch(message);
+      expect(result.code).toBe(1);
+    }
+    writeFileSync(join(dir, 'good.yaml'), 'schemas:\n  Doc: { pk: uuid }\nskip: [listDocs]\n');
+    expect((await run(spec, '--out', join(dir, 'config-out'), '--config', join(dir, 'good.yaml'))).code).toBe(0);
+  });
 });
