@@ -13,6 +13,7 @@ export interface MountDevtoolsOptions {
   readonly target?: Element | undefined;
 }
 
+const POSITIONS: readonly DevtoolsPosition[] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
 const mounted = new WeakMap<Controller, { readonly panel: Panel; mounts: number }>();
 
 /**
@@ -21,6 +22,7 @@ const mounted = new WeakMap<Controller, { readonly panel: Panel; mounts: number 
  * attribute `data-rx-rest-devtools` and an open shadow root (its styles do not leak in or out). Returns a
  * teardown that removes the panel and everything it holds.
  *
+ * A `position` that is not one of the four corners, or a `target` that is not an element, is a TypeError.
  * Without `document` (server rendering) it does nothing. Mounting the same controller again shows the
  * same one panel; it goes when every mount's teardown has run. Closed, the panel does no work per action.
  *
@@ -33,6 +35,15 @@ const mounted = new WeakMap<Controller, { readonly panel: Panel; mounts: number 
 export function mountDevtools(controller: Controller, options: MountDevtoolsOptions = {}): () => void {
   if (!(controller instanceof Controller))
     throw new TypeError('mountDevtools expects a Controller as its first argument');
+  const { position, target } = options;
+  if (position !== undefined && !POSITIONS.includes(position))
+    throw new TypeError(
+      `mountDevtools: position must be one of ${POSITIONS.map((p) => `"${p}"`).join(', ')}, not ${JSON.stringify(position)}.`,
+    );
+  if (target !== undefined && typeof (target as Partial<Element> | null)?.append !== 'function')
+    throw new TypeError(
+      `mountDevtools: target must be an Element (document.querySelector(...)), not ${target === null ? 'null' : `a ${typeof target}`}.`,
+    );
   const doc = options.target?.ownerDocument ?? (typeof document === 'undefined' ? undefined : document);
   if (doc === undefined || doc.defaultView === null) return () => {};
   let entry = mounted.get(controller);

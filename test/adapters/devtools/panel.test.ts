@@ -377,4 +377,19 @@ describe('mountDevtools', () => {
   it('refuses what is not a controller', () => {
     expect(() => mountDevtools({} as Controller)).toThrow(/mountDevtools expects a Controller/);
   });
+
+  it('refuses a position that is no corner and a target that is no element, mounting nothing', () => {
+    const controller = new Controller();
+    expect(() => mountDevtools(controller, { position: 'top' as never })).toThrow(
+      new TypeError(
+        'mountDevtools: position must be one of "bottom-right", "bottom-left", "top-right", "top-left", not "top".',
+      ),
+    );
+    expect(() => mountDevtools(controller, { target: '#app' as never })).toThrow(
+      new TypeError('mountDevtools: target must be an Element (document.querySelector(...)), not a string.'),
+    );
+    expect(hosts()).toHaveLength(0);
+    mount(controller, { position: undefined, target: undefined }); // undefined: the defaults
+    expect(hosts()[0]!.parentElement).toBe(document.body);
+  });
 });
