@@ -138,7 +138,8 @@ function validationMessage(issues: readonly StandardIssue[], { request, entity, 
     path += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
   }
   return (
-    `${entity ? `${entity}${pk == null ? '' : ` "${pk}"`} failed its validator` : 'The response failed its responseSchema'}` +
+    // (a pk() of a partial record may make 'undefined' of its missing field: not a pk to name)
+    `${entity ? `${entity}${pk == null || pk === 'undefined' ? '' : ` "${pk}"`} failed its validator` : 'The response failed its responseSchema'}` +
     `${request ? ` in the response to ${describeRequest(request)}` : ''}${path && ` at ${path.replace(/^\./, '')}`}: ` +
     `${issues[0]?.message ?? 'the validator gave no issue'}${issues.length > 1 ? ` (+${issues.length - 1} more issues)` : ''}`
   );

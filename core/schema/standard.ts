@@ -101,7 +101,7 @@ export function validated(
       throw new TypeError(oddAnswer(answer, context()));
     return answer.value;
   };
-  return typeof (result as any)?.then == 'function' ? Promise.resolve(result).then(output) : output(result);
+  return (result as any)?.then ? Promise.resolve(result).then(output) : output(result);
 }
 
 /** The message of a `validate()` that answered neither `{ value }` nor `{ issues }`. */

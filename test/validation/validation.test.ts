@@ -137,6 +137,22 @@ describe.each(VALIDATORS)('with $name', (validators) => {
       expect(controller.getState().entities.VTodo!['1']).toMatchObject({ id: 1, title: 'untitled' });
     });
 
+    it('a partial record the validator refuses (set with the pk in the arguments): the message names no pk it does not know', () => {
+      const controller = new Controller();
+      controller.set(Todo, { ...fake.todos.get(1) });
+      const before = kept(controller.getState());
+      const error = (() => {
+        try {
+          controller.set(Todo, { id: 1 }, { completed: true } as never);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as Error).message).toMatch(/^VTodo failed its validator at /);
+      expect(kept(controller.getState())).toEqual(before);
+    });
+
     it('setResponse and set are validated too: a bad value throws and changes nothing', async () => {
       const controller = new Controller();
       await controller.fetch(Todos.getList);
