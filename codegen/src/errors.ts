@@ -9,3 +9,8 @@ export class SpecError extends Error {
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
+
+/** An output directory (`--out`) that is a file or cannot be written. */
+export class OutputError extends Error {
+  override readonly name = 'OutputError';
+}

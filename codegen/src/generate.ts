@@ -1,8 +1,9 @@
 /** Spec file → model → files on disk (or a comparison with them, for `--check`). */
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { analyze } from './analyze.js';
 import { emit } from './emit.js';
+import { OutputError } from './errors.js';
 import type { Config, Model } from './model.js';
 import { loadSpec } from './parse.js';
 
@@ -34,6 +35,9 @@ export async function generate(spec: string, options: GenerateOptions): Promise<
   const files = await emit(model);
   const ms = performance.now() - start;
   const existing = new Map<string, string>();
+  const kind = await stat(options.out).catch(() => undefined);
+  if (kind !== undefined && !kind.isDirectory())
+    throw new OutputError(`--out ${options.out} is a file, not a directory: give the directory to write into.`);
   const names = await readdir(options.out).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.endsWith('.ts')) continue;
@@ -44,11 +48,15 @@ export async function generate(spec: string, options: GenerateOptions): Promise<
     .filter((name) => files.get(name) !== existing.get(name))
     .sort();
   if (!options.check && changed.length) {
-    await mkdir(options.out, { recursive: true });
-    for (const name of changed) {
-      const text = files.get(name);
-      if (text === undefined) await rm(join(options.out, name));
-      else await writeFile(join(options.out, name), text);
+    try {
+      await mkdir(options.out, { recursive: true });
+      for (const name of changed) {
+        const text = files.get(name);
+        if (text === undefined) await rm(join(options.out, name));
+        else await writeFile(join(options.out, name), text);
+      }
+    } catch (error) {
+      throw new OutputError(`Cannot write ${options.out}: ${(error as Error).message}`, { cause: error });
     }
   }
   return { model, files, changed, ms };

@@ -112,4 +112,16 @@ describe('rx-rest-openapi', () => {
     writeFileSync(join(dir, 'good.yaml'), 'schemas:\n  Doc: { pk: uuid }\nskip: [listDocs]\n');
     expect((await run(spec, '--out', join(dir, 'config-out'), '--config', join(dir, 'good.yaml'))).code).toBe(0);
   });
+
+  it('an --out that is a file, or a directory it cannot write: an OutputError naming it, exit 1, nothing written', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'mine');
+    const result = await run(yaml, '--out', file, '--quiet');
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/^OutputError: --out .*a-file is a file, not a directory/);
+    expect(readFileSync(file, 'utf8')).toBe('mine');
+    const below = await run(yaml, '--out', join(file, 'api'), '--quiet');
+    expect(below.code).toBe(1);
+    expect(below.output).toMatch(/^OutputError: Cannot write .*a-file\/api/);
+  });
 });
