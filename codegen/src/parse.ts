@@ -43,15 +43,21 @@ export interface LoadOptions {
 
 /** Loads a spec from a document: converts Swagger 2.0, validates, bundles (internal refs kept). */
 export async function loadDocument(doc: OpenApiDocument, options: LoadOptions = {}): Promise<OpenApiDocument> {
-  let spec = doc;
-  if (typeof spec.swagger === 'string' && spec.swagger.startsWith('2.')) spec = await fromSwagger2(spec);
+  const spec = doc;
+  const check = async (what: string) => {
+    if (options.validate === false) return;
+    const result = await validate(structuredClone(spec) as any);
+    if (!result.valid) throw new SpecError(`The spec is not valid ${what}:\n${compileErrors(result)}`);
+  };
+  if (typeof spec.swagger === 'string' && spec.swagger.startsWith('2.')) {
+    // checked before the conversion: the errors name the document's own parts (#/definitions/...)
+    await check('Swagger 2.0');
+    return fromSwagger2(spec);
+  }
   if (typeof spec.openapi !== 'string' || !/^3\.[01]\./.test(spec.openapi)) {
     throw new SpecError(`Not an OpenAPI 3.0/3.1 or Swagger 2.0 document (openapi: ${String(spec.openapi)}).`);
   }
-  if (options.validate !== false) {
-    const result = await validate(structuredClone(spec) as any);
-    if (!result.valid) throw new SpecError(`The spec is not valid OpenAPI:\n${compileErrors(result)}`);
-  }
+  await check('OpenAPI');
   // bundling only pulls in external files: a document whose refs are all internal is already bundled
   return hasExternalRefs(spec) ? ((await bundle(spec as any)) as OpenApiDocument) : spec;
 }

@@ -124,4 +124,23 @@ describe('rx-rest-openapi', () => {
     expect(below.code).toBe(1);
     expect(below.output).toMatch(/^OutputError: Cannot write .*a-file\/api/);
   });
+
+  it('an invalid Swagger 2.0 document is a SpecError in its own terms (#/definitions/...), not those of its conversion', async () => {
+    const spec = join(dir, 'swagger-bad.json');
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        swagger: '2.0',
+        info: { title: 's', version: '1' },
+        paths: {
+          '/a': { get: { responses: { '200': { description: 'ok', schema: { $ref: '#/definitions/Nope' } } } } },
+        },
+      }),
+    );
+    const result = await run(spec, '--out', join(dir, 'swagger-bad'));
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/^SpecError: The spec is not valid Swagger 2\.0:/);
+    expect(result.output).toContain('#/definitions/Nope');
+    expect(result.output).not.toContain('#/components/schemas/Nope');
+  });
 });
