@@ -4,6 +4,16 @@
 const MAX_TEXT = 20_000;
 /** Nesting shown before `…`. */
 const MAX_DEPTH = 12;
+/**
+ * Values read before the rest is left out: every value takes at least four characters of the indented text,
+ * so these fill `MAX_TEXT`, and a huge value is read only as far as it is shown.
+ */
+const MAX_VALUES = MAX_TEXT / 4;
+
+/** How many more values `plain` may read. */
+interface Budget {
+  left: number;
+}
 
 /**
  * A value as indented JSON-like text: Entity instances by their fields, values with `toJSON` (dates,
@@ -13,14 +23,15 @@ const MAX_DEPTH = 12;
 export function describeValue(value: unknown): string {
   let text: string;
   try {
-    text = JSON.stringify(plain(value, new Set(), 0), null, 2) ?? 'undefined';
+    text = JSON.stringify(plain(value, new Set(), 0, { left: MAX_VALUES }), null, 2) ?? 'undefined';
   } catch (error) {
     text = `(not shown: ${error instanceof Error ? error.message : String(error)})`;
   }
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (${text.length - MAX_TEXT} more characters)` : text;
 }
 
-function plain(value: unknown, ancestors: Set<object>, depth: number): unknown {
+function plain(value: unknown, ancestors: Set<object>, depth: number, budget: Budget): unknown {
+  budget.left--;
   switch (typeof value) {
     case 'undefined':
       return '(undefined)';
@@ -40,16 +51,31 @@ function plain(value: unknown, ancestors: Set<object>, depth: number): unknown {
   if (depth >= MAX_DEPTH) return '…';
   if (value instanceof Error) return `${value.name}: ${value.message}`;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function') return plain(toJSON.call(value), ancestors, depth);
+  if (typeof toJSON === 'function') return plain(toJSON.call(value), ancestors, depth, budget);
   ancestors.add(value);
   try {
-    if (Array.isArray(value)) return value.map((item) => plain(item, ancestors, depth + 1));
-    if (value instanceof Map) return plain(Object.fromEntries(value), ancestors, depth);
-    if (value instanceof Set) return plain([...value], ancestors, depth);
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      for (let i = 0; i < value.length; i++) {
+        if (budget.left <= 0) {
+          out.push(`… (${value.length - i} more items)`);
+          break;
+        }
+        out.push(plain(value[i], ancestors, depth + 1, budget));
+      }
+      return out;
+    }
+    if (value instanceof Map) return plain(Object.fromEntries(value), ancestors, depth, budget);
+    if (value instanceof Set) return plain([...value], ancestors, depth, budget);
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      Object.defineProperty(out, key, {
-        value: plain((value as Record<string, unknown>)[key], ancestors, depth + 1),
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      if (budget.left <= 0) {
+        Object.defineProperty(out, '…', { value: `(${keys.length - i} more keys)`, enumerable: true });
+        break;
+      }
+      Object.defineProperty(out, keys[i]!, {
+        value: plain((value as Record<string, unknown>)[keys[i]!], ancestors, depth + 1, budget),
         enumerable: true,
       });
     }
