@@ -19,6 +19,21 @@ const isRecordSchema = (item: unknown) =>
  * is checked as it is normalized.
  */
 export function checkRows(schema: unknown, value: unknown): void {
+  // a record of an Entity class (the common write): one check, no label unless it fails
+  if (isEntityClass(schema)) {
+    if (typeof value !== 'object' || value === null) {
+      const label = schemaLabel(schema);
+      throw new NormalizeError(
+        label,
+        process.env.NODE_ENV !== 'production'
+          ? `controller.set(${label}, ...args, value): the value must be a record holding its pk, but got ` +
+              `${describeKind(value)}. Nothing was written.`
+          : 'value',
+        value,
+      );
+    }
+    return;
+  }
   const item = listItemSchema(schema);
   const label = schemaLabel(schema);
   const list = item !== undefined || Array.isArray(schema);
@@ -34,18 +49,7 @@ export function checkRows(schema: unknown, value: unknown): void {
         : `set(${label})`,
     );
   }
-  if (!list) {
-    if (isEntityClass(schema) && (typeof value !== 'object' || value === null))
-      throw new NormalizeError(
-        label,
-        process.env.NODE_ENV !== 'production'
-          ? `controller.set(${label}, ...args, value): the value must be a record holding its pk, but got ` +
-              `${describeKind(value)}. Nothing was written.`
-          : 'value',
-        value,
-      );
-    return;
-  }
+  if (!list) return;
   const key = schemaLabel(item);
   if (!Array.isArray(value)) {
     throw new NormalizeError(
