@@ -269,11 +269,11 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     const fullReads = affected.length;
     const byPath = this.byPath;
     // no stream reads any record (a store written before anything observes it): nothing to look up
-    if (byPath.size > 0) addPaths(byPath, changes.entities, mark, affected);
+    if (byPath.size > 0) for (const [key, pk] of changes.entities) addPath(byPath, key, pk, mark, affected);
     const after = reader.layers;
     if (after !== before && after !== undefined) {
-      if (before !== undefined) addPaths(byPath, before.touched, mark, affected);
-      addPaths(byPath, after.touched, mark, affected);
+      for (const [key, pk] of before?.touched ?? []) addPath(byPath, key, pk, mark, affected);
+      for (const [key, pk] of after.touched) addPath(byPath, key, pk, mark, affected);
     }
     for (let i = 0; i < affected.length; i++) (affected[i] as QueryStream).changed(i >= fullReads);
   }
@@ -282,29 +282,26 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
 function noop(): void {}
 
 /**
- * Adds the streams that read one of the records `paths` (`[key, pk]`) or its whole table (in `byPath`) to
- * `affected`, each once per transition `mark`. A function of its own, not a closure made per transition, and
- * index loops: a page's first writes run before the engine has gathered type feedback for the code they run,
- * where a closure made anew gathers none and a destructuring `for...of` costs an iterator per record.
+ * Adds the streams that read the record `key`/`pk` or its whole table (in `byPath`) to `affected`, each once per transition `mark`.
+ * A function of its own, not a closure made per transition: a page's first writes run before the engine has
+ * gathered type feedback for the code they run, and a closure made anew each time gathers none.
  */
-function addPaths(
+function addPath(
   byPath: Map<string, QueryStream | Set<QueryStream>>,
-  paths: readonly (readonly [string, string])[],
+  key: string,
+  pk: string,
   mark: number,
   affected: QueryStream[],
 ): void {
-  for (let i = 0; i < paths.length; i++) {
-    const path = paths[i]!;
-    // the record's own entry, then its table's
-    let streams = byPath.get(`${path[0]}\u0000${path[1]}`);
-    for (let table = false; ; table = true) {
-      if (streams instanceof Set) {
-        for (const stream of streams) if (stream.listFor(mark)) affected.push(stream);
-      } else if (streams?.listFor(mark)) affected.push(streams);
-      if (table) break;
-      streams = byPath.get(path[0]);
-    }
-  }
+  addStreams(byPath.get(`${key}\u0000${pk}`), mark, affected);
+  addStreams(byPath.get(key), mark, affected);
+}
+
+/** Adds the streams of an index entry to `affected`, each once per transition `mark`. */
+function addStreams(streams: QueryStream | Set<QueryStream> | undefined, mark: number, affected: QueryStream[]): void {
+  if (streams instanceof Set) {
+    for (const stream of streams) if (stream.listFor(mark)) affected.push(stream);
+  } else if (streams?.listFor(mark)) affected.push(streams);
 }
 
 /** The streams of an index entry. */

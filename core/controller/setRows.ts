@@ -19,21 +19,9 @@ const isRecordSchema = (item: unknown) =>
  * is checked as it is normalized.
  */
 export function checkRows(schema: unknown, value: unknown): void {
-  // a record of an Entity class (the common write): one check, no label unless it fails
-  if (isEntityClass(schema)) {
-    if (typeof value !== 'object' || value === null) {
-      const label = schemaLabel(schema);
-      throw new NormalizeError(
-        label,
-        process.env.NODE_ENV !== 'production'
-          ? `controller.set(${label}, ...args, value): the value must be a record holding its pk, but got ` +
-              `${describeKind(value)}. Nothing was written.`
-          : 'value',
-        value,
-      );
-    }
-    return;
-  }
+  const entity = isEntityClass(schema);
+  // a record of an Entity class (the common write): one check
+  if (entity && typeof value === 'object' && value !== null) return;
   const item = listItemSchema(schema);
   const label = schemaLabel(schema);
   const list = item !== undefined || Array.isArray(schema);
@@ -49,7 +37,18 @@ export function checkRows(schema: unknown, value: unknown): void {
         : `set(${label})`,
     );
   }
-  if (!list) return;
+  if (!list) {
+    if (entity)
+      throw new NormalizeError(
+        label,
+        process.env.NODE_ENV !== 'production'
+          ? `controller.set(${label}, ...args, value): the value must be a record holding its pk, but got ` +
+              `${describeKind(value)}. Nothing was written.`
+          : 'value',
+        value,
+      );
+    return;
+  }
   const key = schemaLabel(item);
   if (!Array.isArray(value)) {
     throw new NormalizeError(
