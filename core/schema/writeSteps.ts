@@ -19,8 +19,8 @@ export interface WriteStep {
 /** A version of the tables: its number, `read` once a read asked for it (`versionOf`), and its step. */
 interface Version {
   readonly version: number;
-  read?: boolean;
-  readonly step?: WriteStep;
+  read: boolean;
+  readonly step: WriteStep | undefined;
 }
 
 /**
@@ -36,7 +36,8 @@ let lastVersion = 0;
 /** The number of this version of the tables (given on first use; never reused), for a read of them. */
 export function versionOf(entities: EntityTables): number {
   let entry = versions.get(entities);
-  if (entry === undefined) versions.set(entities, (entry = { version: ++lastVersion }));
+  // every entry of one shape (the reads of its fields stay monomorphic)
+  if (entry === undefined) versions.set(entities, (entry = { version: ++lastVersion, read: false, step: undefined }));
   entry.read = true;
   return entry.version;
 }
@@ -54,6 +55,7 @@ export function recordStep(
   const joined = from?.read ? undefined : from?.step;
   versions.set(next, {
     version: ++lastVersion,
+    read: false,
     // `base` was made by a write and nothing read it: `next` is the tables that write started from, with both
     // writes' records
     step:
