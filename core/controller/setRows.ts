@@ -19,6 +19,9 @@ const isRecordSchema = (item: unknown) =>
  * is checked as it is normalized.
  */
 export function checkRows(schema: unknown, value: unknown): void {
+  const entity = isEntityClass(schema);
+  // a record of an Entity class (the common write): one check
+  if (entity && typeof value === 'object' && value !== null) return;
   const item = listItemSchema(schema);
   const label = schemaLabel(schema);
   const list = item !== undefined || Array.isArray(schema);
@@ -35,7 +38,7 @@ export function checkRows(schema: unknown, value: unknown): void {
     );
   }
   if (!list) {
-    if (isEntityClass(schema) && (typeof value !== 'object' || value === null))
+    if (entity)
       throw new NormalizeError(
         label,
         process.env.NODE_ENV !== 'production'

@@ -20,6 +20,8 @@ export let storeInternals: (store: Store) => {
 export class Store {
   readonly #subject: BehaviorSubject<State>;
   readonly #transitionSubject = new Subject<Transition>();
+  /** The state now: the subject's value, kept here so that a write reads it without a call. */
+  #state: State;
   /** Tables that no state handed out holds: the reducer may write them in place. */
   #owned = new WeakSet<object>();
   /** The last state handed out (its tables must stay as they are). */
@@ -34,13 +36,13 @@ export class Store {
   }
 
   constructor(initial: State) {
-    this.#subject = new BehaviorSubject(initial);
+    this.#subject = new BehaviorSubject((this.#state = initial));
     // each subscriber gets the state as it is when its turn comes: a write that an earlier subscriber made
     // meanwhile (re-entrant) was emitted to it already, and the state it replaced is not emitted after it
     this.state$ = new Observable<State>((subscriber) => {
       let last: State | undefined;
       return this.#subject.subscribe(() => {
-        const state = this.#subject.getValue();
+        const state = this.#state;
         if (state === last) return;
         this.#exposed = last = state;
         subscriber.next(state);
@@ -51,7 +53,7 @@ export class Store {
 
   /** The current state, handed out: it never changes (later writes copy what they change). */
   getState(): State {
-    return (this.#exposed = this.#subject.getValue());
+    return (this.#exposed = this.#state);
   }
 
   /**
@@ -59,7 +61,7 @@ export class Store {
    * past the next write: its tables may change in place afterwards.
    */
   get current(): State {
-    return this.#subject.getValue();
+    return this.#state;
   }
 
   /** Applies an action; emits the new state and the transition when anything changed. */
@@ -73,14 +75,14 @@ export class Store {
     action: A,
     reduce: (state: State, action: A, owned: WeakSet<object>) => Transition = reducer as never,
   ): Transition {
-    const current = this.#subject.getValue();
+    const current = this.#state;
     if (this.#exposed === current) {
       this.#owned = new WeakSet();
       this.#exposed = undefined;
     }
     const transition = reduce(current, action, this.#owned);
-    if (transition.state !== this.#subject.getValue()) {
-      this.#subject.next(transition.state);
+    if (transition.state !== current) {
+      this.#subject.next((this.#state = transition.state));
       this.#transitionSubject.next(transition);
     }
     return transition;

@@ -12,6 +12,9 @@
  * reducer, the store's emission), the core's own write path without the query cache's and the memo's share.
  * `--node=<flags>`: V8 flags for the processes (comma-separated), e.g. `--node=--no-lazy-feedback-allocation`.
  *
+ * `--burst=<k>`: each step is k writes in one task, the list read through `watchQuery` with `batch` (as the adapters
+ * read it: one re-read at the end of the task), timed up to its emission (case H's burst, without the adapter).
+ *
  * `--warm=normalize|set`: see WARM_CODE.
  * `--browser`: each measure in a fresh page of Debian's Chromium (its own V8 and flags: feedback after 8 calls,
  * Sparkplug compiled off the main thread, Maglev) instead of a Node process; wall time only (cpu shows 0).
@@ -39,6 +42,7 @@ const READ = arg('read', 'list');
 const NODE_FLAGS = arg('node', '').split(',').filter(Boolean);
 const BROWSER = process.argv.includes('--browser');
 const WARM = arg('warm', 'none');
+const BURST = Number(arg('burst', '1'));
 /**
  * `--warm=normalize`: 20 `normalize` calls of another entity class before the timed writes (the normalize's
  * orchestration gets its type feedback); `--warm=set`: 20 `controller.set` of another entity class, which no
@@ -79,7 +83,7 @@ async function bundle(from: string, name: string): Promise<string> {
 
 /** What one process runs: prints one JSON line of [wall ms, cpu ms] per step. */
 const child = (core: string) => `
-import { Controller, Entity, createResource, normalize } from ${JSON.stringify(`./${core}.mjs`)};
+import { Controller, Entity, createResource, normalize, watchQuery } from ${JSON.stringify(`./${core}.mjs`)};
 class Todo extends Entity {
   id = 0; userId = 0; title = ''; completed = false;
   pk() { return \`\${this.id}\`; }
@@ -120,7 +124,10 @@ if (${JSON.stringify(READ)} === 'none') {
   }
 } else {
 await step(() =>
-  controller.observe(TodoResource.getList, {}).subscribe((state) => {
+  (${BURST} > 1
+    ? watchQuery(controller, TodoResource.getList, [{}], { batch: true })
+    : controller.observe(TodoResource.getList, {})
+  ).subscribe((state) => {
     if (state.data === undefined) return;
     emitted++;
     resolve();
@@ -128,8 +135,12 @@ await step(() =>
 );
 ${WARM === 'none' ? '' : WARM_CODE}
 for (let i = 0; i < ${UPDATES}; i++) {
-  const id = 1 + ((7919 + i * 104729) % n);
-  await step(() => controller.set(Todo, { id }, { id, title: \`todo \${id} u\${i}\` }));
+  await step(() => {
+    for (let b = i * ${BURST}; b < (i + 1) * ${BURST}; b++) {
+      const id = 1 + ((7919 + b * 104729) % n);
+      controller.set(Todo, { id }, { id, title: \`todo \${id} u\${b}\` });
+    }
+  });
 }
 }
 report();

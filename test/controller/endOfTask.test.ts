@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { config } from 'rxjs';
 import { Controller, peekQuery, watchQuery, type QueryState } from '../../core/index.js';
 import { afterQueries, flushQueries } from '../../core/internal.js';
+import { patches } from '../../core/schema/memo/patchList.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, datedTodoRow as row } from '../fixtures/todoResource.js';
 import { record } from '../fixtures/streams.js';
@@ -75,6 +76,30 @@ describe('the end of the task: one re-read, the final state', () => {
     expect(three.values).toHaveLength(1); // nothing it reads changed
     expect(all.last().data![2]).toBe(first[2]); // an unchanged row keeps its object
     expect(json(all.last().data)).toEqual(freshList(c));
+  });
+
+  it("a task's one-record writes on a long list: its end reads again only the rows they wrote, the others kept", async () => {
+    const c = new Controller();
+    controllers.push(c);
+    c.setResponse(
+      TodoResource.getList,
+      {},
+      Array.from({ length: 100 }, (_, i) => row(i + 1)),
+    );
+    const all = list(c);
+    await microtask();
+    // two tasks of one write each: from then on the store's writes are followed record by record
+    for (const id of [1, 2]) {
+      c.set(Todo, { id }, { id, title: `first ${id}` });
+      await microtask();
+    }
+    const before = all.last().data!;
+    for (const id of [7, 50, 7, 90]) c.set(Todo, { id }, { id, title: `burst ${id}` });
+    await microtask();
+    const after = all.last().data!;
+    expect(patches.get(after)?.at).toEqual([6, 49, 89]);
+    expect(json(after)).toEqual(freshList(c));
+    expect(after.filter((todo, i) => todo !== before[i]).map((todo) => todo.id)).toEqual([7, 50, 90]);
   });
 
   it('writes with an await between them: one emission per task', async () => {

@@ -303,6 +303,50 @@ describe('a list read again after a one-record write (patched where the write ch
     expect(last[12]!.title).toBe('thirteen');
   });
 
+  it('patches a list read after several writes that nothing read between: one step holding every record they wrote', () => {
+    const { list, result, positions, read, ...patched } = patchedTodos(todos());
+    const first = patched.state;
+    const before = read(first);
+    // three writes in a row, nothing read between them (a burst in one task), one record twice
+    const s1 = retitle(first, 7, 'seven');
+    const s2 = retitle(s1, 50, 'fifty');
+    const s3 = retitle(s2, 7, 'seven again');
+    positions.clear();
+    const after = read(s3);
+    expect([...positions].sort((a, b) => a - b)).toEqual([6, 49]);
+    expect(after).toEqual(denormalize(list, result, s3));
+    expect(after[6]!.title).toBe('seven again');
+    expect(after[49]!.title).toBe('fifty');
+    expect(after[0]).toBe(before[0]);
+    expect(after[99]).toBe(before[99]);
+    expect(patches.get(after)?.at).toEqual([6, 49]);
+    // the tables between them, read afterwards, read as they were
+    expect(read(s1)).toEqual(denormalize(list, result, s1));
+    expect(read(s1)[6]!.title).toBe('seven');
+    expect(read(s2)).toEqual(denormalize(list, result, s2));
+    expect(read(s3)).toEqual(denormalize(list, result, s3));
+  });
+
+  it('reads right after more unread writes than one step holds', () => {
+    const { list, result, read, ...patched } = patchedTodos(todos());
+    let state = patched.state;
+    read(state);
+    // 11 writes of every row, 1,100 records, nothing read between them
+    for (let k = 0; k < 11; k++)
+      state = normalize(
+        [Todo],
+        todos().map((todo) => ({ ...todo, title: `${todo.title} ${k}` })),
+        [],
+        state,
+      );
+    const after = read(state);
+    expect(after).toEqual(denormalize(list, result, state));
+    expect(after[5]!.title).toBe('todo 6 10');
+    state = retitle(state, 6, 'six');
+    expect(read(state)[5]!.title).toBe('six');
+    expect(read(state)).toEqual(denormalize(list, result, state));
+  });
+
   it('follows a change to a record the items read (a user of the articles), with their new instances', () => {
     const memo = new MemoCache();
     const list = [Article] as const;
