@@ -134,7 +134,8 @@ function isEnvelope(value: unknown): value is PersistedState {
  * `document` (a server render) it does nothing. While a server-rendered page hydrates (an adapter
  * holds the hydration: `loadController`, `controllerPerRequest`, or `holdHydration()`), the save is read
  * once the page is hydrated, so the first render shows the server's data (no hydration mismatch); the
- * restore then keeps whatever is newer.
+ * restore then keeps whatever is newer. A first argument that is no `Controller`, a `storage` without the
+ * three methods, a `maxAge` or `throttle` that is not a number of ms (0 or more) throw a `TypeError` at the call.
  *
  * @example
  * const controller = new Controller({
@@ -146,8 +147,38 @@ function isEnvelope(value: unknown): value is PersistedState {
  */
 export function persist(controller: Controller, options: PersistOptions = {}): Persistence {
   const { key = 'rx-rest', version, maxAge = Infinity, throttle = 1000 } = options;
+  const given = options.storage;
+  const ms = (value: unknown) => typeof value === 'number' && value >= 0;
+  // a slip in the set-up (a swapped argument, `maxAge: '1d'`) is refused at the call, before anything is read or written
+  const wrong = !(controller instanceof Controller)
+    ? 'controller'
+    : given != null && !['getItem', 'setItem', 'removeItem'].every((m) => typeof (given as never)[m] == 'function')
+      ? 'storage'
+      : !ms(maxAge)
+        ? 'maxAge'
+        : !ms(throttle)
+          ? 'throttle'
+          : '';
+  if (wrong) {
+    if (process.env.NODE_ENV !== 'production') {
+      const value = { controller, storage: given, maxAge, throttle }[wrong];
+      const got = value === null ? 'null' : typeof value;
+      throw new TypeError(
+        wrong === 'controller'
+          ? `persist(controller, options) expects a Controller as its first argument, got ${got}.`
+          : `persist(controller, options): options.${wrong} ${
+              {
+                storage: 'must have getItem, setItem and removeItem functions',
+                maxAge: 'must be a number of ms (0 or more)',
+                throttle: 'must be a number of ms (0 or more)',
+              }[wrong]
+            }, got ${got}.`,
+      );
+    }
+    throw new TypeError(`persist: ${wrong}`);
+  }
   const inBrowser = typeof document !== 'undefined';
-  const storage = options.storage ?? (inBrowser ? (globalThis.localStorage as PersistStorage | undefined) : undefined);
+  const storage = given ?? (inBrowser ? (globalThis.localStorage as PersistStorage | undefined) : undefined);
   if (storage === undefined || storage === null) {
     // a server render (nothing to keep across page loads, and one storage for every user), or no localStorage
     if (inBrowser)
@@ -340,8 +371,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (globalThis.document?.visibilityState === 'hidden') save();
   };
   globalThis.addEventListener?.('pagehide', onPageHide);
-  if (typeof globalThis.document?.addEventListener === 'function')
-    globalThis.document.addEventListener('visibilitychange', onVisibility);
+  globalThis.document?.addEventListener?.('visibilitychange', onVisibility);
 
   const teardown = (): void => {
     if (stopped) return;
@@ -352,8 +382,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     clearTimeout(timer);
     subscription.unsubscribe();
     globalThis.removeEventListener?.('pagehide', onPageHide);
-    if (typeof globalThis.document?.removeEventListener === 'function')
-      globalThis.document.removeEventListener('visibilitychange', onVisibility);
+    globalThis.document?.removeEventListener?.('visibilitychange', onVisibility);
   };
   return Object.assign(teardown, {
     restored,

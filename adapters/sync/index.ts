@@ -9,12 +9,12 @@
  * const controller = new Controller({ managers: [(c) => syncTabs(c)] });
  */
 import {
+  Controller,
   SnapshotError,
   afterHydration,
   isHydrating,
   restoreSnapshot,
   takeSnapshot,
-  type Controller,
   type ControllerAction,
   type StateSnapshot,
 } from '../../core/index.js';
@@ -135,12 +135,19 @@ const isEmpty = (snapshot: StateSnapshot) =>
  * Where `BroadcastChannel` does not exist, it does nothing (one warning); where there is no `document`
  * (a server render), a channel name does nothing either (a channel object is used as given). While a
  * server-rendered page hydrates (see `holdHydration`), what other tabs send is applied once it is
- * hydrated, so the first render shows the server's data.
+ * hydrated, so the first render shows the server's data. A first argument that is no `Controller`, or a
+ * `channel` that is no channel, throws a `TypeError`.
  *
  * @example
  * const controller = new Controller({ managers: [(c) => syncTabs(c, { channel: 'todos' })] });
  */
 export function syncTabs(controller: Controller, options: SyncTabsOptions = {}): () => void {
+  if (!(controller instanceof Controller))
+    throw new TypeError(
+      process.env.NODE_ENV !== 'production'
+        ? `syncTabs(controller, options) expects a Controller as its first argument, got ${controller === null ? 'null' : typeof controller}.`
+        : 'syncTabs: controller',
+    );
   const given = options.channel ?? 'rx-rest';
   let channel: SyncChannel;
   if (typeof given === 'string') {

@@ -131,7 +131,7 @@ export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
   if (json == null) return initialState();
   // a JSON text not parsed, a list: no state to start from (`null` and `undefined` are none)
   if (!isRecord(json))
-    fail(
+    return fail(
       '',
       process.env.NODE_ENV !== 'production'
         ? `expected a state (getState() or takeSnapshot(controller), parsed from JSON), got ${describeKind(json)}`

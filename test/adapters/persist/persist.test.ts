@@ -670,3 +670,50 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     stop();
   });
 });
+
+describe('arguments that are wrong: a TypeError at the call, naming the argument', () => {
+  it('a first argument that is no Controller', () => {
+    for (const given of [undefined, {}, { actions$: null }]) {
+      expect(() => persist(given as never, { storage: localStorage })).toThrow(TypeError);
+      expect(() => persist(given as never, { storage: localStorage })).toThrow(
+        /^persist\(controller, options\) expects a Controller as its first argument, got (undefined|object)/,
+      );
+    }
+  });
+
+  it.each([
+    [
+      'a storage without setItem',
+      { storage: { getItem: () => null, removeItem: () => {} } },
+      /options\.storage must have getItem, setItem and removeItem functions, got object/,
+    ],
+    [
+      'a storage that is a string',
+      { storage: 'localStorage' },
+      /options\.storage must have getItem, setItem and removeItem functions, got string/,
+    ],
+    ['a maxAge in words', { maxAge: '1d' }, /options\.maxAge must be a number of ms \(0 or more\), got string/],
+    ['a negative maxAge', { maxAge: -1 }, /options\.maxAge must be a number of ms \(0 or more\), got number/],
+    ['a NaN throttle', { throttle: Number.NaN }, /options\.throttle must be a number of ms \(0 or more\), got number/],
+  ])('%s: nothing read, nothing written, the store as it was', (_, options, message) => {
+    localStorage.setItem('rx-rest', 'left alone');
+    const controller = newController();
+    controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, title: 'in the store' });
+    const before = controller.getState();
+    const start = () => persist(controller, { storage: localStorage, ...options } as never);
+    expect(start).toThrow(TypeError);
+    expect(start).toThrow(message);
+    controller.set(Todo, { id: 2, title: 'later' });
+    expect(localStorage.getItem('rx-rest')).toBe('left alone');
+    expect(controller.getState().entities.Todo?.['1']).toBe(before.entities.Todo?.['1']);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('the defaults and every documented form are accepted', () => {
+    const controller = newController();
+    for (const options of [{}, { key: 'k', version: 'v2', maxAge: Infinity, throttle: 0 }, { version: 3, maxAge: 0 }]) {
+      const stop = persistOn(controller, { storage: localStorage, ...options });
+      expect(typeof stop).toBe('function');
+    }
+  });
+});

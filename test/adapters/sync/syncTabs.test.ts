@@ -619,6 +619,15 @@ describe('syncTabs: bad input', () => {
     );
   });
 
+  it('refuses a first argument that is no Controller, with a TypeError naming it', () => {
+    for (const given of [undefined, {}, { actions$: null }]) {
+      expect(() => syncTabs(given as never, { channel: channelName })).toThrow(TypeError);
+      expect(() => syncTabs(given as never, { channel: channelName })).toThrow(
+        /^syncTabs\(controller, options\) expects a Controller as its first argument, got (undefined|object)/,
+      );
+    }
+  });
+
   it('does nothing where BroadcastChannel does not exist, with one warning', () => {
     vi.stubGlobal('BroadcastChannel', undefined);
     const controller = tab({ managers: [] });
