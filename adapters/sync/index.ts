@@ -63,6 +63,8 @@ interface SyncMessage {
   /** The one tab a snapshot is for (the answer to its hello). */
   readonly to?: string | undefined;
   readonly snapshot?: StateSnapshot | undefined;
+  /** A reset's stamp (the sender's `lastReset`): what any tab wrote after it stays. */
+  readonly at?: number | undefined;
 }
 
 /** The actions whose changes the other tabs need (not optimistic layers, not garbage collection). */
@@ -172,8 +174,8 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
     );
   }
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  // the kind of action a message from the channel is being applied as: that action is not posted back
-  let applying: ControllerAction['type'] | undefined;
+  // a message from the channel is being applied: what it changes is not posted back
+  let applying = false;
 
   const post = (kind: SyncMessage['kind'], extra?: Partial<SyncMessage>) => {
     try {
@@ -205,10 +207,18 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
 
   const apply = (message: SyncMessage) => {
     if (stopped) return;
-    applying = message.kind === 'reset' ? 'reset' : 'restore';
+    applying = true;
     try {
-      if (message.kind === 'reset') controller.resetEntireStore();
-      else restoreSnapshot(controller, message.snapshot);
+      // a reset at the sender's stamp, not at the time it arrives here: what the sender (or this tab)
+      // wrote after it, before this tab read it, stays in both
+      if (message.kind !== 'reset') restoreSnapshot(controller, message.snapshot);
+      else if (message.at === undefined) controller.resetEntireStore();
+      else
+        restoreSnapshot(
+          controller,
+          { ...takeSnapshot(controller, { invalid: true }), lastReset: message.at },
+          { replace: true },
+        );
     } catch (error) {
       // a time that is not one, values nested too deeply: restoreSnapshot checked before writing anything
       if (error instanceof SnapshotError)
@@ -218,7 +228,7 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
         );
       else warn(`a ${message.kind} message could not be applied:`, error);
     } finally {
-      applying = undefined;
+      applying = false;
     }
   };
 
@@ -235,8 +245,8 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
   };
   subscription = controller.actions$.subscribe({
     next: (action) => {
-      if (action.type === applying) return;
-      if (action.type === 'reset') post('reset');
+      if (applying) return;
+      if (action.type === 'reset') post('reset', { at: controller.getState().lastReset });
       else if (SHARED.has(action.type) && action.changes)
         postSnapshot(takeSnapshot(controller, { changes: action.changes, invalid: true }));
     },
