@@ -204,6 +204,43 @@ describe('restore on start', () => {
     stop();
     expect(warn).not.toHaveBeenCalled();
   });
+
+  it('a todo deleted while an asynchronous restore waits stays deleted, also once its record was collected', async () => {
+    const async = asyncStorage();
+    async.items.set('rx-rest', await saveOfFirstApp());
+    const release = async.holdReads();
+    const controller = newController();
+    const stop = persistOn(controller, { storage: async.storage, throttle: 10 });
+    await controller.fetch(TodoResource.getList, {});
+    await controller.fetch(TodoResource.delete, { id: 1 }); // answered before the storage
+    controller.gc(); // nothing needs the deleted record's mark any more
+    release();
+    expect(await stop.restored).toBe(true);
+    expect(controller.get(Todo, { id: 1 })).toBeUndefined();
+    expect(controller.getResponse(TodoResource.get, { id: 1 }).data).toBeUndefined();
+    expect(titleOf(controller, 2)).toBe('todo 2');
+    expect(peekQuery(controller, TodoResource.getList, {}).data?.map((todo) => todo.id)).toEqual([2, 3, 4]);
+    controller.set(Todo, { id: 2, title: 'saved after' });
+    await stop.flush();
+    expect(Object.keys(saved(async.items.get('rx-rest')).state.entities.Todo!).sort()).toEqual(['2', '3', '4']);
+  });
+
+  it('a todo deleted before a teardown that came before the restore is not brought back by the merged save', async () => {
+    const async = asyncStorage();
+    async.items.set('rx-rest', await saveOfFirstApp());
+    const release = async.holdReads();
+    const controller = newController();
+    const stop = persistOn(controller, { storage: async.storage });
+    await controller.fetch(TodoResource.getList, {});
+    await controller.fetch(TodoResource.delete, { id: 1 });
+    controller.gc();
+    stop(); // before the storage answered: the save and the state are merged
+    release();
+    await stop.restored;
+    await vi.waitFor(() => expect(async.calls).toContain('set rx-rest'));
+    await stop.flush();
+    expect(Object.keys(saved(async.items.get('rx-rest')).state.entities.Todo!).sort()).toEqual(['2', '3', '4']);
+  });
 });
 
 describe('saving, throttled', () => {
