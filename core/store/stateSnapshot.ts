@@ -189,9 +189,13 @@ export function mergeState(state: State, action: MergeAction, owned?: WeakSet<ob
         delete endpoints[key];
       }
     }
+    // a reset drops the optimistic layers too: their requests settle without writing (nor removing them)
+    const reset = lastReset > state.lastReset;
     return {
-      state: { ...incoming, optimistic: state.optimistic, lastReset: Math.max(lastReset, state.lastReset) },
-      changes: { entities: 'all', endpoints: 'all', optimistic: false },
+      state: reset
+        ? { ...incoming, optimistic: [] }
+        : { ...incoming, optimistic: state.optimistic, lastReset: state.lastReset },
+      changes: { entities: 'all', endpoints: 'all', optimistic: reset && state.optimistic.length > 0 },
     };
   }
   // tables the store alone holds are written in place (see `Store`), others copied once

@@ -342,6 +342,23 @@ describe('syncTabs: what one tab learns, the others have', () => {
     expect(b.getState().lastReset).toBe(a.getState().lastReset);
   });
 
+  it('reset: an optimistic mutation in flight in the other tab loses its layer there, and its answer writes nothing', async () => {
+    const [a, b] = [tab(), tab()];
+    await b.fetch(TodoResource.get, { id: 1 });
+    await delivered(b, a);
+    fake.setLatency(40);
+    const mutation = b.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'optimistic' });
+    expect(b.get(Todo, { id: 1 })?.title).toBe('optimistic');
+    const reset = next(b, 'reset');
+    a.resetEntireStore();
+    await reset;
+    expect(b.getState().optimistic).toEqual([]);
+    expect(b.get(Todo, { id: 1 })).toBeUndefined();
+    await mutation;
+    expect(b.getState().optimistic).toEqual([]);
+    expect(b.get(Todo, { id: 1 })).toBeUndefined(); // as after its own reset: the answer is not written
+  });
+
   it('reset from a tab whose clock is ahead: the other tab’s later set and fetch are written and shown', async () => {
     const { controller: a } = clockedTab(60_000);
     const { controller: b } = clockedTab(1_000); // a minute behind
