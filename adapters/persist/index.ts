@@ -10,6 +10,7 @@
  */
 import {
   Controller,
+  INVALID,
   SnapshotError,
   afterHydration,
   isHydrating,
@@ -123,8 +124,9 @@ function isEnvelope(value: unknown): value is PersistedState {
 
 /**
  * Keeps `controller`'s state in `storage`: restores the save under `key` now (synchronous storage) or
- * when the storage answers (asynchronous; data fetched meanwhile is newer and wins), then saves
- * `takeSnapshot(controller)` at most once per `throttle` ms after changes, at once after a reset (which
+ * when the storage answers (asynchronous; data fetched meanwhile is newer and wins, a record deleted
+ * meanwhile stays deleted), then saves `takeSnapshot(controller)` at most once per `throttle` ms after
+ * changes, at once after a reset (which
  * removes the save), when the page is hidden, and on teardown. A save of another `version`, older than
  * `maxAge`, corrupt or not an rx-rest save is ignored and removed; a storage that throws or rejects
  * (quota, private mode) is reported, and the state it did not take is written by the next save (a
@@ -134,7 +136,8 @@ function isEnvelope(value: unknown): value is PersistedState {
  * `document` (a server render) it does nothing. While a server-rendered page hydrates (an adapter
  * holds the hydration: `loadController`, `controllerPerRequest`, or `holdHydration()`), the save is read
  * once the page is hydrated, so the first render shows the server's data (no hydration mismatch); the
- * restore then keeps whatever is newer.
+ * restore then keeps whatever is newer. A first argument that is no `Controller`, a `storage` without the
+ * three methods, a `maxAge` or `throttle` that is not a number of ms (0 or more) throw a `TypeError` at the call.
  *
  * @example
  * const controller = new Controller({
@@ -146,8 +149,38 @@ function isEnvelope(value: unknown): value is PersistedState {
  */
 export function persist(controller: Controller, options: PersistOptions = {}): Persistence {
   const { key = 'rx-rest', version, maxAge = Infinity, throttle = 1000 } = options;
+  const given = options.storage;
+  const ms = (value: unknown) => typeof value === 'number' && value >= 0;
+  // a slip in the set-up (a swapped argument, `maxAge: '1d'`) is refused at the call, before anything is read or written
+  const wrong = !(controller instanceof Controller)
+    ? 'controller'
+    : given != null && !['getItem', 'setItem', 'removeItem'].every((m) => typeof (given as never)[m] == 'function')
+      ? 'storage'
+      : !ms(maxAge)
+        ? 'maxAge'
+        : !ms(throttle)
+          ? 'throttle'
+          : '';
+  if (wrong) {
+    if (process.env.NODE_ENV !== 'production') {
+      const value = { controller, storage: given, maxAge, throttle }[wrong];
+      const got = value === null ? 'null' : typeof value;
+      throw new TypeError(
+        wrong === 'controller'
+          ? `persist(controller, options) expects a Controller as its first argument, got ${got}.`
+          : `persist(controller, options): options.${wrong} ${
+              {
+                storage: 'must have getItem, setItem and removeItem functions',
+                maxAge: 'must be a number of ms (0 or more)',
+                throttle: 'must be a number of ms (0 or more)',
+              }[wrong]
+            }, got ${got}.`,
+      );
+    }
+    throw new TypeError(`persist: ${wrong}`);
+  }
   const inBrowser = typeof document !== 'undefined';
-  const storage = options.storage ?? (inBrowser ? (globalThis.localStorage as PersistStorage | undefined) : undefined);
+  const storage = given ?? (inBrowser ? (globalThis.localStorage as PersistStorage | undefined) : undefined);
   if (storage === undefined || storage === null) {
     // a server render (nothing to keep across page loads, and one storage for every user), or no localStorage
     if (inBrowser)
@@ -168,6 +201,9 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   let finalState: StateSnapshot | undefined; // the state at a teardown that came before the restore
   let saved: StateSnapshot | undefined; // the save read after such a teardown
   let reset = false; // the store was reset before the save was read
+  // records deleted before the save was read, with the stamp of their deletion: the save's older copies
+  // must not bring them back once the store no longer holds their INVALID mark (collected)
+  const deleted: [table: string, pk: string, at: number][] = [];
 
   /** Runs a storage write now, or after the one in flight; a failure warns and nothing throws. */
   const write = (what: string, run: () => unknown): void => {
@@ -226,6 +262,11 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
       return;
     }
     if (changes.entities.length === 0 && changes.endpoints.length === 0) return; // optimistic layers only
+    if (!ready && changes.entities !== 'all') {
+      const { entities, entitiesMeta } = controller.getState();
+      for (const [table, pk] of changes.entities)
+        if (entities[table]?.[pk] === INVALID) deleted.push([table, pk, entitiesMeta[table]![pk]!.fetchedAt]);
+    }
     dirty = true;
     if (ready && timer === undefined) timer = setTimeout(save, throttle);
   };
@@ -256,10 +297,20 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     return value.state;
   };
 
+  /** The save without its copies of the records deleted since the page started (older than the deletion). */
+  const withoutDeleted = (state: StateSnapshot): StateSnapshot => {
+    const entities: { [table: string]: { [pk: string]: unknown } } = { ...state.entities };
+    for (const [table, pk, at] of deleted)
+      if (entities[table]?.[pk] !== undefined && !((state.entitiesMeta[table]?.[pk]?.fetchedAt ?? 0) > at))
+        delete (entities[table] = { ...entities[table] })[pk];
+    return { ...state, entities };
+  };
+
   /** Restores what the storage answered; whether anything was restored. */
   const apply = (raw: unknown): boolean => {
-    const state = read(raw);
+    let state = read(raw);
     if (state === false || reset) return false; // after a reset, the save is of before it
+    if (deleted.length > 0) state = withoutDeleted(state);
     if (finalState) saved = state; // torn down before the storage answered: merged with the final state in `settled`
     if (stopped) return false;
     restoring = true;
@@ -340,8 +391,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (globalThis.document?.visibilityState === 'hidden') save();
   };
   globalThis.addEventListener?.('pagehide', onPageHide);
-  if (typeof globalThis.document?.addEventListener === 'function')
-    globalThis.document.addEventListener('visibilitychange', onVisibility);
+  globalThis.document?.addEventListener?.('visibilitychange', onVisibility);
 
   const teardown = (): void => {
     if (stopped) return;
@@ -352,8 +402,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     clearTimeout(timer);
     subscription.unsubscribe();
     globalThis.removeEventListener?.('pagehide', onPageHide);
-    if (typeof globalThis.document?.removeEventListener === 'function')
-      globalThis.document.removeEventListener('visibilitychange', onVisibility);
+    globalThis.document?.removeEventListener?.('visibilitychange', onVisibility);
   };
   return Object.assign(teardown, {
     restored,

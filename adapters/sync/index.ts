@@ -9,12 +9,12 @@
  * const controller = new Controller({ managers: [(c) => syncTabs(c)] });
  */
 import {
+  Controller,
   SnapshotError,
   afterHydration,
   isHydrating,
   restoreSnapshot,
   takeSnapshot,
-  type Controller,
   type ControllerAction,
   type StateSnapshot,
 } from '../../core/index.js';
@@ -63,6 +63,8 @@ interface SyncMessage {
   /** The one tab a snapshot is for (the answer to its hello). */
   readonly to?: string | undefined;
   readonly snapshot?: StateSnapshot | undefined;
+  /** A reset's stamp (the sender's `lastReset`): what any tab wrote after it stays. */
+  readonly at?: number | undefined;
 }
 
 /** The actions whose changes the other tabs need (not optimistic layers, not garbage collection). */
@@ -135,12 +137,19 @@ const isEmpty = (snapshot: StateSnapshot) =>
  * Where `BroadcastChannel` does not exist, it does nothing (one warning); where there is no `document`
  * (a server render), a channel name does nothing either (a channel object is used as given). While a
  * server-rendered page hydrates (see `holdHydration`), what other tabs send is applied once it is
- * hydrated, so the first render shows the server's data.
+ * hydrated, so the first render shows the server's data. A first argument that is no `Controller`, or a
+ * `channel` that is no channel, throws a `TypeError`.
  *
  * @example
  * const controller = new Controller({ managers: [(c) => syncTabs(c, { channel: 'todos' })] });
  */
 export function syncTabs(controller: Controller, options: SyncTabsOptions = {}): () => void {
+  if (!(controller instanceof Controller))
+    throw new TypeError(
+      process.env.NODE_ENV !== 'production'
+        ? `syncTabs(controller, options) expects a Controller as its first argument, got ${controller === null ? 'null' : typeof controller}.`
+        : 'syncTabs: controller',
+    );
   const given = options.channel ?? 'rx-rest';
   let channel: SyncChannel;
   if (typeof given === 'string') {
@@ -165,8 +174,8 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
     );
   }
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  // the kind of action a message from the channel is being applied as: that action is not posted back
-  let applying: ControllerAction['type'] | undefined;
+  // a message from the channel is being applied: what it changes is not posted back
+  let applying = false;
 
   const post = (kind: SyncMessage['kind'], extra?: Partial<SyncMessage>) => {
     try {
@@ -198,10 +207,18 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
 
   const apply = (message: SyncMessage) => {
     if (stopped) return;
-    applying = message.kind === 'reset' ? 'reset' : 'restore';
+    applying = true;
     try {
-      if (message.kind === 'reset') controller.resetEntireStore();
-      else restoreSnapshot(controller, message.snapshot);
+      // a reset at the sender's stamp, not at the time it arrives here: what the sender (or this tab)
+      // wrote after it, before this tab read it, stays in both
+      if (message.kind !== 'reset') restoreSnapshot(controller, message.snapshot);
+      else if (message.at === undefined) controller.resetEntireStore();
+      else
+        restoreSnapshot(
+          controller,
+          { ...takeSnapshot(controller, { invalid: true }), lastReset: message.at },
+          { replace: true },
+        );
     } catch (error) {
       // a time that is not one, values nested too deeply: restoreSnapshot checked before writing anything
       if (error instanceof SnapshotError)
@@ -211,7 +228,7 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
         );
       else warn(`a ${message.kind} message could not be applied:`, error);
     } finally {
-      applying = undefined;
+      applying = false;
     }
   };
 
@@ -228,8 +245,8 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
   };
   subscription = controller.actions$.subscribe({
     next: (action) => {
-      if (action.type === applying) return;
-      if (action.type === 'reset') post('reset');
+      if (applying) return;
+      if (action.type === 'reset') post('reset', { at: controller.getState().lastReset });
       else if (SHARED.has(action.type) && action.changes)
         postSnapshot(takeSnapshot(controller, { changes: action.changes, invalid: true }));
     },

@@ -4,7 +4,14 @@
  * only apps that import them bundle them and the merge they bring.
  */
 import { describeKind } from '../errors.js';
-import { mergeAction, mergeState, snapshotOf, type SnapshotOptions, type StateSnapshot } from '../store/index.js';
+import {
+  initialState,
+  mergeAction,
+  mergeState,
+  snapshotOf,
+  type SnapshotOptions,
+  type StateSnapshot,
+} from '../store/index.js';
 import { Controller, controllerInternals, disposedError } from './Controller.js';
 
 /** What `takeSnapshot` covers: the store's `SnapshotOptions`, or only some request keys. */
@@ -18,7 +25,12 @@ export interface TakeSnapshotOptions extends SnapshotOptions {
 
 /** How `restoreSnapshot` brings a snapshot in. */
 export interface RestoreOptions {
-  /** Take the snapshot as the whole state (time travel) instead of merging it. Default false. */
+  /**
+   * Take the snapshot as the whole state (time travel) instead of merging it. Default false. A
+   * `lastReset` in the snapshot later than the controller's is a reset made elsewhere (another tab's):
+   * the controller takes it, keeps only what was written after it, and its requests in flight settle
+   * without writing (`actions$` reports a `reset`).
+   */
   readonly replace?: boolean | undefined;
 }
 
@@ -89,10 +101,21 @@ export function restoreSnapshot(
   const { cache, store, disposed } = internalsOf(controller, 'restoreSnapshot');
   if (disposed) throw disposedError('restoreSnapshot');
   const action = mergeAction(snapshot, options.replace === true);
+  const lastReset = store.current.lastReset;
   const { changes } = store.dispatch(action, mergeState);
-  cache.requests.stamps.saw(action.state); // later writes are stamped after everything it holds
+  // a replacing snapshot that carried a later reset (another tab's): as after `resetEntireStore`, requests
+  // in flight settle without writing, and `actions$` reports a reset
+  const reset = store.current.lastReset > lastReset;
+  const stamps = cache.requests.stamps;
+  if (reset) {
+    cache.requests.reset();
+    // later writes are stamped after the reset too (`saw` reads the times of a state's meta)
+    const at = store.current.lastReset;
+    stamps.saw({ ...initialState(at), meta: { '': { date: at, fetchedAt: at, expiresAt: at } } });
+  }
+  stamps.saw(action.state); // later writes are stamped after everything it holds
   if (changes.endpoints !== 'all') for (const key of changes.endpoints) cache.onWritten(key);
   const log = cache.requests.log;
   if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
-    log.emit({ type: 'restore', changes });
+    log.emit({ type: reset ? 'reset' : 'restore', changes });
 }

@@ -10,7 +10,8 @@ export interface ControllerOptions {
   /**
    * A state to start from: `controller.getState()` of another controller (a server's), or it after a
    * JSON round trip. Checked like a snapshot (`restoreSnapshot`: a `SnapshotError` for a time that is not
-   * a finite number or values nested too deeply); its `lastReset` is not taken, and this controller's
+   * a finite number or values nested too deeply, or a value that is no state at all: a JSON text not
+   * parsed, a number, a list; `null` is none); its `lastReset` is not taken, and this controller's
    * requests start after the newest time it holds (a server's clock may be ahead).
    */
   readonly initialState?: unknown;

@@ -110,7 +110,8 @@ const MAX_TIME = 8.64e15;
  * are dropped rather than trusted. Checked first, for a restore that is all or nothing: values nested
  * more than `MAX_SNAPSHOT_DEPTH` levels (or a cycle), and times that are not finite numbers of ms since
  * the epoch within what a `Date` holds (`date` and `fetchedAt` not negative; an expiry may be, it only
- * means stale) throw a `SnapshotError` naming `source` and the field. A `NaN` would lose every
+ * means stale) throw a `SnapshotError` naming `source` and the field, as does a value that is no object
+ * (a JSON text not parsed: `null` and `undefined` are an empty state). A `NaN` would lose every
  * comparison (the record could never be written again), `Infinity` win them all.
  *
  * Times are kept as they are (every controller compares the same numbers, so tabs that exchange
@@ -120,7 +121,6 @@ const MAX_TIME = 8.64e15;
  * holds (see `Requests`).
  */
 export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
-  if (!isRecord(json)) return initialState();
   const fail = (path: string, detail: string): never => {
     throw new SnapshotError(
       path,
@@ -128,6 +128,15 @@ export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
       source,
     );
   };
+  if (json == null) return initialState();
+  // a JSON text not parsed, a list: no state to start from (`null` and `undefined` are none)
+  if (!isRecord(json))
+    return fail(
+      '',
+      process.env.NODE_ENV !== 'production'
+        ? `expected a state (getState() or takeSnapshot(controller), parsed from JSON), got ${describeKind(json)}`
+        : 'state',
+    );
   // the depth, without using the stack (the path: the first three keys)
   const stack: [unknown, number, string][] = [[json, 0, '']];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {

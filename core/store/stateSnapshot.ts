@@ -4,7 +4,7 @@
  * the same rule as the store's own writes: the newest by request start wins. The merge is reduced
  * here, not in `reducer`, so that only apps that restore snapshots bundle it.
  */
-import { describeKind } from '../errors.js';
+import { SnapshotError, describeKind } from '../errors.js';
 import {
   INVALID,
   copyTable,
@@ -114,6 +114,7 @@ export function invalidOf(snapshot: unknown): [string, string][] {
  * takes it as the whole state.
  */
 export interface MergeAction {
+  /** With `replace`, its `lastReset` is the snapshot's (0 when it has none). */
   readonly state: State;
   readonly invalid: readonly (readonly [string, string])[];
   readonly replace: boolean;
@@ -154,17 +155,47 @@ function joinMeta(current: RequestMeta, incoming: RequestMeta): RequestMeta {
  * The merge of a snapshot into the state (`action.state` is the snapshot already restored: prototype-free
  * tables, malformed parts dropped). A record or result replaces the stored one only when its request
  * started later; nothing that started before the last reset is written. `replace` takes the snapshot
- * as the whole state instead (time travel), keeping the optimistic layers in flight.
+ * as the whole state instead (time travel), keeping the optimistic layers in flight; a snapshot whose
+ * `lastReset` is later than the state's is a reset made elsewhere (another tab): the state takes it, and
+ * keeps of the snapshot only what was written after it.
  */
 export function mergeState(state: State, action: MergeAction, owned?: WeakSet<object>): Transition {
   const incoming = action.state;
   if (action.replace) {
-    // the restored tables are the merge's own (restoreState built them): marked in place
-    const tables = incoming.entities as { [key: string]: { [pk: string]: unknown } };
+    // the restored tables are the merge's own (restoreState built them): marked and pruned in place
+    type Tables<T> = { [key: string]: { [pk: string]: T } };
+    const tables = incoming.entities as Tables<unknown>;
     for (const [key, pk] of action.invalid) (tables[key] ??= emptyTable())[pk] = INVALID;
+    const lastReset = incoming.lastReset;
+    if (lastReset > state.lastReset) {
+      const recordsMeta = incoming.entitiesMeta as Tables<EntityMeta>;
+      for (const key in tables) {
+        let kept = false;
+        for (const pk in tables[key]) {
+          if ((recordsMeta[key]?.[pk]?.fetchedAt ?? -1) >= lastReset) kept = true;
+          else {
+            delete tables[key]![pk];
+            delete recordsMeta[key]?.[pk];
+          }
+        }
+        if (!kept) delete tables[key]; // nothing left: nor the table (as after a reset)
+      }
+      for (const key in recordsMeta) if (!(key in tables)) delete recordsMeta[key];
+      const meta = incoming.meta as { [key: string]: RequestMeta | undefined };
+      const endpoints = incoming.endpoints as { [key: string]: unknown };
+      for (const key of new Set([...Object.keys(meta), ...Object.keys(endpoints)])) {
+        if ((meta[key]?.fetchedAt ?? -1) >= lastReset) continue;
+        delete meta[key];
+        delete endpoints[key];
+      }
+    }
+    // a reset drops the optimistic layers too: their requests settle without writing (nor removing them)
+    const reset = lastReset > state.lastReset;
     return {
-      state: { ...incoming, optimistic: state.optimistic, lastReset: state.lastReset },
-      changes: { entities: 'all', endpoints: 'all', optimistic: false },
+      state: reset
+        ? { ...incoming, optimistic: [] }
+        : { ...incoming, optimistic: state.optimistic, lastReset: state.lastReset },
+      changes: { entities: 'all', endpoints: 'all', optimistic: reset && state.optimistic.length > 0 },
     };
   }
   // tables the store alone holds are written in place (see `Store`), others copied once
@@ -245,7 +276,8 @@ export function mergeState(state: State, action: MergeAction, owned?: WeakSet<ob
 
 /**
  * A snapshot (or a whole `getState()` JSON) as a merge action; throws a `TypeError` for what is not
- * one, a `SnapshotError` for one that cannot be restored safely (see `restoreState`).
+ * one, a `SnapshotError` for one that cannot be restored safely (see `restoreState`). A replacing one
+ * keeps the snapshot's `lastReset` (checked like its times): another tab's reset.
  */
 export function mergeAction(snapshot: unknown, replace: boolean): MergeAction {
   if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot) || !isSnapshotLike(snapshot)) {
@@ -256,8 +288,22 @@ export function mergeAction(snapshot: unknown, replace: boolean): MergeAction {
         : 'restoreSnapshot: snapshot',
     );
   }
-  return { state: restoreState(snapshot), invalid: invalidOf(snapshot), replace };
+  const state = restoreState(snapshot);
+  // a replacing restore takes the snapshot's last reset (another tab's reset), checked like its times
+  const lastReset = replace ? (snapshot as { lastReset?: unknown }).lastReset : undefined;
+  if (lastReset === undefined) return { state, invalid: invalidOf(snapshot), replace };
+  if (!(typeof lastReset === 'number' && lastReset >= 0 && lastReset <= MAX_TIME))
+    throw new SnapshotError(
+      'lastReset',
+      process.env.NODE_ENV !== 'production'
+        ? `${describeKind(lastReset)} is not a time (a finite number of ms since the epoch); nothing of the snapshot was written`
+        : 'time',
+    );
+  return { state: { ...state, lastReset }, invalid: invalidOf(snapshot), replace };
 }
+
+/** The latest time a `Date` can hold (ms since the epoch). */
+const MAX_TIME = 8.64e15;
 
 function isSnapshotLike(value: object): boolean {
   return ['entities', 'endpoints', 'meta'].some((field) => {

@@ -175,6 +175,26 @@ describe('restoreSnapshot of values nested ~150,000 levels deep', () => {
   });
 });
 
+describe('an initialState that is no state', () => {
+  it('a JSON text not parsed, a number, a list: a SnapshotError naming initialState and what it got; null and undefined start empty', () => {
+    const text = JSON.stringify({ entities: { Todo: { '1': { id: 1 } } }, endpoints: {}, meta: {}, entitiesMeta: {} });
+    for (const [initialState, kind] of [
+      [text, 'string "{'],
+      [42, '42'],
+      [[], 'array'],
+    ] as const) {
+      const create = () => new Controller({ environment: {}, initialState });
+      expect(create).toThrow(SnapshotError);
+      expect(create).toThrow(/new Controller\(\{ initialState \}\): expected a state/);
+      expect(create).toThrow(kind);
+    }
+    for (const initialState of [null, undefined]) {
+      const { entities, endpoints, meta } = new Controller({ environment: {}, initialState }).getState();
+      expect({ entities, endpoints, meta }).toEqual({ entities: {}, endpoints: {}, meta: {} });
+    }
+  });
+});
+
 describe('a state from a clock ahead of the controller’s (a server’s), that called resetEntireStore', () => {
   const AHEAD = 10 * 60_000; // the server's clock is 10 minutes ahead
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INVALID, schema } from '../../core/index.js';
+import { INVALID, SnapshotError, schema } from '../../core/index.js';
 import { Store, initialState, reducer, restoreState, type State } from '../../core/store/index.js';
 import { Todo } from '../fixtures/entities.js';
 
@@ -152,6 +152,7 @@ describe('Store and restoreState', () => {
     expect(restored.endpoints['GET /todos']).toEqual(['1', '2']);
     expect(restored.meta['GET /todos']).toMatchObject({ date: 1, fetchedAt: 1, expiresAt: 2 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(restoreState('garbage')).toEqual(initialState());
+    expect(() => restoreState('garbage')).toThrow(SnapshotError); // a JSON text not parsed: no state
+    expect(restoreState(undefined)).toEqual(initialState());
   });
 });

@@ -204,6 +204,43 @@ describe('restore on start', () => {
     stop();
     expect(warn).not.toHaveBeenCalled();
   });
+
+  it('a todo deleted while an asynchronous restore waits stays deleted, also once its record was collected', async () => {
+    const async = asyncStorage();
+    async.items.set('rx-rest', await saveOfFirstApp());
+    const release = async.holdReads();
+    const controller = newController();
+    const stop = persistOn(controller, { storage: async.storage, throttle: 10 });
+    await controller.fetch(TodoResource.getList, {});
+    await controller.fetch(TodoResource.delete, { id: 1 }); // answered before the storage
+    controller.gc(); // nothing needs the deleted record's mark any more
+    release();
+    expect(await stop.restored).toBe(true);
+    expect(controller.get(Todo, { id: 1 })).toBeUndefined();
+    expect(controller.getResponse(TodoResource.get, { id: 1 }).data).toBeUndefined();
+    expect(titleOf(controller, 2)).toBe('todo 2');
+    expect(peekQuery(controller, TodoResource.getList, {}).data?.map((todo) => todo.id)).toEqual([2, 3, 4]);
+    controller.set(Todo, { id: 2, title: 'saved after' });
+    await stop.flush();
+    expect(Object.keys(saved(async.items.get('rx-rest')).state.entities.Todo!).sort()).toEqual(['2', '3', '4']);
+  });
+
+  it('a todo deleted before a teardown that came before the restore is not brought back by the merged save', async () => {
+    const async = asyncStorage();
+    async.items.set('rx-rest', await saveOfFirstApp());
+    const release = async.holdReads();
+    const controller = newController();
+    const stop = persistOn(controller, { storage: async.storage });
+    await controller.fetch(TodoResource.getList, {});
+    await controller.fetch(TodoResource.delete, { id: 1 });
+    controller.gc();
+    stop(); // before the storage answered: the save and the state are merged
+    release();
+    await stop.restored;
+    await vi.waitFor(() => expect(async.calls).toContain('set rx-rest'));
+    await stop.flush();
+    expect(Object.keys(saved(async.items.get('rx-rest')).state.entities.Todo!).sort()).toEqual(['2', '3', '4']);
+  });
 });
 
 describe('saving, throttled', () => {
@@ -668,5 +705,52 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     expect(warn).toHaveBeenCalledTimes(2); // failing again after a success warns again
     expect(String(warn.mock.calls[1]![0])).toMatch(/the disk is full/);
     stop();
+  });
+});
+
+describe('arguments that are wrong: a TypeError at the call, naming the argument', () => {
+  it('a first argument that is no Controller', () => {
+    for (const given of [undefined, {}, { actions$: null }]) {
+      expect(() => persist(given as never, { storage: localStorage })).toThrow(TypeError);
+      expect(() => persist(given as never, { storage: localStorage })).toThrow(
+        /^persist\(controller, options\) expects a Controller as its first argument, got (undefined|object)/,
+      );
+    }
+  });
+
+  it.each([
+    [
+      'a storage without setItem',
+      { storage: { getItem: () => null, removeItem: () => {} } },
+      /options\.storage must have getItem, setItem and removeItem functions, got object/,
+    ],
+    [
+      'a storage that is a string',
+      { storage: 'localStorage' },
+      /options\.storage must have getItem, setItem and removeItem functions, got string/,
+    ],
+    ['a maxAge in words', { maxAge: '1d' }, /options\.maxAge must be a number of ms \(0 or more\), got string/],
+    ['a negative maxAge', { maxAge: -1 }, /options\.maxAge must be a number of ms \(0 or more\), got number/],
+    ['a NaN throttle', { throttle: Number.NaN }, /options\.throttle must be a number of ms \(0 or more\), got number/],
+  ])('%s: nothing read, nothing written, the store as it was', (_, options, message) => {
+    localStorage.setItem('rx-rest', 'left alone');
+    const controller = newController();
+    controller.setResponse(TodoResource.get, { id: 1 }, { id: 1, title: 'in the store' });
+    const before = controller.getState();
+    const start = () => persist(controller, { storage: localStorage, ...options } as never);
+    expect(start).toThrow(TypeError);
+    expect(start).toThrow(message);
+    controller.set(Todo, { id: 2, title: 'later' });
+    expect(localStorage.getItem('rx-rest')).toBe('left alone');
+    expect(controller.getState().entities.Todo?.['1']).toBe(before.entities.Todo?.['1']);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('the defaults and every documented form are accepted', () => {
+    const controller = newController();
+    for (const options of [{}, { key: 'k', version: 'v2', maxAge: Infinity, throttle: 0 }, { version: 3, maxAge: 0 }]) {
+      const stop = persistOn(controller, { storage: localStorage, ...options });
+      expect(typeof stop).toBe('function');
+    }
   });
 });

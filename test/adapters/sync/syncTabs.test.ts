@@ -287,6 +287,105 @@ describe('syncTabs: what one tab learns, the others have', () => {
     expect(b.getResponse(TodoResource.getList, userOne).data).toBeUndefined();
   });
 
+  it('reset, then a response at once: the other tab, reading the reset a few ms later, holds the response too', async () => {
+    const clock = { now: 1_000_000 };
+    const [a, b] = [tab({ now: () => clock.now }), tab({ now: () => clock.now })];
+    await a.fetch(TodoResource.getList, userOne);
+    await delivered(a, b);
+    a.resetEntireStore();
+    const answered = a.fetch(TodoResource.get, { id: 2 }); // started right after the reset
+    clock.now += 5; // the other tab reads the reset 5 ms later
+    await answered;
+    await delivered(a, b);
+    const todo2 = TodoResource.get.key({ id: 2 });
+    expect(b.get(Todo, { id: 2 })?.title).toBe('todo 2');
+    expect(Object.keys(b.getState().meta)).toEqual([todo2]);
+    expect(b.getResponse(TodoResource.get, { id: 2 }).data?.title).toBe('todo 2');
+    expect(b.getState().entities).toEqual(a.getState().entities);
+    expect(Object.keys(a.getState().meta)).toEqual([todo2]);
+  });
+
+  it('reset while the other tab writes: both tabs keep what was written after the reset, and nothing before it', async () => {
+    const { controller: a } = clockedTab(1_000);
+    const { controller: b } = clockedTab(1_000);
+    await delivered(a, b);
+    await delivered(b, a);
+    a.set(Todo, { id: 1, title: 'before the reset' });
+    await delivered(a, b);
+    for (let id = 10; id < 13; id++) b.set(Todo, { id, title: `B ${id}` }); // before B reads the reset
+    a.resetEntireStore(); // before A reads B's writes: they come after the reset
+    a.set(Todo, { id: 2, title: 'A after the reset' });
+    await delivered(a, b);
+    await delivered(b, a);
+    const titles = (c: Controller) =>
+      Object.values(c.getState().entities.Todo ?? {})
+        .map((todo) => (todo as { title: string }).title)
+        .sort();
+    expect(titles(a)).toEqual(['A after the reset', 'B 10', 'B 11', 'B 12']);
+    expect(titles(b)).toEqual(titles(a));
+  });
+
+  it('reset: a request the other tab started before it settles there without writing; its observer loads again', async () => {
+    const [a, b] = [tab(), tab()];
+    await delivered(a, b);
+    fake.setLatency(40);
+    const states = watch(b.observe(TodoResource.get, { id: 3 }));
+    expect(states.latest()?.loading).toBe(true);
+    const reset = next(b, 'reset');
+    a.resetEntireStore(); // while B's request is on its way
+    await reset;
+    fake.setLatency(0);
+    const requestsBefore = fake.requests.length;
+    await firstValueFrom(b.observe(TodoResource.get, { id: 3 }).pipe(filter((state) => state.data !== undefined)));
+    expect(fake.requests.length).toBeGreaterThan(requestsBefore); // a request of its own after the reset
+    expect(states.latest()?.data?.title).toBe('todo 3');
+    expect(b.getState().lastReset).toBe(a.getState().lastReset);
+  });
+
+  it('reset: an optimistic mutation in flight in the other tab loses its layer there, and its answer writes nothing', async () => {
+    const [a, b] = [tab(), tab()];
+    await b.fetch(TodoResource.get, { id: 1 });
+    await delivered(b, a);
+    fake.setLatency(40);
+    const mutation = b.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'optimistic' });
+    expect(b.get(Todo, { id: 1 })?.title).toBe('optimistic');
+    const reset = next(b, 'reset');
+    a.resetEntireStore();
+    await reset;
+    expect(b.getState().optimistic).toEqual([]);
+    expect(b.get(Todo, { id: 1 })).toBeUndefined();
+    await mutation;
+    expect(b.getState().optimistic).toEqual([]);
+    expect(b.get(Todo, { id: 1 })).toBeUndefined(); // as after its own reset: the answer is not written
+  });
+
+  it('reset from a tab whose clock is ahead: the other tab’s later set and fetch are written and shown', async () => {
+    const { controller: a } = clockedTab(60_000);
+    const { controller: b } = clockedTab(1_000); // a minute behind
+    await delivered(b, a); // both listen; B has seen no stamp of A's
+    const reset = next(b, 'reset');
+    a.resetEntireStore();
+    await reset;
+    b.set(Todo, { id: 1, title: 'set after the reset' });
+    expect(b.get(Todo, { id: 1 })?.title).toBe('set after the reset');
+    expect((await b.fetch(TodoResource.get, { id: 2 })).title).toBe('todo 2');
+    expect(b.getResponse(TodoResource.get, { id: 2 }).data?.title).toBe('todo 2');
+    await delivered(b, a);
+    expect(a.get(Todo, { id: 1 })?.title).toBe('set after the reset');
+    expect(a.get(Todo, { id: 2 })?.title).toBe('todo 2');
+  });
+
+  it('a reset message whose stamp is not a time is ignored with a warning naming lastReset; the store is unchanged', async () => {
+    const b = tab();
+    b.set(Todo, { id: 1, title: 'kept' });
+    const before = b.getState();
+    const applied = new Promise<void>((resolve) => warn.mockImplementation(() => resolve()));
+    spy().post({ format: 'rx-rest/sync@1', from: 'elsewhere', kind: 'reset', at: Number.MAX_VALUE });
+    await applied;
+    expect(String(warn.mock.calls[0]?.[1])).toMatch(/lastReset: number 1\.797\d*e\+308 is not a time/);
+    expect(b.getState()).toBe(before);
+  });
+
   it('a created todo joins the other tab’s list (the response, not the optimistic guess)', async () => {
     const [a, b] = [tab(), tab()];
     let restored = next(b);
@@ -617,6 +716,15 @@ describe('syncTabs: bad input', () => {
     expect(() => syncTabs(controller, { channel: { postMessage() {} } as never })).toThrow(
       /syncTabs\(controller, \{ channel \}\): channel must be a BroadcastChannel name or an object with postMessage, close and addEventListener or onmessage, got object/,
     );
+  });
+
+  it('refuses a first argument that is no Controller, with a TypeError naming it', () => {
+    for (const given of [undefined, {}, { actions$: null }]) {
+      expect(() => syncTabs(given as never, { channel: channelName })).toThrow(TypeError);
+      expect(() => syncTabs(given as never, { channel: channelName })).toThrow(
+        /^syncTabs\(controller, options\) expects a Controller as its first argument, got (undefined|object)/,
+      );
+    }
   });
 
   it('does nothing where BroadcastChannel does not exist, with one warning', () => {
