@@ -4,7 +4,7 @@ import { denormalizeList } from '../ArraySchema.js';
 import { denormalizeMembers } from '../ObjectSchema.js';
 import { SchemaNode, type DenormalizeContext, type TableSchema } from '../SchemaNode.js';
 import { arrayItemSchema } from '../schemaKind.js';
-import { emptyTable, isPlainObject, ownValue } from '../safeObject.js';
+import { emptyTable, isPlainObject, jsonEqual, ownValue } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import type { EntityTables } from '../types.js';
 import { buildEntity, readRows, ShallowMarker, shallowRead } from './buildEntity.js';
@@ -27,6 +27,21 @@ import { TableSlots } from './TableSlots.js';
 import { versionOf } from '../writeSteps.js';
 
 const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
+
+/**
+ * A node for `record` holding `node`'s build and reads (its record equal to `record`), to be validated as the same
+ * record's node; `node` leaves the readers index.
+ */
+function carried(node: RecordNode, record: object, readers: Readers | undefined): RecordNode {
+  const next = newNode(node.schema, node.key, node.pk, record);
+  next.value = node.value;
+  next.deps = node.deps;
+  if (readers !== undefined && node.indexed === readers) {
+    readers.remove(node, node.deps as Dependencies);
+    node.indexed = undefined;
+  }
+  return next;
+}
 
 /**
  * One read over fixed tables. Each stored record is resolved at most once per pass: its node is either
@@ -254,6 +269,13 @@ export class ReadPass implements DenormalizeContext, PatchHost {
   ): unknown {
     let node = nodes.get(pk);
     const readers = this.#readers;
+    // a record rewritten to what a node of its pk was built from (a change and its revert read once; an optimistic
+    // record committed by an equal answer, its node in the map of the layers' table): the same entity, read as that
+    // build unless what it reads changed
+    if (node !== undefined && node.record !== record && node.schema === schema && node.deps !== undefined) {
+      const equal = jsonEqual(node.record, record) ? node : this.#equalElsewhere(nodes, key, pk, schema, record);
+      if (equal !== undefined) nodes.set(pk, (node = carried(equal, record, readers)));
+    }
     // what the node read before, when it is rebuilt (or replaced: a new record at the same pk)
     let before: Dependencies | undefined;
     let rebuilt = false;
@@ -340,6 +362,25 @@ export class ReadPass implements DenormalizeContext, PatchHost {
       built.indexed = undefined;
     }
     return this.#found(built, readers);
+  }
+
+  /**
+   * The node of `pk` in the node map made last for table `key` when it is not `nodes` (the optimistic layers' table
+   * beside the store's), if it was built from a record equal to `record`.
+   */
+  #equalElsewhere(
+    nodes: Map<string, RecordNode>,
+    key: string,
+    pk: string,
+    schema: unknown,
+    record: object,
+  ): RecordNode | undefined {
+    const latest = this.#memo.latest.get(key);
+    if (latest === undefined || latest === nodes) return undefined;
+    const other = latest.get(pk);
+    return other !== undefined && other.schema === schema && other.deps !== undefined && jsonEqual(other.record, record)
+      ? other
+      : undefined;
   }
 
   /** `node` is resolved in this pass: listed in `readers` (when there is an index) as a reader of its dependencies. */
