@@ -22,6 +22,8 @@ export class Store {
   readonly #transitionSubject = new Subject<Transition>();
   /** Tables that no state handed out holds: the reducer may write them in place. */
   #owned = new WeakSet<object>();
+  /** How many dispatches are emitting their state and transition now (see `emitting`). */
+  #emitting = 0;
   /** The last state handed out (its tables must stay as they are). */
   #exposed: State | undefined;
   /** The state, now and on every change (every state it emits is handed out). */
@@ -80,9 +82,22 @@ export class Store {
     }
     const transition = reduce(current, action, this.#owned);
     if (transition.state !== this.#subject.getValue()) {
-      this.#subject.next(transition.state);
-      this.#transitionSubject.next(transition);
+      this.#emitting++;
+      try {
+        this.#subject.next(transition.state);
+        this.#transitionSubject.next(transition);
+      } finally {
+        this.#emitting--;
+      }
     }
     return transition;
+  }
+
+  /**
+   * How many writes are emitting now: a write made while one emits (by a subscriber, re-entrant) is announced
+   * after the write it reacted to (see `ActionLog`).
+   */
+  get emitting(): number {
+    return this.#emitting;
   }
 }
