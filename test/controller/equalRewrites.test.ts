@@ -39,7 +39,11 @@ function setup(): Controller {
 }
 
 const batched = <T>(c: Controller, endpoint: typeof TodoResource.get | typeof TodoResource.getList, args: object) =>
-  record<QueryState<T>>(watchQuery(c, endpoint, [args] as never, { poll: false, batch: true }));
+  record<QueryState<T>>(
+    watchQuery(c, endpoint, [args] as never, { poll: false, batch: true }) as unknown as {
+      subscribe(next: (value: QueryState<T>) => void): { unsubscribe(): void };
+    },
+  );
 
 describe('a change and its revert in one task', () => {
   it('a batching stream keeps the record and the list instances and does not emit', async () => {
