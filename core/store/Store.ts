@@ -1,5 +1,6 @@
 import { BehaviorSubject, Observable, Subject } from 'rxjs';
 import type { Action } from './actions.js';
+import { withToJSON } from './jsonSafe.js';
 import { reducer, type Transition } from './reducer.js';
 import type { State } from './state.js';
 
@@ -44,7 +45,7 @@ export class Store {
       return this.#subject.subscribe(() => {
         const state = this.#subject.getValue();
         if (state === last) return;
-        this.#exposed = last = state;
+        this.#exposed = last = withToJSON(state);
         subscriber.next(state);
       });
     });
@@ -53,7 +54,7 @@ export class Store {
 
   /** The current state, handed out: it never changes (later writes copy what they change). */
   getState(): State {
-    return (this.#exposed = this.#subject.getValue());
+    return (this.#exposed = withToJSON(this.#subject.getValue()));
   }
 
   /**
