@@ -8,23 +8,19 @@ import type { ControllerAction } from './types.js';
  * controller's parts see.
  *
  * Actions come out in the order their writes were made. A part announces its write after the store emitted it,
- * and a subscriber may write while the store emits (re-entrant): that write is announced first, though it was
- * made after. So an action announced while `depth()` writes emit (the writes around it, made before it) waits at
- * that depth until the write that caused it is announced, which takes along, after itself, what waits deeper; an
- * action announced while actions are delivered (an `actions$` subscriber that writes) comes after them.
+ * and a subscriber may write while the store emits (re-entrant): that write is announced before the one it
+ * reacted to, though made after it. So an action announced while writes emit (`depth()` of them) waits, and the
+ * write that caused it, announced later from a lower depth, goes before what waits deeper; the writes of an
+ * `actions$` subscriber come after the actions being delivered.
  */
 export class ActionLog extends Subject<ControllerAction> {
   /** Every committed change (the Subject itself, read-only). */
   declare readonly actions$: Observable<ControllerAction>;
   /** How many writes emit now (the store's `emitting`). */
   readonly #depth: () => number;
-  /** The actions of writes made while others emitted, by depth, in the order they were made. */
-  readonly #waiting: ControllerAction[][] = [];
-  /** The actions being delivered, and whether a delivery runs. */
-  readonly #out: ControllerAction[] = [];
+  /** The actions waiting, as (depth, action) pairs in the order their writes were made (depth -1: released). */
+  readonly #waiting: unknown[] = [];
   #delivering = false;
-  /** A microtask delivers what waits when its cause announces nothing (a write that changed no record). */
-  #late = false;
 
   constructor(depth: () => number = () => 0) {
     super();
@@ -36,34 +32,26 @@ export class ActionLog extends Subject<ControllerAction> {
   emit(action: ControllerAction): void {
     const depth = this.#depth();
     const waiting = this.#waiting;
-    if (depth === 0 && waiting.length === 0 && !this.#delivering) return this.next(action); // the usual write
-    // the action, then what writes it caused (waiting deeper) made
-    const actions = [action];
-    for (let level = depth + 1; level < waiting.length; level++)
-      actions.push(...(waiting[level] as ControllerAction[]));
-    if (waiting.length > depth + 1) waiting.length = depth + 1;
-    if (depth === 0) return this.#deliver(actions);
-    while (waiting.length <= depth) waiting.push([]);
-    (waiting[depth] as ControllerAction[]).push(...actions);
-    if (!this.#late) {
-      this.#late = true;
-      queueMicrotask(() => {
-        this.#late = false;
-        if (this.#depth() === 0 && waiting.length > 0) this.#deliver(waiting.splice(0).flat());
-      });
-    }
+    if (depth + waiting.length === 0) return this.next(action); // the usual write
+    // before the actions of the writes it caused (announced already, from deeper)
+    let at = waiting.length;
+    while (at > 0 && (waiting[at - 2] as number) > depth) at -= 2;
+    waiting.splice(at, 0, depth, action);
+    // a cause that announces nothing (a write that changed no record) leaves them to the end of the task
+    if (depth > 0) return queueMicrotask(() => this.#depth() || this.#release());
+    this.#release();
   }
 
-  /** Delivers `actions` in order, after the ones being delivered. */
-  #deliver(actions: readonly ControllerAction[]): void {
-    const out = this.#out;
-    out.push(...actions);
+  /** Delivers what waits, in order (their order is final), and what is announced meanwhile after it. */
+  #release(): void {
+    const waiting = this.#waiting;
+    for (let i = 0; i < waiting.length; i += 2) waiting[i] = -1;
     if (this.#delivering) return;
     this.#delivering = true;
     try {
-      for (let i = 0; i < out.length; i++) this.next(out[i] as ControllerAction);
+      for (let i = 1; i < waiting.length; i += 2) this.next(waiting[i] as ControllerAction);
     } finally {
-      out.length = 0;
+      waiting.length = 0;
       this.#delivering = false;
     }
   }

@@ -1,6 +1,5 @@
 import { BehaviorSubject, Observable, Subject } from 'rxjs';
 import type { Action } from './actions.js';
-import { withToJSON } from './jsonSafe.js';
 import { reducer, type Transition } from './reducer.js';
 import type { State } from './state.js';
 
@@ -23,8 +22,11 @@ export class Store {
   readonly #transitionSubject = new Subject<Transition>();
   /** Tables that no state handed out holds: the reducer may write them in place. */
   #owned = new WeakSet<object>();
-  /** How many dispatches are emitting their state and transition now (see `emitting`). */
-  #emitting = 0;
+  /**
+   * How many writes are emitting now: a write made while one emits (by a subscriber, re-entrant) is announced
+   * after the write it reacted to (see `ActionLog`).
+   */
+  emitting = 0;
   /** The last state handed out (its tables must stay as they are). */
   #exposed: State | undefined;
   /** The state, now and on every change (every state it emits is handed out). */
@@ -45,7 +47,7 @@ export class Store {
       return this.#subject.subscribe(() => {
         const state = this.#subject.getValue();
         if (state === last) return;
-        this.#exposed = last = withToJSON(state);
+        this.#exposed = last = state;
         subscriber.next(state);
       });
     });
@@ -54,7 +56,7 @@ export class Store {
 
   /** The current state, handed out: it never changes (later writes copy what they change). */
   getState(): State {
-    return (this.#exposed = withToJSON(this.#subject.getValue()));
+    return (this.#exposed = this.#subject.getValue());
   }
 
   /**
@@ -83,22 +85,14 @@ export class Store {
     }
     const transition = reduce(current, action, this.#owned);
     if (transition.state !== this.#subject.getValue()) {
-      this.#emitting++;
+      this.emitting++;
       try {
         this.#subject.next(transition.state);
         this.#transitionSubject.next(transition);
       } finally {
-        this.#emitting--;
+        this.emitting--;
       }
     }
     return transition;
-  }
-
-  /**
-   * How many writes are emitting now: a write made while one emits (by a subscriber, re-entrant) is announced
-   * after the write it reacted to (see `ActionLog`).
-   */
-  get emitting(): number {
-    return this.#emitting;
   }
 }

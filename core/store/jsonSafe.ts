@@ -74,28 +74,3 @@ export function assertJsonSafe(value: unknown, source: string): void {
   const problem = jsonProblem(value, true);
   if (problem !== undefined) throw new SnapshotError(problem[0], problem[1], source);
 }
-
-/**
- * The `toJSON` of a state handed out (see `Store`): the state as `JSON.stringify` writes it, or, when a record or
- * result holds a `bigint`, a `SnapshotError` naming it (where `JSON.stringify` would throw a bare TypeError).
- */
-function stateToJSON(this: object): object {
-  const fields = { ...this }; // its enumerable fields, without this toJSON
-  const problem = jsonProblem(fields, false);
-  if (problem !== undefined)
-    throw new SnapshotError(
-      problem[0],
-      process.env.NODE_ENV !== 'production'
-        ? `${problem[1]}; the store keeps it: write a string (or a number) there and read it with a deserializer (static schema)`
-        : 'bigint',
-      'JSON.stringify(controller.getState())',
-    );
-  return fields;
-}
-
-/** Gives a state handed out its `toJSON` (not enumerable: the state's fields and copies are as they were). */
-export function withToJSON<T extends object>(state: T): T {
-  if (!Object.prototype.hasOwnProperty.call(state, 'toJSON'))
-    Object.defineProperty(state, 'toJSON', { value: stateToJSON, configurable: true });
-  return state;
-}

@@ -29,21 +29,6 @@ import { versionOf } from '../writeSteps.js';
 const NO_TABLES = Object.freeze(emptyTable()) as EntityTables;
 
 /**
- * A node for `record` holding `node`'s build and reads (its record equal to `record`), to be validated as the same
- * record's node; `node` leaves the readers index.
- */
-function carried(node: RecordNode, record: object, readers: Readers | undefined): RecordNode {
-  const next = newNode(node.schema, node.key, node.pk, record);
-  next.value = node.value;
-  next.deps = node.deps;
-  if (readers !== undefined && node.indexed === readers) {
-    readers.remove(node, node.deps as Dependencies);
-    node.indexed = undefined;
-  }
-  return next;
-}
-
-/**
  * One read over fixed tables. Each stored record is resolved at most once per pass: its node is either
  * validated (same record, and every record it read still gives the same value) or rebuilt.
  */
@@ -269,12 +254,17 @@ export class ReadPass implements DenormalizeContext, PatchHost {
   ): unknown {
     let node = nodes.get(pk);
     const readers = this.#readers;
-    // a record rewritten to what a node of its pk was built from (a change and its revert read once; an optimistic
-    // record committed by an equal answer, its node in the map of the layers' table): the same entity, read as that
-    // build unless what it reads changed
-    if (node !== undefined && node.record !== record && node.schema === schema && node.deps !== undefined) {
-      const equal = jsonEqual(node.record, record) ? node : this.#equalElsewhere(nodes, key, pk, schema, record);
-      if (equal !== undefined) nodes.set(pk, (node = carried(equal, record, readers)));
+    // a record rewritten to one equal to what a node of its pk was built from (a change and its revert read once; an
+    // optimistic record committed by an equal answer: the node in the layers' table's map) stands for it: the same
+    // entity, read as that build unless what it reads changed (a node of another version of the table rebuilds there)
+    if (node?.deps !== undefined && node.record !== record && node.schema === schema) {
+      const latest = this.#memo.latest.get(key)?.get(pk);
+      const equal = jsonEqual(node.record, record)
+        ? node
+        : latest?.deps !== undefined && latest.schema === schema && jsonEqual(latest.record, record)
+          ? latest
+          : undefined;
+      if (equal !== undefined) nodes.set(pk, (node = equal)).get(pk)!.record = record;
     }
     // what the node read before, when it is rebuilt (or replaced: a new record at the same pk)
     let before: Dependencies | undefined;
@@ -362,25 +352,6 @@ export class ReadPass implements DenormalizeContext, PatchHost {
       built.indexed = undefined;
     }
     return this.#found(built, readers);
-  }
-
-  /**
-   * The node of `pk` in the node map made last for table `key` when it is not `nodes` (the optimistic layers' table
-   * beside the store's), if it was built from a record equal to `record`.
-   */
-  #equalElsewhere(
-    nodes: Map<string, RecordNode>,
-    key: string,
-    pk: string,
-    schema: unknown,
-    record: object,
-  ): RecordNode | undefined {
-    const latest = this.#memo.latest.get(key);
-    if (latest === undefined || latest === nodes) return undefined;
-    const other = latest.get(pk);
-    return other !== undefined && other.schema === schema && other.deps !== undefined && jsonEqual(other.record, record)
-      ? other
-      : undefined;
   }
 
   /** `node` is resolved in this pass: listed in `readers` (when there is an index) as a reader of its dependencies. */
