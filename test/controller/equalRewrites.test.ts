@@ -86,6 +86,18 @@ describe('a change and its revert in one task', () => {
     expect(list.last().data).toBe(before);
   });
 
+  it('a list result changed and put back by two responses: the list keeps its instance', async () => {
+    const c = setup();
+    const list = batched<Todo[]>(c, TodoResource.getList, {});
+    const before = list.last().data!;
+    const emitted = list.values.length;
+    c.setResponse(TodoResource.getList, {}, [row(1), row(2)]);
+    c.setResponse(TodoResource.getList, {}, [row(1), row(2), row(3)]);
+    await microtasks();
+    expect(list.values.length).toBe(emitted);
+    expect(list.last().data).toBe(before);
+  });
+
   it('an eager stream sees both writes, each record read back as the instance it had', () => {
     const c = setup();
     const seen = record<QueryState<Todo>>(c.observe(TodoResource.get, { id: 2 }));
