@@ -64,8 +64,9 @@ export function jsonProblem(value: unknown, strict: boolean): readonly [path: st
 
 /**
  * @internal Throws a `SnapshotError` naming `source` and the path (`entities.Todo.1.amount`) of the first value in
- * `value` that JSON cannot write or would leave out (a `bigint`, a function, a symbol): what the add-ons that write
- * the state as JSON or send it to another tab check with before they do. The value is not changed.
+ * `value` that JSON cannot write or would leave out (a `bigint`, a function, a symbol); the value is not changed.
+ * For what writes the state as JSON (`core/internal.ts`; the add-ons import only the core's index.ts, so they reach
+ * it once it is exported there).
  *
  * @example
  * assertJsonSafe(takeSnapshot(controller), 'persist(controller)');
