@@ -261,7 +261,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
       const latest = this.#memo.latest.get(key)?.get(pk);
       const equal = jsonEqual(node.record, record)
         ? node
-        : latest?.deps !== undefined && latest.schema === schema && jsonEqual(latest.record, record)
+        : latest !== node && latest?.deps !== undefined && latest.schema === schema && jsonEqual(latest.record, record)
           ? latest
           : undefined;
       if (equal !== undefined) nodes.set(pk, (node = equal)).get(pk)!.record = record;
