@@ -4,3 +4,4 @@
  */
 export { assertReadEndpoint } from './controller/index.js';
 export { afterQueries, flushQueries, onQueriesWait } from './controller/index.js';
+export { assertJsonSafe } from './store/index.js';

@@ -154,7 +154,12 @@ export class Controller {
     if (this.#disposed) throw disposedError(`controller.${verb}`);
   }
 
-  /** The normalized state (entities, endpoints, meta, entitiesMeta, optimistic). */
+  /**
+   * The normalized state (entities, endpoints, meta, entitiesMeta, optimistic). It holds what was written: JSON
+   * values survive `JSON.stringify` and `new Controller({ initialState })` restores them; a value JSON cannot write
+   * (a `bigint`, which `JSON.stringify` throws on; a function, which it leaves out) is kept and read as written,
+   * and the add-ons that write the state as JSON name its entity and field in a `SnapshotError`.
+   */
   getState(): State {
     return this.#store.getState();
   }

@@ -60,7 +60,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     this.scheduler = options.scheduler;
     this.#options = options;
     this.reader = new QueryReader(store);
-    const log = new ActionLog();
+    const log = new ActionLog(() => store.emitting);
     this.environment = new Environment(options.environment, this);
     const requests = (this.requests = new Requests(store, this.reader, this.environment, this, options, log));
     this.gc = new GarbageCollector(this, store, log, {

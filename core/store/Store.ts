@@ -24,6 +24,11 @@ export class Store {
   #state: State;
   /** Tables that no state handed out holds: the reducer may write them in place. */
   #owned = new WeakSet<object>();
+  /**
+   * How many writes are emitting now: a write made while one emits (by a subscriber, re-entrant) is announced
+   * after the write it reacted to (see `ActionLog`).
+   */
+  emitting = 0;
   /** The last state handed out (its tables must stay as they are). */
   #exposed: State | undefined;
   /** The state, now and on every change (every state it emits is handed out). */
@@ -82,8 +87,13 @@ export class Store {
     }
     const transition = reduce(current, action, this.#owned);
     if (transition.state !== current) {
-      this.#subject.next((this.#state = transition.state));
-      this.#transitionSubject.next(transition);
+      this.emitting++;
+      try {
+        this.#subject.next((this.#state = transition.state));
+        this.#transitionSubject.next(transition);
+      } finally {
+        this.emitting--;
+      }
     }
     return transition;
   }

@@ -4,7 +4,7 @@ import { denormalizeList } from '../ArraySchema.js';
 import { denormalizeMembers } from '../ObjectSchema.js';
 import { SchemaNode, type DenormalizeContext, type TableSchema } from '../SchemaNode.js';
 import { arrayItemSchema } from '../schemaKind.js';
-import { emptyTable, isPlainObject, ownValue } from '../safeObject.js';
+import { emptyTable, isPlainObject, jsonEqual, ownValue } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import type { EntityTables } from '../types.js';
 import { buildEntity, readRows, ShallowMarker, shallowRead } from './buildEntity.js';
@@ -254,6 +254,18 @@ export class ReadPass implements DenormalizeContext, PatchHost {
   ): unknown {
     let node = nodes.get(pk);
     const readers = this.#readers;
+    // a record rewritten to one equal to what a node of its pk was built from (a change and its revert read once; an
+    // optimistic record committed by an equal answer: the node in the layers' table's map) stands for it: the same
+    // entity, read as that build unless what it reads changed (a node of another version of the table rebuilds there)
+    if (node?.deps !== undefined && node.record !== record && node.schema === schema) {
+      const latest = this.#memo.latest.get(key)?.get(pk);
+      const equal = jsonEqual(node.record, record)
+        ? node
+        : latest !== node && latest?.deps !== undefined && latest.schema === schema && jsonEqual(latest.record, record)
+          ? latest
+          : undefined;
+      if (equal !== undefined) nodes.set(pk, (node = equal)).get(pk)!.record = record;
+    }
     // what the node read before, when it is rebuilt (or replaced: a new record at the same pk)
     let before: Dependencies | undefined;
     let rebuilt = false;

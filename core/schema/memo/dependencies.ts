@@ -20,8 +20,11 @@ export interface RecordNode {
   /** Where its record is stored (of an inline entity: key '', pk ''). */
   readonly key: string;
   readonly pk: string;
-  /** The record the value was built from (a node stands for its record only while the table holds it). */
-  readonly record: object;
+  /**
+   * The record the value was built from (a node stands for its record only while the table holds it), or one equal
+   * to it that replaced it (see `ReadPass#resolve`).
+   */
+  record: object;
   value: unknown;
   /** `undefined` forces a rebuild. */
   deps: Dependencies | undefined;
