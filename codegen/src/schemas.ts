@@ -92,7 +92,13 @@ export interface NameTable {
   /** component schema name → union (class names by discriminator value, and the attribute) */
   readonly unions: ReadonlyMap<
     string,
-    { readonly name: string; readonly attribute: string; readonly members: Record<string, string> }
+    {
+      readonly name: string;
+      readonly attribute: string;
+      readonly members: Record<string, string>;
+      /** a base schema its members extend (allOf), not a oneOf */
+      readonly inherited?: boolean;
+    }
   >;
   /** component schema name → type name in types.ts */
   readonly types: ReadonlyMap<string, string>;
@@ -157,7 +163,12 @@ export function tsType(
       return entity;
     }
     const union = names.unions.get(name);
-    if (union && !mode.write) {
+    if (union && mode.write) {
+      const inputs = [...new Set(Object.values(union.members))].map((member) => names.inputOf(member));
+      for (const input of inputs) refs.types.add(input);
+      return inputs.join(' | ');
+    }
+    if (union) {
       for (const member of Object.values(union.members)) refs.entities.add(member);
       return [...new Set(Object.values(union.members))].join(' | ');
     }
@@ -186,7 +197,9 @@ export function tsType(
   }
   if (Array.isArray(schema.allOf)) {
     const shape = objectShape(doc, schema);
-    if (schema.allOf.length === 1 && !schema.properties)
+    // a subtype that adds nothing to its base (`allOf: [Pet]`) is the base's shape, not the base's union
+    const inheritedOnly = names.unions.get(refName(schema.allOf[0]) ?? '')?.inherited === true;
+    if (schema.allOf.length === 1 && !schema.properties && !inheritedOnly)
       return tsType(doc, schema.allOf[0], names, refs, mode, depth + 1) + nullable;
     if (shape) return objectType(doc, shape, names, refs, mode, depth) + nullable;
   }
