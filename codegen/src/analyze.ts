@@ -242,7 +242,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     const fields: FieldModel[] = [];
     for (const [prop, raw] of Object.entries(shape.properties)) {
       const property = deref(doc, raw) ?? {};
-      if (property.writeOnly === true) continue;
+      if (property.writeOnly === true || raw?.writeOnly === true) continue;
       const required = shape.required.has(prop) || prop === pkOf.get(schemaName);
       const nullable = isNullable(property) || isNullable(raw);
       let type = tsType(doc, raw, names, refs, { write: false, date: dateType });
@@ -259,6 +259,9 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
         type = tag.values.map(quote).join(' | ');
         init = required ? quote(tag.values[0]!) : 'undefined';
         if (!required) type += ' | undefined';
+      } else if (!nested && prop !== pkOf.get(schemaName) && specDefault(property) !== undefined) {
+        // the spec's default: what the server means when it leaves the field out
+        init = specDefault(property);
       } else if (!required || nullable) {
         init = nullable ? 'null' : 'undefined';
         if (!type.split(' | ').includes(init)) type = `${type} | ${init}`;
@@ -650,15 +653,11 @@ function defaultValue(
 ): string | undefined {
   const schema = deref(doc, raw) ?? {};
   if (isDate) return temporal ? "Temporal.Instant.from('1970-01-01T00:00:00Z')" : 'new Date(0)';
+  const given = specDefault(schema);
+  if (given !== undefined) return given;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
     const first = schema.enum.find((value: unknown) => value !== null);
     return typeof first === 'string' ? `'${first.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(first);
-  }
-  if (schema.default !== undefined && ['string', 'number', 'boolean'].includes(typeof schema.default)) {
-    if (type === 'string' || type === 'number' || type === 'boolean')
-      return typeof schema.default === 'string'
-        ? `'${schema.default.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
-        : String(schema.default);
   }
   if (type === 'string') return "''";
   if (type === 'number') return '0';
@@ -742,4 +741,17 @@ function inheritedPk(doc: JsonSchema, schema: JsonSchema, seen = new Set<unknown
     if (pk !== undefined) return pk;
   }
   return undefined;
+}
+
+/** A property's `default` as a literal, when it is a string, number or boolean its type allows. */
+function specDefault(schema: JsonSchema): string | undefined {
+  const value: unknown = schema.default;
+  if (!['string', 'number', 'boolean'].includes(typeof value)) return undefined;
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) return undefined;
+  if (schema.const !== undefined && schema.const !== value) return undefined;
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+  const kind = typeof value === 'number' ? ['number', 'integer'] : [typeof value];
+  if (types.length > 0 && !types.some((t) => kind.includes(t as string))) return undefined;
+  if (schema.format === 'date-time') return undefined;
+  return typeof value === 'string' ? quote(value) : String(value);
 }

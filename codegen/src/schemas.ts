@@ -41,6 +41,7 @@ export function isNullable(schema: JsonSchema | undefined): boolean {
   if (!schema) return false;
   if (schema.nullable === true || schema['x-nullable'] === true) return true;
   if (Array.isArray(schema.type) && schema.type.includes('null')) return true;
+  if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
   const branches = schema.oneOf ?? schema.anyOf;
   return Array.isArray(branches) && branches.some((branch: JsonSchema) => branch?.type === 'null');
 }
@@ -244,9 +245,10 @@ function objectType(
   const inner: TypeMode = { ...mode, date: undefined };
   const members: string[] = [];
   for (const [key, property] of Object.entries(shape.properties)) {
+    // also beside a $ref (OpenAPI 3.1): `{ $ref: Owner, readOnly: true }`
     const resolved = deref(doc, property);
-    if (mode.write && resolved?.readOnly === true) continue;
-    if (!mode.write && resolved?.writeOnly === true) continue;
+    if (mode.write && (resolved?.readOnly === true || property?.readOnly === true)) continue;
+    if (!mode.write && (resolved?.writeOnly === true || property?.writeOnly === true)) continue;
     const optional = shape.required.has(key) ? '' : '?';
     members.push(`${propertyKey(key)}${optional}: ${tsType(doc, property, names, refs, inner, depth + 1)}`);
   }
