@@ -70,6 +70,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   const override = (name: string) => {
     const fromConfig = config.schemas?.[name] ?? {};
     const spec = deref(doc, schemas[name]) ?? {};
+    checkExtensions(name, spec);
     return {
       entity: fromConfig.entity ?? (spec['x-rx-rest-entity'] as boolean | undefined),
       pk: fromConfig.pk ?? (spec['x-rx-rest-pk'] as string | undefined) ?? inheritedPk(doc, spec),
@@ -754,4 +755,18 @@ function specDefault(schema: JsonSchema): string | undefined {
   if (types.length > 0 && !types.some((t) => kind.includes(t as string))) return undefined;
   if (schema.format === 'date-time') return undefined;
   return typeof value === 'string' ? quote(value) : String(value);
+}
+
+/** `x-rx-rest-entity` is a boolean, `x-rx-rest-pk` and `x-rx-rest-key` non-empty strings: else a SpecError. */
+function checkExtensions(name: string, schema: JsonSchema): void {
+  const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
+  const entity: unknown = schema['x-rx-rest-entity'];
+  if (entity !== undefined && typeof entity !== 'boolean')
+    throw new SpecError(`x-rx-rest-entity of ${name} must be true or false, not ${shown(entity)}.`);
+  const pk: unknown = schema['x-rx-rest-pk'];
+  if (pk !== undefined && (typeof pk !== 'string' || pk === ''))
+    throw new SpecError(`x-rx-rest-pk of ${name} must be a property name (a string), not ${shown(pk)}.`);
+  const key: unknown = schema['x-rx-rest-key'];
+  if (key !== undefined && (typeof key !== 'string' || key === ''))
+    throw new SpecError(`x-rx-rest-key of ${name} must be a string, not ${shown(key)}.`);
 }

@@ -297,3 +297,14 @@ describe('success codes, nullable enums, keywords beside a $ref, defaults', () =
     expect(field('tag')).toMatchObject({ type: 'string | null', init: "'x'" });
   });
 });
+
+describe('x-rx-rest-* in the spec', () => {
+  it('a value of the wrong kind is a SpecError naming the schema and the extension', () => {
+    const bad = (extension: Record<string, unknown>) => () => analyze(spec({ Pet: { ...Pet, ...extension } }));
+    expect(bad({ 'x-rx-rest-entity': 'false' })).toThrow(/x-rx-rest-entity of Pet must be true or false, not "false"/);
+    expect(bad({ 'x-rx-rest-pk': ['id'] })).toThrow(/x-rx-rest-pk of Pet must be a property name \(a string\)/);
+    expect(bad({ 'x-rx-rest-key': 5 })).toThrow(/x-rx-rest-key of Pet must be a string, not 5/);
+    expect(bad({ 'x-rx-rest-key': '' })).toThrow(/x-rx-rest-key of Pet must be a string, not ""/);
+    expect(bad({ 'x-rx-rest-entity': 'false' })).toThrow(expect.objectContaining({ name: 'SpecError' }));
+  });
+});
