@@ -308,3 +308,40 @@ describe('x-rx-rest-* in the spec', () => {
     expect(bad({ 'x-rx-rest-entity': 'false' })).toThrow(expect.objectContaining({ name: 'SpecError' }));
   });
 });
+
+describe('allOf inheritance', () => {
+  it('a subtype that adds nothing to its base (allOf: [Base]) has its own body type, not the base union', () => {
+    const model = analyze(
+      spec(
+        {
+          Pet: {
+            ...Pet,
+            properties: { ...Pet.properties, kind: { type: 'string' } },
+            discriminator: { propertyName: 'kind' },
+          },
+          Cat: { allOf: [ref('Pet'), { type: 'object', properties: { lives: { type: 'integer' } } }] },
+          Dog: { allOf: [ref('Pet')] },
+        },
+        { '/pets': { post: { operationId: 'addPet', requestBody: json(ref('Pet')), ...ok(ref('Pet')) } } },
+      ),
+    );
+    expect(model.unions).toEqual([{ name: 'Pet', attribute: 'kind', members: { Cat: 'Cat', Dog: 'Dog' } }]);
+    expect(model.endpoints[0]!.body).toBe('CatInput | DogInput');
+    expect(model.types.find((t) => t.name === 'DogInput')!.type).toBe('{ id: number; name: string; kind?: string }');
+    expect(model.entities.find((e) => e.name === 'Dog')!.fields.find((f) => f.name === 'kind')).toMatchObject({
+      type: "'Dog' | undefined",
+      init: 'undefined',
+    });
+  });
+
+  it('subtypes that are not entities leave the base an entity of its own', () => {
+    const model = analyze(
+      spec({
+        Pet: { ...Pet, discriminator: { propertyName: 'name' } },
+        Note: { allOf: [ref('Pet')], 'x-rx-rest-entity': false },
+      }),
+    );
+    expect(model.entities.map((e) => e.name)).toEqual(['Pet']);
+    expect(model.unions).toEqual([]);
+  });
+});
