@@ -70,9 +70,10 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   const override = (name: string) => {
     const fromConfig = config.schemas?.[name] ?? {};
     const spec = deref(doc, schemas[name]) ?? {};
+    checkExtensions(name, spec);
     return {
       entity: fromConfig.entity ?? (spec['x-rx-rest-entity'] as boolean | undefined),
-      pk: fromConfig.pk ?? (spec['x-rx-rest-pk'] as string | undefined),
+      pk: fromConfig.pk ?? (spec['x-rx-rest-pk'] as string | undefined) ?? inheritedPk(doc, spec),
       key: fromConfig.key ?? (spec['x-rx-rest-key'] as string | undefined),
       source: config.schemas?.[name] ? 'the config' : 'the spec',
       pkFromConfig: fromConfig.pk !== undefined,
@@ -107,15 +108,16 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   const entityOf = new Map<string, string>();
   const pkOf = new Map<string, string>();
   const keyOf = new Map<string, string>();
-  for (const name of Object.keys(schemas)) {
+  const bases = inheritanceBases(doc, schemas, (name) => override(name).entity === true);
+  const considerEntity = (name: string) => {
     const over = override(name);
     const shape = objectShape(doc, schemas[name]);
     const schema = deref(doc, schemas[name]);
     if (over.entity === false) {
       decide(name, 'not an entity', `x-rx-rest-entity: false in ${over.source}`);
-      continue;
+      return;
     }
-    if (!shape || Array.isArray(schema?.oneOf) || Array.isArray(schema?.anyOf)) continue;
+    if (!shape || Array.isArray(schema?.oneOf) || Array.isArray(schema?.anyOf)) return;
     const props = Object.keys(shape.properties);
     let pk: string | undefined;
     if (over.pk !== undefined) {
@@ -152,7 +154,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
         throw over.entityFromConfig
           ? configError(`schemas.${name} is marked entity: true but has no pk: give it a pk.`)
           : new SpecError(`${name} is marked x-rx-rest-entity but has no pk: give it x-rx-rest-pk.`);
-      continue;
+      return;
     }
     const cls = classNames.takeFile(pascalCase(name));
     if (cls !== pascalCase(name))
@@ -160,12 +162,39 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     entityOf.set(name, cls);
     pkOf.set(name, pk);
     keyOf.set(name, over.key ?? name);
+  };
+  // a base schema with a discriminator and subtypes (allOf) waits for them: it is their union if they are entities
+  for (const name of Object.keys(schemas)) if (!bases.has(name)) considerEntity(name);
+  for (const [name, base] of bases) {
+    if ([...base.members.values()].every((member) => entityOf.has(member))) continue;
+    bases.delete(name);
+    considerEntity(name);
   }
 
   // 3. unions: schemas that are a discriminated oneOf of entities (or a base with a discriminator mapping)
-  const unionOf = new Map<string, { name: string; attribute: string; members: Record<string, string> }>();
+  const unionOf = new Map<
+    string,
+    { name: string; attribute: string; members: Record<string, string>; inherited?: boolean }
+  >();
   for (const name of Object.keys(schemas)) {
     if (entityOf.has(name)) continue;
+    const base = bases.get(name);
+    if (base) {
+      const members = Object.fromEntries([...base.members].map(([value, member]) => [value, entityOf.get(member)!]));
+      unionOf.set(name, {
+        name: classNames.take(pascalCase(name)),
+        attribute: base.attribute,
+        members,
+        inherited: true,
+      });
+      decide(
+        name,
+        `schema.Union on ${base.attribute}`,
+        `a base schema with a discriminator, and ${listed([...new Set(Object.values(members))])} extend it (allOf)` +
+          (base.byName.length ? `; ${listed(base.byName)} by their schema names (no mapping)` : ''),
+      );
+      continue;
+    }
     const schema = deref(doc, schemas[name]) ?? {};
     const found = inlineUnion(schema, { entities: entityOf });
     if (found) {
@@ -199,14 +228,22 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
 
   // 5. entity classes
   const entities: EntityModel[] = [];
+  // a subtype's discriminator field holds the values that name it (`petType: 'cat'`): the union narrows on it
+  const tagOf = new Map<string, { attribute: string; values: string[] }>();
+  for (const base of bases.values())
+    for (const [value, member] of base.members) {
+      const tag = tagOf.get(member) ?? tagOf.set(member, { attribute: base.attribute, values: [] }).get(member)!;
+      if (tag.attribute === base.attribute) tag.values.push(value);
+    }
   for (const [schemaName, cls] of entityOf) {
     const shape = objectShape(doc, schemas[schemaName])!;
+    const tag = tagOf.get(schemaName);
     const refs = newRefs();
     const schemaRefs = newRefs();
     const fields: FieldModel[] = [];
     for (const [prop, raw] of Object.entries(shape.properties)) {
       const property = deref(doc, raw) ?? {};
-      if (property.writeOnly === true) continue;
+      if (property.writeOnly === true || raw?.writeOnly === true) continue;
       const required = shape.required.has(prop) || prop === pkOf.get(schemaName);
       const nullable = isNullable(property) || isNullable(raw);
       let type = tsType(doc, raw, names, refs, { write: false, date: dateType });
@@ -219,7 +256,14 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       const nestedName = refName(raw) ?? refName(property.allOf?.length === 1 ? property.allOf[0] : undefined);
       const nested = nestedName ? entityOf.get(nestedName) : undefined;
       let init: string | undefined;
-      if (!required || nullable) {
+      if (tag && prop === tag.attribute && !nullable) {
+        type = tag.values.map(quote).join(' | ');
+        init = required ? quote(tag.values[0]!) : 'undefined';
+        if (!required) type += ' | undefined';
+      } else if (!nested && prop !== pkOf.get(schemaName) && specDefault(property) !== undefined) {
+        // the spec's default: what the server means when it leaves the field out
+        init = specDefault(property);
+      } else if (!required || nullable) {
         init = nullable ? 'null' : 'undefined';
         if (!type.split(' | ').includes(init)) type = `${type} | ${init}`;
       } else if (nested) {
@@ -610,15 +654,11 @@ function defaultValue(
 ): string | undefined {
   const schema = deref(doc, raw) ?? {};
   if (isDate) return temporal ? "Temporal.Instant.from('1970-01-01T00:00:00Z')" : 'new Date(0)';
+  const given = specDefault(schema);
+  if (given !== undefined) return given;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
     const first = schema.enum.find((value: unknown) => value !== null);
     return typeof first === 'string' ? `'${first.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(first);
-  }
-  if (schema.default !== undefined && ['string', 'number', 'boolean'].includes(typeof schema.default)) {
-    if (type === 'string' || type === 'number' || type === 'boolean')
-      return typeof schema.default === 'string'
-        ? `'${schema.default.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
-        : String(schema.default);
   }
   if (type === 'string') return "''";
   if (type === 'number') return '0';
@@ -632,4 +672,101 @@ function listed(names: readonly string[]): string {
   return names.length > 10
     ? `${names.slice(0, 10).join(', ')}, ... ${names.length - 10} more`
     : names.join(', ') || 'none';
+}
+
+/** A base schema with a discriminator that subtypes extend through `allOf`. */
+interface InheritanceBase {
+  readonly attribute: string;
+  /** discriminator value → subtype schema name (the mapping's, then the other subtypes' by their names) */
+  readonly members: Map<string, string>;
+  /** the subtypes the mapping does not name: their value is their schema name */
+  readonly byName: string[];
+}
+
+/**
+ * The base schemas of allOf inheritance: an object schema (no oneOf/anyOf) with a `discriminator`, and
+ * the schemas its mapping names or that extend it with `allOf` (directly or through another subtype).
+ * A base marked as an entity (`x-rx-rest-entity: true`) stays one.
+ */
+function inheritanceBases(
+  doc: JsonSchema,
+  schemas: Record<string, JsonSchema>,
+  markedEntity: (name: string) => boolean,
+): Map<string, InheritanceBase> {
+  const bases = new Map<string, InheritanceBase>();
+  const parents = (name: string): string[] => {
+    const allOf = deref(doc, schemas[name])?.allOf;
+    return Array.isArray(allOf) ? allOf.map((part: JsonSchema) => refName(part)).filter((p) => p !== undefined) : [];
+  };
+  const extendsBase = (name: string, base: string, seen = new Set<string>()): boolean => {
+    if (seen.has(name)) return false;
+    seen.add(name);
+    return parents(name).some((parent) => parent === base || extendsBase(parent, base, seen));
+  };
+  for (const name of Object.keys(schemas)) {
+    const schema = deref(doc, schemas[name]);
+    const attribute = schema?.discriminator?.propertyName;
+    if (typeof attribute !== 'string' || Array.isArray(schema?.oneOf) || Array.isArray(schema?.anyOf)) continue;
+    if (markedEntity(name)) continue;
+    const members = new Map<string, string>();
+    const mapping: Record<string, unknown> = schema?.discriminator?.mapping ?? {};
+    for (const [value, ref] of Object.entries(mapping)) {
+      if (typeof ref !== 'string') continue;
+      const target = refName({ $ref: ref.startsWith('#') ? ref : `#/components/schemas/${ref}` });
+      if (target !== undefined && target !== name && target in schemas) members.set(value, target);
+    }
+    const mapped = new Set(members.values());
+    const byName: string[] = [];
+    for (const other of Object.keys(schemas)) {
+      if (other === name || mapped.has(other) || members.has(other) || !extendsBase(other, name)) continue;
+      members.set(other, other);
+      byName.push(other);
+    }
+    if (members.size > 0) bases.set(name, { attribute, members, byName });
+  }
+  return bases;
+}
+
+function quote(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** The `x-rx-rest-pk` a schema inherits from the schemas it extends (`allOf: [{ $ref: Vehicle }, ...]`). */
+function inheritedPk(doc: JsonSchema, schema: JsonSchema, seen = new Set<unknown>()): string | undefined {
+  if (seen.has(schema)) return undefined;
+  seen.add(schema);
+  for (const part of Array.isArray(schema.allOf) ? schema.allOf : []) {
+    const parent = deref(doc, part);
+    if (!parent || typeof parent !== 'object') continue;
+    const pk = (parent['x-rx-rest-pk'] as string | undefined) ?? inheritedPk(doc, parent, seen);
+    if (pk !== undefined) return pk;
+  }
+  return undefined;
+}
+
+/** A property's `default` as a literal, when it is a string, number or boolean its type allows. */
+function specDefault(schema: JsonSchema): string | undefined {
+  const value: unknown = schema.default;
+  if (!['string', 'number', 'boolean'].includes(typeof value)) return undefined;
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) return undefined;
+  if (schema.const !== undefined && schema.const !== value) return undefined;
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+  const kind = typeof value === 'number' ? ['number', 'integer'] : [typeof value];
+  if (types.length > 0 && !types.some((t) => kind.includes(t as string))) return undefined;
+  if (schema.format === 'date-time') return undefined;
+  return typeof value === 'string' ? quote(value) : String(value);
+}
+
+/** `x-rx-rest-entity` is a boolean, `x-rx-rest-pk` and `x-rx-rest-key` non-empty strings: else a SpecError. */
+function checkExtensions(name: string, schema: JsonSchema): void {
+  const shown = (value: unknown) => JSON.stringify(value) ?? String(value);
+  const entity: unknown = schema['x-rx-rest-entity'];
+  if (entity !== undefined && typeof entity !== 'boolean')
+    throw new SpecError(`x-rx-rest-entity of ${name} must be true or false, not ${shown(entity)}.`);
+  const pk: unknown = schema['x-rx-rest-pk'];
+  if (pk !== undefined && (typeof pk !== 'string' || pk === ''))
+    throw new SpecError(`x-rx-rest-pk of ${name} must be a property name (a string), not ${shown(pk)}.`);
+  const key: unknown = schema['x-rx-rest-key'];
+  if (key !== undefined && (typeof key !== 'string' || key === ''))
+    throw new SpecError(`x-rx-rest-key of ${name} must be a string, not ${shown(key)}.`);
 }

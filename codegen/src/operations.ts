@@ -23,7 +23,7 @@ export interface Operation {
   /** The JSON request body schema; `false` when the body is not JSON. */
   readonly body: JsonSchema | undefined | false;
   readonly bodyRequired: boolean;
-  /** The JSON schema of the first 2xx response (undefined: no JSON body). */
+  /** The JSON schema of the first 2xx response with a JSON body (undefined: none has one). */
   readonly response: JsonSchema | undefined;
   readonly security: readonly string[];
   readonly summary: string | undefined;
@@ -67,10 +67,13 @@ export function listOperations(doc: JsonSchema): Operation[] {
       const body = requestBody ? jsonContent(doc, requestBody.content) : undefined;
       let response: JsonSchema | undefined;
       const codes = Object.keys(op.responses ?? {}).sort();
-      const success = codes.find((code) => /^2(\d\d|XX)$/i.test(code) && code !== '204');
-      if (success !== undefined) {
-        const found = jsonContent(doc, deref(doc, op.responses[success])?.content);
-        response = found === false ? undefined : found;
+      // the first 2xx with a JSON body (a 200 without one may come with a 202 that has one)
+      for (const code of codes) {
+        if (!/^2(\d\d|XX)$/i.test(code) || code === '204') continue;
+        const found = jsonContent(doc, deref(doc, op.responses[code])?.content);
+        if (found === false || found === undefined) continue;
+        response = found;
+        break;
       }
       const security = ((op.security ?? globalSecurity) as JsonSchema[]).flatMap((req) => Object.keys(req ?? {}));
       operations.push({

@@ -41,6 +41,7 @@ export function isNullable(schema: JsonSchema | undefined): boolean {
   if (!schema) return false;
   if (schema.nullable === true || schema['x-nullable'] === true) return true;
   if (Array.isArray(schema.type) && schema.type.includes('null')) return true;
+  if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
   const branches = schema.oneOf ?? schema.anyOf;
   return Array.isArray(branches) && branches.some((branch: JsonSchema) => branch?.type === 'null');
 }
@@ -92,7 +93,13 @@ export interface NameTable {
   /** component schema name → union (class names by discriminator value, and the attribute) */
   readonly unions: ReadonlyMap<
     string,
-    { readonly name: string; readonly attribute: string; readonly members: Record<string, string> }
+    {
+      readonly name: string;
+      readonly attribute: string;
+      readonly members: Record<string, string>;
+      /** a base schema its members extend (allOf), not a oneOf */
+      readonly inherited?: boolean;
+    }
   >;
   /** component schema name → type name in types.ts */
   readonly types: ReadonlyMap<string, string>;
@@ -157,7 +164,12 @@ export function tsType(
       return entity;
     }
     const union = names.unions.get(name);
-    if (union && !mode.write) {
+    if (union && mode.write) {
+      const inputs = [...new Set(Object.values(union.members))].map((member) => names.inputOf(member));
+      for (const input of inputs) refs.types.add(input);
+      return inputs.join(' | ');
+    }
+    if (union) {
       for (const member of Object.values(union.members)) refs.entities.add(member);
       return [...new Set(Object.values(union.members))].join(' | ');
     }
@@ -186,7 +198,9 @@ export function tsType(
   }
   if (Array.isArray(schema.allOf)) {
     const shape = objectShape(doc, schema);
-    if (schema.allOf.length === 1 && !schema.properties)
+    // a subtype that adds nothing to its base (`allOf: [Pet]`) is the base's shape, not the base's union
+    const inheritedOnly = names.unions.get(refName(schema.allOf[0]) ?? '')?.inherited === true;
+    if (schema.allOf.length === 1 && !schema.properties && !inheritedOnly)
       return tsType(doc, schema.allOf[0], names, refs, mode, depth + 1) + nullable;
     if (shape) return objectType(doc, shape, names, refs, mode, depth) + nullable;
   }
@@ -231,9 +245,10 @@ function objectType(
   const inner: TypeMode = { ...mode, date: undefined };
   const members: string[] = [];
   for (const [key, property] of Object.entries(shape.properties)) {
+    // also beside a $ref (OpenAPI 3.1): `{ $ref: Owner, readOnly: true }`
     const resolved = deref(doc, property);
-    if (mode.write && resolved?.readOnly === true) continue;
-    if (!mode.write && resolved?.writeOnly === true) continue;
+    if (mode.write && (resolved?.readOnly === true || property?.readOnly === true)) continue;
+    if (!mode.write && (resolved?.writeOnly === true || property?.writeOnly === true)) continue;
     const optional = shape.required.has(key) ? '' : '?';
     members.push(`${propertyKey(key)}${optional}: ${tsType(doc, property, names, refs, inner, depth + 1)}`);
   }

@@ -200,3 +200,148 @@ describe('resources and endpoints', () => {
     });
   });
 });
+
+describe('success codes, nullable enums, keywords beside a $ref, defaults', () => {
+  it("the response is the first 2xx with a JSON body (a 200 without one, then a 202 with one, reads the 202's)", () => {
+    const model = analyze(
+      spec(
+        { Pet },
+        {
+          '/pets/{id}/archive': {
+            post: {
+              operationId: 'archivePet',
+              responses: {
+                '200': { description: 'no body' },
+                '202': { description: 'accepted', ...json(ref('Pet')) },
+              },
+            },
+          },
+          '/pets/{id}/touch': {
+            post: {
+              operationId: 'touchPet',
+              responses: { '204': { description: 'none' }, '200': { description: 'none' } },
+            },
+          },
+        },
+      ),
+    );
+    expect(model.endpoints.find((e) => e.name === 'archivePet')!.schema).toBe('Pet');
+    expect(model.endpoints.find((e) => e.name === 'touchPet')!.schema).toBeUndefined();
+  });
+
+  it('an enum that lists null is nullable: its type has null', () => {
+    const model = analyze(
+      spec({
+        Pet: {
+          ...Pet,
+          properties: {
+            ...Pet.properties,
+            size: { enum: ['s', 'm', null] },
+            mood: { type: ['string', 'null'], enum: ['ok', null] },
+          },
+        },
+        Size: { type: 'string', enum: ['s', null], nullable: true },
+      }),
+    );
+    const pet = model.entities[0]!;
+    expect(pet.fields.find((f) => f.name === 'size')).toMatchObject({ type: "'s' | 'm' | null", init: 'null' });
+    expect(pet.fields.find((f) => f.name === 'mood')).toMatchObject({ type: "'ok' | null", init: 'null' });
+    expect(model.types.find((t) => t.name === 'Size')!.type).toBe("'s' | null");
+  });
+
+  it('readOnly and writeOnly beside a $ref (OpenAPI 3.1) leave the field out of bodies and out of the entity', () => {
+    const model = analyze(
+      spec(
+        {
+          Owner: Pet,
+          Pet: {
+            ...Pet,
+            properties: {
+              ...Pet.properties,
+              owner: { ...ref('Owner'), readOnly: true },
+              secret: { ...ref('Secret'), writeOnly: true },
+            },
+          },
+          Secret: { type: 'string' },
+        },
+        { '/pets': { post: { operationId: 'addPet', requestBody: json(ref('Pet')), ...ok(ref('Pet')) } } },
+      ),
+    );
+    const pet = model.entities.find((e) => e.name === 'Pet')!;
+    expect(pet.fields.map((f) => f.name)).toEqual(['id', 'name', 'owner']);
+    const input = model.types.find((t) => t.name === 'PetInput')!.type;
+    expect(input).toBe('{ id: number; name: string; secret?: Secret }');
+  });
+
+  it("an optional field with a default takes it (the server's value when the field is left out)", () => {
+    const model = analyze(
+      spec({
+        Pet: {
+          ...Pet,
+          properties: {
+            ...Pet.properties,
+            color: { type: 'string', default: "it's red" },
+            legs: { type: 'integer', default: 4 },
+            good: { type: 'boolean', default: true },
+            size: { type: 'string', enum: ['s', 'm'], default: 'm' },
+            tag: { type: 'string', nullable: true, default: 'x' },
+          },
+        },
+      }),
+    );
+    const field = (name: string) => model.entities[0]!.fields.find((f) => f.name === name);
+    expect(field('color')).toMatchObject({ type: 'string', init: "'it\\'s red'" });
+    expect(field('legs')).toMatchObject({ type: 'number', init: '4' });
+    expect(field('good')).toMatchObject({ type: 'boolean', init: 'true' });
+    expect(field('size')).toMatchObject({ type: "'s' | 'm'", init: "'m'" });
+    expect(field('tag')).toMatchObject({ type: 'string | null', init: "'x'" });
+  });
+});
+
+describe('x-rx-rest-* in the spec', () => {
+  it('a value of the wrong kind is a SpecError naming the schema and the extension', () => {
+    const bad = (extension: Record<string, unknown>) => () => analyze(spec({ Pet: { ...Pet, ...extension } }));
+    expect(bad({ 'x-rx-rest-entity': 'false' })).toThrow(/x-rx-rest-entity of Pet must be true or false, not "false"/);
+    expect(bad({ 'x-rx-rest-pk': ['id'] })).toThrow(/x-rx-rest-pk of Pet must be a property name \(a string\)/);
+    expect(bad({ 'x-rx-rest-key': 5 })).toThrow(/x-rx-rest-key of Pet must be a string, not 5/);
+    expect(bad({ 'x-rx-rest-key': '' })).toThrow(/x-rx-rest-key of Pet must be a string, not ""/);
+    expect(bad({ 'x-rx-rest-entity': 'false' })).toThrow(expect.objectContaining({ name: 'SpecError' }));
+  });
+});
+
+describe('allOf inheritance', () => {
+  it('a subtype that adds nothing to its base (allOf: [Base]) has its own body type, not the base union', () => {
+    const model = analyze(
+      spec(
+        {
+          Pet: {
+            ...Pet,
+            properties: { ...Pet.properties, kind: { type: 'string' } },
+            discriminator: { propertyName: 'kind' },
+          },
+          Cat: { allOf: [ref('Pet'), { type: 'object', properties: { lives: { type: 'integer' } } }] },
+          Dog: { allOf: [ref('Pet')] },
+        },
+        { '/pets': { post: { operationId: 'addPet', requestBody: json(ref('Pet')), ...ok(ref('Pet')) } } },
+      ),
+    );
+    expect(model.unions).toEqual([{ name: 'Pet', attribute: 'kind', members: { Cat: 'Cat', Dog: 'Dog' } }]);
+    expect(model.endpoints[0]!.body).toBe('CatInput | DogInput');
+    expect(model.types.find((t) => t.name === 'DogInput')!.type).toBe('{ id: number; name: string; kind?: string }');
+    expect(model.entities.find((e) => e.name === 'Dog')!.fields.find((f) => f.name === 'kind')).toMatchObject({
+      type: "'Dog' | undefined",
+      init: 'undefined',
+    });
+  });
+
+  it('subtypes that are not entities leave the base an entity of its own', () => {
+    const model = analyze(
+      spec({
+        Pet: { ...Pet, discriminator: { propertyName: 'name' } },
+        Note: { allOf: [ref('Pet')], 'x-rx-rest-entity': false },
+      }),
+    );
+    expect(model.entities.map((e) => e.name)).toEqual(['Pet']);
+    expect(model.unions).toEqual([]);
+  });
+});

@@ -17,6 +17,8 @@ export interface MockServer {
   readonly url: string;
   /** Records by resource name → pk → record. */
   readonly records: Map<string, Map<string, Record<string, unknown>>>;
+  /** Every request received: method, path and search (as sent). */
+  readonly requests: string[];
   close(): Promise<void>;
 }
 
@@ -80,8 +82,15 @@ export async function startMockServer(
     const label = `${String(c.operation.method).toUpperCase()} ${c.operation.path}`;
     const found = roles.get(label);
     if (!found) {
-      const mock = mockOf(c.operation.operationId);
-      return { status: 200, body: mock ?? {} };
+      // the first 2xx with a JSON body, as the generated code reads it (else the first 2xx, without a body)
+      const responses: Record<string, any> = c.operation.responses ?? {};
+      const codes = Object.keys(responses)
+        .filter((code) => /^2\d\d$/.test(code))
+        .sort();
+      const withBody = codes.find((code) => responses[code]?.content?.['application/json']);
+      if (withBody === undefined && codes.length) return { status: Number(codes[0]), body: undefined };
+      const mock = mockOf(c.operation.operationId, withBody === undefined ? undefined : Number(withBody));
+      return { status: withBody === undefined ? 200 : Number(withBody), body: mock ?? {} };
     }
     const table = records.get(found.resource) ?? records.set(found.resource, new Map()).get(found.resource)!;
     const getLabel = found.getLabel;
@@ -134,7 +143,9 @@ export async function startMockServer(
   });
   await api.init();
 
+  const requests: string[] = [];
   const server: Server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
@@ -163,6 +174,7 @@ export async function startMockServer(
   return {
     url: `http://127.0.0.1:${port}`,
     records,
+    requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
