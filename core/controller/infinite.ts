@@ -228,7 +228,11 @@ export function observeInfinite<E extends ReadEndpoint>(
   /** A row of a page that is not in the list left it since: deleted, or removed by an edit the list logs. */
   const left = (item: unknown, pk: string): boolean => {
     const state = controllerInternals(controller).store.current;
-    const table = (item as { constructor?: { key?: unknown } } | null)?.constructor?.key;
+    // the class's key, read through the prototype: a record may hold a field named `constructor` (data)
+    const table =
+      typeof item === 'object' && item !== null
+        ? (Object.getPrototypeOf(item) as { constructor?: { key?: unknown } } | null)?.constructor?.key
+        : undefined;
     if (typeof table === 'string') {
       const record = state.entities[table]?.[pk];
       if (record === undefined || record === INVALID) return true;

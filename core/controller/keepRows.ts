@@ -76,7 +76,8 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
    * first pass over a long list slower than finding rows by pk.)
    */
   const keep = (entity: Entity): Kept<R> => {
-    const type = entity.constructor;
+    // the class, known by its prototype: a record may hold a field named `constructor` (data, see badInput tests)
+    const type = Object.getPrototypeOf(entity);
     let table = tables.get(type);
     if (!table) tables.set(type, (table = new Map()));
     const pk = entity.pk();
@@ -104,7 +105,7 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
     if (at === undefined || !(item instanceof Entity)) return false;
     const source = at.source;
     if (source === item) return true; // the same entity at another position, updated already
-    if (item.constructor !== source.constructor || item.pk() !== at.pk) return false;
+    if (Object.getPrototypeOf(item) !== Object.getPrototypeOf(source) || item.pk() !== at.pk) return false;
     kind.update(at.row, item);
     at.source = item;
     return true;
@@ -155,8 +156,8 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
         out[i] = item;
         continue;
       }
-      if (item.constructor !== type) {
-        type = item.constructor;
+      if (Object.getPrototypeOf(item) !== type) {
+        type = Object.getPrototypeOf(item);
         table = tables.get(type);
         if (!table) tables.set(type, (table = new Map()));
       }

@@ -159,6 +159,34 @@ describe('observeInfinite by page number', () => {
     expect(feed.requests).toEqual(['GET /posts?page=3']);
   });
 
+  it('the same when its rows hold a field named constructor (data, not their class)', async () => {
+    const constructors = feed.posts.map((post) => Object.getOwnPropertyDescriptor(post, 'constructor'));
+    feed.posts.forEach((post) =>
+      Object.defineProperty(post, 'constructor', {
+        value: 'data',
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      }),
+    );
+    try {
+      const { clock, posts, view, loading } = await pageTwoOut(); // page 2 (posts 4, 5, 6) starts
+      clock.now += 1;
+      controller.set(PostResource.delete.schema, { id: 5 });
+      await loading;
+      expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 6]);
+      feed.setLatency(0);
+      feed.requests.length = 0;
+      await posts.loadNext();
+      expect(feed.requests).toEqual(['GET /posts?page=3']);
+    } finally {
+      feed.posts.forEach((post, i) => {
+        delete (post as { constructor?: unknown }).constructor;
+        if (constructors[i]) Object.defineProperty(post, 'constructor', constructors[i]);
+      });
+    }
+  });
+
   it('a page answered for a list that set replaced meanwhile does not move paging past rows the list does not hold', async () => {
     const { clock, posts, view, loading } = await pageTwoOut(); // page 2 (posts 4, 5, 6) starts
     clock.now += 1;

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Controller, RestEndpoint, keepRows, type Entity } from '../../core/index.js';
+import { Controller, RestEndpoint, keepRows, schema, type Entity } from '../../core/index.js';
 import { patches } from '../../core/schema/memo/patchList.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, todoRow as row } from '../fixtures/todoResource.js';
+import { Link, Note, members } from '../fixtures/noteFeed.js';
 
 /** Rows as plain copies, counting what keepRows asks of them. */
 function copies() {
@@ -41,6 +42,29 @@ describe('keepRows', () => {
     expect(third[0]).toBe(first[2]);
     expect(third[2]).toBe(first[1]);
     expect(calls).toEqual({ create: 4, update: 1, drop: 1 }); // todo 1 left: its row is dropped
+  });
+
+  it('tells entities of two classes with one pk apart by their class, whatever a field named constructor holds', () => {
+    const feed = new RestEndpoint({
+      path: 'http://api.test/feed',
+      schema: [new schema.Union(members, 'type')],
+    });
+    const controller = new Controller();
+    const withField = (record: object) => ({ ...record, constructor: 'data' }) as never;
+    controller.setResponse(feed, {}, [
+      withField({ id: '1', type: 'link', url: 'u' }),
+      withField({ id: '1', type: 'note', text: 't' }),
+    ]);
+    const rows = keepRows<{ entity: Entity }>({ create: (entity) => ({ entity }), update: () => {}, drop: () => {} });
+    const read = () => controller.getResponse(feed, {}).data as unknown as { entity: Entity }[];
+    const first = rows(read());
+    expect(first[0]!.entity).toBeInstanceOf(Link);
+    expect(first[1]!.entity).toBeInstanceOf(Note);
+    expect(first[0]).not.toBe(first[1]);
+    controller.set(Note, { id: '1' }, withField({ id: '1', type: 'note', text: 'changed' }));
+    const second = rows(read());
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).toBe(first[1]);
   });
 
   it('keeps a single entity and the entities of a page object; leaves other data as it is', () => {
