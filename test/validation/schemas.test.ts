@@ -109,6 +109,32 @@ describe('a static validator wherever its entity appears', () => {
     expect(kept(controller.getState())).toEqual(before);
   });
 
+  it('an optimistic push: the guess is shown unvalidated (it is no response); a response that fails rolls it back', async () => {
+    const Users = createResource({ urlPrefix: API, path: '/users/:id', schema: User, optimistic: true });
+    answers('get', '/users', [{ id: 1, name: 'a' }]);
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    fake.server.use(
+      http.post(`${API}/users`, async () => {
+        await answered;
+        return HttpResponse.json({ id: 2, name: 7 });
+      }),
+    );
+    const controller = new Controller({ retry: 0 });
+    await controller.fetch(Users.getList);
+    const names = () => controller.getResponse(Users.getList).data?.map((user) => user.name);
+    // the guess holds what was sent, which the validator would refuse (no name): shown all the same
+    const push = failure(controller.fetch(Users.getList.push, {}, { id: 2 } as never));
+    expect(names()).toEqual(['a', '']);
+    answer();
+    const error = await push;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ entity: 'VUser', pk: '2', request: { method: 'POST' } });
+    expect(names()).toEqual(['a']);
+    expect(controller.getState().optimistic).toEqual([]);
+    expect(controller.getState().entities.VUser!['2']).toBeUndefined();
+  });
+
   it('a member of a schema.Union: the member whose validator refuses it is named', async () => {
     const feed = new RestEndpoint({
       urlPrefix: API,
