@@ -103,17 +103,22 @@ export class ValidationError extends Error {
   declare readonly request: RequestDescription | undefined;
   /** The entity whose validator refused a record (`undefined` for an endpoint's `responseSchema`). */
   declare readonly entity: string | undefined;
-  /** The pk of the refused record, when it could be computed. */
+  /** The pk of the refused record, when `pk()` makes a usable one of it (`undefined` for a partial record without its id). */
   declare readonly pk: string | undefined;
   /** The value that was refused (the body, or the processed record). */
   declare readonly value: unknown;
 
-  constructor(issues: readonly StandardIssue[], value: unknown, context: ValidationContext) {
+  /**
+   * `cause`: what a `validate()` that threw threw (`issues` then holds one issue, its message); `error.cause`
+   * keeps it.
+   */
+  constructor(issues: readonly StandardIssue[], value: unknown, context: ValidationContext, cause?: unknown) {
     const { request, entity, pk } = context;
     super(
       process.env.NODE_ENV !== 'production'
-        ? validationMessage(issues, context)
+        ? validationMessage(issues, context, cause !== undefined)
         : `${entity ?? 'responseSchema'}: ${issues[0]?.message}`,
+      { cause },
     );
     this.issues = issues;
     this.request = request;
@@ -125,12 +130,17 @@ export class ValidationError extends Error {
 
   /** The same error, its message also naming the request whose response it rejected (the controller adds this). */
   inResponseTo(request: RequestDescription): ValidationError {
-    return new ValidationError(this.issues, this.value, { request, entity: this.entity, pk: this.pk });
+    // (its own fields, as a context: `entity` and `pk`)
+    return new ValidationError(this.issues, this.value, { ...this, request }, this.cause);
   }
 }
 
 /** A `ValidationError`'s message: who failed, in the response to what, where in the value, and the first issue. */
-function validationMessage(issues: readonly StandardIssue[], { request, entity, pk }: ValidationContext): string {
+function validationMessage(
+  issues: readonly StandardIssue[],
+  { request, entity, pk }: ValidationContext,
+  threw: boolean,
+): string {
   // the first issue's path as text: `[2].title`
   let path = '';
   for (const segment of issues[0]?.path ?? []) {
@@ -138,9 +148,9 @@ function validationMessage(issues: readonly StandardIssue[], { request, entity, 
     path += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
   }
   return (
-    // (a pk() of a partial record may make 'undefined' of its missing field: not a pk to name)
-    `${entity ? `${entity}${pk == null || pk === 'undefined' ? '' : ` "${pk}"`} failed its validator` : 'The response failed its responseSchema'}` +
+    `${entity ? `${entity}${pk == null ? '' : ` "${pk}"`} failed its validator` : 'The response failed its responseSchema'}` +
     `${request ? ` in the response to ${describeRequest(request)}` : ''}${path && ` at ${path.replace(/^\./, '')}`}: ` +
+    `${threw ? 'its validate() threw: ' : ''}` +
     `${issues[0]?.message ?? 'the validator gave no issue'}${issues.length > 1 ? ` (+${issues.length - 1} more issues)` : ''}`
   );
 }

@@ -85,23 +85,32 @@ export type InferInput<S> = S extends { readonly '~standard': { readonly types?:
 /**
  * Runs a Standard Schema on `value`: its output, or a Promise of it when the schema answered with one (any
  * thenable: a Promise of another realm or library is one too). A failure throws (rejects with) a
- * `ValidationError` naming what `context` tells; an answer that is neither `{ value }` nor `{ issues }`, a
- * `TypeError` naming the validator.
+ * `ValidationError` naming what `context` tells; so does a `validate()` that throws (or whose Promise
+ * rejects), with what it threw as the `cause` and as the one issue's message; an answer that is neither `{ value }` nor
+ * `{ issues }`, a `TypeError` naming the validator.
  */
 export function validated(
   schema: StandardSchemaV1,
   value: unknown,
   context: () => ValidationContext,
 ): unknown | Promise<unknown> {
-  const result = schema['~standard'].validate(value) as unknown;
   const output = (answer: any) => {
     if (answer?.issues) throw new ValidationError(answer.issues, value, context());
-    // (checked in development only: in production such a validator fails later, with a less clear error)
-    if (process.env.NODE_ENV !== 'production' && !(answer instanceof Object && 'value' in answer))
-      throw new TypeError(oddAnswer(answer, context()));
+    if (!('value' in Object(answer)))
+      throw new TypeError(process.env.NODE_ENV !== 'production' ? oddAnswer(answer, context()) : 'validate()');
     return answer.value;
   };
-  return (result as any)?.then ? Promise.resolve(result).then(output) : output(result);
+  // a validator that throws refuses the value too (a transform that met what it did not expect)
+  const threw = (cause: unknown): never => {
+    throw new ValidationError([{ message: String(cause) }], value, context(), cause);
+  };
+  let result: any;
+  try {
+    result = schema['~standard'].validate(value);
+  } catch (cause) {
+    threw(cause);
+  }
+  return result?.then ? Promise.resolve(result).then(output, threw) : output(result);
 }
 
 /** The message of a `validate()` that answered neither `{ value }` nor `{ issues }`. */

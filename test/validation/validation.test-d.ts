@@ -13,6 +13,7 @@ import {
   RestEndpoint,
   ValidationError,
   createResource,
+  schema,
   type Denormalize,
   type EntityValidator,
   type InferOutput,
@@ -198,5 +199,43 @@ describe('Standard Schema objects', () => {
     new RestEndpoint({ path: '/todos', responseSchema: { validate: () => true } });
     expectTypeOf<ValidationError['issues']>().toEqualTypeOf<readonly StandardIssue[]>();
     expectTypeOf<ValidationError['name']>().toEqualTypeOf<'ValidationError'>();
+  });
+});
+
+describe("the validator's output types its entity wherever a schema reads it", () => {
+  class User extends Entity {
+    id = 0;
+    name = '';
+    pk() {
+      return `${this.id}`;
+    }
+    static override key = 'TUser';
+    // `email` is not a class field: the validator's output types it
+    static override validator = z.object({
+      id: z.number(),
+      name: z.string(),
+      email: z.string(),
+    }) satisfies EntityValidator<User>;
+  }
+  class Group extends Entity {
+    id = 0;
+    pk() {
+      return `${this.id}`;
+    }
+    static override key = 'TGroup';
+    static override validator = z.object({ id: z.number(), size: z.number() });
+  }
+
+  it('in a list, a Collection, a Union, Values and what push adds', () => {
+    expectTypeOf<Denormalize<[typeof User]>[number]['email']>().toEqualTypeOf<string>();
+    expectTypeOf<Denormalize<schema.Collection<[typeof User]>>[number]['email']>().toEqualTypeOf<string>();
+    const member = new schema.Union({ user: User, group: Group }, 'type');
+    expectTypeOf<Extract<Denormalize<typeof member>, { size: unknown }>['size']>().toEqualTypeOf<number>();
+    const byId = new schema.Values(User);
+    expectTypeOf<Denormalize<typeof byId>[string]['email']>().toEqualTypeOf<string>();
+    const Users = createResource({ path: '/users/:id', schema: User });
+    expectTypeOf(new Controller().fetch(Users.getList.push, {}, { name: 'x' }))
+      .resolves.toHaveProperty('email')
+      .toEqualTypeOf<string>();
   });
 });

@@ -117,6 +117,54 @@ describe.each(VALIDATORS)('with $name', (validators) => {
       stream.unsubscribe();
     });
 
+    it('a validate() that throws: a ValidationError naming endpoint, entity and pk with the thrown error as its cause; nothing written; no retry; the observer keeps its data', async () => {
+      const Throwing = resourceOf(todoEntity(validators.todoThatThrows));
+      let now = 1_000;
+      const controller = new Controller({ retry: 3, retryDelay: 0, now: () => now });
+      const stream = record(controller.observe(Throwing.getList));
+      await settled(() => expect(stream.last().data).toHaveLength(4));
+      const data = stream.last().data;
+      const before = kept(controller.getState());
+      const requests = fake.requests.length;
+      answerNext(fake, 'get', '/todos', badThird);
+      now += 61_000;
+      const error = await controller.fetch(Throwing.getList).catch((e: unknown) => e);
+      if (validators.name === 'zod') {
+        // zod's validate() answers a throw with a rejected Promise: refused as an async validator, naming the entity
+        expect(error).toBeInstanceOf(NormalizeError);
+        expect((error as Error).message).toMatch(
+          /^VTodo: static validator answered with a Promise: .*zod answers with one also when a transform or a refinement throws/,
+        );
+        expect(kept(controller.getState())).toEqual(before);
+        expect(fake.requests.length - requests).toBe(1);
+        stream.unsubscribe();
+        return;
+      }
+      expect(error).toBeInstanceOf(ValidationError);
+      const failure = error as ValidationError;
+      expect(failure).toMatchObject({
+        entity: 'VTodo',
+        pk: '3',
+        request: { method: 'GET', url: `${API}/todos`, endpoint: 'VTodo.getList' },
+      });
+      expect(failure.cause).toBeInstanceOf(TypeError);
+      expect(failure.issues).toEqual([{ message: String(failure.cause) }]);
+      expect(failure.message).toMatch(
+        new RegExp(
+          `^VTodo "3" failed its validator in the response to GET ${API}/todos \\(endpoint VTodo.getList\\): its validate\\(\\) threw: TypeError: `,
+        ),
+      );
+      expect(kept(controller.getState())).toEqual(before);
+      expect(controller.getState().entities).toBe(before.entities);
+      expect(fake.requests.length - requests).toBe(1); // not retried
+      expect(stream.last()).toMatchObject({ error: failure, loading: false, fetching: false });
+      expect(stream.last().data).toBe(data);
+      // set and setResponse: the same error, and the store as it was
+      expect(() => controller.set(Todo, { id: 1, title: 7 } as never)).toThrow(ValidationError);
+      expect(kept(controller.getState())).toEqual(before);
+      stream.unsubscribe();
+    });
+
     it('a first load that fails shows the error and no data', async () => {
       const controller = new Controller({ retry: 3, retryDelay: 0 });
       answerNext(fake, 'get', '/todos', badThird);
@@ -150,6 +198,8 @@ describe.each(VALIDATORS)('with $name', (validators) => {
       })();
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as Error).message).toMatch(/^VTodo failed its validator at /);
+      // no pk: pk() of the partial record makes 'undefined' of its missing id, which names no record
+      expect((error as ValidationError).pk).toBeUndefined();
       expect(kept(controller.getState())).toEqual(before);
     });
 
@@ -265,6 +315,45 @@ describe.each(VALIDATORS)('with $name', (validators) => {
         expect(fake.requests.length - requests).toBe(1);
         expect(kept(controller.getState())).toEqual(before);
         expect(stream.last()).toMatchObject({ data, error: failure, fetching: false });
+        stream.unsubscribe();
+      },
+    );
+
+    it.each([
+      ['synchronous', false],
+      ['async', true],
+    ])(
+      '%s, a validate() that throws (or rejects): a ValidationError naming the request, its error the cause; not retried, nothing written',
+      async (_name, async) => {
+        const responseSchema = async ? asAsync(validators.todoListThatThrows) : validators.todoListThatThrows;
+        const getList = Plain.getList.extend({ responseSchema });
+        let now = 1_000;
+        const controller = new Controller({ retry: 3, retryDelay: 0, now: () => now });
+        const stream = record(controller.observe(getList));
+        await settled(() => expect(stream.last().data).toHaveLength(4));
+        const data = stream.last().data;
+        const before = kept(controller.getState());
+        const requests = fake.requests.length;
+        answerNext(fake, 'get', '/todos', badThird);
+        now += 61_000;
+        const error = await controller.fetch(getList).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ValidationError);
+        const failure = error as ValidationError;
+        expect(failure).toMatchObject({
+          entity: undefined,
+          pk: undefined,
+          request: { method: 'GET', url: `${API}/todos`, endpoint: 'VTodo.getList' },
+        });
+        expect(failure.cause).toBeInstanceOf(TypeError);
+        expect(failure.message).toMatch(
+          new RegExp(
+            `^The response failed its responseSchema in the response to GET ${API}/todos \\(endpoint VTodo.getList\\): its validate\\(\\) threw: TypeError: `,
+          ),
+        );
+        expect(fake.requests.length - requests).toBe(1);
+        expect(kept(controller.getState())).toEqual(before);
+        expect(stream.last()).toMatchObject({ error: failure, fetching: false });
+        expect(stream.last().data).toBe(data);
         stream.unsubscribe();
       },
     );

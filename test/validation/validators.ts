@@ -16,6 +16,13 @@ export interface Validators {
   readonly todoList: StandardSchemaV1;
   /** A todo whose missing `title` becomes `'untitled'`: the validator's output is what is stored. */
   readonly todoWithDefault: StandardSchemaV1;
+  /**
+   * A todo whose transform trims its `title` without checking it first: `validate()` throws a TypeError
+   * (`title.trim is not a function`) for a title that is no string.
+   */
+  readonly todoThatThrows: StandardSchemaV1;
+  /** A list of such todos. */
+  readonly todoListThatThrows: StandardSchemaV1;
 }
 
 /** A hand-written Standard Schema for a record with these primitive fields (`?` after a type: optional). */
@@ -96,6 +103,20 @@ const handTodo = handWritten({
   createdAt: 'string',
 });
 
+/** A todo with its title trimmed, whatever the title is (a transform that throws on a title that is no string). */
+const trimmed = <T extends { title?: unknown }>(todo: T): T => ({ ...todo, title: (todo.title as string).trim() });
+
+const zodThrows = z.looseObject({ id: z.number(), title: z.unknown() }).transform(trimmed);
+const valibotThrows = v.pipe(v.looseObject({ id: v.number(), title: v.unknown() }), v.transform(trimmed));
+const arkThrows = type({ id: 'number', title: 'unknown' }).pipe(trimmed);
+const handThrows: StandardSchemaV1 = {
+  '~standard': {
+    version: 1,
+    vendor: 'hand-written',
+    validate: (value) => ({ value: trimmed(value as { title?: unknown }) }),
+  },
+};
+
 /** One entry per library, and one written by hand. */
 export const VALIDATORS: readonly Validators[] = [
   {
@@ -103,24 +124,32 @@ export const VALIDATORS: readonly Validators[] = [
     todo: zodTodo,
     todoList: z.array(zodTodo),
     todoWithDefault: z.object({ id: z.number(), title: z.string().default('untitled') }),
+    todoThatThrows: zodThrows,
+    todoListThatThrows: z.array(zodThrows),
   },
   {
     name: 'valibot',
     todo: valibotTodo,
     todoList: v.array(valibotTodo),
     todoWithDefault: v.object({ id: v.number(), title: v.optional(v.string(), 'untitled') }),
+    todoThatThrows: valibotThrows,
+    todoListThatThrows: v.array(valibotThrows),
   },
   {
     name: 'arktype',
     todo: arkTodo,
     todoList: arkTodo.array(),
     todoWithDefault: type({ id: 'number', title: 'string = "untitled"' }),
+    todoThatThrows: arkThrows,
+    todoListThatThrows: arkThrows.array(),
   },
   {
     name: 'hand-written',
     todo: handTodo,
     todoList: handWrittenList(handTodo),
     todoWithDefault: handWritten({ id: 'number', title: 'string' }, { title: 'untitled' }),
+    todoThatThrows: handThrows,
+    todoListThatThrows: handWrittenList(handThrows),
   },
 ];
 

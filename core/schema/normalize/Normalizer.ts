@@ -287,7 +287,8 @@ export class Normalizer implements NormalizeContext {
         throw new NormalizeError(
           plan.key,
           process.env.NODE_ENV !== 'production'
-            ? "static validator answered with a Promise: it must be synchronous (async checks go in the endpoint's responseSchema)"
+            ? "static validator answered with a Promise: it must be synchronous (async checks go in the endpoint's responseSchema; " +
+                'zod answers with one also when a transform or a refinement throws)'
             : 'validator',
           input,
         );

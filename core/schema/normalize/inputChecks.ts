@@ -3,7 +3,7 @@
  * plain fields that must stay trees, and the pk named in a validator's error.
  */
 import { NormalizeError, describeKind } from '../../errors.js';
-import { plainPk, type Entity } from '../Entity.js';
+import { plainPk, usablePk, type Entity } from '../Entity.js';
 import type { EntityPlan, SchemaFieldPlan } from '../entityPlan.js';
 import { hasCycle } from '../safeObject.js';
 
@@ -34,7 +34,8 @@ export function pkOf(
   args: readonly unknown[],
 ): string | undefined {
   try {
-    return Cls.pk(record, parent, key, args);
+    // a usable one only: pk() of a partial record may make 'undefined' of its missing field
+    return usablePk('', Cls.pk(record, parent, key, args), record);
   } catch {
     return undefined;
   }
