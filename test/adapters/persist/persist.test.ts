@@ -708,6 +708,44 @@ describe('saves that do not fit, and failing storages: one warning, the store as
   });
 });
 
+describe('values JSON cannot write: a warning naming the entity and field, the store as it was', () => {
+  it('a bigint in a record: the save fails with one warning naming it; the record keeps it; saves resume once it is gone', async () => {
+    const controller = newController();
+    const stop = persistOn(controller, { storage: localStorage });
+    await stop.restored;
+    controller.set(Todo, { id: 1, title: 'counted', amount: 10n } as never);
+    controller.set(Todo, { id: 2, title: 'also' });
+    await stop.flush();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(
+      /^rx-rest\/persist: could not save the state under 'rx-rest' \(TypeError: entities\.Todo\.1\.amount is a bigint/,
+    );
+    expect(localStorage.getItem('rx-rest')).toBeNull();
+    expect((controller.get(Todo, { id: 1 }) as unknown as { amount: bigint }).amount).toBe(10n);
+
+    controller.set(Todo, { id: 1, title: 'counted', amount: '10' } as never);
+    await stop.flush();
+    expect(saved().state.entities.Todo?.['1']).toMatchObject({ title: 'counted', amount: '10' });
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('a function in a record: saved without it, with one warning naming the entity and field', async () => {
+    const controller = newController();
+    const stop = persistOn(controller, { storage: localStorage });
+    await stop.restored;
+    controller.set(Todo, { id: 3, title: 'with a callback', onOpen: () => 'opened' } as never);
+    await stop.flush();
+    controller.set(Todo, { id: 3, title: 'changed' });
+    await stop.flush();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(
+      /^rx-rest\/persist: entities\.Todo\.3\.onOpen is a function: JSON cannot write it/,
+    );
+    expect(saved().state.entities.Todo?.['3']).toMatchObject({ title: 'changed' });
+    expect(typeof (controller.get(Todo, { id: 3 }) as unknown as { onOpen: unknown }).onOpen).toBe('function');
+  });
+});
+
 describe('arguments that are wrong: a TypeError at the call, naming the argument', () => {
   it('a first argument that is no Controller', () => {
     for (const given of [undefined, {}, { actions$: null }]) {
