@@ -90,8 +90,9 @@ export interface PersistedState {
 export interface Persistence {
   (): void;
   /**
-   * Settles when the save was read: `true` when it was restored into the controller, `false` when there
-   * was none, it was ignored, or the teardown came first. Never rejects.
+   * Settles when the save was read: `true` when something of it was restored into the controller, `false`
+   * when there was none, it was ignored, nothing of it was newer than the store's data (or than a reset),
+   * or the teardown came first. Never rejects.
    */
   readonly restored: Promise<boolean>;
   /**
@@ -351,9 +352,10 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (finalState) saved = state; // torn down before the storage answered: merged with the final state in `settled`
     if (stopped) return false;
     restoring = true;
+    const before = controller.getState();
     try {
       restoreSnapshot(controller, state);
-      return true;
+      return controller.getState() !== before; // nothing kept (older than the store's data, or a reset): false
     } catch (error) {
       if (error instanceof SnapshotError) return drop(`holds a snapshot that cannot be restored (${error.message})`);
       if (error instanceof TypeError) return drop('holds no state snapshot');

@@ -151,6 +151,26 @@ describe('restore on start', () => {
     await expect(persistOn(controller, { storage: localStorage }).restored).resolves.toBe(true);
   });
 
+  it('`restored` is false when the save was read but nothing of it was kept (a reset before persist started)', async () => {
+    await saveOfFirstApp();
+    await flush(5); // the reset comes after the save's times
+    const controller = newController();
+    controller.resetEntireStore();
+    await expect(persistOn(controller, { storage: localStorage }).restored).resolves.toBe(false);
+    expect(titleOf(controller, 1)).toBeUndefined();
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('`restored` is false when every value of the save lost to newer data already in the store', async () => {
+    await saveOfFirstApp();
+    await flush(5);
+    const controller = newController();
+    await controller.fetch(TodoResource.getList, {});
+    controller.set(Todo, { id: 1, title: 'newer' });
+    await expect(persistOn(controller, { storage: localStorage }).restored).resolves.toBe(false);
+    expect(titleOf(controller, 1)).toBe('newer');
+  });
+
   it('saves an envelope: format, version, savedAt and takeSnapshot(controller)', async () => {
     useFakeClock();
     vi.setSystemTime(new Date('2025-03-01T10:00:00Z'));
@@ -215,7 +235,7 @@ describe('restore on start', () => {
     await controller.fetch(TodoResource.delete, { id: 1 }); // answered before the storage
     controller.gc(); // nothing needs the deleted record's mark any more
     release();
-    expect(await stop.restored).toBe(true);
+    expect(await stop.restored).toBe(false); // everything in the save is older than what the page fetched
     expect(controller.get(Todo, { id: 1 })).toBeUndefined();
     expect(controller.getResponse(TodoResource.get, { id: 1 }).data).toBeUndefined();
     expect(titleOf(controller, 2)).toBe('todo 2');
