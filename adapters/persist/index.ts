@@ -90,8 +90,9 @@ export interface PersistedState {
 export interface Persistence {
   (): void;
   /**
-   * Settles when the save was read: `true` when it was restored into the controller, `false` when there
-   * was none, it was ignored, or the teardown came first. Never rejects.
+   * Settles when the save was read: `true` when something of it was restored into the controller, `false`
+   * when there was none, it was ignored, nothing of it was newer than the store's data (or than a reset),
+   * or the teardown came first. Never rejects.
    */
   readonly restored: Promise<boolean>;
   /**
@@ -106,6 +107,27 @@ const FORMAT = 'rx-rest';
 const warn = (message: string) => console.warn(`rx-rest/persist: ${message}`);
 
 const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+/**
+ * The path (`entities.Todo.1.amount`) and type of the first value in `value` that JSON cannot write (a
+ * `bigint` without a `toJSON`) or, `strict`, leaves out (a function, a symbol), for the warnings of
+ * development (left out of production builds).
+ */
+const unwritable = (value: unknown, strict?: boolean): string | undefined => {
+  const stack: [unknown, string][] = [[value, '']];
+  const seen = new Set<unknown>();
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [item, path] = top;
+    const type = typeof item;
+    if (type == 'bigint' ? !(item as { toJSON?: unknown }).toJSON : strict && (type == 'function' || type == 'symbol'))
+      return `${path.slice(1)} is a ${type}`;
+    if (type == 'object' && item && !seen.has(item) && !(item as { toJSON?: unknown }).toJSON) {
+      seen.add(item);
+      for (const k of Object.keys(item).reverse()) stack.push([(item as Record<string, unknown>)[k], `${path}.${k}`]);
+    }
+  }
+  return undefined;
+};
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as PromiseLike<unknown> | null)?.then === 'function';
@@ -201,6 +223,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   let finalState: StateSnapshot | undefined; // the state at a teardown that came before the restore
   let saved: StateSnapshot | undefined; // the save read after such a teardown
   let reset = false; // the store was reset before the save was read
+  let leftOut = false; // a value JSON leaves out was warned about (development)
   // records deleted before the save was read, with the stamp of their deletion: the save's older copies
   // must not bring them back once the store no longer holds their INVALID mark (collected)
   const deleted: [table: string, pk: string, at: number][] = [];
@@ -238,8 +261,23 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     writes = chained;
   };
 
-  const envelope = (state: StateSnapshot): string =>
-    JSON.stringify({ format: FORMAT, version, savedAt: Date.now(), state } satisfies PersistedState);
+  const envelope = (state: StateSnapshot): string => {
+    if (process.env.NODE_ENV !== 'production' && !leftOut) {
+      // a function or a symbol in a record: JSON leaves it out of the save without a word
+      const at = unwritable(state, true);
+      if (at && !at.endsWith('bigint')) {
+        leftOut = true;
+        warn(`${at}: JSON cannot write it, so the save under '${key}' leaves it out (the store keeps it).`);
+      }
+    }
+    try {
+      return JSON.stringify({ format: FORMAT, version, savedAt: Date.now(), state } satisfies PersistedState);
+    } catch (error) {
+      // JSON's own TypeError names no entity or field (in production the warning gives JSON's message)
+      const at = process.env.NODE_ENV !== 'production' && unwritable(state);
+      throw at ? new TypeError(`${at}: JSON cannot write it (give it a toJSON, or keep a string)`) : error;
+    }
+  };
 
   /** Saves now when a change is pending (the snapshot is taken when the write runs). */
   const save = (): void => {
@@ -314,9 +352,10 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (finalState) saved = state; // torn down before the storage answered: merged with the final state in `settled`
     if (stopped) return false;
     restoring = true;
+    const before = controller.getState();
     try {
       restoreSnapshot(controller, state);
-      return true;
+      return controller.getState() !== before; // nothing kept (older than the store's data, or a reset): false
     } catch (error) {
       if (error instanceof SnapshotError) return drop(`holds a snapshot that cannot be restored (${error.message})`);
       if (error instanceof TypeError) return drop('holds no state snapshot');

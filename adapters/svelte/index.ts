@@ -5,7 +5,7 @@
  * @example
  * import { createQuery, setController } from 'rx-rest/svelte';
  */
-import { getContext, onMount, setContext, untrack } from 'svelte';
+import { getContext, setContext, untrack } from 'svelte';
 import { createSubscriber } from 'svelte/reactivity';
 import { fromStore, readable, toStore, type Readable } from 'svelte/store';
 import { map } from 'rxjs';
@@ -29,7 +29,7 @@ import {
 import { afterQueries, assertReadEndpoint, flushQueries, onQueriesWait } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
-import { pageHydrated } from './sveltekit.js';
+import { hydratedOnMount } from './sveltekit.js';
 
 const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
 
@@ -69,7 +69,7 @@ export { fetchQuery } from './fetchQuery.js';
  * <script>let { data, children } = $props(); setController(() => data.controller);</script>
  */
 export function setController(controller: Controller | (() => Controller)): Controller {
-  onMount(pageHydrated); // a server-rendered page is hydrated once this component mounted: the add-ons may start
+  hydratedOnMount(); // a server-rendered page is hydrated once this component mounted: the add-ons may start
   return setContext(KEY, typeof controller === 'function' ? controller() : controller);
 }
 
@@ -195,7 +195,9 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
 
 function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {
   const given = options && 'fetch' in options ? options : options?.controller; // a Controller, or options holding one
-  return given ?? getController();
+  if (!given) return getController();
+  hydratedOnMount(); // an app without setController: the page is hydrated once this component mounted
+  return given;
 }
 
 /** An Observable's `subscribe` as a Svelte store's (which returns the unsubscribe function). */

@@ -3,6 +3,7 @@
  * load with the load's `fetch`, so that the responses the server's loads fetched are replayed from the
  * page during hydration instead of being requested again.
  */
+import { onMount } from 'svelte';
 import { Controller, holdHydration, type ControllerOptions, type FetchFunction } from '../../core/index.js';
 
 /** What `loadController` needs of a SvelteKit load event (`LoadEvent`, `ServerLoadEvent`): its `fetch`. */
@@ -42,6 +43,21 @@ export function pageHydrated(): void {
 }
 
 /**
+ * Ends the hold `loadController` took once the calling component mounted (the page is hydrated then):
+ * `setController` calls it, and so do the queries given their controller explicitly, for an app that
+ * never calls `setController`. With no hold, or outside a component, it does nothing.
+ */
+export function hydratedOnMount(): void {
+  if (pageHydration) {
+    try {
+      onMount(pageHydrated);
+    } catch {
+      // outside a component's initialisation: the next component that mounts releases it
+    }
+  }
+}
+
+/**
  * The controller of a SvelteKit app, for its loads and pages: on the server a new one on every call,
  * in the browser one per tab (the same on every call). Call it in the root `+layout.ts` load and return
  * it: that load runs once per server request, so two users never share a controller, and once in the
@@ -49,7 +65,8 @@ export function pageHydrated(): void {
  * responses the page carries to the browser: the browser's first loads read them instead of the
  * network). `options` are the controller's (not `fetch`); in the browser only the first call's count.
  * On a server-rendered page, the add-ons among its `managers` (`persist`, `syncTabs`) write into the store
- * only once the page is hydrated (when the component that calls `setController` mounted), so the first
+ * only once the page is hydrated (when the component that calls `setController` mounted, or without
+ * `setController` the first component that passes the controller to a query explicitly), so the first
  * render shows the server's data.
  *
  * @example

@@ -72,6 +72,25 @@ const SHARED = new Set<ControllerAction['type']>(['fetch', 'set', 'setError', 'i
 const HOSTILE = new Set(['__proto__', 'constructor', 'prototype']);
 
 const warn = (...what: unknown[]) => console.warn('rx-rest/sync:', ...what);
+
+/**
+ * The path (`entities.Todo.1.onClick`) of the first function or symbol in `value` (what structured clone
+ * refuses to copy to another tab), for the warning of development (left out of production builds).
+ */
+function uncloneable(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  const seen = new Set<unknown>();
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [item, path] = top;
+    const type = typeof item;
+    if (type == 'function' || type == 'symbol') return `${path.slice(1)} is a ${type}`;
+    if (type == 'object' && item && !seen.has(item)) {
+      seen.add(item);
+      for (const k of Object.keys(item).reverse()) stack.push([(item as Record<string, unknown>)[k], `${path}.${k}`]);
+    }
+  }
+  return undefined;
+}
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isChannel = (value: unknown): value is SyncChannel =>
@@ -181,7 +200,12 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
     try {
       channel.postMessage({ format: SYNC_FORMAT, from: id, kind, ...extra } satisfies SyncMessage);
     } catch (error) {
-      warn(`a ${kind} message could not be posted (skipped):`, error);
+      // the browser's DataCloneError names no entity or field
+      const at = process.env.NODE_ENV !== 'production' && uncloneable(extra?.snapshot);
+      warn(
+        `a ${kind} message could not be posted (skipped)${at ? `: ${at}, which cannot be sent to another tab (this tab's store keeps it)` : ''}:`,
+        error,
+      );
     }
   };
   const postSnapshot = (snapshot: StateSnapshot, to?: string) => {

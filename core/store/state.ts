@@ -92,6 +92,8 @@ function restoreError(value: unknown): Error | undefined {
   if (value instanceof Error) return value;
   if (!isRecord(value)) return undefined;
   const error = new Error(typeof value.message === 'string' ? value.message : 'Restored error');
+  // enumerable, as `name` below: the restored state is JSON again (persisted, sent to another tab)
+  Object.defineProperty(error, 'message', { enumerable: true });
   if (typeof value.name === 'string') error.name = value.name;
   if (typeof value.status === 'number') Object.assign(error, { status: value.status });
   return error;

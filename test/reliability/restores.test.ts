@@ -259,3 +259,24 @@ describe('a state from a clock ahead of the controller’s (a server’s), that 
     list.unsubscribe();
   });
 });
+
+describe('a restored error through a second JSON round trip', () => {
+  it('keeps its name, message and status when the restored state is written as JSON and restored again', async () => {
+    const snapshot = await snapshotOfTodo1();
+    snapshot.meta[TODO_1].error = { name: 'ValidationError', message: 'title is required', status: 422 };
+    const first = new Controller({ initialState: JSON.parse(JSON.stringify(snapshot)) });
+    const second = new Controller({ initialState: JSON.parse(JSON.stringify(first.getState())) });
+    const third = clocked().controller;
+    restoreSnapshot(third, JSON.parse(JSON.stringify(second.getState())));
+    for (const controller of [first, second, third]) {
+      const error = controller.getState().meta[TODO_1]?.error as Error & { status?: number };
+      expect(error).toBeInstanceOf(Error);
+      expect(error).toMatchObject({ name: 'ValidationError', message: 'title is required', status: 422 });
+    }
+    expect(JSON.parse(JSON.stringify(third.getState().meta[TODO_1]?.error))).toEqual({
+      name: 'ValidationError',
+      message: 'title is required',
+      status: 422,
+    });
+  });
+});

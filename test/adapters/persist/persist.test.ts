@@ -151,6 +151,26 @@ describe('restore on start', () => {
     await expect(persistOn(controller, { storage: localStorage }).restored).resolves.toBe(true);
   });
 
+  it('`restored` is false when the save was read but nothing of it was kept (a reset before persist started)', async () => {
+    await saveOfFirstApp();
+    await flush(5); // the reset comes after the save's times
+    const controller = newController();
+    controller.resetEntireStore();
+    await expect(persistOn(controller, { storage: localStorage }).restored).resolves.toBe(false);
+    expect(titleOf(controller, 1)).toBeUndefined();
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('`restored` is false when every value of the save lost to newer data already in the store', async () => {
+    await saveOfFirstApp();
+    await flush(5);
+    const controller = newController();
+    await controller.fetch(TodoResource.getList, {});
+    controller.set(Todo, { id: 1, title: 'newer' });
+    await expect(persistOn(controller, { storage: localStorage }).restored).resolves.toBe(false);
+    expect(titleOf(controller, 1)).toBe('newer');
+  });
+
   it('saves an envelope: format, version, savedAt and takeSnapshot(controller)', async () => {
     useFakeClock();
     vi.setSystemTime(new Date('2025-03-01T10:00:00Z'));
@@ -215,7 +235,7 @@ describe('restore on start', () => {
     await controller.fetch(TodoResource.delete, { id: 1 }); // answered before the storage
     controller.gc(); // nothing needs the deleted record's mark any more
     release();
-    expect(await stop.restored).toBe(true);
+    expect(await stop.restored).toBe(false); // everything in the save is older than what the page fetched
     expect(controller.get(Todo, { id: 1 })).toBeUndefined();
     expect(controller.getResponse(TodoResource.get, { id: 1 }).data).toBeUndefined();
     expect(titleOf(controller, 2)).toBe('todo 2');
@@ -705,6 +725,44 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     expect(warn).toHaveBeenCalledTimes(2); // failing again after a success warns again
     expect(String(warn.mock.calls[1]![0])).toMatch(/the disk is full/);
     stop();
+  });
+});
+
+describe('values JSON cannot write: a warning naming the entity and field, the store as it was', () => {
+  it('a bigint in a record: the save fails with one warning naming it; the record keeps it; saves resume once it is gone', async () => {
+    const controller = newController();
+    const stop = persistOn(controller, { storage: localStorage });
+    await stop.restored;
+    controller.set(Todo, { id: 1, title: 'counted', amount: 10n } as never);
+    controller.set(Todo, { id: 2, title: 'also' });
+    await stop.flush();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(
+      /^rx-rest\/persist: could not save the state under 'rx-rest' \(TypeError: entities\.Todo\.1\.amount is a bigint/,
+    );
+    expect(localStorage.getItem('rx-rest')).toBeNull();
+    expect((controller.get(Todo, { id: 1 }) as unknown as { amount: bigint }).amount).toBe(10n);
+
+    controller.set(Todo, { id: 1, title: 'counted', amount: '10' } as never);
+    await stop.flush();
+    expect(saved().state.entities.Todo?.['1']).toMatchObject({ title: 'counted', amount: '10' });
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('a function in a record: saved without it, with one warning naming the entity and field', async () => {
+    const controller = newController();
+    const stop = persistOn(controller, { storage: localStorage });
+    await stop.restored;
+    controller.set(Todo, { id: 3, title: 'with a callback', onOpen: () => 'opened' } as never);
+    await stop.flush();
+    controller.set(Todo, { id: 3, title: 'changed' });
+    await stop.flush();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(
+      /^rx-rest\/persist: entities\.Todo\.3\.onOpen is a function: JSON cannot write it/,
+    );
+    expect(saved().state.entities.Todo?.['3']).toMatchObject({ title: 'changed' });
+    expect(typeof (controller.get(Todo, { id: 3 }) as unknown as { onOpen: unknown }).onOpen).toBe('function');
   });
 });
 

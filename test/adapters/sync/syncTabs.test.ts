@@ -695,12 +695,14 @@ describe('syncTabs: bad input', () => {
     expect(before.entities.Todo?.['1']).toMatchObject({ title: 'kept' });
   });
 
-  it('a change that cannot be posted (a value structured clone refuses) is reported and skipped', async () => {
+  it('a change that cannot be posted (a value structured clone refuses) is reported, naming the entity and field, and skipped', async () => {
     const [a, b] = [tab(), tab()];
     a.set(Todo, { id: 1, title: 'with a function', onClick: () => 'not data' });
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]![0]).toBe('rx-rest/sync:');
-    expect(warn.mock.calls[0]![1]).toBe('a snapshot message could not be posted (skipped):');
+    expect(warn.mock.calls[0]![1]).toBe(
+      "a snapshot message could not be posted (skipped): entities.Todo.1.onClick is a function, which cannot be sent to another tab (this tab's store keeps it):",
+    );
     expect((warn.mock.calls[0]![2] as Error).name).toBe('DataCloneError');
     expect(a.get(Todo, { id: 1 })?.title).toBe('with a function'); // the tab's own store keeps it
     const restored = next(b);
