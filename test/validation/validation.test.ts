@@ -282,31 +282,41 @@ describe.each(VALIDATORS)('with $name', (validators) => {
       expect(resource.get.extend({ dataExpiryLength: 1 }).responseSchema).toBe(validators.todo);
     });
 
+    /**
+     * A list read through `responseSchema`, then refetched with a bad third todo: the refetch's error (a
+     * ValidationError naming the request), the stream, the data it showed and the store before.
+     */
+    async function refusedRefetch(responseSchema: StandardSchemaV1) {
+      const getList = Plain.getList.extend({ responseSchema });
+      let now = 1_000;
+      const controller = new Controller({ retry: 3, retryDelay: 0, now: () => now });
+      const stream = record(controller.observe(getList));
+      await settled(() => expect(stream.last().data).toHaveLength(4));
+      const data = stream.last().data;
+      const before = kept(controller.getState());
+      const requests = fake.requests.length;
+      answerNext(fake, 'get', '/todos', badThird);
+      now += 61_000;
+      const error = await controller.fetch(getList).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      const failure = error as ValidationError;
+      expect(failure).toMatchObject({
+        entity: undefined,
+        pk: undefined,
+        request: { method: 'GET', url: `${API}/todos`, endpoint: 'VTodo.getList' },
+      });
+      return { failure, stream, data, before, controller, requests };
+    }
+
     it.each([
       ['synchronous', false],
       ['async', true],
     ])(
       '%s: a valid body passes, its output on to process; a bad one is a ValidationError naming the request and path, not retried, nothing written',
       async (_name, async) => {
-        const responseSchema = async ? asAsync(validators.todoList) : validators.todoList;
-        const getList = Plain.getList.extend({ responseSchema });
-        let now = 1_000;
-        const controller = new Controller({ retry: 3, retryDelay: 0, now: () => now });
-        const stream = record(controller.observe(getList));
-        await settled(() => expect(stream.last().data).toHaveLength(4));
-        const data = stream.last().data;
-        const before = kept(controller.getState());
-        const requests = fake.requests.length;
-        answerNext(fake, 'get', '/todos', badThird);
-        now += 61_000;
-        const error = await controller.fetch(getList).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(ValidationError);
-        const failure = error as ValidationError;
-        expect(failure).toMatchObject({
-          entity: undefined,
-          pk: undefined,
-          request: { method: 'GET', url: `${API}/todos`, endpoint: 'VTodo.getList' },
-        });
+        const { failure, stream, data, before, controller, requests } = await refusedRefetch(
+          async ? asAsync(validators.todoList) : validators.todoList,
+        );
         expect(failure.message).toMatch(
           new RegExp(
             `^The response failed its responseSchema in the response to GET ${API}/todos \\(endpoint VTodo.getList\\) at \\[2\\]\\.title: `,
@@ -325,25 +335,9 @@ describe.each(VALIDATORS)('with $name', (validators) => {
     ])(
       '%s, a validate() that throws (or rejects): a ValidationError naming the request, its error the cause; not retried, nothing written',
       async (_name, async) => {
-        const responseSchema = async ? asAsync(validators.todoListThatThrows) : validators.todoListThatThrows;
-        const getList = Plain.getList.extend({ responseSchema });
-        let now = 1_000;
-        const controller = new Controller({ retry: 3, retryDelay: 0, now: () => now });
-        const stream = record(controller.observe(getList));
-        await settled(() => expect(stream.last().data).toHaveLength(4));
-        const data = stream.last().data;
-        const before = kept(controller.getState());
-        const requests = fake.requests.length;
-        answerNext(fake, 'get', '/todos', badThird);
-        now += 61_000;
-        const error = await controller.fetch(getList).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(ValidationError);
-        const failure = error as ValidationError;
-        expect(failure).toMatchObject({
-          entity: undefined,
-          pk: undefined,
-          request: { method: 'GET', url: `${API}/todos`, endpoint: 'VTodo.getList' },
-        });
+        const { failure, stream, data, before, controller, requests } = await refusedRefetch(
+          async ? asAsync(validators.todoListThatThrows) : validators.todoListThatThrows,
+        );
         expect(failure.cause).toBeInstanceOf(TypeError);
         expect(failure.message).toMatch(
           new RegExp(

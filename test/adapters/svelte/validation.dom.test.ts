@@ -2,58 +2,16 @@
  * A refetch whose response a validator refuses, through the Svelte adapter: the query state keeps the
  * data it had and shows the `ValidationError` (as for a 5xx); the next good response clears it.
  */
-import { HttpResponse, http } from 'msw';
 import { get } from 'svelte/store';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
-import { Controller, Entity, ValidationError, createResource, type StandardSchemaV1 } from '../../../core/index.js';
+import { Controller, ValidationError } from '../../../core/index.js';
 import { createQuery, createQueryState } from '../../../adapters/svelte/index.js';
-import { API, createTodoServer } from '../../fixtures/todoServer.js';
+import { createTodoServer } from '../../fixtures/todoServer.js';
+import { VALIDATORS, badAnswers, todosCheckedBy } from '../../fixtures/validatedTodos.js';
 
 const fake = createTodoServer();
 beforeAll(() => fake.server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => fake.server.close());
-
-/** A todo resource whose entity is checked by `validator`. */
-function todosCheckedBy(validator: StandardSchemaV1) {
-  class CheckedTodo extends Entity {
-    id = 0;
-    title = '';
-    pk() {
-      return `${this.id}`;
-    }
-    static override key = 'CheckedTodo';
-    static override validator = validator;
-  }
-  return createResource({ urlPrefix: API, path: '/todos/:id', schema: CheckedTodo });
-}
-
-/** A validator that refuses a title that is no string, and one whose validate() throws on it. */
-const VALIDATORS: [string, StandardSchemaV1][] = [
-  ['refuses', z.looseObject({ id: z.number(), title: z.string() })],
-  [
-    'throws',
-    {
-      '~standard': {
-        version: 1,
-        vendor: 'hand-written',
-        validate: (value) => ({ value: { ...(value as object), title: (value as { title: string }).title.trim() } }),
-      },
-    },
-  ],
-];
-
-/** Answers GET /todos with a todo whose title is a number, counting the requests. */
-function badAnswers() {
-  const seen = { requests: 0 };
-  fake.server.use(
-    http.get(`${API}/todos`, () => {
-      seen.requests++;
-      return HttpResponse.json([{ id: 1, title: 1 }]);
-    }),
-  );
-  return seen;
-}
 
 describe('a refetch that fails validation, through the Svelte adapter', () => {
   it.each(VALIDATORS)(
@@ -66,7 +24,7 @@ describe('a refetch that fails validation, through the Svelte adapter', () => {
       const stop = store.subscribe(() => {});
       await vi.waitFor(() => expect(get(store).data).toHaveLength(4));
       const data = get(store).data;
-      const bad = badAnswers();
+      const bad = badAnswers(fake);
       await expect(controller.fetch(Todos.getList)).rejects.toThrow(ValidationError);
       await vi.waitFor(() => expect(get(store).error).toBeInstanceOf(ValidationError));
       expect(get(store).data).toBe(data);
