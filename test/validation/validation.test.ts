@@ -63,6 +63,30 @@ const badThird = () =>
 
 const titles = (data: readonly { title: string }[] | undefined) => data?.map((todo) => todo.title);
 
+/** A todo list endpoint as the tests below read it (a resource's `getList`, or one extended with a responseSchema). */
+type TodoList = ReturnType<typeof _listOf>;
+function _listOf(resource: ReturnType<typeof resourceOf>) {
+  return resource.getList.extend({});
+}
+
+/**
+ * `getList` read by a stream, then refetched with a bad third todo, on a clock past its expiry: what the refetch
+ * threw, the stream, the data it showed, the store before and the requests made before the refetch.
+ */
+async function refetchWithBadThird(getList: TodoList) {
+  let now = 1_000;
+  const controller = new Controller({ retry: 3, retryDelay: 0, now: () => now });
+  const stream = record(controller.observe(getList));
+  await settled(() => expect(stream.last().data).toHaveLength(4));
+  const data = stream.last().data;
+  const before = kept(controller.getState());
+  const requests = fake.requests.length;
+  answerNext(fake, 'get', '/todos', badThird);
+  now += 61_000;
+  const error = await controller.fetch(getList).catch((e: unknown) => e);
+  return { error, stream, data, before, controller, requests };
+}
+
 describe.each(VALIDATORS)('with $name', (validators) => {
   describe("an entity's static validator", () => {
     const Todo = todoEntity(validators.todo);
@@ -77,16 +101,7 @@ describe.each(VALIDATORS)('with $name', (validators) => {
     });
 
     it('a record that fails (the third of a list): a ValidationError naming endpoint, entity, pk and path; nothing written; no retry', async () => {
-      let now = 1_000;
-      const controller = new Controller({ retry: 3, retryDelay: 0, now: () => now });
-      const stream = record(controller.observe(Todos.getList));
-      await settled(() => expect(stream.last().data).toHaveLength(4));
-      const data = stream.last().data;
-      const before = kept(controller.getState());
-      const requests = fake.requests.length;
-      answerNext(fake, 'get', '/todos', badThird);
-      now += 61_000;
-      const error = await controller.fetch(Todos.getList).catch((e: unknown) => e);
+      const { error, stream, data, before, controller, requests } = await refetchWithBadThird(Todos.getList);
       expect(error).toBeInstanceOf(ValidationError);
       const failure = error as ValidationError;
       expect(failure.name).toBe('ValidationError');
@@ -119,16 +134,7 @@ describe.each(VALIDATORS)('with $name', (validators) => {
 
     it('a validate() that throws: a ValidationError naming endpoint, entity and pk with the thrown error as its cause; nothing written; no retry; the observer keeps its data', async () => {
       const Throwing = resourceOf(todoEntity(validators.todoThatThrows));
-      let now = 1_000;
-      const controller = new Controller({ retry: 3, retryDelay: 0, now: () => now });
-      const stream = record(controller.observe(Throwing.getList));
-      await settled(() => expect(stream.last().data).toHaveLength(4));
-      const data = stream.last().data;
-      const before = kept(controller.getState());
-      const requests = fake.requests.length;
-      answerNext(fake, 'get', '/todos', badThird);
-      now += 61_000;
-      const error = await controller.fetch(Throwing.getList).catch((e: unknown) => e);
+      const { error, stream, data, before, controller, requests } = await refetchWithBadThird(Throwing.getList);
       if (validators.name === 'zod') {
         // zod's validate() answers a throw with a rejected Promise: refused as an async validator, naming the entity
         expect(error).toBeInstanceOf(NormalizeError);
@@ -287,17 +293,8 @@ describe.each(VALIDATORS)('with $name', (validators) => {
      * ValidationError naming the request), the stream, the data it showed and the store before.
      */
     async function refusedRefetch(responseSchema: StandardSchemaV1) {
-      const getList = Plain.getList.extend({ responseSchema });
-      let now = 1_000;
-      const controller = new Controller({ retry: 3, retryDelay: 0, now: () => now });
-      const stream = record(controller.observe(getList));
-      await settled(() => expect(stream.last().data).toHaveLength(4));
-      const data = stream.last().data;
-      const before = kept(controller.getState());
-      const requests = fake.requests.length;
-      answerNext(fake, 'get', '/todos', badThird);
-      now += 61_000;
-      const error = await controller.fetch(getList).catch((e: unknown) => e);
+      const refetch = await refetchWithBadThird(Plain.getList.extend({ responseSchema }));
+      const { error, stream, data, before, controller, requests } = refetch;
       expect(error).toBeInstanceOf(ValidationError);
       const failure = error as ValidationError;
       expect(failure).toMatchObject({
