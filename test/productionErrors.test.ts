@@ -3,36 +3,9 @@
  * (`process.env.NODE_ENV` defined as "production") leaves the advice out, and each error keeps its class, its
  * name and its fields; bundled for development, and in these tests, every message is complete.
  */
-import path from 'node:path';
-import * as esbuild from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import * as source from '../core/index.js';
-
-const root = path.resolve(import.meta.dirname, '..');
-
-/** `entry` bundled and minified as an app's build bundles it, with `NODE_ENV` defined (`external` left out). */
-async function bundled(entry: string, nodeEnv: string, external: string[] = []): Promise<string> {
-  const result = await esbuild.build({
-    entryPoints: [path.join(root, entry)],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-    external,
-    define: { 'process.env.NODE_ENV': JSON.stringify(nodeEnv) },
-  });
-  return result.outputFiles[0]!.text;
-}
-
-/** The core bundled (and minified) with `NODE_ENV` defined, and imported. */
-async function coreBuiltFor(nodeEnv: 'production' | 'development'): Promise<{ code: string; core: typeof source }> {
-  const code = await bundled('core/index.ts', nodeEnv);
-  const core = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as typeof source;
-  return { code, core };
-}
+import { bundled, coreBuiltFor } from './fixtures/productionBuild.js';
 
 /** Each kind of failure, caught: a definition error, a normalize error, a request error. */
 function failures(core: typeof source) {

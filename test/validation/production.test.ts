@@ -4,31 +4,12 @@
  * `{ issues }` is still refused, and one that throws still rejects with a `ValidationError` whose cause is
  * what it threw.
  */
-import path from 'node:path';
-import * as esbuild from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as source from '../../core/index.js';
 import { API, useTodoServer } from '../reliability/faultHarness.js';
+import { coreBuiltFor } from '../fixtures/productionBuild.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 useTodoServer();
-
-/** The core bundled (and minified) for production, and imported. */
-async function productionCore(): Promise<typeof source> {
-  const result = await esbuild.build({
-    entryPoints: [path.join(root, 'core/index.ts')],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
-  });
-  const code = result.outputFiles[0]!.text;
-  return (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as typeof source;
-}
 
 /** A hand-written Standard Schema whose `validate` is `validate`. */
 const standard = (validate: (value: unknown) => unknown) =>
@@ -37,7 +18,7 @@ const standard = (validate: (value: unknown) => unknown) =>
 describe('validation in a production build', () => {
   let core: typeof source;
   beforeAll(async () => {
-    core = await productionCore();
+    core = (await coreBuiltFor('production')).core;
   });
 
   /** A todo entity of the production core. */
