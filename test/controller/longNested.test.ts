@@ -325,21 +325,7 @@ describe('nested lists, chains and collections written record by record', () => 
         }
       };
       const responds = (op: number) => op === 6 || op === 8 || op === 9 || op === 10 || op === 11 || op === 15;
-      for (let step = 0; step < 80; step++) {
-        const op = rnd.int(17);
-        const n = rnd.int(length + 3) + 1;
-        // batched: a second write in the same task, the streams re-read once at its end
-        const op2 = batch ? rnd.int(17) : -1;
-        const n2 = rnd.int(length + 3) + 1;
-        h.run(
-          `step ${step} op ${op} id ${n}${batch ? `, op ${op2} id ${n2}` : ''}`,
-          () => {
-            write(step, op, n);
-            if (batch) write(step, op2, n2);
-          },
-          responds(op) || batch,
-        );
-      }
+      h.steps(80, 17, () => rnd.int(length + 3) + 1, write, responds, batch);
       h.dispose();
     });
   }

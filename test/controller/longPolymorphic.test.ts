@@ -174,21 +174,7 @@ describe('Union, Values, All and Query reads written record by record', () => {
         }
       };
       const responds = (op: number) => op === 1 || op === 4 || op === 5 || op === 6 || op === 10;
-      for (let step = 0; step < 80; step++) {
-        const op = rnd.int(15);
-        const id = `${rnd.int(length + 5) + 1}`;
-        // batched: a second write in the same task, the streams re-read once at its end
-        const op2 = batch ? rnd.int(15) : -1;
-        const id2 = `${rnd.int(length + 5) + 1}`;
-        h.run(
-          `step ${step} op ${op} id ${id}${batch ? `, op ${op2} id ${id2}` : ''}`,
-          () => {
-            write(step, op, id);
-            if (batch) write(step, op2, id2);
-          },
-          responds(op) || batch,
-        );
-      }
+      h.steps(80, 15, () => `${rnd.int(length + 5) + 1}`, write, responds, batch);
       h.dispose();
     });
   }
