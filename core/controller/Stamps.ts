@@ -55,7 +55,11 @@ export class Stamps {
    * newest, and a request started before it no longer holds the newest write.
    */
   saw(state: State): void {
-    const newest = newestWriteIn(state);
+    this.past(newestWriteIn(state));
+  }
+
+  /** A write at `newest` was made elsewhere (a merged state, another tab's reset): later stamps come after it. */
+  past(newest: number): void {
     if (newest > this.#last) this.#last = newest;
     if (newest > this.#newestWrite) this.#newestWrite = newest;
   }

@@ -4,14 +4,7 @@
  * only apps that import them bundle them and the merge they bring.
  */
 import { describeKind } from '../errors.js';
-import {
-  initialState,
-  mergeAction,
-  mergeState,
-  snapshotOf,
-  type SnapshotOptions,
-  type StateSnapshot,
-} from '../store/index.js';
+import { mergeAction, mergeState, snapshotOf, type SnapshotOptions, type StateSnapshot } from '../store/index.js';
 import { Controller, controllerInternals, disposedError } from './Controller.js';
 
 /** What `takeSnapshot` covers: the store's `SnapshotOptions`, or only some request keys. */
@@ -109,9 +102,7 @@ export function restoreSnapshot(
   const stamps = cache.requests.stamps;
   if (reset) {
     cache.requests.reset();
-    // later writes are stamped after the reset too (`saw` reads the times of a state's meta)
-    const at = store.current.lastReset;
-    stamps.saw({ ...initialState(at), meta: { '': { date: at, fetchedAt: at, expiresAt: at } } });
+    stamps.past(store.current.lastReset); // later writes are stamped after the reset too
   }
   stamps.saw(action.state); // later writes are stamped after everything it holds
   if (changes.endpoints !== 'all') for (const key of changes.endpoints) cache.onWritten(key);
