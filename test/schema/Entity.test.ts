@@ -119,6 +119,32 @@ describe('Entity', () => {
     expect(second.entities.Tagged!['1']).toEqual({ id: 1, tags: ['a', 'b'], source: 'none' });
   });
 
+  it('by default, process() is a shallow copy and merge() a shallow spread (a nested object is replaced, not merged)', () => {
+    class Profile extends Entity {
+      id = 0;
+      name = '';
+      settings: { theme?: string; lang?: string } = {};
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Profile';
+    }
+    const input = { id: 1, name: 'Ann', settings: { theme: 'dark', lang: 'en' } };
+    const processed = Profile.process(input, undefined, undefined, []);
+    expect(processed).toEqual(input);
+    expect(processed).not.toBe(input);
+    expect(processed.settings).toBe(input.settings);
+    expect(
+      Profile.merge({ id: 1, name: 'Ann', settings: { theme: 'dark' } }, { id: 1, settings: { lang: 'fr' } }),
+    ).toEqual({ id: 1, name: 'Ann', settings: { lang: 'fr' } });
+    // and so normalizing: the input is copied, never changed, and an update spreads over the stored record
+    const first = normalize(Profile, input);
+    expect(first.entities.Profile!['1']).not.toBe(input);
+    expect(input).toEqual({ id: 1, name: 'Ann', settings: { theme: 'dark', lang: 'en' } });
+    const second = normalize(Profile, { id: 1, settings: { lang: 'fr' } }, [], first);
+    expect(second.entities.Profile!['1']).toEqual({ id: 1, name: 'Ann', settings: { lang: 'fr' } });
+  });
+
   it('throws a SchemaDefinitionError for a schema member that is neither a schema nor a deserializer', () => {
     class Broken extends Entity {
       id = 0;
@@ -154,6 +180,38 @@ describe('deserializers (static schema)', () => {
     expect(invoice.due.toISOString()).toBe('2024-04-01T00:00:00.000Z');
     expect(invoice.paidOn).toBeInstanceOf(Date);
     expect(invoice.paidOn!.toISOString()).toBe('2024-04-02T00:00:00.000Z');
+  });
+
+  it('calls a function without new, and constructs a class that cannot be called', () => {
+    const calls: { target: unknown }[] = [];
+    /** A deserializer written as a function: it sees whether it was called with `new`. */
+    function tagged(this: unknown, raw: string) {
+      calls.push({ target: new.target });
+      return `#${raw}`;
+    }
+    class Money {
+      readonly cents: number;
+      constructor(raw: string) {
+        this.cents = Math.round(Number(raw) * 100);
+      }
+    }
+    class Price extends Entity {
+      id = 0;
+      label = '';
+      amount = new Money('0');
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Price';
+      static override schema = { label: tagged, amount: Money };
+    }
+    const { result, entities } = normalize(Price, { id: 1, label: 'a', amount: '12.34' });
+    const price = denormalize(Price, result, { entities })!;
+    expect(price.label).toBe('#a');
+    expect(calls).toEqual([{ target: undefined }]);
+    expect(price.amount).toBeInstanceOf(Money);
+    expect(price.amount.cents).toBe(1234);
+    expect(entities.Price!['1']).toEqual({ id: 1, label: 'a', amount: '12.34' });
   });
 
   it('keeps the raw JSON in the store, so the state survives JSON.stringify', () => {
