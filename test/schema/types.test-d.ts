@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Temporal } from 'temporal-polyfill';
 import {
+  Entity,
   MemoCache,
   denormalize,
   schema,
@@ -81,5 +82,45 @@ describe('list edits in the entity meta', () => {
     expectTypeOf<EntityMeta['edits']>().toEqualTypeOf<readonly ListEdit[] | undefined>();
     expectTypeOf<EntityMeta['base']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<NormalizeResult['keptNewerList']>().toEqualTypeOf<boolean>();
+  });
+});
+
+describe('Entity, the abstract base', () => {
+  it('cannot be built itself, and a subclass must declare pk()', () => {
+    // @ts-expect-error Entity is abstract
+    new Entity();
+    // @ts-expect-error a non-abstract subclass without pk() does not compile
+    class NoPk extends Entity {
+      id = 0;
+    }
+    expectTypeOf<NoPk['id']>().toEqualTypeOf<number>();
+    class WithPk extends Entity {
+      id = 0;
+      pk() {
+        return `${this.id}`;
+      }
+    }
+    expectTypeOf(WithPk.fromJS({ id: 1 })).toEqualTypeOf<WithPk>();
+    expectTypeOf(WithPk.fromJS({ id: 1 }).pk()).toEqualTypeOf<string>();
+    expectTypeOf(WithPk.pk).parameter(0).not.toBeNever();
+    expectTypeOf(WithPk.key).toEqualTypeOf<string>();
+  });
+
+  it('pk() may return undefined when it cannot be computed', () => {
+    class Maybe extends Entity {
+      id: string | undefined = undefined;
+      pk() {
+        return this.id;
+      }
+    }
+    expectTypeOf(Maybe.fromJS().pk()).toEqualTypeOf<string | undefined>();
+    class Wrong extends Entity {
+      id = 0;
+      // @ts-expect-error pk() returns a string (or a number, or undefined), not an object
+      pk() {
+        return { id: this.id };
+      }
+    }
+    expectTypeOf<Wrong['id']>().toEqualTypeOf<number>();
   });
 });
