@@ -66,6 +66,32 @@ describe('controller.get', () => {
     expect(requests).toBe(0);
   });
 
+  it('reads schema.Values stored as a Collection under its arguments, and follows set in observe; undefined when missing', () => {
+    const byId = new schema.Collection(new schema.Values(Todo));
+    const getById = new RestEndpoint({
+      ...offline,
+      path: '/todos-by-id',
+      searchParams: {} as { userId: number },
+      schema: byId,
+    });
+    const controller = new Controller();
+    expect(controller.get(byId, { userId: 1 })).toBeUndefined();
+    controller.setResponse(getById, { userId: 1 }, { '1': { id: 1, title: 'a' }, '3': { id: 3, title: 'c' } });
+    const read = controller.get(byId, { userId: 1 });
+    expect(Object.keys(read ?? {})).toEqual(['1', '3']);
+    expect(read?.['3']).toBeInstanceOf(Todo);
+    expect(read?.['3']?.title).toBe('c');
+    expect(controller.get(byId, { userId: 1 })).toBe(read);
+    expect(controller.get(byId, { userId: 2 })).toBeUndefined();
+    const observed = record<QueryState<Record<string, Todo>>>(controller.observe(byId, { userId: 1 }));
+    expect(observed.last()).toMatchObject({ loading: false, fetching: false });
+    expect(observed.last().data).toBe(read);
+    controller.set(Todo, { id: 3, title: 'renamed' });
+    expect(observed.last().data?.['3']?.title).toBe('renamed');
+    observed.unsubscribe();
+    expect(requests).toBe(0);
+  });
+
   it('keeps the non-schema members of an object schema (nextPage), as data-client does', () => {
     const page = pageOfAll();
     const read = loaded().get(page);
