@@ -341,6 +341,34 @@ describe('list members on a plain RestEndpoint', () => {
     expect(ids(controller.getResponse(getTodos, { userId: 1 }).data)).toEqual([101, 1, 100, 7]);
   });
 
+  test('getPage is paginated(paginationField): it sends the field and appends to the list without it', async () => {
+    const getTodos = new RestEndpoint({
+      urlPrefix: API,
+      path: '/todos',
+      searchParams: {} as { userId?: number; page?: number },
+      schema: new Collection([Todo]),
+      paginationField: 'page',
+    });
+    expect(getTodos.getPage).toBe(getTodos.paginated('page'));
+    const seen = todoServer([{ id: 1, userId: 1, title: 'a' }]);
+    const controller = new Controller();
+    await controller.fetch(getTodos, { userId: 1 });
+    server.resetHandlers();
+    const pages = answer(() =>
+      HttpResponse.json([
+        { id: 1, userId: 1, title: 'a' },
+        { id: 2, userId: 1, title: 'b' },
+      ]),
+    );
+    await controller.fetch(getTodos.getPage as AnyRestEndpoint, { userId: 1, page: 2 });
+    expect(seen.map(({ url }) => url)).toEqual([`${API}/todos?userId=1`]);
+    expect(pages.map(({ method, url }) => `${method} ${url}`)).toEqual([`GET ${API}/todos?page=2&userId=1`]);
+    expect(ids(controller.getResponse(getTodos, { userId: 1 }).data)).toEqual([1, 2]);
+    // without a paginationField, getPage is a named error
+    const unpaged = new RestEndpoint({ urlPrefix: API, path: '/todos', schema: new Collection([Todo]) });
+    expect(() => unpaged.getPage).toThrow(EndpointDefinitionError);
+  });
+
   test('they find a Collection held in an object schema; the function form of paginated maps the arguments', async () => {
     const getPage = new RestEndpoint({
       urlPrefix: API,
