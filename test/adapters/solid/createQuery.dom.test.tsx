@@ -216,7 +216,7 @@ describe('unmounting', () => {
   it.each([
     ['useLive', useLive],
     ['useSuspense', useSuspense],
-  ] as const)('%s: stops polling and leaves no subscription behind', async (name, hook) => {
+  ] as const)('%s: suspends, then stops polling and leaves no subscription behind', async (name, hook) => {
     function Polling() {
       const todos = hook(PollingTodoResource.getList, () => undefined);
       return <p>{todos()?.length}</p>;
@@ -226,6 +226,8 @@ describe('unmounting', () => {
         <Polling />
       </Shell>
     ));
+    expect(screen.getByText('Loading…')).toBeTruthy(); // a suspending Resource: Suspense shows its fallback
+    expect(fallbacks).toBeGreaterThan(0);
     await screen.findByText('4');
     if (name === 'useLive') await vi.waitFor(() => expect(fake.requests.length).toBeGreaterThanOrEqual(3));
     await wait(60);
