@@ -88,6 +88,8 @@ describe('what each entry point holds', () => {
     for (const adapter of [svelte, solid]) {
       for (const name of ['createQuery', 'useLive', 'useSuspense'] as const)
         expect(adapter[name]).toBeTypeOf('function');
+      // useLive is createQuery itself (it polls when the endpoint has pollFrequency)
+      expect(adapter.useLive).toBe(adapter.createQuery);
     }
   });
 });
