@@ -785,6 +785,18 @@ describe('syncTabs: channels and teardown', () => {
     expect(given.posted).toHaveLength(posts);
   });
 
+  it("without a channel option it uses the BroadcastChannel named 'rx-rest'", async () => {
+    channelName = 'rx-rest';
+    const channel = spy();
+    const a = tab({ managers: [(controller) => syncTabs(controller)] });
+    const b = tab(); // { channel: 'rx-rest' }
+    const restored = next(b);
+    a.set(Todo, { id: 1, title: 'on the default channel' });
+    await restored;
+    expect(b.get(Todo, { id: 1 })?.title).toBe('on the default channel');
+    await channel.until((message) => message.kind === 'snapshot');
+  });
+
   it('on a disposed controller it does nothing', () => {
     const close = vi.spyOn(BroadcastChannel.prototype, 'close');
     const post = vi.spyOn(BroadcastChannel.prototype, 'postMessage');
