@@ -5,7 +5,7 @@
  * teardown, and that it costs nothing while closed. HTTP goes through the msw todo server.
  */
 import { configure, fireEvent, within } from '@testing-library/dom';
-import { Observable, type Subscription } from 'rxjs';
+import { BehaviorSubject, Observable, type Subscription } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mountDevtools } from '../../../adapters/devtools/index.js';
 import { Controller, type ControllerAction } from '../../../core/index.js';
@@ -122,6 +122,24 @@ describe('mountDevtools', () => {
     expect(row('Queries', ONE).children[1]!.textContent).toBe('fetching');
   });
 
+  it('sits in the bottom-right corner by default; names a key stale past its expiry and paused while its request waits for the network', async () => {
+    let now = 1_000_000;
+    const online$ = new BehaviorSubject(true);
+    const controller = new Controller({ retry: 0, now: () => now, environment: { online$ } });
+    await controller.fetch(TodoResource.get, { id: 2 });
+    now += 2 * 60_000; // past the default expiry (a minute), before the default gcTime (five)
+    online$.next(false);
+    subscriptions.push(controller.observe(TodoResource.get, { id: 3 }).subscribe());
+    mount(controller, { initialIsOpen: true });
+    expect(shadow().querySelector('.root')!.classList.contains('bottom-right')).toBe(true);
+    expect(row('Queries', TodoResource.get.key({ id: 2 })).children[1]!.textContent).toBe('stale');
+    expect(row('Queries', TodoResource.get.key({ id: 3 })).children[1]!.textContent).toBe('paused');
+    online$.next(true);
+    await settled(() => expect(controller.getResponse(TodoResource.get, { id: 3 }).data).toBeDefined());
+    await frame();
+    expect(row('Queries', TodoResource.get.key({ id: 3 })).children[1]!.textContent).toBe('fresh');
+  });
+
   it('shows a selected query’s data, error and the records it reads; Refetch, Invalidate and Remove act on it', async () => {
     const controller = await appController();
     await controller.fetch(TodoResource.get, { id: 7 }).catch(() => {});
@@ -222,6 +240,15 @@ describe('mountDevtools', () => {
     fireEvent.input(Object.assign(ui().getByRole('searchbox', { name: 'Filter' }), { value: 'nothing-like-it' }));
     await frame();
     expect(rows('Entity tables')).toEqual([]);
+    controller.invalidate(TodoResource.get, { id: 1 });
+    controller.invalidate(TodoResource.getList, {});
+    fireEvent.click(ui().getByRole('tab', { name: 'Actions' }));
+    fireEvent.input(Object.assign(ui().getByRole('searchbox', { name: 'Filter' }), { value: 'todos/1' }));
+    await frame();
+    const actions = rows('Actions');
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.every((cells) => cells[2]?.includes('todos/1'))).toBe(true);
+    expect(actions.map((cells) => cells[2])).not.toContain(LIST);
   });
 
   it('Reset store empties the store', async () => {
