@@ -461,3 +461,47 @@ describe('validators that answer oddly', () => {
     expect((error as Error).message).toMatch(/: the validator gave no issue$/);
   });
 });
+
+describe('what a validator sees and gives', () => {
+  /** A hand-written Standard Schema whose `validate` is `validate`. */
+  const standard = (validate: (value: unknown) => unknown): StandardSchemaV1 =>
+    ({ '~standard': { version: 1, vendor: 'hand-written', validate } }) as StandardSchemaV1;
+
+  it("the ValidationError's issues are the validator's own, as it gave them", async () => {
+    const issues = [
+      { message: 'title: expected a string', path: ['title'], code: 'custom' },
+      { message: 'second', path: [{ key: 'userId' }] },
+    ];
+    const refusing = standard((value) => ((value as { id: number }).id === 3 ? { issues } : { value }));
+    const Todos = resourceOf(todoEntity(refusing));
+    const error = await new Controller({ retry: 0 }).fetch(Todos.getList).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual(issues);
+    expect((error as ValidationError).issues[0]).toBe(issues[0]);
+    expect((error as Error).message).toMatch(/ at title: title: expected a string \(\+1 more issues\)$/);
+
+    const Plain = resourceOf(todoEntity(undefined));
+    const body = await new Controller({ retry: 0 })
+      .fetch(Plain.getList.extend({ responseSchema: standard(() => ({ issues })) }))
+      .catch((e: unknown) => e);
+    expect((body as ValidationError).issues).toEqual(issues);
+  });
+
+  it("an entity's validator checks each record after process, and what it gives is stored", async () => {
+    const seen: unknown[] = [];
+    const checking = standard((value) => {
+      seen.push(value);
+      return { value: { ...(value as object), checked: true } };
+    });
+    class Processed extends todoEntity(checking) {
+      static override process(input: unknown, parent: unknown, key: string | undefined, args: readonly unknown[]) {
+        return { ...super.process(input, parent, key, args), title: 'processed' };
+      }
+    }
+    const Todos = resourceOf(Processed);
+    const controller = new Controller();
+    await controller.fetch(Todos.get, { id: 1 });
+    expect(seen).toEqual([expect.objectContaining({ id: 1, title: 'processed' })]);
+    expect(controller.getState().entities.VTodo!['1']).toMatchObject({ id: 1, title: 'processed', checked: true });
+  });
+});
