@@ -145,6 +145,46 @@ describe('Entity', () => {
     expect(second.entities.Profile!['1']).toEqual({ id: 1, name: 'Ann', settings: { lang: 'fr' } });
   });
 
+  it('maps a field to a plain object of schemas: its entities are stored in their tables, its other members pass through', () => {
+    class Member extends Entity {
+      id = 0;
+      name = '';
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Member';
+    }
+    class Board extends Entity {
+      id = 0;
+      team: { lead: Member | null; members: Member[]; size: number } = { lead: null, members: [], size: 0 };
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Board';
+      static override schema = { team: { lead: Member, members: [Member] } };
+    }
+    const first = normalize(Board, {
+      id: 1,
+      team: {
+        lead: { id: 5, name: 'Ann' },
+        members: [
+          { id: 5, name: 'Ann' },
+          { id: 6, name: 'Bob' },
+        ],
+        size: 2,
+      },
+    });
+    expect(first.entities.Board!['1']).toEqual({ id: 1, team: { lead: '5', members: ['5', '6'], size: 2 } });
+    expect(Object.keys(first.entities.Member!)).toEqual(['5', '6']);
+    const board = denormalize(Board, first.result, first)!;
+    expect(board.team.lead).toBeInstanceOf(Member);
+    expect(board.team.lead).toBe(board.team.members[0]);
+    expect(board.team.members.map((member) => member.name)).toEqual(['Ann', 'Bob']);
+    expect(board.team.size).toBe(2);
+    const renamed = normalize(Member, { id: 6, name: 'Robert' }, [], first);
+    expect(denormalize(Board, first.result, renamed)!.team.members[1]!.name).toBe('Robert');
+  });
+
   it('throws a SchemaDefinitionError for a schema member that is neither a schema nor a deserializer', () => {
     class Broken extends Entity {
       id = 0;
