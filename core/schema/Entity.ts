@@ -146,15 +146,15 @@ export abstract class Entity {
   }
 
   /**
-   * Builds an instance from plain props: class defaults first, then `props` (not deserialized).
+   * Builds an instance from plain props: class defaults first (its own, as `new` makes them), then
+   * `props` (not deserialized).
    *
    * @example
    * const draft = Todo.fromJS({ title: 'Buy milk' });
    */
   static fromJS<T extends Entity>(this: abstract new () => T, props: Readonly<Record<string, unknown>> = {}): T {
-    const instance = Object.create(this.prototype) as T;
-    const defaults = entityDefaults(this as unknown as EntityCtor);
-    for (const field of Object.keys(defaults)) (instance as any)[field] = defaults[field];
+    // a new instance, as data-client makes one: a draft's default list or object is its own to change
+    const instance = new (this as unknown as new () => T)();
     const reserved = reservedFields(this as unknown as EntityCtor);
     for (const field of Object.keys(props)) if (!reserved.has(field)) assignField(instance, field, props[field]);
     return instance;

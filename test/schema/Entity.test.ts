@@ -30,6 +30,29 @@ describe('Entity', () => {
     expect(todo.createdAt.epochMilliseconds).toBe(0);
   });
 
+  it('fromJS() gives each instance its own defaults: changing one leaves the class defaults as they were', () => {
+    class Draft extends Entity {
+      id = 0;
+      tags: string[] = [];
+      meta: { done: boolean } = { done: false };
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Draft';
+    }
+    const first = Draft.fromJS({ id: 1 });
+    first.tags.push('urgent');
+    first.meta.done = true;
+    const second = Draft.fromJS({ id: 2 });
+    expect(second.tags).toEqual([]);
+    expect(second.meta).toEqual({ done: false });
+    expect(second.tags).not.toBe(first.tags);
+    expect(Draft.defaults.tags).toEqual([]);
+    // reads of records that lack the field still read the class default
+    const { result, entities } = normalize(Draft, { id: 3 });
+    expect(denormalize(Draft, result, { entities })!.tags).toEqual([]);
+  });
+
   it('fromJS and reads apply one rule: data never replaces a method or getter, plain names stay data', () => {
     class Named extends Entity {
       id = 0;
