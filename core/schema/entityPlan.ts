@@ -102,9 +102,15 @@ export function planOf(schema: unknown): EntityPlan | undefined {
   return plans.get(schema) ?? (isEntityClass(schema) ? entityPlan(schema) : undefined);
 }
 
-/** `class X {}` constructors (and Date, which returns a string when called) must be used with `new`. */
+/**
+ * `class X {}` constructors and the built-in ones (Set, Map, URL, typed arrays, Date, which returns a string
+ * when called) must be used with `new`; the built-ins that give a primitive (Number, String, Boolean) or
+ * cannot be built (BigInt, Symbol) are called, as are functions without a prototype (arrows, methods).
+ */
 function mustConstruct(fn: Function): boolean {
-  return fn === Date || /^class[\s{]/.test(Function.prototype.toString.call(fn));
+  if ([Number, String, Boolean, BigInt, Symbol].includes(fn as never)) return false;
+  const source = Function.prototype.toString.call(fn);
+  return /^class[\s{]/.test(source) || (fn.prototype !== undefined && /\[native code\]\s*\}$/.test(source));
 }
 
 function deserializerOf(fn: Function): (value: unknown) => unknown {

@@ -277,6 +277,40 @@ describe('deserializers (static schema)', () => {
     expect(entities.Price!['1']).toEqual({ id: 1, label: 'a', amount: '12.34' });
   });
 
+  it('constructs a built-in class that cannot be called (Set, Map, typed arrays), and calls the built-ins that can', () => {
+    class Stats extends Entity {
+      id = 0;
+      tags = new Set<string>();
+      byDay = new Map<string, number>();
+      bytes = new Uint8Array();
+      label = '';
+      big = 0n;
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Stats';
+      static override schema = { tags: Set, byDay: Map, bytes: Uint8Array, label: String, big: BigInt };
+    }
+    const raw = {
+      id: 1,
+      tags: ['a', 'b', 'a'],
+      byDay: [['mon', 2]],
+      bytes: [1, 2, 255],
+      label: 7,
+      big: '9007199254740993',
+    };
+    const { result, entities } = normalize(Stats, raw);
+    const stats = denormalize(Stats, result, { entities })!;
+    expect(stats.tags).toBeInstanceOf(Set);
+    expect([...stats.tags]).toEqual(['a', 'b']);
+    expect(stats.byDay.get('mon')).toBe(2);
+    expect(stats.bytes).toBeInstanceOf(Uint8Array);
+    expect([...stats.bytes]).toEqual([1, 2, 255]);
+    expect(stats.label).toBe('7'); // String called, not a String object
+    expect(stats.big).toBe(9007199254740993n); // BigInt cannot be constructed: it is called
+    expect(entities.Stats!['1']).toEqual(raw);
+  });
+
   it('keeps the raw JSON in the store, so the state survives JSON.stringify', () => {
     const { entities } = normalize(Invoice, raw);
     expect(entities.Invoice!['1']).toEqual(raw);
