@@ -282,6 +282,9 @@ describe.each(VALIDATORS)('with $name', (validators) => {
         resource.partialUpdate,
         resource.delete,
         resource.getList.push,
+        resource.getList.unshift,
+        resource.getList.move,
+        resource.getList.remove,
       ]) {
         expect(member.responseSchema).toBe(validators.todo);
       }
