@@ -97,6 +97,17 @@ describe('layering', () => {
     expect(addOnMayImport('adapters/persist/index.ts', 'svelte/store')).toBe(false);
   });
 
+  it('the core imports no package but rxjs: no validator library (Standard Schema is an interface) is bundled with it', () => {
+    const files = sourceFiles('core');
+    expect(files).toContain('core/schema/standard.ts');
+    const packages = files.flatMap((file) =>
+      specifiersOf(readFileSync(path.join(root, file), 'utf8'))
+        .filter((specifier) => !specifier.startsWith('.') && !/^rxjs(\/|$)/.test(specifier))
+        .map((specifier) => `${file} imports ${specifier}`),
+    );
+    expect(packages).toEqual([]);
+  });
+
   it('the check itself finds upward imports and imports of internals', () => {
     expect(importProblem('core/schema/Entity.ts', '../controller/index.js')).toMatch(/upward/);
     expect(importProblem('core/store/reducer.ts', '../index.js')).toMatch(/upward/);
