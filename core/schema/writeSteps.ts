@@ -10,24 +10,52 @@
  */
 import type { EntityTables } from './types.js';
 
+type Changed = readonly (readonly [key: string, pk: string])[];
+
 /** One write: the version of the tables it started from and the records it wrote (`[key, pk]`). */
 export interface WriteStep {
   readonly base: number;
-  readonly changed: readonly (readonly [key: string, pk: string])[];
+  readonly changed: Changed;
+}
+
+/**
+ * A step as kept: the first `length` records of `all`. Joined steps share one array `all` (theirs: `owned`), which a
+ * write that extends the latest of them pushes its records onto (a burst of k writes costs O(k), not O(k²)); an
+ * older step read after that reads its own prefix, copied once. A single write's step holds the write's own array.
+ */
+class Step implements WriteStep {
+  constructor(
+    readonly base: number,
+    private all: (readonly [key: string, pk: string])[],
+    private readonly length: number,
+    private readonly owned: boolean,
+  ) {}
+
+  get changed(): Changed {
+    if (this.all.length !== this.length) this.all = this.all.slice(0, this.length);
+    return this.all;
+  }
+
+  get size(): number {
+    return this.length;
+  }
+
+  /** The step of this one's records and `changed`'s (a joined step). */
+  extend(changed: Changed): Step {
+    const all = this.owned && this.all.length === this.length ? this.all : this.all.slice(0, this.length);
+    for (let i = 0; i < changed.length; i++) all.push(changed[i]!);
+    return new Step(this.base, all, all.length, true);
+  }
 }
 
 /** A version of the tables: its number, `read` once a read asked for it (`versionOf`), and its step. */
 interface Version {
   readonly version: number;
   read: boolean;
-  readonly step: WriteStep | undefined;
+  readonly step: Step | undefined;
 }
 
-/**
- * At most this many records in a joined step: past it a write starts a step of its own (the memo then reads
- * anew). A joined step is a copy of the one it extends: a burst of single writes copies at most this many
- * records per write.
- */
+/** At most this many records in a joined step: past it a write starts a step of its own (the memo then reads anew). */
 const JOINED = 512;
 
 const versions = new WeakMap<object, Version>();
@@ -46,11 +74,7 @@ export function versionOf(entities: EntityTables): number {
  * Records that `next` is `base` with the records `changed` written (and nothing else): one map entry per write
  * (a write's tables are young objects, and each entry costs the collector).
  */
-export function recordStep(
-  next: EntityTables,
-  base: EntityTables,
-  changed: readonly (readonly [key: string, pk: string])[],
-): void {
+export function recordStep(next: EntityTables, base: EntityTables, changed: Changed): void {
   const from = versions.get(base);
   const joined = from?.read ? undefined : from?.step;
   versions.set(next, {
@@ -59,9 +83,9 @@ export function recordStep(
     // `base` was made by a write and nothing read it: `next` is the tables that write started from, with both
     // writes' records
     step:
-      joined !== undefined && joined.changed.length + changed.length <= JOINED
-        ? { base: joined.base, changed: joined.changed.concat(changed) }
-        : { base: versionOf(base), changed },
+      joined !== undefined && joined.size + changed.length <= JOINED
+        ? joined.extend(changed)
+        : new Step(versionOf(base), changed as (readonly [key: string, pk: string])[], changed.length, false),
   });
 }
 
