@@ -19,33 +19,16 @@ export interface WriteStep {
 }
 
 /**
- * A step as kept: the first `length` records of `all`. Joined steps share one array `all` (theirs: `owned`), which a
+ * A step as kept: the first `length` records of `changed`. Joined steps share one array (theirs: `owned`), which a
  * write that extends the latest of them pushes its records onto (a burst of k writes costs O(k), not O(k²)); an
- * older step read after that reads its own prefix, copied once. A single write's step holds the write's own array.
+ * older step read after that (`stepOf`) is cut to its own records then, once. A single write's step holds the
+ * write's own array.
  */
-class Step implements WriteStep {
-  constructor(
-    readonly base: number,
-    private all: (readonly [key: string, pk: string])[],
-    private readonly length: number,
-    private readonly owned: boolean,
-  ) {}
-
-  get changed(): Changed {
-    if (this.all.length !== this.length) this.all = this.all.slice(0, this.length);
-    return this.all;
-  }
-
-  get size(): number {
-    return this.length;
-  }
-
-  /** The step of this one's records and `changed`'s (a joined step). */
-  extend(changed: Changed): Step {
-    const all = this.owned && this.all.length === this.length ? this.all : this.all.slice(0, this.length);
-    for (let i = 0; i < changed.length; i++) all.push(changed[i]!);
-    return new Step(this.base, all, all.length, true);
-  }
+interface Step {
+  readonly base: number;
+  changed: (readonly [key: string, pk: string])[];
+  readonly length: number;
+  owned: boolean;
 }
 
 /** A version of the tables: its number, `read` once a read asked for it (`versionOf`), and its step. */
@@ -77,19 +60,27 @@ export function versionOf(entities: EntityTables): number {
 export function recordStep(next: EntityTables, base: EntityTables, changed: Changed): void {
   const from = versions.get(base);
   const joined = from?.read ? undefined : from?.step;
-  versions.set(next, {
-    version: ++lastVersion,
-    read: false,
+  let step: Step;
+  if (joined !== undefined && joined.length + changed.length <= JOINED) {
     // `base` was made by a write and nothing read it: `next` is the tables that write started from, with both
-    // writes' records
-    step:
-      joined !== undefined && joined.size + changed.length <= JOINED
-        ? joined.extend(changed)
-        : new Step(versionOf(base), changed as (readonly [key: string, pk: string])[], changed.length, false),
-  });
+    // writes' records (pushed onto the joined steps' array when no other write extended it since)
+    const all =
+      joined.owned && joined.changed.length === joined.length ? joined.changed : joined.changed.slice(0, joined.length);
+    for (let i = 0; i < changed.length; i++) all.push(changed[i]!);
+    step = { base: joined.base, changed: all, length: all.length, owned: true };
+  } else {
+    step = { base: versionOf(base), changed: changed as Step['changed'], length: changed.length, owned: false };
+  }
+  versions.set(next, { version: ++lastVersion, read: false, step });
 }
 
 /** The write that made `entities`, when a `normalize` made them (the joined writes, when nothing read between them). */
 export function stepOf(entities: EntityTables): WriteStep | undefined {
-  return versions.get(entities)?.step;
+  const step = versions.get(entities)?.step;
+  // a later write of the burst pushed onto the array this step shares: its own records are the first `length`
+  if (step !== undefined && step.changed.length !== step.length) {
+    step.changed = step.changed.slice(0, step.length);
+    step.owned = true;
+  }
+  return step;
 }
