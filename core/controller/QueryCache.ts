@@ -5,7 +5,7 @@
  * their `RequestListener`, the garbage collector its `CollectorView`, the environment its
  * `EnvironmentListener`.
  */
-import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { Observable, type SchedulerLike } from 'rxjs';
 import { toError } from '../errors.js';
 import type { Store, Transition } from '../store/index.js';
 import { ActionLog } from './ActionLog.js';
@@ -52,7 +52,8 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   /** Drops what nobody uses any more. */
   declare readonly gc: GarbageCollector;
   readonly #options: QueryCacheOptions;
-  readonly #transitions$: Subscription;
+  /** Stops listening to the store's transitions. */
+  readonly #unlisten: () => void;
   #lastFocus = Number.NEGATIVE_INFINITY;
 
   constructor(store: Store, options: QueryCacheOptions) {
@@ -69,14 +70,14 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
       oldestStart: (since) => requests.pins.oldestStart(since),
       buried: (newest) => requests.pins.buried(newest),
     });
-    this.#transitions$ = store.transitions$.subscribe((transition) => this.#onTransition(transition));
+    this.#unlisten = store.listen((transition) => this.#onTransition(transition));
   }
 
   /** Stops everything: the environment, requests, polling; every stream completes. */
   dispose(): void {
     this.environment.dispose();
     this.gc.dispose();
-    this.#transitions$.unsubscribe();
+    this.#unlisten();
     this.requests.dispose();
     for (const stream of [...this.streams.values()]) {
       this.index(stream, stream.deps.index, NO_PATHS);

@@ -58,13 +58,13 @@ export function storeObserve<S extends Queryable>(
       if (last === undefined || last.data !== next.data || last.error !== next.error) subscriber.next((last = next));
     };
     // listening before the first emission: a write its subscriber makes then is seen
-    const subscription = store.transitions$.subscribe(({ changes }) => {
+    const unlisten = store.listen(({ changes }) => {
       if (changes.entities === 'all' || changes.optimistic) return emit();
       for (const [key, pk] of changes.entities) {
         if (tables.has(key) || paths.has(`${key}\u0000${pk}`)) return emit();
       }
     });
     emit();
-    return subscription;
+    return unlisten;
   });
 }

@@ -1,4 +1,4 @@
-import { BehaviorSubject, Observable, Subject } from 'rxjs';
+import { BehaviorSubject, Observable } from 'rxjs';
 import type { Action } from './actions.js';
 import { reducer, type Transition } from './reducer.js';
 import type { State } from './state.js';
@@ -6,12 +6,24 @@ import type { State } from './state.js';
 /** @internal The store's subjects, for tests that count their observers (not exported by the package). */
 export let storeInternals: (store: Store) => {
   readonly state: BehaviorSubject<State>;
-  readonly transitions: Subject<Transition>;
+  readonly transitions: readonly unknown[];
 };
+
+/** A listener of the store's transitions, and whether it still listens (see `Store.listen`). */
+interface Listener {
+  readonly next: (transition: Transition) => void;
+  active: boolean;
+}
+
+/** A listener's error, reported as an uncaught error of its own task (as rxjs reports a subscriber's). */
+const report = (error: unknown) =>
+  setTimeout(() => {
+    throw error;
+  });
 
 /**
  * The one store: a `BehaviorSubject<State>` changed only by dispatching actions through `reducer`.
- * `transitions$` tells, for each change, what changed (query streams recompute only what it touches).
+ * `listen` tells, for each change, what changed (query streams recompute only what it touches).
  *
  * States handed out (`getState()`, `state$`) never change. Between two such hand-outs the tables the
  * reducer made are the store's alone (`#owned`), so later writes change them in place instead of
@@ -19,7 +31,8 @@ export let storeInternals: (store: Store) => {
  */
 export class Store {
   readonly #subject: BehaviorSubject<State>;
-  readonly #transitionSubject = new Subject<Transition>();
+  /** The transitions' listeners: a new array on each change, so that an emission runs the ones it started with. */
+  #listeners: readonly Listener[] = [];
   /** The state now: the subject's value, kept here so that a write reads it without a call. */
   #state: State;
   /** Tables that no state handed out holds: the reducer may write them in place. */
@@ -33,11 +46,9 @@ export class Store {
   #exposed: State | undefined;
   /** The state, now and on every change (every state it emits is handed out). */
   declare readonly state$: Observable<State>;
-  /** Every change with what it touched. */
-  declare readonly transitions$: Observable<Transition>;
 
   static {
-    storeInternals = (store) => ({ state: store.#subject, transitions: store.#transitionSubject });
+    storeInternals = (store) => ({ state: store.#subject, transitions: store.#listeners });
   }
 
   constructor(initial: State) {
@@ -53,7 +64,20 @@ export class Store {
         subscriber.next(state);
       });
     });
-    this.transitions$ = this.#transitionSubject.asObservable();
+  }
+
+  /**
+   * Calls `next` with every change and what it touched (query streams recompute only what it touches), after the
+   * state's subscribers, until the returned function is called. A plain call per write, not an rxjs subject's
+   * chain: the query cache listens to every write. A listener that throws is reported in a task of its own.
+   */
+  listen(next: (transition: Transition) => void): () => void {
+    const listener: Listener = { next, active: true };
+    this.#listeners = [...this.#listeners, listener];
+    return () => {
+      listener.active = false;
+      this.#listeners = this.#listeners.filter((other) => other !== listener);
+    };
   }
 
   /** The current state, handed out: it never changes (later writes copy what they change). */
@@ -89,8 +113,19 @@ export class Store {
     if (transition.state !== current) {
       this.emitting++;
       try {
-        this.#subject.next((this.#state = transition.state));
-        this.#transitionSubject.next(transition);
+        this.#state = transition.state;
+        // the state's subscribers read `#state` (the subject is their signal): none, no call
+        if (this.#subject.observed) this.#subject.next(transition.state);
+        const listeners = this.#listeners;
+        for (let i = 0; i < listeners.length; i++) {
+          const listener = listeners[i]!;
+          if (!listener.active) continue;
+          try {
+            listener.next(transition);
+          } catch (error) {
+            report(error);
+          }
+        }
       } finally {
         this.emitting--;
       }

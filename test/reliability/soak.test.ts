@@ -73,7 +73,7 @@ function internals(controller: Controller) {
     /** Subscribers of the store's state subject and of its transitions (the controller's own one). */
     storeObservers: () => ({
       state: subjects.state.observers.length,
-      transitions: subjects.transitions.observers.length,
+      transitions: subjects.transitions.length,
     }),
   };
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { INVALID, SnapshotError, schema } from '../../core/index.js';
 import { Store, initialState, reducer, restoreState, type State } from '../../core/store/index.js';
 import { Todo } from '../fixtures/entities.js';
@@ -112,12 +112,12 @@ describe('reducer', () => {
 });
 
 describe('Store and restoreState', () => {
-  it('emits each new state on state$ and the transition on transitions$', () => {
+  it('emits each new state on state$ and the transition to its listeners', () => {
     const store = new Store(initialState());
     const states: State[] = [];
     const transitions: unknown[] = [];
     store.state$.subscribe((s) => states.push(s));
-    store.transitions$.subscribe((t) => transitions.push(t.changes.endpoints));
+    store.listen((t) => transitions.push(t.changes.endpoints));
     store.dispatch({
       type: 'response',
       key: 'GET /todos',
@@ -132,6 +132,78 @@ describe('Store and restoreState', () => {
     expect(states).toHaveLength(2);
     expect(transitions).toEqual([['GET /todos']]);
     expect(store.getState()).toBe(states[1]);
+  });
+
+  it('hands a late state$ subscriber the latest state, written while nothing subscribed', () => {
+    const store = new Store(initialState());
+    store.dispatch({ type: 'expire', keys: [], date: 1 });
+    store.dispatch({ type: 'setEntity', schema: Todo, args: [], value: { id: 1, title: 'a' }, date: 2, expiresAt: 3 });
+    const written = store.getState();
+    expect(written.entities.Todo?.['1']).toMatchObject({ title: 'a' });
+    const states: State[] = [];
+    store.state$.subscribe((s) => states.push(s));
+    expect(states).toEqual([written]);
+    expect(states[0]).toBe(written);
+  });
+
+  it('calls the listeners of each write in the order they listened; one removed during a write is not called', () => {
+    const store = new Store(initialState());
+    const calls: string[] = [];
+    let stopB = () => {};
+    const stopA = store.listen(() => {
+      calls.push('a');
+      stopB();
+    });
+    stopB = store.listen(() => calls.push('b'));
+    store.listen(() => calls.push('c'));
+    store.dispatch({ type: 'setEntity', schema: Todo, args: [], value: { id: 1 }, date: 1, expiresAt: 2 });
+    expect(calls).toEqual(['a', 'c']);
+    stopA();
+    store.dispatch({ type: 'setEntity', schema: Todo, args: [], value: { id: 2 }, date: 2, expiresAt: 3 });
+    expect(calls).toEqual(['a', 'c', 'c']);
+  });
+
+  it('a listener added during a write hears the next write, not that one', () => {
+    const store = new Store(initialState());
+    const calls: number[] = [];
+    let added = false;
+    store.listen(() => {
+      if (added) return;
+      added = true;
+      store.listen((t) =>
+        calls.push(t.state.lastReset + (t.changes.entities === 'all' ? 0 : t.changes.entities.length)),
+      );
+    });
+    store.dispatch({ type: 'setEntity', schema: Todo, args: [], value: { id: 1 }, date: 1, expiresAt: 2 });
+    expect(calls).toEqual([]);
+    store.dispatch({ type: 'setEntity', schema: Todo, args: [], value: { id: 2 }, date: 2, expiresAt: 3 });
+    expect(calls).toEqual([1]);
+  });
+
+  it('a listener that throws is reported on its own, and the write and the other listeners go on', async () => {
+    vi.useFakeTimers();
+    try {
+      const store = new Store(initialState());
+      const heard: string[] = [];
+      store.listen(() => {
+        throw new Error('listener broke');
+      });
+      store.listen(() => heard.push('after'));
+      const transition = store.dispatch({
+        type: 'setEntity',
+        schema: Todo,
+        args: [],
+        value: { id: 1 },
+        date: 1,
+        expiresAt: 2,
+      });
+      expect(transition.changes.entities).toEqual([['Todo', '1']]);
+      expect(store.getState().entities.Todo?.['1']).toBeDefined();
+      expect(heard).toEqual(['after']);
+      expect(() => vi.runAllTimers()).toThrow('listener broke');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('restores a JSON round-tripped state with prototype-free tables', () => {

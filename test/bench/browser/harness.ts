@@ -30,6 +30,11 @@ declare global {
   interface Window {
     bench?: Bench;
     benchError?: string;
+    /**
+     * The last measure in three parts (ms): the action itself (the library's synchronous code), until the DOM
+     * showed its result (what the library and the framework ran after it: microtasks, tasks), and the forced layout.
+     */
+    benchPhases?: [act: number, shown: number, layout: number];
   }
 }
 
@@ -81,9 +86,13 @@ export async function start(variants: Record<string, () => Promise<{ default: Va
       await settle();
       const start = performance.now();
       act();
+      const acted = performance.now();
       await until(done, what);
+      const shown = performance.now();
       layout();
-      return performance.now() - start;
+      const end = performance.now();
+      window.benchPhases = [acted - start, shown - acted, end - shown];
+      return end - start;
     };
     window.bench = {
       render: () => {

@@ -17,9 +17,11 @@
  * updates per page, default 15), BENCH_BROWSER_BURSTS (bursts per page, default 5), BENCH_BROWSER_SIZES
  * (default 500,5000), BENCH_BROWSER_PAGES (default svelte,solid), BENCH_BROWSER_VARIANTS (variant names, default
  * all; TanStack's always), BENCH_BROWSER_POSITIONS=1 (also prints each single update's median by its position in
- * the page: the first updates run the libraries' code cold). Times are wall-clock: run it on a quiet
- * machine.
+ * the page: the first updates run the libraries' code cold), BENCH_BROWSER_PHASES=1 (also prints each update's and
+ * burst's medians in three parts: the action's synchronous code, until the DOM showed it, the forced layout). Times
+ * are wall-clock: run it on a quiet machine.
  */
+import type { Page } from 'playwright-core';
 import { launchBrowser } from '../../e2e/browser.js';
 import { servePages } from './pages.js';
 
@@ -30,6 +32,7 @@ const BURSTS = env('BENCH_BROWSER_BURSTS', 5);
 const SIZES = (process.env.BENCH_BROWSER_SIZES ?? '500,5000').split(',').map(Number);
 const PAGES = (process.env.BENCH_BROWSER_PAGES ?? 'svelte,solid').split(',');
 const BURST = 100;
+const PHASES = Boolean(process.env.BENCH_BROWSER_PHASES);
 
 /** The variants: page, variant name, label, and the TanStack variant it is compared with (none for TanStack). */
 const ALL = [
@@ -72,6 +75,12 @@ const record = (name: string, value: number) => {
   samples.set(name, list);
 };
 
+/** Records the page's last measure in its three parts (`BENCH_BROWSER_PHASES`). */
+async function recordPhases(tab: Page, measure: string) {
+  const phases = await tab.evaluate(() => window.benchPhases!);
+  phases.forEach((ms, i) => record(`${measure}/phase${i}`, ms));
+}
+
 /** One fresh page of one variant at n rows: a first render, then single updates, then bursts. */
 async function visit(page: string, name: string, n: number, round: number) {
   const tab = await browser.context.newPage();
@@ -92,6 +101,7 @@ async function visit(page: string, name: string, n: number, round: number) {
       const time = await tab.evaluate(([id, title]) => window.bench!.update(id, title), [id, title] as const);
       record(`${k}/update`, time);
       record(`${k}/update/${i}`, time);
+      if (PHASES) await recordPhases(tab, `${k}/update`);
     }
     for (let b = 0; b < BURSTS; b++) {
       const first = ((round + 1) * 31 + b * 211) % n;
@@ -100,6 +110,7 @@ async function visit(page: string, name: string, n: number, round: number) {
         `${k}/burst`,
         await tab.evaluate(([ids, tag]) => window.bench!.burst(ids, tag), [ids, `r${round}b${b}`] as const),
       );
+      if (PHASES) await recordPhases(tab, `${k}/burst`);
     }
   } catch (error) {
     throw new Error(`${page} ${name} n=${n}: ${String(error)}`, { cause: error });
@@ -166,4 +177,12 @@ if (process.env.BENCH_BROWSER_POSITIONS)
       );
       console.log(`${k}: one update by position in the page (median over rounds, ms): ${row.join(' ')}`);
     }
+if (PHASES)
+  for (const n of SIZES)
+    for (const v of VARIANTS)
+      for (const measure of ['update', 'burst']) {
+        const k = `${key(v.page, v.name, n)}/${measure}`;
+        const parts = [0, 1, 2].map((i) => median(samples.get(`${k}/phase${i}`) ?? [NaN]).toFixed(3));
+        console.log(`${k}: the action / until shown / layout (medians, ms): ${parts.join(' / ')}`);
+      }
 console.log(`(${Math.round((Date.now() - started) / 1000)} s)`);
