@@ -397,7 +397,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       skipped.push({ subject: op.label, reason: 'its request body is not JSON (rx-rest sends JSON)' });
       continue;
     }
-    const itemEntity = entityAtItemPath(doc, byPath, op.path, entityOf, pkOf);
+    const itemEntity = entityAtItemPath(doc, byPath, op.path, entityOf, pkOf, unionOf);
     const converted = convertPath(op.path);
     if (typeof converted === 'string') {
       skipped.push({ subject: op.label, reason: converted });
@@ -410,10 +410,30 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     let processBody: string | undefined;
     if (op.method === 'DELETE' && itemEntity) {
       const argument = converted.renamed.get(itemEntity.param) ?? itemEntity.param;
-      schema = `new schema.Invalidate(${itemEntity.entity})`;
-      refs.entities.add(itemEntity.entity);
-      processBody = `(value: unknown, params: { ${propertyKey(argument)}: string | number }) => ({ ${propertyKey(itemEntity.pk)}: String(params.${argument}) })`;
-      decide(op.label, `Invalidate ${itemEntity.entity}`, 'a DELETE of an item path');
+      const params = `params: { ${propertyKey(argument)}: string | number }`;
+      const pk = `${propertyKey(itemEntity.pk)}: String(params.${argument})`;
+      const union = itemEntity.union;
+      if (union) {
+        // the pk alone cannot say which member's table holds it (and the response may have no body): each
+        // member's, told by its attribute (one value per member)
+        const values = [...new Map(Object.entries(union.members).map(([value, cls]) => [cls, value])).values()];
+        schema = `[new schema.Invalidate(${itemEntity.entity})]`;
+        refs.unions!.add(itemEntity.entity);
+        processBody = `(value: unknown, ${params}) => [${values
+          .map((value) => `{ ${pk}, ${propertyKey(union.attribute)}: ${quote(value)} }`)
+          .join(', ')}]`;
+      } else {
+        schema = `new schema.Invalidate(${itemEntity.entity})`;
+        refs.entities.add(itemEntity.entity);
+        processBody = `(value: unknown, ${params}) => ({ ${pk} })`;
+      }
+      decide(
+        op.label,
+        `Invalidate ${itemEntity.entity}`,
+        union
+          ? `a DELETE of an item path whose GET reads a schema.Union: the pk in each member's table (${listed([...new Set(Object.values(union.members))])})`
+          : 'a DELETE of an item path',
+      );
     } else if (op.response) {
       const list = op.method === 'GET' ? listResponseAny(doc, op.response, entityOf) : undefined;
       if (list && !list.shape.envelope) schema = `new schema.Collection([${list.entity}])`;
@@ -634,15 +654,24 @@ function entityAtItemPath(
   path: string,
   entityOf: ReadonlyMap<string, string>,
   pkOf: ReadonlyMap<string, string>,
+  unionOf: ReadonlyMap<string, { name: string; attribute: string; members: Record<string, string> }>,
 ) {
   const param = /\{([^}]+)\}$/.exec(path)?.[1];
   if (!param) return undefined;
   const get = byPath.get(path)?.find((op) => op.method === 'GET');
   const name = get ? refName(singleRef(doc, get.response)) : undefined;
-  const entity = name ? entityOf.get(name) : undefined;
-  const pk = name ? pkOf.get(name) : undefined;
+  const union = name && !entityOf.has(name) ? unionOf.get(name) : undefined;
+  let entity = name ? entityOf.get(name) : undefined;
+  let pk = name ? pkOf.get(name) : undefined;
+  if (union) {
+    // a union's pk: its members' one pk (they share the item path)
+    const pkByClass = new Map([...entityOf].map(([schemaName, cls]) => [cls, pkOf.get(schemaName)]));
+    const pks = new Set(Object.values(union.members).map((cls) => pkByClass.get(cls)));
+    entity = union.name;
+    pk = pks.size === 1 ? [...pks][0] : undefined;
+  }
   if (!entity || !pk || !(param === pk || (pk === 'id' && /id$/i.test(param)))) return undefined;
-  return { entity, pk, param };
+  return { entity, pk, param, union };
 }
 
 function defaultValue(
