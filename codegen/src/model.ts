@@ -75,6 +75,8 @@ export interface ResourceModel {
   readonly path: string;
   readonly searchParams: string | undefined;
   readonly body: string | undefined;
+  /** Whether a call may leave the body out: no member's `requestBody` is `required` (OpenAPI's default). */
+  readonly bodyOptional: boolean;
   readonly paginationField: string | undefined;
   /** The list schema when the list comes in an envelope (`{ data: new schema.Collection([Pet]), next: '' }`). */
   readonly listSchema: string | undefined;
@@ -96,6 +98,8 @@ export interface EndpointModel {
   readonly schema: string | undefined;
   readonly searchParams: string | undefined;
   readonly body: string | undefined;
+  /** Whether a call may leave the body out: its `requestBody` is not `required` (OpenAPI's default). */
+  readonly bodyOptional: boolean;
   readonly paginationField: string | undefined;
   /** The type of the plain JSON result when there is no schema. */
   readonly resultType: string | undefined;
