@@ -463,6 +463,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       path: converted.path,
       schema,
       searchParams: queryType(doc, op, names, refs),
+      queryStyles: queryStyles(doc, op, decide),
       body: op.body ? tsType(doc, op.body, names, refs, { write: true, date: undefined }) : undefined,
       bodyOptional: !op.bodyRequired,
       paginationField: schema?.includes('schema.Collection') ? page : undefined,
@@ -642,6 +643,46 @@ function queryType(doc: JsonSchema, op: Operation, names: NameTable, refs: Refs)
   );
   const type = `{ ${members.join('; ')} }`;
   return query.some((p) => p.required) ? type : `${type} | undefined`;
+}
+
+/**
+ * The query parameters of `op` whose `style`/`explode` rx-rest does not write by itself (it writes an array as
+ * a repeated key and a scalar as is: OpenAPI's default `form`, exploded): `deepObject`, unexploded ones (`form`,
+ * `spaceDelimited`, `pipeDelimited`), and exploded objects (their properties as parameters). As an object
+ * literal for `withQueryStyles`.
+ */
+function queryStyles(
+  doc: JsonSchema,
+  op: Operation,
+  decide: (subject: string, decision: string, reason: string) => void,
+): string | undefined {
+  const styled: string[] = [];
+  for (const p of op.parameters) {
+    if (p.in !== 'query') continue;
+    const style = p.style ?? 'form';
+    const explode = p.explode ?? style === 'form';
+    const schema = deref(doc, p.schema) ?? {};
+    const object = schema.type === 'object' || (schema.type === undefined && typeof schema.properties === 'object');
+    if (style === 'form' && explode && !object) continue;
+    if (!['form', 'deepObject', 'spaceDelimited', 'pipeDelimited'].includes(style)) continue;
+    styled.push(`${propertyKey(p.name)}: [${quote(style)}, ${explode}]`);
+    decide(
+      `${op.label} ?${p.name}`,
+      `query style ${style}${explode ? '' : ', not exploded'}`,
+      `its style and explode (withQueryStyles writes it: ${
+        style === 'deepObject'
+          ? `${p.name}[key]=value`
+          : explode
+            ? 'its properties as parameters'
+            : style === 'form'
+              ? `${p.name}=a,b`
+              : style === 'pipeDelimited'
+                ? `${p.name}=a|b`
+                : `${p.name}=a%20b`
+      })`,
+    );
+  }
+  return styled.length ? `{ ${styled.join(', ')} }` : undefined;
 }
 
 function paginationField(op: Operation): string | undefined {

@@ -152,6 +152,7 @@ function endpointCode(endpoint: EndpointModel): string {
   else if (endpoint.resultType) options.push(`process: (value: unknown) => value as ${endpoint.resultType}`);
   const comment = `/** ${endpoint.description ? `${endpoint.description.replace(/\*\//g, '*\\/')} ` : ''}(\`${endpoint.operation.replace(/\*\//g, '*\\/')}\`) */\n`;
   let created = `new RestEndpoint({ ${options.join(', ')} })`;
+  if (endpoint.queryStyles) created = `withQueryStyles(${created}, ${endpoint.queryStyles})`;
   if (endpoint.body && endpoint.bodyOptional) created = `optionalBody(${created})`;
   return `${comment}export const ${endpoint.name} = ${created};`;
 }
@@ -164,6 +165,7 @@ function endpointsFile(model: Model): string {
       ...(model.endpoints.some((e) => e.body && e.bodyOptional) ? ['optionalBody'] : []),
       'sendHeaders',
       'urlPrefix',
+      ...(model.endpoints.some((e) => e.queryStyles) ? ['withQueryStyles'] : []),
     ].join(', ')} } from './client.js';`,
     ...importLines(
       model.endpoints.flatMap((e) => e.entityRefs),
@@ -202,6 +204,51 @@ export function optionalBody<E>(
   ? RestEndpoint<P, S, M, SP, B | undefined, R>
   : E {
   return endpoint as never;
+}
+
+/** How a query parameter is written: OpenAPI's \`style\` and \`explode\`. */
+export type QueryStyle = readonly [style: 'form' | 'deepObject' | 'spaceDelimited' | 'pipeDelimited', explode: boolean];
+
+/**
+ * The endpoint, its query string written as the spec says for the parameters of \`styles\` (the others as rx-rest
+ * writes them: an array as a repeated key): \`deepObject\` as \`a[k]=v\`; unexploded arrays as \`a=1,2\`
+ * (\`pipeDelimited\`: \`a=1|2\`, \`spaceDelimited\`: \`a=1%202\`) and objects as \`a=k,v\`; an exploded object as its
+ * properties, each a parameter.
+ */
+export function withQueryStyles<E extends RestEndpoint<any, any, any, any, any, any>>(
+  endpoint: E,
+  styles: Readonly<Record<string, QueryStyle>>,
+): E {
+  const written = RestEndpoint.prototype.searchToString;
+  const text = (value: unknown) =>
+    encodeURIComponent(value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  function searchToString(this: E, search: Readonly<Record<string, unknown>>): string {
+    const pairs: string[] = [];
+    for (const key of Object.keys(search).sort()) {
+      const value = search[key];
+      const [style, explode] = Object.prototype.hasOwnProperty.call(styles, key) ? styles[key]! : ['form', true];
+      const entries =
+        typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
+          ? Object.entries(value)
+              .filter(([, item]) => item !== undefined && item !== null)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          : undefined;
+      const name = encodeURIComponent(key);
+      if (style === 'deepObject' && entries) for (const [k, item] of entries) pairs.push(\`\${name}[\${encodeURIComponent(k)}]=\${text(item)}\`);
+      else if (explode && entries) for (const [k, item] of entries) pairs.push(\`\${encodeURIComponent(k)}=\${text(item)}\`);
+      else if (!explode && value !== undefined && value !== null && (entries || Array.isArray(value))) {
+        const items = entries ? entries.flat() : (value as unknown[]).filter((item) => item !== undefined && item !== null);
+        const separator = style === 'pipeDelimited' ? '|' : style === 'spaceDelimited' ? '%20' : ',';
+        pairs.push(\`\${name}=\${items.map(text).join(separator)}\`);
+      } else {
+        const plain = written.call(this, { [key]: value });
+        if (plain) pairs.push(plain);
+      }
+    }
+    return pairs.join('&');
+  }
+  Object.defineProperty(endpoint, 'searchToString', { value: searchToString, writable: true, configurable: true });
+  return endpoint;
 }
 
 /** The endpoint class of the resources: sends \`requestHeaders\`. */

@@ -103,6 +103,11 @@ export interface EndpointModel {
   readonly paginationField: string | undefined;
   /** The type of the plain JSON result when there is no schema. */
   readonly resultType: string | undefined;
+  /**
+   * The query parameters rx-rest would not write as the spec says (`{ filter: ['deepObject', true] }`: OpenAPI's
+   * `style` and `explode`), for `withQueryStyles`; undefined when there are none.
+   */
+  readonly queryStyles: string | undefined;
   /** A `process` body (the value and URL params → what the schema needs), e.g. for deletes. */
   readonly process: string | undefined;
   readonly entityRefs: readonly string[];
