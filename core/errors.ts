@@ -135,6 +135,74 @@ export class ValidationError extends Error {
   }
 }
 
+/**
+ * @internal Issues as JSON-safe data (for a snapshot or a server-rendered page), and issues read back from
+ * such data: each issue whose `message` is a string, as `{ message, path }` with the path's keys (a `{ key }`
+ * segment unwrapped, a key that is no number as a string). Anything that is no list gives none, an issue
+ * without a string message is left out: what a hostile snapshot holds there is dropped, never thrown.
+ */
+export function jsonSafeIssues(issues: unknown): StandardIssue[] {
+  return (Array.isArray(issues) ? issues : []).flatMap((issue: { message?: unknown; path?: unknown } | null) =>
+    typeof issue?.message !== 'string'
+      ? []
+      : Array.isArray(issue.path)
+        ? {
+            message: issue.message,
+            path: issue.path.map((segment: { key?: unknown } | null) => {
+              const key = segment?.key ?? segment;
+              return typeof key === 'number' ? key : String(key);
+            }),
+          }
+        : { message: issue.message },
+  );
+}
+
+/** @internal An error as plain data for a snapshot or a page: what `plainError` gives. */
+export interface PlainError {
+  readonly name: string;
+  readonly message: string;
+  readonly status?: number;
+  /** A `ValidationError`'s issues (JSON-safe), entity and pk. */
+  readonly issues?: readonly StandardIssue[];
+  readonly entity?: string | undefined;
+  readonly pk?: string | undefined;
+}
+
+/**
+ * @internal An error as plain data (a snapshot's meta, the error a server render sends to the page): its
+ * name, message and numeric status, and a `ValidationError`'s issues (JSON-safe), entity and pk; never its
+ * stack, its response or the value it refused.
+ */
+export function plainError(error: Error): PlainError {
+  const { name, message } = error;
+  const status = (error as { status?: unknown }).status;
+  const plain = typeof status === 'number' ? { name, message, status } : { name, message };
+  return error instanceof ValidationError
+    ? { ...plain, issues: jsonSafeIssues(error.issues), entity: error.entity, pk: error.pk }
+    : plain;
+}
+
+/**
+ * @internal An error rebuilt from what `plainError` gives (or from an error in a `getState()` JSON): a
+ * `ValidationError` again for one named so (its message, when it has none, made from its issues), else an
+ * `Error` with its name, message and status; its message enumerable, so that JSON keeps it. Malformed parts
+ * (issues no list, an entity or pk no string, ...) are dropped; `undefined` for what is no object.
+ */
+export function restoreError(value: unknown): Error | undefined {
+  if (value instanceof Error) return value;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { name, message, status, issues, entity, pk } = value as Partial<Record<keyof PlainError, unknown>>;
+  const text = (field: unknown) => (typeof field === 'string' ? field : undefined);
+  const error =
+    name === 'ValidationError'
+      ? new ValidationError(jsonSafeIssues(issues), undefined, { entity: text(entity), pk: text(pk) })
+      : Object.assign(new Error('Restored error'), text(name) && { name });
+  if (typeof message === 'string') error.message = message;
+  // enumerable, as `name`: the restored state is JSON again (persisted, sent to another tab)
+  Object.defineProperty(error, 'message', { enumerable: true });
+  return typeof status === 'number' ? Object.assign(error, { status }) : error;
+}
+
 /** A `ValidationError`'s message: who failed, in the response to what, where in the value, and the first issue. */
 function validationMessage(
   issues: readonly StandardIssue[],

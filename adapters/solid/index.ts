@@ -29,6 +29,7 @@ import {
   fromServer,
   hydratedState,
   readingData,
+  restoreSentErrors,
   serverQuery,
   serverState,
   type QueryResource,
@@ -101,6 +102,7 @@ export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | nu
  * <ControllerProvider controller={new Controller()}><App /></ControllerProvider>
  */
 export function ControllerProvider(props: { controller: Controller; children?: JSX.Element }): JSX.Element {
+  restoreSentErrors(); // while hydrating: before an <ErrorBoundary> below loads what the server sent
   return createComponent(ControllerContext.Provider, {
     get value() {
       return props.controller;

@@ -18,7 +18,7 @@ import {
 } from 'solid-js';
 import { getRequestEvent, isServer } from 'solid-js/web';
 import type { Controller, EndpointArgs, EndpointData, ReadEndpoint, StateSnapshot } from '../../core/index.js';
-import { holdHydration, peekQuery, restoreSnapshot, takeSnapshot } from '../../core/index.js';
+import { ValidationError, holdHydration, peekQuery, restoreSnapshot, takeSnapshot } from '../../core/index.js';
 
 /** The arguments of one request and its key (`null`: idle). */
 export interface Request<E extends ReadEndpoint> {
@@ -87,7 +87,7 @@ export function serverQuery<E extends ReadEndpoint>(
       const stored = controller.getResponse(endpoint, ...list);
       if (stored.data !== undefined && !stored.stale && !stored.invalid) return sent();
       return controller.fetch(endpoint, ...list).then(sent, (error: unknown) => {
-        throw forThePage(error);
+        throw forThePage(sent().snapshot.meta[key]?.error ?? { message: String(error) });
       });
     },
     { deferStream },
@@ -155,15 +155,32 @@ export function hydratedState<E extends ReadEndpoint>(
 }
 
 /**
- * The error a server render sends to the browser (Solid serializes it into the page): its name, message
- * and status only, not its stack (the server's file paths) or its response.
+ * The error a server render sends to the browser (Solid serializes it into the page): the request's error
+ * as its snapshot holds it (its name, message and status, and a `ValidationError`'s issues in their JSON-safe
+ * form, entity and pk); never its stack (the server's file paths) or its response.
  */
-function forThePage(error: unknown): Error {
-  const { name = 'Error', message = String(error), status } = (error ?? {}) as Partial<Error> & { status?: unknown };
-  const sent = Object.assign(new Error(message), typeof status === 'number' ? { status } : {});
-  sent.name = name;
-  sent.stack = `${name}: ${message}`;
+function forThePage(plain: { readonly message: string }): Error {
+  const sent = Object.assign(new Error(), plain);
+  delete sent.stack; // (the browser's Error gets its own)
   return sent;
+}
+
+/**
+ * In the browser, while hydrating: a `ValidationError` the server sent with the page, which Solid gives as an
+ * `Error` with its fields, made a `ValidationError` again as the page's values are loaded (`sharedConfig.load`):
+ * in place, so that the promise of the resource that failed holds it too. `<ControllerProvider>` calls it, before
+ * an `<ErrorBoundary>` below it loads the error it caught on the server (its children, the query, do not run in
+ * the browser then).
+ */
+export function restoreSentErrors(): void {
+  const load = sharedConfig.context && sharedConfig.load;
+  if (load)
+    sharedConfig.load = (id: string) => {
+      const value: unknown = load(id);
+      if (value instanceof Error && value.name === 'ValidationError')
+        Object.setPrototypeOf(value, ValidationError.prototype);
+      return value;
+    };
 }
 
 /**

@@ -364,6 +364,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       path: converted.path,
       searchParams: query,
       body,
+      bodyOptional: ![push, put ?? postItem, patch].some((op) => op?.body && op.bodyRequired),
       paginationField: page,
       listSchema,
       members,
@@ -397,7 +398,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       skipped.push({ subject: op.label, reason: 'its request body is not JSON (rx-rest sends JSON)' });
       continue;
     }
-    const itemEntity = entityAtItemPath(doc, byPath, op.path, entityOf, pkOf);
+    const itemEntity = entityAtItemPath(doc, byPath, op.path, entityOf, pkOf, unionOf);
     const converted = convertPath(op.path);
     if (typeof converted === 'string') {
       skipped.push({ subject: op.label, reason: converted });
@@ -410,10 +411,30 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     let processBody: string | undefined;
     if (op.method === 'DELETE' && itemEntity) {
       const argument = converted.renamed.get(itemEntity.param) ?? itemEntity.param;
-      schema = `new schema.Invalidate(${itemEntity.entity})`;
-      refs.entities.add(itemEntity.entity);
-      processBody = `(value: unknown, params: { ${propertyKey(argument)}: string | number }) => ({ ${propertyKey(itemEntity.pk)}: String(params.${argument}) })`;
-      decide(op.label, `Invalidate ${itemEntity.entity}`, 'a DELETE of an item path');
+      const params = `params: { ${propertyKey(argument)}: string | number }`;
+      const pk = `${propertyKey(itemEntity.pk)}: String(params.${argument})`;
+      const union = itemEntity.union;
+      if (union) {
+        // the pk alone cannot say which member's table holds it (and the response may have no body): each
+        // member's, told by its attribute (one value per member)
+        const values = [...new Map(Object.entries(union.members).map(([value, cls]) => [cls, value])).values()];
+        schema = `[new schema.Invalidate(${itemEntity.entity})]`;
+        refs.unions!.add(itemEntity.entity);
+        processBody = `(value: unknown, ${params}) => [${values
+          .map((value) => `{ ${pk}, ${propertyKey(union.attribute)}: ${quote(value)} }`)
+          .join(', ')}]`;
+      } else {
+        schema = `new schema.Invalidate(${itemEntity.entity})`;
+        refs.entities.add(itemEntity.entity);
+        processBody = `(value: unknown, ${params}) => ({ ${pk} })`;
+      }
+      decide(
+        op.label,
+        `Invalidate ${itemEntity.entity}`,
+        union
+          ? `a DELETE of an item path whose GET reads a schema.Union: the pk in each member's table (${listed([...new Set(Object.values(union.members))])})`
+          : 'a DELETE of an item path',
+      );
     } else if (op.response) {
       const list = op.method === 'GET' ? listResponseAny(doc, op.response, entityOf) : undefined;
       if (list && !list.shape.envelope) schema = `new schema.Collection([${list.entity}])`;
@@ -442,7 +463,9 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       path: converted.path,
       schema,
       searchParams: queryType(doc, op, names, refs),
+      queryStyles: queryStyles(doc, op, decide),
       body: op.body ? tsType(doc, op.body, names, refs, { write: true, date: undefined }) : undefined,
+      bodyOptional: !op.bodyRequired,
       paginationField: schema?.includes('schema.Collection') ? page : undefined,
       resultType: resultType === 'unknown' ? undefined : resultType,
       process: processBody,
@@ -622,6 +645,46 @@ function queryType(doc: JsonSchema, op: Operation, names: NameTable, refs: Refs)
   return query.some((p) => p.required) ? type : `${type} | undefined`;
 }
 
+/**
+ * The query parameters of `op` whose `style`/`explode` rx-rest does not write by itself (it writes an array as
+ * a repeated key and a scalar as is: OpenAPI's default `form`, exploded): `deepObject`, unexploded ones (`form`,
+ * `spaceDelimited`, `pipeDelimited`), and exploded objects (their properties as parameters). As an object
+ * literal for `withQueryStyles`.
+ */
+function queryStyles(
+  doc: JsonSchema,
+  op: Operation,
+  decide: (subject: string, decision: string, reason: string) => void,
+): string | undefined {
+  const styled: string[] = [];
+  for (const p of op.parameters) {
+    if (p.in !== 'query') continue;
+    const style = p.style ?? 'form';
+    const explode = p.explode ?? style === 'form';
+    const schema = deref(doc, p.schema) ?? {};
+    const object = schema.type === 'object' || (schema.type === undefined && typeof schema.properties === 'object');
+    if (style === 'form' && explode && !object) continue;
+    if (!['form', 'deepObject', 'spaceDelimited', 'pipeDelimited'].includes(style)) continue;
+    styled.push(`${propertyKey(p.name)}: [${quote(style)}, ${explode}]`);
+    decide(
+      `${op.label} ?${p.name}`,
+      `query style ${style}${explode ? '' : ', not exploded'}`,
+      `its style and explode (withQueryStyles writes it: ${
+        style === 'deepObject'
+          ? `${p.name}[key]=value`
+          : explode
+            ? 'its properties as parameters'
+            : style === 'form'
+              ? `${p.name}=a,b`
+              : style === 'pipeDelimited'
+                ? `${p.name}=a|b`
+                : `${p.name}=a%20b`
+      })`,
+    );
+  }
+  return styled.length ? `{ ${styled.join(', ')} }` : undefined;
+}
+
 function paginationField(op: Operation): string | undefined {
   const names = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
   return PAGE_PARAMS.find((name) => names.has(name));
@@ -634,15 +697,24 @@ function entityAtItemPath(
   path: string,
   entityOf: ReadonlyMap<string, string>,
   pkOf: ReadonlyMap<string, string>,
+  unionOf: ReadonlyMap<string, { name: string; attribute: string; members: Record<string, string> }>,
 ) {
   const param = /\{([^}]+)\}$/.exec(path)?.[1];
   if (!param) return undefined;
   const get = byPath.get(path)?.find((op) => op.method === 'GET');
   const name = get ? refName(singleRef(doc, get.response)) : undefined;
-  const entity = name ? entityOf.get(name) : undefined;
-  const pk = name ? pkOf.get(name) : undefined;
+  const union = name && !entityOf.has(name) ? unionOf.get(name) : undefined;
+  let entity = name ? entityOf.get(name) : undefined;
+  let pk = name ? pkOf.get(name) : undefined;
+  if (union) {
+    // a union's pk: its members' one pk (they share the item path)
+    const pkByClass = new Map([...entityOf].map(([schemaName, cls]) => [cls, pkOf.get(schemaName)]));
+    const pks = new Set(Object.values(union.members).map((cls) => pkByClass.get(cls)));
+    entity = union.name;
+    pk = pks.size === 1 ? [...pks][0] : undefined;
+  }
   if (!entity || !pk || !(param === pk || (pk === 'id' && /id$/i.test(param)))) return undefined;
-  return { entity, pk, param };
+  return { entity, pk, param, union };
 }
 
 function defaultValue(

@@ -109,7 +109,18 @@ function resourceCode(resource: ResourceModel): string {
     ([member, m]) => ` * - \`${member}\`: ${m!.operation}${m!.method ? ` (method ${m!.method})` : ''}`,
   );
   const comment = `/**\n * ${resource.entity}s: \n${lines.join('\n')}\n */\n`;
-  const created = `createResource({ ${options.join(', ')} })`;
+  // a body a call may leave out: explicit type arguments, since the \`body\` option carries only its type
+  const typeArgs =
+    resource.body && resource.bodyOptional
+      ? `<${[
+          JSON.stringify(resource.path),
+          `typeof ${resource.entity}`,
+          resource.searchParams ?? 'undefined',
+          `${resource.body} | undefined`,
+          resource.paginationField ? JSON.stringify(resource.paginationField) : 'undefined',
+        ].join(', ')}>`
+      : '';
+  const created = `createResource${typeArgs}({ ${options.join(', ')} })`;
   return `${comment}export const ${resource.name} = ${created}${extend.length ? `.extend({ ${extend.join(', ')} })` : ''};`;
 }
 
@@ -135,18 +146,27 @@ function endpointCode(endpoint: EndpointModel): string {
   if (endpoint.searchParams) options.push(`searchParams: {} as ${endpoint.searchParams}`);
   if (endpoint.body) options.push(`body: {} as ${endpoint.body}`);
   if (endpoint.paginationField) options.push(`paginationField: ${JSON.stringify(endpoint.paginationField)}`);
-  options.push('getRequestInit: sendHeaders');
+  // a method, not `getRequestInit: sendHeaders`, whose `this` (any endpoint) would make every type argument `any`
+  options.push('getRequestInit(body) { return sendHeaders.call(this, body); }');
   if (endpoint.process) options.push(`process: ${endpoint.process}`);
   else if (endpoint.resultType) options.push(`process: (value: unknown) => value as ${endpoint.resultType}`);
   const comment = `/** ${endpoint.description ? `${endpoint.description.replace(/\*\//g, '*\\/')} ` : ''}(\`${endpoint.operation.replace(/\*\//g, '*\\/')}\`) */\n`;
-  return `${comment}export const ${endpoint.name} = new RestEndpoint({ ${options.join(', ')} });`;
+  let created = `new RestEndpoint({ ${options.join(', ')} })`;
+  if (endpoint.queryStyles) created = `withQueryStyles(${created}, ${endpoint.queryStyles})`;
+  if (endpoint.body && endpoint.bodyOptional) created = `optionalBody(${created})`;
+  return `${comment}export const ${endpoint.name} = ${created};`;
 }
 
 function endpointsFile(model: Model): string {
   const usesSchema = model.endpoints.some((e) => e.schema?.includes('schema.'));
   const imports = [
     `import { RestEndpoint${usesSchema ? ', schema' : ''} } from 'rx-rest';`,
-    `import { sendHeaders, urlPrefix } from './client.js';`,
+    `import { ${[
+      ...(model.endpoints.some((e) => e.body && e.bodyOptional) ? ['optionalBody'] : []),
+      'sendHeaders',
+      'urlPrefix',
+      ...(model.endpoints.some((e) => e.queryStyles) ? ['withQueryStyles'] : []),
+    ].join(', ')} } from './client.js';`,
     ...importLines(
       model.endpoints.flatMap((e) => e.entityRefs),
       model.endpoints.flatMap((e) => e.typeRefs),
@@ -172,6 +192,63 @@ export const requestHeaders: Record<string, string> = {};
 export async function sendHeaders(this: RestEndpoint<any, any, any, any, any, any>, body: unknown): Promise<RequestInit> {
   const init = await RestEndpoint.prototype.getRequestInit.call(this, body);
   return { ...init, headers: { ...(init.headers as Record<string, string> | undefined), ...requestHeaders } };
+}
+
+/**
+ * The endpoint as one whose body a call may leave out (a \`requestBody\` that is not \`required\`): the same
+ * endpoint, typed so (the \`body\` option only carries the body's type, never that it may be missing).
+ */
+export function optionalBody<E>(
+  endpoint: E,
+): E extends RestEndpoint<infer P, infer S, infer M, infer SP, infer B, infer R>
+  ? RestEndpoint<P, S, M, SP, B | undefined, R>
+  : E {
+  return endpoint as never;
+}
+
+/** How a query parameter is written: OpenAPI's \`style\` and \`explode\`. */
+export type QueryStyle = readonly [style: 'form' | 'deepObject' | 'spaceDelimited' | 'pipeDelimited', explode: boolean];
+
+/**
+ * The endpoint, its query string written as the spec says for the parameters of \`styles\` (the others as rx-rest
+ * writes them: an array as a repeated key): \`deepObject\` as \`a[k]=v\`; unexploded arrays as \`a=1,2\`
+ * (\`pipeDelimited\`: \`a=1|2\`, \`spaceDelimited\`: \`a=1%202\`) and objects as \`a=k,v\`; an exploded object as its
+ * properties, each a parameter.
+ */
+export function withQueryStyles<E extends RestEndpoint<any, any, any, any, any, any>>(
+  endpoint: E,
+  styles: Readonly<Record<string, QueryStyle>>,
+): E {
+  const written = RestEndpoint.prototype.searchToString;
+  const text = (value: unknown) =>
+    encodeURIComponent(value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  function searchToString(this: E, search: Readonly<Record<string, unknown>>): string {
+    const pairs: string[] = [];
+    for (const key of Object.keys(search).sort()) {
+      const value = search[key];
+      const [style, explode] = Object.prototype.hasOwnProperty.call(styles, key) ? styles[key]! : ['form', true];
+      const entries =
+        typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
+          ? Object.entries(value)
+              .filter(([, item]) => item !== undefined && item !== null)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          : undefined;
+      const name = encodeURIComponent(key);
+      if (style === 'deepObject' && entries) for (const [k, item] of entries) pairs.push(\`\${name}[\${encodeURIComponent(k)}]=\${text(item)}\`);
+      else if (explode && entries) for (const [k, item] of entries) pairs.push(\`\${encodeURIComponent(k)}=\${text(item)}\`);
+      else if (!explode && value !== undefined && value !== null && (entries || Array.isArray(value))) {
+        const items = entries ? entries.flat() : (value as unknown[]).filter((item) => item !== undefined && item !== null);
+        const separator = style === 'pipeDelimited' ? '|' : style === 'spaceDelimited' ? '%20' : ',';
+        pairs.push(\`\${name}=\${items.map(text).join(separator)}\`);
+      } else {
+        const plain = written.call(this, { [key]: value });
+        if (plain) pairs.push(plain);
+      }
+    }
+    return pairs.join('&');
+  }
+  Object.defineProperty(endpoint, 'searchToString', { value: searchToString, writable: true, configurable: true });
+  return endpoint;
 }
 
 /** The endpoint class of the resources: sends \`requestHeaders\`. */

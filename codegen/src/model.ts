@@ -75,6 +75,8 @@ export interface ResourceModel {
   readonly path: string;
   readonly searchParams: string | undefined;
   readonly body: string | undefined;
+  /** Whether a call may leave the body out: no member's `requestBody` is `required` (OpenAPI's default). */
+  readonly bodyOptional: boolean;
   readonly paginationField: string | undefined;
   /** The list schema when the list comes in an envelope (`{ data: new schema.Collection([Pet]), next: '' }`). */
   readonly listSchema: string | undefined;
@@ -96,9 +98,16 @@ export interface EndpointModel {
   readonly schema: string | undefined;
   readonly searchParams: string | undefined;
   readonly body: string | undefined;
+  /** Whether a call may leave the body out: its `requestBody` is not `required` (OpenAPI's default). */
+  readonly bodyOptional: boolean;
   readonly paginationField: string | undefined;
   /** The type of the plain JSON result when there is no schema. */
   readonly resultType: string | undefined;
+  /**
+   * The query parameters rx-rest would not write as the spec says (`{ filter: ['deepObject', true] }`: OpenAPI's
+   * `style` and `explode`), for `withQueryStyles`; undefined when there are none.
+   */
+  readonly queryStyles: string | undefined;
   /** A `process` body (the value and URL params → what the schema needs), e.g. for deletes. */
   readonly process: string | undefined;
   readonly entityRefs: readonly string[];

@@ -10,6 +10,9 @@ export interface Parameter {
   readonly in: 'path' | 'query' | 'header' | 'cookie';
   readonly required: boolean;
   readonly schema: JsonSchema | undefined;
+  /** OpenAPI's `style` (default: `form` in the query) and `explode` (default: true for `form`). */
+  readonly style: string | undefined;
+  readonly explode: boolean | undefined;
 }
 
 /** One operation of the spec. */
@@ -61,6 +64,8 @@ export function listOperations(doc: JsonSchema): Operation[] {
           in: param.in,
           required: param.in === 'path' || param.required === true,
           schema: param.schema ?? (param.content ? (Object.values(param.content)[0] as JsonSchema)?.schema : undefined),
+          style: typeof param.style === 'string' ? param.style : undefined,
+          explode: typeof param.explode === 'boolean' ? param.explode : undefined,
         });
       }
       const requestBody = deref(doc, op.requestBody);

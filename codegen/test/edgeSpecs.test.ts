@@ -168,3 +168,59 @@ describe('recursive schemas', () => {
     expect(typeCheck(out, files)).toEqual([]);
   }, 60_000);
 });
+
+describe('request bodies that are not required', () => {
+  it('requestBody.required false or absent (OpenAPI: not required) makes the body argument optional; required: true keeps it', async () => {
+    const note = { type: 'object', properties: { text: { type: 'string' } } };
+    const { out, files } = await generateFrom('optionalBody', {
+      'api.yaml': {
+        openapi: '3.0.3',
+        info: { title: 'optional bodies', version: '1' },
+        paths: {
+          '/ping': { post: { operationId: 'ping', requestBody: json(note), ...ok(note) } },
+          '/pong': { post: { operationId: 'pong', requestBody: { required: false, ...json(note) }, ...ok(note) } },
+          '/notes': { post: { operationId: 'addNote', requestBody: { required: true, ...json(note) }, ...ok(note) } },
+          '/items': {
+            get: { operationId: 'listItems', ...ok({ type: 'array', items: ref('Item') }) },
+            post: { operationId: 'addItem', requestBody: json(ref('Item')), ...ok(ref('Item')) },
+          },
+          '/items/{id}': {
+            get: { operationId: 'getItem', parameters: [idParam], ...ok(ref('Item')) },
+            put: { operationId: 'putItem', parameters: [idParam], requestBody: json(ref('Item')), ...ok(ref('Item')) },
+          },
+          '/tags': {
+            get: { operationId: 'listTags', ...ok({ type: 'array', items: ref('Tag') }) },
+            post: { operationId: 'addTag', requestBody: json(ref('Tag')), ...ok(ref('Tag')) },
+          },
+          '/tags/{id}': {
+            get: { operationId: 'getTag', parameters: [idParam], ...ok(ref('Tag')) },
+            put: {
+              operationId: 'putTag',
+              parameters: [idParam],
+              requestBody: { required: true, ...json(ref('Tag')) },
+              ...ok(ref('Tag')),
+            },
+          },
+        },
+        components: {
+          schemas: { Item: withId({ name: { type: 'string' } }), Tag: withId({ label: { type: 'string' } }) },
+        },
+      },
+    });
+    writeFileSync(
+      join(out, 'calls.ts'),
+      [
+        `import { ping, pong, addNote, ItemResource, TagResource } from './index.js';`,
+        `ping(); pong(); ping({ text: 'a' }); pong({ text: 'b' });`,
+        `addNote({ text: 'c' });`,
+        `// @ts-expect-error a required body`,
+        `addNote();`,
+        `ItemResource.getList.push(); ItemResource.update({ id: 1 }); ItemResource.update({ id: 1 }, { id: 1, name: 'n' });`,
+        `TagResource.update({ id: 1 }, { id: 1, label: 'x' });`,
+        `// @ts-expect-error a required body (PUT /tags/{id} requires it)`,
+        `TagResource.update({ id: 1 });`,
+      ].join('\n'),
+    );
+    expect(typeCheck(out, [...files, 'calls.ts'])).toEqual([]);
+  }, 60_000);
+});

@@ -19,6 +19,8 @@ export interface MockServer {
   readonly records: Map<string, Map<string, Record<string, unknown>>>;
   /** Every request received: method, path and search (as sent). */
   readonly requests: string[];
+  /** The query of each request routed to an operation, as openapi-backend parsed it (by the parameters' styles). */
+  readonly queries: Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -78,7 +80,9 @@ export async function startMockServer(
     }
   };
   api.register('notFound', () => ({ status: 404, body: { message: 'no such operation' } }));
+  const queries: Record<string, unknown>[] = [];
   api.register('notImplemented', (c: any) => {
+    queries.push(c.request.query);
     const label = `${String(c.operation.method).toUpperCase()} ${c.operation.path}`;
     const found = roles.get(label);
     if (!found) {
@@ -155,7 +159,8 @@ export async function startMockServer(
         const result = (await api.handleRequest({
           method: req.method ?? 'GET',
           path: url.pathname,
-          query: Object.fromEntries(url.searchParams),
+          // the query string as sent: openapi-backend parses it (qs: `a[b]=1`, repeated keys) and splits by style
+          query: url.search,
           headers: req.headers as Record<string, string>,
           body: text ? JSON.parse(text) : undefined,
         })) as { status: number; body: unknown };
@@ -175,6 +180,7 @@ export async function startMockServer(
     url: `http://127.0.0.1:${port}`,
     records,
     requests,
+    queries,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -42,6 +42,17 @@ describe('allOf inheritance with a discriminator on the base schema', () => {
     expect(model.endpoints.find((e) => e.name === 'addPet')!.body).toBe('CatInput | DogInput');
   });
 
+  it('a DELETE of the item path whose GET reads the union invalidates the union: the pk in each member table', () => {
+    const remove = generated.model.endpoints.find((e) => e.name === 'deletePet')!;
+    expect(remove.schema).toBe('[new schema.Invalidate(Pet)]');
+    expect(remove.unionRefs).toEqual(['Pet']);
+    expect(remove.process).toContain(`{ id: String(params.id), petType: 'cat' }`);
+    expect(remove.process).toContain(`{ id: String(params.id), petType: 'dog' }`);
+    const decision = generated.model.decisions.find((d) => d.subject === 'DELETE /pets/{id}')!;
+    expect(decision.decision).toBe('Invalidate Pet');
+    expect(decision.reason).toMatch(/a DELETE of an item path.*each member/);
+  });
+
   it('the output passes tsc --strict, and the base type is the union of the subtypes, narrowed by the discriminator', () => {
     writeFileSync(
       join(generated.dir, 'narrowing.ts'),
@@ -70,6 +81,16 @@ describe('allOf inheritance with a discriminator on the base schema', () => {
       huntingSkill: 'clueless',
     });
     expect(created).toBeInstanceOf(api.Cat);
+    // a delete (204, no body) drops the pet from the list it was read in, without a request for the list
+    const list = controller.observe(api.listPets);
+    let shown: any[] = [];
+    const subscription = list.subscribe((state: any) => (shown = state.data ?? shown));
+    expect(shown.map((p) => p.name)).toEqual(['Tom', 'Rex']);
+    const requests = generated.server.requests.length;
+    await controller.fetch(api.deletePet, { id: 2 });
+    expect(shown.map((p) => p.name)).toEqual(['Tom']);
+    expect(generated.server.requests.slice(requests)).toEqual(['DELETE /api/pets/2']);
+    subscription.unsubscribe();
     const page: any = await controller.fetch(api.listVehicles, {});
     expect(page.data.map((v: any) => v.constructor)).toEqual([api.Car, api.Truck]);
     expect(page.data[1].pk()).toBe('v2');

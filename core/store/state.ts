@@ -1,4 +1,4 @@
-import { SnapshotError, describeKind } from '../errors.js';
+import { SnapshotError, describeKind, restoreError } from '../errors.js';
 import {
   emptyTable,
   expectUnkeyedTables,
@@ -86,17 +86,6 @@ function tableOf<T>(value: unknown, item: (v: unknown, key: string) => T | undef
     }
   }
   return table;
-}
-
-function restoreError(value: unknown): Error | undefined {
-  if (value instanceof Error) return value;
-  if (!isRecord(value)) return undefined;
-  const error = new Error(typeof value.message === 'string' ? value.message : 'Restored error');
-  // enumerable, as `name` below: the restored state is JSON again (persisted, sent to another tab)
-  Object.defineProperty(error, 'message', { enumerable: true });
-  if (typeof value.name === 'string') error.name = value.name;
-  if (typeof value.status === 'number') Object.assign(error, { status: value.status });
-  return error;
 }
 
 /** How deeply a restored snapshot may nest its values: deeper ones would overflow the merge's and the reads' stack. */

@@ -4,7 +4,7 @@
  * the same rule as the store's own writes: the newest by request start wins. The merge is reduced
  * here, not in `reducer`, so that only apps that restore snapshots bundle it.
  */
-import { SnapshotError, describeKind } from '../errors.js';
+import { SnapshotError, describeKind, plainError, type PlainError } from '../errors.js';
 import {
   INVALID,
   copyTable,
@@ -17,9 +17,12 @@ import {
 import type { Changes, Transition } from './reducer.js';
 import { restoreState, type RequestMeta, type State } from './state.js';
 
-/** One request's meta in a snapshot: its error, when it has one, as plain fields. */
+/**
+ * One request's meta in a snapshot: its error, when it has one, as plain fields (a `ValidationError` also
+ * its issues, entity and pk, restored as a `ValidationError`).
+ */
 export interface SnapshotMeta extends Omit<RequestMeta, 'error'> {
-  readonly error?: { readonly name: string; readonly message: string; readonly status?: number } | undefined;
+  readonly error?: PlainError | undefined;
 }
 
 /**
@@ -55,10 +58,7 @@ export interface SnapshotOptions {
 }
 
 function plainMeta(meta: RequestMeta): SnapshotMeta {
-  if (meta.error === undefined) return meta as SnapshotMeta;
-  const { name, message } = meta.error;
-  const status = (meta.error as { status?: unknown }).status;
-  return { ...meta, error: typeof status === 'number' ? { name, message, status } : { name, message } };
+  return meta.error === undefined ? (meta as SnapshotMeta) : { ...meta, error: plainError(meta.error) };
 }
 
 /** The state (or the part `options.changes` names) as a snapshot. */

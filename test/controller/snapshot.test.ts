@@ -9,6 +9,7 @@ import {
   INVALID,
   RestEndpoint,
   SnapshotError,
+  ValidationError,
   restoreSnapshot,
   schema,
   takeSnapshot,
@@ -89,6 +90,54 @@ describe('takeSnapshot', () => {
     controller.setError(getTodo, { id: 1 }, Object.assign(new Error('gone'), { name: 'RequestError', status: 404 }));
     const meta = roundTrip(takeSnapshot(controller)).meta[getTodo.key({ id: 1 })];
     expect(meta?.error).toEqual({ name: 'RequestError', message: 'gone', status: 404 });
+  });
+
+  it("carries a ValidationError's issues (JSON-safe), entity and pk: restored, it is a ValidationError again", () => {
+    const { controller } = clocked();
+    const refused = new ValidationError(
+      [
+        { message: 'Expected string', path: ['title'] },
+        { message: 'Too short', path: [{ key: 'items' }, 0, Symbol.for('s')] },
+      ],
+      { id: 1, title: 1 },
+      { entity: 'Todo', pk: '1' },
+    );
+    controller.setError(getTodo, { id: 1 }, refused);
+    const snapshot = roundTrip(takeSnapshot(controller));
+    const issues = [
+      { message: 'Expected string', path: ['title'] },
+      { message: 'Too short', path: ['items', 0, 'Symbol(s)'] },
+    ];
+    expect(snapshot.meta[getTodo.key({ id: 1 })]?.error).toEqual({
+      name: 'ValidationError',
+      message: refused.message,
+      issues,
+      entity: 'Todo',
+      pk: '1',
+    });
+    const browser = clocked().controller;
+    restoreSnapshot(browser, snapshot);
+    const error = browser.getState().meta[getTodo.key({ id: 1 })]?.error;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ name: 'ValidationError', message: refused.message, issues, entity: 'Todo', pk: '1' });
+    // restored again, it holds the same (its message enumerable, as every restored error's)
+    expect(roundTrip(takeSnapshot(browser)).meta[getTodo.key({ id: 1 })]?.error).toEqual(
+      snapshot.meta[getTodo.key({ id: 1 })]?.error,
+    );
+  });
+
+  it('a ValidationError in a getState() JSON (an embedded state) is one again in the controller it starts', () => {
+    const { controller } = clocked();
+    controller.setError(
+      getTodo,
+      { id: 2 },
+      new ValidationError([{ message: 'Expected number', path: ['id'] }], {}, { entity: 'Todo', pk: '2' }),
+    );
+    const browser = new Controller({ initialState: roundTrip(controller.getState()), retry: 0 });
+    const error = browser.getState().meta[getTodo.key({ id: 2 })]?.error;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ issues: [{ message: 'Expected number', path: ['id'] }], entity: 'Todo', pk: '2' });
+    expect(error?.message).toMatch(/Todo "2" failed its validator at id: Expected number/);
   });
 
   it('with keys, holds those results and meta and every record they reach (nested ones too), nothing else', () => {
@@ -320,6 +369,35 @@ describe('restoreSnapshot', () => {
     expect(controller.get(Todo, { id: 1 })?.title).toBe('kept');
     expect(controller.get(Todo, { id: 2 })?.title).toBe('ok');
     expect(controller.getState().entities.Todo?.['3']).toBeUndefined();
+  });
+
+  it('drops the malformed parts of a ValidationError (issues no list, a pk or entity no string) and keeps the rest', () => {
+    const { controller } = clocked();
+    const snapshot = JSON.parse(`{
+      "entities": {}, "entitiesMeta": {}, "endpoints": {},
+      "meta": {
+        "a": { "date": 5000, "fetchedAt": 5000, "expiresAt": 9000,
+               "error": { "name": "ValidationError", "message": 7, "issues": "not a list", "entity": {}, "pk": { "id": 1 } } },
+        "b": { "date": 5000, "fetchedAt": 5000, "expiresAt": 9000,
+               "error": { "name": "ValidationError", "message": "refused", "entity": "Todo", "pk": "3",
+                          "issues": [null, 4, { "message": 3 }, { "message": "no path", "path": "title" },
+                                     { "message": "odd keys", "path": [{ "key": "tags" }, 1, { "x": 1 }, null] }] } }
+      }
+    }`) as StateSnapshot;
+    expect(() => restoreSnapshot(controller, snapshot)).not.toThrow();
+    const { a, b } = controller.getState().meta;
+    expect(a?.error).toBeInstanceOf(ValidationError);
+    expect(a?.error).toMatchObject({ issues: [], entity: undefined, pk: undefined });
+    expect(a?.error?.message).toMatch(/responseSchema/); // no message given: its own, from what is left
+    expect(b?.error).toBeInstanceOf(ValidationError);
+    expect(b?.error).toMatchObject({
+      message: 'refused',
+      entity: 'Todo',
+      pk: '3',
+      issues: [{ message: 'no path' }, { message: 'odd keys', path: ['tags', 1, '[object Object]', 'null'] }],
+    });
+    // and they travel on as plain data
+    expect(() => JSON.stringify(takeSnapshot(controller))).not.toThrow();
   });
 
   it('refuses a snapshot whose times are not numbers with a SnapshotError naming the field, writing nothing of it', () => {

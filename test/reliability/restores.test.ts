@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   Controller,
   SnapshotError,
+  ValidationError,
   restoreSnapshot,
   takeSnapshot,
   type ControllerOptions,
@@ -270,13 +271,14 @@ describe('a restored error through a second JSON round trip', () => {
     restoreSnapshot(third, JSON.parse(JSON.stringify(second.getState())));
     for (const controller of [first, second, third]) {
       const error = controller.getState().meta[TODO_1]?.error as Error & { status?: number };
-      expect(error).toBeInstanceOf(Error);
+      expect(error).toBeInstanceOf(ValidationError); // restored as the class its name gives
       expect(error).toMatchObject({ name: 'ValidationError', message: 'title is required', status: 422 });
     }
     expect(JSON.parse(JSON.stringify(third.getState().meta[TODO_1]?.error))).toEqual({
       name: 'ValidationError',
       message: 'title is required',
       status: 422,
+      issues: [], // none in the snapshot: a ValidationError's issues are a list
     });
   });
 });
