@@ -35,7 +35,6 @@ import {
   type Request,
 } from './ssr.js';
 import { reconcileRows } from './rows.js';
-import { map } from 'rxjs';
 import type {
   Controller,
   ControllerEndpoint,
@@ -349,9 +348,10 @@ function observeIn<E extends ReadEndpoint>(
   ready?: Accessor<boolean>,
 ): Accessor<QueryResult<EndpointData<E>>> {
   const given = !!options && !('fetch' in options) ? options : undefined;
-  const view = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData);
-  const peek = (list: EndpointArgs<E>) => view(peekQuery(controller, endpoint, ...list));
-  const open = (list: EndpointArgs<E>) => watchQuery(controller, endpoint, list, { poll, batch: true }).pipe(map(view));
+  const kept = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData, { controller, endpoint });
+  const peek = (list: EndpointArgs<E>) => kept(peekQuery(controller, endpoint, ...list));
+  const open = (list: EndpointArgs<E>) =>
+    kept.open(list, watchQuery(controller, endpoint, list, { poll, batch: true }));
   return follow(request, peek, open, ready, given?.reconcile ? reconciled() : undefined);
 }
 

@@ -300,7 +300,7 @@ export function infiniteSource<E extends ReadEndpoint>(
   endpoint: E,
   options: InfiniteOptions & { readonly keepPreviousData?: boolean | undefined },
 ) {
-  const view = keepPrevious<InfiniteState<EndpointData<E>>>(!!options.keepPreviousData);
+  const kept = keepPrevious<InfiniteState<EndpointData<E>>>(!!options.keepPreviousData, { controller, endpoint });
   let current: { loadNext(): Promise<void> } | undefined;
   /** Whether a page follows the stored list, as its live state will say (a server render shows the same). */
   const hasNext = (list: EndpointArgs<E>, data: unknown): boolean => {
@@ -316,10 +316,10 @@ export function infiniteSource<E extends ReadEndpoint>(
   return {
     peek: (list: EndpointArgs<E>) => {
       const state = peekQuery(controller, endpoint, ...list);
-      return view({ ...state, hasNext: hasNext(list, state.data), fetchingNext: false });
+      return kept({ ...state, hasNext: hasNext(list, state.data), fetchingNext: false });
     },
     open: (list: EndpointArgs<E>) =>
-      (current = observeInfinite(controller, endpoint, list[0], options)).state$.pipe(map(view)),
+      kept.open(list, (current = observeInfinite(controller, endpoint, list[0], options)).state$),
     loadNext: (): Promise<void> => current?.loadNext() ?? Promise.resolve(),
   };
 }
