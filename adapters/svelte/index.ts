@@ -69,7 +69,18 @@ export { fetchQuery } from './fetchQuery.js';
  */
 export function setController(controller: Controller | (() => Controller)): Controller {
   hydratedOnMount(); // a server-rendered page is hydrated once this component mounted: the add-ons may start
-  return setContext(KEY, typeof controller === 'function' ? controller() : controller);
+  if (typeof controller === 'function') controller = controller();
+  // a development check (a production build leaves it out: getController then says that none is in context)
+  if (
+    process.env.NODE_ENV !== 'production' &&
+    typeof (controller as Partial<Controller> | null)?.observe !== 'function'
+  ) {
+    throw new TypeError(
+      `rx-rest/svelte: setController(controller) expects a Controller (or a getter of one), got ${controller === null ? 'null' : typeof controller === 'object' ? 'an object that is not one' : typeof controller}. ` +
+        'Pass new Controller(), or in SvelteKit the controller your root +layout.ts load returned: setController(() => data.controller).',
+    );
+  }
+  return setContext(KEY, controller);
 }
 
 /**
