@@ -100,6 +100,14 @@ export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | nu
  * <ControllerProvider controller={new Controller()}><App /></ControllerProvider>
  */
 export function ControllerProvider(props: { controller: Controller; children?: JSX.Element }): JSX.Element {
+  // a development check (a production build leaves it out: useController then says that none is in context)
+  const given: unknown = process.env.NODE_ENV !== 'production' && props.controller;
+  if (process.env.NODE_ENV !== 'production' && typeof (given as Partial<Controller> | null)?.observe !== 'function') {
+    throw new TypeError(
+      `rx-rest/solid: <ControllerProvider controller={...}> expects a Controller, got ${given === null ? 'null' : typeof given === 'object' ? 'an object that is not one' : typeof given}. ` +
+        'Pass new Controller() (on a server, one per request: controllerPerRequest).',
+    );
+  }
   return createComponent(ControllerContext.Provider, {
     get value() {
       return props.controller;
