@@ -148,6 +148,32 @@ describe('one query in several components', () => {
   });
 });
 
+describe('errors', () => {
+  it("an ErrorBoundary's reset mounts the query again, which retries at once and renders the data", async () => {
+    let fail = true;
+    server.use(
+      http.get(`${API}/todos`, () =>
+        fail ? HttpResponse.json({ message: 'down' }, { status: 503 }) : HttpResponse.json([todoRow(10, 'u1')]),
+      ),
+    );
+    controller = new Controller({ retry: 0 });
+    render(() => (
+      <ControllerProvider controller={controller}>
+        <ErrorBoundary fallback={(error: Error, reset) => <button onClick={reset}>{error.name}: retry</button>}>
+          <Suspense fallback={<Fallback />}>
+            <List userId={1} />
+          </Suspense>
+        </ErrorBoundary>
+      </ControllerProvider>
+    ));
+    const retry = await screen.findByRole('button', { name: 'NetworkError: retry' });
+    fail = false;
+    retry.click();
+    await screen.findByText('u1');
+    expect(requests).toEqual(['GET /todos?userId=1', 'GET /todos?userId=1']);
+  });
+});
+
 describe('the first emission is synchronous', () => {
   it('a query mounted inside batch() renders cached data in that pass, without the fallback', async () => {
     server.use(lists());
