@@ -42,8 +42,10 @@ describe('keepPreviousData while the previous data changes', () => {
     const store = createQuery(TodoResource.getList, args, { controller, keepPreviousData: true });
     const stop = store.subscribe(() => {});
     await vi.waitFor(() => expect(titles(get(store))).toEqual(['todo 1', 'todo 3']));
+    const before = get(store).data;
     args.set({ userId: 2 });
     expect(get(store)).toMatchObject({ placeholder: true, loading: false, fetching: true });
+    expect(get(store).data).toBe(before); // nothing changed: the same list
     controller.set(Todo, { id: 1 }, { id: 1, title: 'renamed' });
     await delay(0);
     expect(titles(get(store))).toEqual(['renamed', 'todo 3']);
