@@ -72,6 +72,37 @@ describe('races', () => {
   });
 });
 
+describe('an older response for the same request', () => {
+  it('a refresh that started before a mutation and answers after it does not bring the old title back', async () => {
+    let title = 'A';
+    let slow = false;
+    server.use(
+      http.get(`${API}/todos`, async () => {
+        const answer = [todoRow(1, title)]; // what the server held when the request arrived
+        if (slow) await delay(60);
+        return HttpResponse.json(answer);
+      }),
+      http.patch(`${API}/todos/:id`, async ({ request }) => {
+        title = ((await request.json()) as { title: string }).title;
+        return HttpResponse.json(todoRow(1, title));
+      }),
+    );
+    controller = new Controller({ retry: 0 });
+    const store = createQuery(TodoResource.getList, { userId: 1 }, controller);
+    const stop = store.subscribe(() => {});
+    await vi.waitFor(() => expect(get(store).data?.[0]?.title).toBe('A'));
+    slow = true;
+    controller.expireAll(TodoResource.getList); // a refresh starts, and answers 'A' late
+    await delay(5);
+    await controller.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'B' });
+    expect(get(store).data?.[0]?.title).toBe('B');
+    await vi.waitFor(() => expect(get(store).fetching).toBe(false));
+    await delay(10);
+    expect(get(store).data?.[0]?.title).toBe('B');
+    stop();
+  });
+});
+
 describe('one query in several components', () => {
   it('two components share one request; when one unmounts the other still follows writes', async () => {
     server.use(lists(() => 10));
