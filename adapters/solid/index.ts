@@ -36,7 +36,6 @@ import {
   type Request,
 } from './ssr.js';
 import { reconcileRows } from './rows.js';
-import { map } from 'rxjs';
 import type {
   Controller,
   ControllerEndpoint,
@@ -102,6 +101,14 @@ export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | nu
  * <ControllerProvider controller={new Controller()}><App /></ControllerProvider>
  */
 export function ControllerProvider(props: { controller: Controller; children?: JSX.Element }): JSX.Element {
+  // a development check (a production build leaves it out: useController then says that none is in context)
+  const given: unknown = process.env.NODE_ENV !== 'production' && props.controller;
+  if (process.env.NODE_ENV !== 'production' && typeof (given as Partial<Controller> | null)?.observe !== 'function') {
+    throw new TypeError(
+      `rx-rest/solid: <ControllerProvider controller={...}> expects a Controller, got ${given === null ? 'null' : typeof given === 'object' ? 'an object that is not one' : typeof given}. ` +
+        'Pass new Controller() (on a server, one per request: controllerPerRequest).',
+    );
+  }
   restoreSentErrors(); // while hydrating: before an <ErrorBoundary> below loads what the server sent
   return createComponent(ControllerContext.Provider, {
     get value() {
@@ -351,9 +358,10 @@ function observeIn<E extends ReadEndpoint>(
   ready?: Accessor<boolean>,
 ): Accessor<QueryResult<EndpointData<E>>> {
   const given = !!options && !('fetch' in options) ? options : undefined;
-  const view = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData);
-  const peek = (list: EndpointArgs<E>) => view(peekQuery(controller, endpoint, ...list));
-  const open = (list: EndpointArgs<E>) => watchQuery(controller, endpoint, list, { poll, batch: true }).pipe(map(view));
+  const kept = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData, { controller, endpoint });
+  const peek = (list: EndpointArgs<E>) => kept(peekQuery(controller, endpoint, ...list));
+  const open = (list: EndpointArgs<E>) =>
+    kept.open(list, watchQuery(controller, endpoint, list, { poll, batch: true }));
   return follow(request, peek, open, ready, given?.reconcile ? reconciled() : undefined);
 }
 

@@ -8,7 +8,6 @@
 import { getContext, setContext, untrack } from 'svelte';
 import { createSubscriber } from 'svelte/reactivity';
 import { fromStore, readable, toStore, type Readable } from 'svelte/store';
-import { map } from 'rxjs';
 import type {
   Controller,
   ControllerEndpoint,
@@ -70,7 +69,18 @@ export { fetchQuery } from './fetchQuery.js';
  */
 export function setController(controller: Controller | (() => Controller)): Controller {
   hydratedOnMount(); // a server-rendered page is hydrated once this component mounted: the add-ons may start
-  return setContext(KEY, typeof controller === 'function' ? controller() : controller);
+  if (typeof controller === 'function') controller = controller();
+  // a development check (a production build leaves it out: getController then says that none is in context)
+  if (
+    process.env.NODE_ENV !== 'production' &&
+    typeof (controller as Partial<Controller> | null)?.observe !== 'function'
+  ) {
+    throw new TypeError(
+      `rx-rest/svelte: setController(controller) expects a Controller (or a getter of one), got ${controller === null ? 'null' : typeof controller === 'object' ? 'an object that is not one' : typeof controller}. ` +
+        'Pass new Controller(), or in SvelteKit the controller your root +layout.ts load returned: setController(() => data.controller).',
+    );
+  }
+  return setContext(KEY, controller);
 }
 
 /**
@@ -297,24 +307,25 @@ function query<E extends ReadEndpoint>(
 ): Readable<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
   const given = !!options && !('fetch' in options) ? options : undefined;
-  const kept = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData);
   // rows only in the browser: a server render reads each query once
-  const view = given?.reconcile && typeof window !== 'undefined' ? reconciled(kept) : kept;
-  const peek = (list: EndpointArgs<E>) => view(peekQuery(controller, endpoint, ...list));
+  const present =
+    given?.reconcile && typeof window !== 'undefined' ? reconciled<QueryResult<EndpointData<E>>>() : undefined;
+  const kept = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData, { controller, endpoint, present });
+  const peek = (list: EndpointArgs<E>) => kept(peekQuery(controller, endpoint, ...list));
   // a task's writes re-read once (a row's field read before then brings them in itself: see rows.ts)
-  const open = (list: EndpointArgs<E>) => watchQuery(controller, endpoint, list, { poll, batch: true }).pipe(map(view));
+  const open = (list: EndpointArgs<E>) =>
+    kept.open(list, watchQuery(controller, endpoint, list, { poll, batch: true }));
   return follow(endpoint, args, peek, open, true);
 }
 
 /**
- * `view`, then the data's entities as rows (`reconcile`); a state whose data and fields are all as
+ * The state with the data's entities as rows (`reconcile`); a state whose data and fields are all as
  * before is the state before (which `follow` does not emit).
  */
-function reconciled<A, S extends QueryResult<unknown>>(view: (state: A) => S): (state: A) => S {
+function reconciled<S extends QueryResult<unknown>>(): (viewed: S) => S {
   const rows = reconcileRows();
   let last: S | undefined;
-  return (state) => {
-    const viewed = view(state);
+  return (viewed) => {
     const data = rows(viewed.data);
     const keys = Object.keys(viewed) as (keyof S)[];
     const same =

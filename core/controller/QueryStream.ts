@@ -97,14 +97,15 @@ export function needsFetch(read: QueryRead, fetching: boolean, now: number, moun
 
 /**
  * Whether the data on screen stays beside `error`: a transient failure (5xx, network), or a response a
- * validator refused (the stored data is as it was, and still the best there is).
+ * validator refused or whose 2xx body was not JSON (an HTML page a proxy answered with): the stored data is
+ * as it was, and still the best there is.
  */
 function keepsData(error: Error): boolean {
-  return isTransient(error) || error.name === 'ValidationError';
+  return isTransient(error) || error.name === 'ValidationError' || error.name === 'ParseError';
 }
 
 /**
- * The QueryState of a read: transient errors (5xx, network) and validation failures keep the data, 4xx
+ * The QueryState of a read: transient errors (5xx, network), validation failures and unreadable 2xx bodies keep the data, 4xx
  * and other status-less errors replace it; while a request runs and no data is shown (`loading`), the old
  * error of a request is not shown either (an error reading the stored value is), unless it was written
  * after the request in flight started (`startedAt`; `setError` during a load): then it is the key's

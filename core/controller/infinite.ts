@@ -240,17 +240,18 @@ export function observeInfinite<E extends ReadEndpoint>(
     const edits = state.entitiesMeta[paging.list.key]?.[listPk]?.edits ?? [];
     return edits.some((edit) => edit[0] === pk && edit[2] === 'remove');
   };
-  const paged = new BehaviorSubject<{ fetchingNext: boolean; error: Error | undefined }>({
+  // `failedIn`: the paging the page's error belongs to (a new first page starts paging over, without it)
+  const paged = new BehaviorSubject<{ fetchingNext: boolean; error: Error | undefined; failedIn?: Cursor }>({
     fetchingNext: false,
     error: undefined,
   });
   let loading: Promise<void> | undefined;
   const state$ = combineLatest([controller.observe(endpoint, ...list), paged]).pipe(
-    map(([state, { fetchingNext, error }]): InfiniteState<EndpointData<E>> => {
+    map(([state, { fetchingNext, error, failedIn }]): InfiniteState<EndpointData<E>> => {
       const current = state.data === undefined ? undefined : cursor();
       return {
         ...state,
-        error: state.error ?? error,
+        error: state.error ?? (failedIn === undefined || failedIn === current ? error : undefined),
         hasNext: current !== undefined && current.next !== null && current.next !== undefined,
         fetchingNext,
       };
@@ -282,7 +283,8 @@ export function observeInfinite<E extends ReadEndpoint>(
       },
       (error: unknown) => {
         loading = undefined;
-        paged.next({ fetchingNext: false, error: error instanceof Error ? error : new Error(String(error)) });
+        const failed = error instanceof Error ? error : new Error(String(error));
+        paged.next({ fetchingNext: false, error: failed, failedIn: current });
       },
     );
     return loading;
@@ -300,7 +302,7 @@ export function infiniteSource<E extends ReadEndpoint>(
   endpoint: E,
   options: InfiniteOptions & { readonly keepPreviousData?: boolean | undefined },
 ) {
-  const view = keepPrevious<InfiniteState<EndpointData<E>>>(!!options.keepPreviousData);
+  const kept = keepPrevious<InfiniteState<EndpointData<E>>>(!!options.keepPreviousData, { controller, endpoint });
   let current: { loadNext(): Promise<void> } | undefined;
   /** Whether a page follows the stored list, as its live state will say (a server render shows the same). */
   const hasNext = (list: EndpointArgs<E>, data: unknown): boolean => {
@@ -316,10 +318,10 @@ export function infiniteSource<E extends ReadEndpoint>(
   return {
     peek: (list: EndpointArgs<E>) => {
       const state = peekQuery(controller, endpoint, ...list);
-      return view({ ...state, hasNext: hasNext(list, state.data), fetchingNext: false });
+      return kept({ ...state, hasNext: hasNext(list, state.data), fetchingNext: false });
     },
     open: (list: EndpointArgs<E>) =>
-      (current = observeInfinite(controller, endpoint, list[0], options)).state$.pipe(map(view)),
+      kept.open(list, (current = observeInfinite(controller, endpoint, list[0], options)).state$),
     loadNext: (): Promise<void> => current?.loadNext() ?? Promise.resolve(),
   };
 }
