@@ -10,35 +10,24 @@
  */
 import type { EntityTables } from './types.js';
 
-type Changed = readonly (readonly [key: string, pk: string])[];
-
 /** One write: the version of the tables it started from and the records it wrote (`[key, pk]`). */
 export interface WriteStep {
   readonly base: number;
-  readonly changed: Changed;
-}
-
-/**
- * A step as kept: the first `length` records of `changed`. Joined steps share one array (theirs: `owned`), which a
- * write that extends the latest of them pushes its records onto (a burst of k writes costs O(k), not O(k²)); an
- * older step read after that (`stepOf`) is cut to its own records then, once. A single write's step holds the
- * write's own array.
- */
-interface Step {
-  readonly base: number;
-  changed: (readonly [key: string, pk: string])[];
-  readonly length: number;
-  owned: boolean;
+  readonly changed: readonly (readonly [key: string, pk: string])[];
 }
 
 /** A version of the tables: its number, `read` once a read asked for it (`versionOf`), and its step. */
 interface Version {
   readonly version: number;
   read: boolean;
-  readonly step: Step | undefined;
+  readonly step: WriteStep | undefined;
 }
 
-/** At most this many records in a joined step: past it a write starts a step of its own (the memo then reads anew). */
+/**
+ * At most this many records in a joined step: past it a write starts a step of its own (the memo then reads
+ * anew). A joined step is a copy of the one it extends: a burst of single writes copies at most this many
+ * records per write.
+ */
 const JOINED = 512;
 
 const versions = new WeakMap<object, Version>();
@@ -57,30 +46,26 @@ export function versionOf(entities: EntityTables): number {
  * Records that `next` is `base` with the records `changed` written (and nothing else): one map entry per write
  * (a write's tables are young objects, and each entry costs the collector).
  */
-export function recordStep(next: EntityTables, base: EntityTables, changed: Changed): void {
+export function recordStep(
+  next: EntityTables,
+  base: EntityTables,
+  changed: readonly (readonly [key: string, pk: string])[],
+): void {
   const from = versions.get(base);
   const joined = from?.read ? undefined : from?.step;
-  let step: Step;
-  if (joined !== undefined && joined.length + changed.length <= JOINED) {
+  versions.set(next, {
+    version: ++lastVersion,
+    read: false,
     // `base` was made by a write and nothing read it: `next` is the tables that write started from, with both
-    // writes' records (pushed onto the joined steps' array when no other write extended it since)
-    const all =
-      joined.owned && joined.changed.length === joined.length ? joined.changed : joined.changed.slice(0, joined.length);
-    for (let i = 0; i < changed.length; i++) all.push(changed[i]!);
-    step = { base: joined.base, changed: all, length: all.length, owned: true };
-  } else {
-    step = { base: versionOf(base), changed: changed as Step['changed'], length: changed.length, owned: false };
-  }
-  versions.set(next, { version: ++lastVersion, read: false, step });
+    // writes' records
+    step:
+      joined !== undefined && joined.changed.length + changed.length <= JOINED
+        ? { base: joined.base, changed: joined.changed.concat(changed) }
+        : { base: versionOf(base), changed },
+  });
 }
 
 /** The write that made `entities`, when a `normalize` made them (the joined writes, when nothing read between them). */
 export function stepOf(entities: EntityTables): WriteStep | undefined {
-  const step = versions.get(entities)?.step;
-  // a later write of the burst pushed onto the array this step shares: its own records are the first `length`
-  if (step !== undefined && step.changed.length !== step.length) {
-    step.changed = step.changed.slice(0, step.length);
-    step.owned = true;
-  }
-  return step;
+  return versions.get(entities)?.step;
 }
