@@ -15,6 +15,7 @@ import {
   type QueryState,
 } from '../../../core/index.js';
 import { syncTabs, type SyncChannel } from '../../../adapters/sync/index.js';
+import { persist, type PersistStorage } from '../../../adapters/persist/index.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../../fixtures/todoResource.js';
 import { API, createTodoServer } from '../../fixtures/todoServer.js';
@@ -945,5 +946,54 @@ describe('syncTabs: a deleted record stays deleted', () => {
       controller.gc();
       expect(controller.getState().entities.Todo?.['1']).toBeUndefined();
     }
+  });
+
+  it('with persist: a save read after another tab deleted a record, before that tab saved again, does not bring it back in any tab', async () => {
+    const { clock, options } = clocked();
+    const items = new Map<string, string>();
+    let readsHeld: Promise<void> | undefined;
+    const storage: PersistStorage = {
+      getItem: async (key) => {
+        await readsHeld;
+        return items.get(key);
+      },
+      setItem: async (key, value) => void items.set(key, value),
+      removeItem: async (key) => void items.delete(key),
+    };
+    let stopA!: ReturnType<typeof persist>;
+    const a = tab({
+      ...options,
+      managers: [
+        (c) => syncTabs(c, { channel: channelName }),
+        (c) => (stopA = persist(c, { storage, throttle: 60_000 })),
+      ],
+    });
+    await stopA.restored;
+    await a.fetch(TodoResource.getList, userOne);
+    await stopA.flush(); // the storage holds todo 1
+    clock.now += 1_000;
+    await a.fetch(TodoResource.delete, { id: 1 }); // saved at the end of the throttle window, a minute later
+    clock.now += 20_000;
+    a.gc(); // the sweep a write runs
+    let readB!: () => void;
+    readsHeld = new Promise((resolve) => (readB = resolve));
+    const channel = spy();
+    let stopB!: ReturnType<typeof persist>;
+    const b = tab({
+      ...options,
+      managers: [(c) => syncTabs(c, { channel: channelName }), (c) => (stopB = persist(c, { storage }))],
+    });
+    const hello = await channel.until((message) => message.kind === 'hello');
+    await channel.until((message) => message.to === hello.from);
+    await delivered(a, b); // tab A's answer is in, before tab B's storage answers
+    readB();
+    await stopB.restored;
+    await delivered(b, a); // what tab B restored is in tab A
+    expect(b.get(Todo, { id: 1 })).toBeUndefined();
+    expect(a.get(Todo, { id: 1 })).toBeUndefined();
+    expect(b.getResponse(TodoResource.getList, userOne).data?.map((todo) => todo.id)).toEqual([3]);
+    expect(a.getResponse(TodoResource.getList, userOne).data?.map((todo) => todo.id)).toEqual([3]);
+    await stopA.flush();
+    expect(Object.keys(JSON.parse(items.get('rx-rest')!).state.entities.Todo)).not.toContain('1');
   });
 });
