@@ -197,7 +197,8 @@ export class GarbageCollector {
         const table = state.entities[key];
         for (const pk in table) {
           const path = `${key}\u0000${pk}`;
-          if (!reachable.has(path) && !buried.has(path)) entities.push([key, pk]);
+          // what the pass left to bury later (a tombstone a running request or a hold needs) stays, reached or not
+          if (!reachable.has(path) && !buried.has(path) && !this.#buryable!.has(path)) entities.push([key, pk]);
         }
       }
     }
