@@ -4,4 +4,5 @@
  */
 export { assertReadEndpoint } from './controller/index.js';
 export { afterQueries, flushQueries, onQueriesWait } from './controller/index.js';
+export { holdTombstones } from './controller/index.js';
 export { assertJsonSafe } from './store/index.js';

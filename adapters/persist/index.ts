@@ -10,7 +10,6 @@
  */
 import {
   Controller,
-  INVALID,
   SnapshotError,
   afterHydration,
   isHydrating,
@@ -19,6 +18,7 @@ import {
   type ControllerAction,
   type StateSnapshot,
 } from '../../core/index.js';
+import { holdTombstones } from '../../core/internal.js';
 
 /**
  * Where saves go: anything with `getItem`/`setItem`/`removeItem`, synchronous (`localStorage`,
@@ -224,9 +224,13 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   let saved: StateSnapshot | undefined; // the save read after such a teardown
   let reset = false; // the store was reset before the save was read
   let leftOut = false; // a value JSON leaves out was warned about (development)
-  // records deleted before the save was read, with the stamp of their deletion: the save's older copies
-  // must not bring them back once the store no longer holds their INVALID mark (collected)
-  const deleted: [table: string, pk: string, at: number][] = [];
+  // while the storage holds an older state than the store (a change not saved yet, the save not read yet),
+  // the deletion marks stay: the restore of an older save, here or in a tab that opens now (told by this
+  // tab's sync), meets the marks of what was deleted since, and the merge refuses its copies
+  let release: (() => void) | undefined;
+  const unhold = () => {
+    if (!dirty) release = void release?.();
+  };
 
   /** Runs a storage write now, or after the one in flight; a failure warns and nothing throws. */
   const write = (what: string, run: () => unknown): void => {
@@ -286,6 +290,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (!dirty || !ready || stopped) return;
     dirty = false;
     write('save the state', () => storage.setItem(key, envelope(takeSnapshot(controller))));
+    void (writes ? writes.then(unhold) : unhold());
   };
 
   const changed = (action: ControllerAction): void => {
@@ -300,12 +305,8 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
       return;
     }
     if (changes.entities.length === 0 && changes.endpoints.length === 0) return; // optimistic layers only
-    if (!ready && changes.entities !== 'all') {
-      const { entities, entitiesMeta } = controller.getState();
-      for (const [table, pk] of changes.entities)
-        if (entities[table]?.[pk] === INVALID) deleted.push([table, pk, entitiesMeta[table]![pk]!.fetchedAt]);
-    }
     dirty = true;
+    release ??= holdTombstones(controller);
     if (ready && timer === undefined) timer = setTimeout(save, throttle);
   };
 
@@ -335,20 +336,10 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     return value.state;
   };
 
-  /** The save without its copies of the records deleted since the page started (older than the deletion). */
-  const withoutDeleted = (state: StateSnapshot): StateSnapshot => {
-    const entities: { [table: string]: { [pk: string]: unknown } } = { ...state.entities };
-    for (const [table, pk, at] of deleted)
-      if (entities[table]?.[pk] !== undefined && !((state.entitiesMeta[table]?.[pk]?.fetchedAt ?? 0) > at))
-        delete (entities[table] = { ...entities[table] })[pk];
-    return { ...state, entities };
-  };
-
   /** Restores what the storage answered; whether anything was restored. */
   const apply = (raw: unknown): boolean => {
-    let state = read(raw);
+    const state = read(raw);
     if (state === false || reset) return false; // after a reset, the save is of before it
-    if (deleted.length > 0) state = withoutDeleted(state);
     if (finalState) saved = state; // torn down before the storage answered: merged with the final state in `settled`
     if (stopped) return false;
     restoring = true;
@@ -378,18 +369,16 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     ready = true;
     if (finalState) {
       // the state at teardown, merged with the save it never restored, so that neither is lost
-      let state = finalState;
-      if (saved) {
-        const merged = new Controller({ environment: {}, gcTime: Infinity });
-        try {
-          restoreSnapshot(merged, saved);
-          restoreSnapshot(merged, finalState);
-          state = takeSnapshot(merged);
-        } catch {
-          drop('holds no state snapshot');
-        }
-        merged.dispose();
+      // (its deletion marks refuse the save's older copies of what was deleted)
+      const merged = new Controller({ environment: {}, gcTime: Infinity });
+      try {
+        if (saved) restoreSnapshot(merged, saved);
+      } catch {
+        drop('holds no state snapshot');
       }
+      restoreSnapshot(merged, finalState);
+      const state = takeSnapshot(merged);
+      merged.dispose();
       write('save the state', () => storage.setItem(key, envelope(state)));
       finalState = saved = undefined;
     } else if (dirty && !stopped && timer === undefined) timer = setTimeout(save, throttle);
@@ -434,9 +423,10 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
 
   const teardown = (): void => {
     if (stopped) return;
-    if (!ready && dirty) finalState = takeSnapshot(controller);
+    if (!ready && dirty) finalState = takeSnapshot(controller, { invalid: true });
     save();
     stopped = true;
+    release = void release?.();
     readNow?.(); // torn down during hydration: the save is read now and merged with the state (below)
     clearTimeout(timer);
     subscription.unsubscribe();

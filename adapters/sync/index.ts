@@ -18,6 +18,7 @@ import {
   type ControllerAction,
   type StateSnapshot,
 } from '../../core/index.js';
+import { holdTombstones } from '../../core/internal.js';
 
 /**
  * What `syncTabs` talks through: a `BroadcastChannel`, or anything shaped like one (tests, other transports).
@@ -72,6 +73,13 @@ const SHARED = new Set<ControllerAction['type']>(['fetch', 'set', 'setError', 'i
 const HOSTILE = new Set(['__proto__', 'constructor', 'prototype']);
 
 const warn = (...what: unknown[]) => console.warn('rx-rest/sync:', ...what);
+
+/**
+ * How long (ms, on the controller's clock) a tab keeps every deletion mark after it posted or read one:
+ * a snapshot another tab took before it read the deletion (a change, an answer to a hello) may still be
+ * on its way, and only the mark makes the merge refuse its older copy of the record.
+ */
+const SETTLE_MS = 10_000;
 
 /**
  * The path (`entities.Todo.1.onClick`) of the first function or symbol in `value` (what structured clone
@@ -156,7 +164,9 @@ const isEmpty = (snapshot: StateSnapshot) =>
  * Where `BroadcastChannel` does not exist, it does nothing (one warning); where there is no `document`
  * (a server render), a channel name does nothing either (a channel object is used as given). While a
  * server-rendered page hydrates (see `holdHydration`), what other tabs send is applied once it is
- * hydrated, so the first render shows the server's data. A first argument that is no `Controller`, or a
+ * hydrated, so the first render shows the server's data. A deleted record stays deleted in every tab: a
+ * tab keeps its deletion marks for 10 s after it posted or read one (through garbage collection), so an
+ * older copy another tab sent before it read the deletion is refused. A first argument that is no `Controller`, or a
  * `channel` that is no channel, throws a `TypeError`.
  *
  * @example
@@ -211,6 +221,14 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
   const postSnapshot = (snapshot: StateSnapshot, to?: string) => {
     if (!isEmpty(snapshot)) post('snapshot', to === undefined ? { snapshot } : { snapshot, to });
   };
+  // a deletion was posted or read: the marks stay while older copies of its record may be on their way
+  let release = () => {};
+  const keepMarks = (snapshot: StateSnapshot | undefined) => {
+    if (snapshot?.invalid && !stopped) {
+      release();
+      release = holdTombstones(controller, SETTLE_MS);
+    }
+  };
 
   const receive = (event: { readonly data: unknown }) => {
     const message = event.data as SyncMessage;
@@ -235,8 +253,10 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
     try {
       // a reset at the sender's stamp, not at the time it arrives here: what the sender (or this tab)
       // wrote after it, before this tab read it, stays in both
-      if (message.kind !== 'reset') restoreSnapshot(controller, message.snapshot);
-      else if (message.at === undefined) controller.resetEntireStore();
+      if (message.kind !== 'reset') {
+        keepMarks(message.snapshot); // before the restore: its writes may run a sweep
+        restoreSnapshot(controller, message.snapshot);
+      } else if (message.at === undefined) controller.resetEntireStore();
       else
         restoreSnapshot(
           controller,
@@ -262,6 +282,7 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
     if (stopped) return;
     stopped = true;
     cancelHeld();
+    release();
     subscription?.unsubscribe();
     if (channel.addEventListener) channel.removeEventListener?.('message', receive);
     else if (channel.onmessage === receive) channel.onmessage = null;
@@ -271,8 +292,11 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
     next: (action) => {
       if (applying) return;
       if (action.type === 'reset') post('reset', { at: controller.getState().lastReset });
-      else if (SHARED.has(action.type) && action.changes)
-        postSnapshot(takeSnapshot(controller, { changes: action.changes, invalid: true }));
+      else if (SHARED.has(action.type) && action.changes) {
+        const snapshot = takeSnapshot(controller, { changes: action.changes, invalid: true });
+        keepMarks(snapshot);
+        postSnapshot(snapshot);
+      }
     },
     complete: stop, // the controller was disposed
   });

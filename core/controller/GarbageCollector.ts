@@ -44,9 +44,10 @@ export interface CollectorOptions {
   readonly now: () => number;
   /**
    * The start of the oldest request running that started at or after `since` (`Infinity` when none):
-   * the tombstones it may need stay. A request started before `since` no longer holds them.
+   * the tombstones it may need stay. A request started before `since` no longer holds them. An add-on's
+   * hold lasting at `now` keeps them all (`-Infinity`).
    */
-  readonly oldestStart: (since: number) => number;
+  readonly oldestStart: (since: number, now: number) => number;
   /** Tombstones written up to `newest` were collected (a request older than that which lost its pin may need one). */
   readonly buried: (newest: number) => void;
 }
@@ -141,7 +142,7 @@ export class GarbageCollector {
 
   /** The start of the oldest running request that still pins the tombstones (one running for less than `gcTime`). */
   #oldestStart(now: number): number {
-    return this.#options.oldestStart(now - this.#gcTime);
+    return this.#options.oldestStart(now - this.#gcTime, now);
   }
 
   #sweep(now: number): void {
@@ -196,7 +197,8 @@ export class GarbageCollector {
         const table = state.entities[key];
         for (const pk in table) {
           const path = `${key}\u0000${pk}`;
-          if (!reachable.has(path) && !buried.has(path)) entities.push([key, pk]);
+          // what the pass left to bury later (a tombstone a running request or a hold needs) stays, reached or not
+          if (!reachable.has(path) && !buried.has(path) && !this.#buryable!.has(path)) entities.push([key, pk]);
         }
       }
     }

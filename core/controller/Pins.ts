@@ -11,6 +11,11 @@ export class Pins {
   readonly #lost = new Map<object, number>();
   /** Lost requests that may need a tombstone collected since: their answers are not written. */
   readonly #robbed = new Set<object>();
+  /**
+   * The add-ons' holds (`holdTombstones`): when each began and ends, on the controller's clock. While one
+   * lasts, no tombstone goes; like a pin, it lasts `gcTime` at most.
+   */
+  readonly holds = new Map<object, readonly [at: number, until: number]>();
 
   /** The request `request` started at `stamp`. */
   add(request: object, stamp: number): void {
@@ -34,10 +39,13 @@ export class Pins {
    * a record marked INVALID since then must stay marked while it runs. The requests that started
    * before `since` (running for the collector's `gcTime`, hung perhaps) lose their pin: the tombstones
    * go, and an answer of theirs that comes after one they may need went is not written (their key is
-   * marked stale and refetches; a `fetch` awaiting one still resolves it).
+   * marked stale and refetches; a `fetch` awaiting one still resolves it). A hold lasting at `now` (and
+   * made at or after `since`) keeps every tombstone (`-Infinity`).
    */
-  oldestStart(since: number): number {
+  oldestStart(since: number, now: number): number {
     let oldest = Number.POSITIVE_INFINITY;
+    // an expired hold stays until its add-on releases it (each keeps one at a time)
+    for (const [at, until] of this.holds.values()) if (at >= since && until > now) oldest = Number.NEGATIVE_INFINITY;
     for (const [request, start] of this.#started) {
       if (start < since) this.#lost.set(request, start);
       else if (start < oldest) oldest = start;

@@ -67,7 +67,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
     this.gc = new GarbageCollector(this, store, log, {
       gcTime: options.gcTime,
       now: options.now,
-      oldestStart: (since) => requests.pins.oldestStart(since),
+      oldestStart: (since, now) => requests.pins.oldestStart(since, now),
       buried: (newest) => requests.pins.buried(newest),
     });
     this.#unlisten = store.listen((transition) => this.#onTransition(transition));

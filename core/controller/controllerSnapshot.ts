@@ -6,6 +6,7 @@
 import { describeKind } from '../errors.js';
 import { mergeAction, mergeState, snapshotOf, type SnapshotOptions, type StateSnapshot } from '../store/index.js';
 import { Controller, controllerInternals, disposedError } from './Controller.js';
+import { registerHold } from './holds.js';
 
 /** What `takeSnapshot` covers: the store's `SnapshotOptions`, or only some request keys. */
 export interface TakeSnapshotOptions extends SnapshotOptions {
@@ -110,3 +111,13 @@ export function restoreSnapshot(
   if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
     log.emit({ type: reset ? 'reset' : 'restore', changes });
 }
+
+// the add-ons that hold tombstones (holds.ts) bundle this module for their snapshots: it gives the hold
+registerHold((controller, ms) => {
+  const { cache } = controllerInternals(controller as Controller);
+  const holds = cache.requests.pins.holds;
+  const token = {};
+  const now = cache.now();
+  holds.set(token, [now, now + ms]);
+  return () => holds.delete(token);
+});

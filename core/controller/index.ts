@@ -23,6 +23,7 @@ export type {
   StoreSnapshot,
 } from './types.js';
 export { restoreSnapshot, takeSnapshot } from './controllerSnapshot.js';
+export { holdTombstones } from './holds.js';
 export type { RestoreOptions, TakeSnapshotOptions } from './controllerSnapshot.js';
 export { afterHydration, holdHydration, isHydrating } from './hydration.js';
 export { infiniteSource, observeInfinite } from './infinite.js';

@@ -152,6 +152,23 @@ describe('the sweep of deleted records', () => {
     page.unsubscribe();
   });
 
+  it('a full collection keeps a tombstone a running request pins even when nothing reaches it, so its answer does not bring the record back', async () => {
+    const clock = { now: 1_000_000 };
+    const controller = new Controller({ retry: 0, environment: {}, now: () => clock.now, gcTime: 600_000 });
+    controller.set(Todo, { id: 1, userId: 1, title: 'todo 1', completed: false }); // no result reaches it
+    fake.setLatency(30);
+    clock.now += 1;
+    const refresh = controller.fetch(TodoResource.getList, {}); // started before the deletion
+    clock.now += 1;
+    controller.set(new schema.Invalidate(Todo), { id: 1 });
+    controller.gc();
+    expect(controller.getState().entities.Todo?.['1']).toBe(INVALID); // the refresh still needs it
+    await refresh;
+    fake.setLatency(0);
+    expect(controller.get(Todo, { id: 1 })).toBeUndefined();
+    expect(controller.getResponse(TodoResource.getList, {}).data?.map((todo) => todo.id)).toEqual([2, 3, 4]);
+  });
+
   it('a full collection clears the flag when it buried everything, and keeps it when a request pins a tombstone', async () => {
     const { controller, clock, page, write } = await listPage();
     clock.now += 1;

@@ -15,6 +15,7 @@ import {
   type QueryState,
 } from '../../../core/index.js';
 import { syncTabs, type SyncChannel } from '../../../adapters/sync/index.js';
+import { persist, type PersistStorage } from '../../../adapters/persist/index.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../../fixtures/todoResource.js';
 import { API, createTodoServer } from '../../fixtures/todoServer.js';
@@ -841,5 +842,170 @@ describe('syncTabs: channels and teardown', () => {
     expect(a.get(Todo, { id: 2 })?.title).toBe('back');
     stop();
     expect(two.onmessage).toBeNull();
+  });
+});
+
+/**
+ * A tab whose incoming messages wait (from `hold()` on) until the test delivers them: a tab that has not
+ * read yet what others posted (busy, or a channel that delivers out of order).
+ */
+function slowTab(options: ControllerOptions = {}) {
+  const real = new BroadcastChannel(channelName);
+  cleanups.push(() => real.close());
+  let listener: ((event: { readonly data: unknown }) => void) | undefined;
+  let holding = false;
+  const held: { readonly data: unknown }[] = [];
+  real.onmessage = (event) => (holding ? held.push({ data: event.data }) : listener?.({ data: event.data }));
+  const channel: SyncChannel = {
+    postMessage: (message) => real.postMessage(message),
+    addEventListener: (_type, added) => (listener = added),
+    removeEventListener: () => (listener = undefined),
+    close: () => real.close(),
+  };
+  const controller = tab({ ...options, managers: [(c) => syncTabs(c, { channel })] });
+  return {
+    controller,
+    hold: () => (holding = true),
+    /** Delivers the held messages `match` accepts (and keeps holding the others). */
+    deliver(match: (message: Record<string, unknown>) => boolean) {
+      for (const event of held.filter((e) => match(e.data as Record<string, unknown>))) {
+        held.splice(held.indexOf(event), 1);
+        listener?.(event);
+      }
+    },
+    /** Delivers every held message, and the next ones as they come. */
+    release() {
+      holding = false;
+      for (const event of held.splice(0)) listener?.(event);
+    },
+  };
+}
+
+describe('syncTabs: a deleted record stays deleted', () => {
+  /** Tabs on one clock the test moves, which collect (gcTime 60 s). */
+  function clocked() {
+    const clock = { now: 1_000 };
+    return { clock, options: { gcTime: 60_000, now: () => clock.now } satisfies ControllerOptions };
+  }
+
+  it('a record deleted while another tab’s older read of it was on its way stays deleted once the mark was collected', async () => {
+    const { clock, options } = clocked();
+    const a = tab(options);
+    const c = slowTab(options);
+    const restored = next(c.controller);
+    await a.fetch(TodoResource.get, { id: 1 });
+    await restored;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let arrived!: () => void;
+    const read = new Promise<void>((resolve) => (arrived = resolve));
+    fake.server.use(
+      http.get(`${API}/todos/1`, async () => {
+        arrived();
+        await answered;
+        return HttpResponse.json({ id: 1, userId: 1, title: 'read before the deletion' });
+      }),
+    );
+    clock.now += 1_000;
+    const older = c.controller.fetch(TodoResource.get, { id: 1 }); // tab C reads todo 1...
+    await read;
+    c.hold(); // ...and has not read the deletion yet when its answer comes
+    clock.now += 1_000;
+    await a.fetch(TodoResource.delete, { id: 1 });
+    a.gc(); // the sweep a write runs: nothing in tab A needs the mark any more
+    const posted = next(a);
+    answer();
+    await older; // tab C writes its read and posts it
+    await posted;
+    expect(a.get(Todo, { id: 1 })).toBeUndefined();
+    expect(a.getState().entities.Todo?.['1']).toBe(INVALID);
+    c.release();
+    await delivered(a, c.controller);
+    expect(c.controller.get(Todo, { id: 1 })).toBeUndefined();
+  });
+
+  it('a tab that opens later is not given back a deleted record by a tab that had not read the deletion, once the marks were collected', async () => {
+    const { clock, options } = clocked();
+    const a = tab(options);
+    const c = slowTab(options);
+    const restored = next(c.controller);
+    await a.fetch(TodoResource.getList, userOne);
+    await restored;
+    c.hold(); // tab C has not read what comes next: the deletion
+    clock.now += 1_000;
+    await a.fetch(TodoResource.delete, { id: 1 });
+    expect(a.getState().entities.Todo?.['1']).toBe(INVALID);
+    a.gc(); // the sweep a write runs: nothing in tab A needs the mark any more
+    const channel = spy();
+    const b = tab(options); // opens: says hello
+    const hello = await channel.until((message) => message.kind === 'hello');
+    await channel.until((message) => message.to === hello.from && message.from !== hello.from);
+    await delivered(a, b); // tab A's answer is in
+    clock.now += 1_000;
+    b.gc(); // tab B sweeps too
+    c.deliver((message) => message.kind === 'hello'); // tab C answers with what it holds: the old todo 1
+    await channel.until((message) => message.to === hello.from, 2);
+    await delivered(c.controller, b);
+    expect(b.get(Todo, { id: 1 })).toBeUndefined();
+    expect(b.getState().entities.Todo?.['1']).toBe(INVALID);
+    expect(a.get(Todo, { id: 1 })).toBeUndefined();
+    c.release(); // tab C reads the deletion at last
+    await delivered(a, c.controller);
+    expect(c.controller.get(Todo, { id: 1 })).toBeUndefined();
+    // the marks go once no snapshot can be on its way any more
+    clock.now += 60_000;
+    for (const controller of [a, b, c.controller]) {
+      controller.gc();
+      expect(controller.getState().entities.Todo?.['1']).toBeUndefined();
+    }
+  });
+
+  it('with persist: a save read after another tab deleted a record, before that tab saved again, does not bring it back in any tab', async () => {
+    const { clock, options } = clocked();
+    const items = new Map<string, string>();
+    let readsHeld: Promise<void> | undefined;
+    const storage: PersistStorage = {
+      getItem: async (key) => {
+        await readsHeld;
+        return items.get(key);
+      },
+      setItem: async (key, value) => void items.set(key, value),
+      removeItem: async (key) => void items.delete(key),
+    };
+    let stopA!: ReturnType<typeof persist>;
+    const a = tab({
+      ...options,
+      managers: [
+        (c) => syncTabs(c, { channel: channelName }),
+        (c) => (stopA = persist(c, { storage, throttle: 60_000 })),
+      ],
+    });
+    await stopA.restored;
+    await a.fetch(TodoResource.getList, userOne);
+    await stopA.flush(); // the storage holds todo 1
+    clock.now += 1_000;
+    await a.fetch(TodoResource.delete, { id: 1 }); // saved at the end of the throttle window, a minute later
+    clock.now += 20_000;
+    a.gc(); // the sweep a write runs
+    let readB!: () => void;
+    readsHeld = new Promise((resolve) => (readB = resolve));
+    const channel = spy();
+    let stopB!: ReturnType<typeof persist>;
+    const b = tab({
+      ...options,
+      managers: [(c) => syncTabs(c, { channel: channelName }), (c) => (stopB = persist(c, { storage }))],
+    });
+    const hello = await channel.until((message) => message.kind === 'hello');
+    await channel.until((message) => message.to === hello.from);
+    await delivered(a, b); // tab A's answer is in, before tab B's storage answers
+    readB();
+    await stopB.restored;
+    await delivered(b, a); // what tab B restored is in tab A
+    expect(b.get(Todo, { id: 1 })).toBeUndefined();
+    expect(a.get(Todo, { id: 1 })).toBeUndefined();
+    expect(b.getResponse(TodoResource.getList, userOne).data?.map((todo) => todo.id)).toEqual([3]);
+    expect(a.getResponse(TodoResource.getList, userOne).data?.map((todo) => todo.id)).toEqual([3]);
+    await stopA.flush();
+    expect(Object.keys(JSON.parse(items.get('rx-rest')!).state.entities.Todo)).not.toContain('1');
   });
 });
