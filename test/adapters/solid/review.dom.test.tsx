@@ -18,6 +18,7 @@ import {
   useLive,
 } from '../../../adapters/solid/index.js';
 import { API } from '../../fixtures/todoServer.js';
+import { recordRequests, userLists } from '../../fixtures/userLists.js';
 import { TodoResource, todoRow } from '../../fixtures/todoResource.js';
 import { Todo } from '../../fixtures/entities.js';
 import { PostResource } from '../../fixtures/feedServer.js';
@@ -33,22 +34,11 @@ let requests: string[];
 let fallbacks: number;
 beforeEach(() => {
   controller = new Controller();
-  requests = [];
+  requests = recordRequests(server);
   fallbacks = 0;
-  server.events.removeAllListeners();
-  server.events.on('request:start', ({ request }) => {
-    const url = new URL(request.url);
-    requests.push(`${request.method} ${url.pathname}${url.search}`);
-  });
 });
 
-/** The todo list of each user (`u<id>`), answering after `latency(userId)` ms. */
-const lists = (latency: (userId: number) => number = () => 0) =>
-  http.get(`${API}/todos`, async ({ request }) => {
-    const userId = Number(new URL(request.url).searchParams.get('userId'));
-    await delay(latency(userId));
-    return HttpResponse.json([{ ...todoRow(userId * 10, `u${userId}`), userId }]);
-  });
+const lists = userLists;
 
 const titles = () => screen.queryAllByRole('listitem').map((li) => li.textContent);
 

@@ -4,13 +4,13 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { get, writable } from 'svelte/store';
-import { http, HttpResponse, delay } from 'msw';
+import { delay } from 'msw';
 import { setupServer } from 'msw/node';
 import { Controller } from '../../../core/index.js';
 import { createInfiniteQuery, createQuery, createQueryState } from '../../../adapters/svelte/index.js';
-import { API } from '../../fixtures/todoServer.js';
+import { heldSecondUser } from '../../fixtures/userLists.js';
 import { Todo } from '../../fixtures/entities.js';
-import { TodoResource, todoRow } from '../../fixtures/todoResource.js';
+import { TodoResource } from '../../fixtures/todoResource.js';
 import { FEED_PAGE, Post, PostResource, feedHandlers } from '../../fixtures/feedServer.js';
 
 const server = setupServer();
@@ -22,16 +22,10 @@ let controller: Controller;
 let release: () => void;
 beforeEach(() => {
   controller = new Controller();
-  const answered = new Promise<void>((resolve) => (release = resolve));
-  server.use(
-    // user 2's list answers when the test releases it
-    http.get(`${API}/todos`, async ({ request }) => {
-      const userId = Number(new URL(request.url).searchParams.get('userId'));
-      if (userId === 2) await answered;
-      return HttpResponse.json(userId === 1 ? [todoRow(1), todoRow(3)] : [{ ...todoRow(2), userId: 2 }]);
-    }),
-    http.delete(`${API}/todos/:id`, () => HttpResponse.json({})),
-  );
+  // user 2's list answers when the test releases it
+  const held = heldSecondUser();
+  release = held.release;
+  server.use(...held.handlers);
 });
 
 const titles = (state: { data?: readonly Todo[] | undefined }) => state.data?.map((todo) => todo.title);

@@ -11,6 +11,7 @@ import { setupServer } from 'msw/node';
 import { Controller } from '../../../core/index.js';
 import { createMutation, createQuery } from '../../../adapters/svelte/index.js';
 import { API } from '../../fixtures/todoServer.js';
+import { recordRequests, userLists } from '../../fixtures/userLists.js';
 import { TodoResource, todoRow } from '../../fixtures/todoResource.js';
 import { Todo } from '../../fixtures/entities.js';
 import App from './App.svelte';
@@ -26,21 +27,10 @@ let controller: Controller;
 let requests: string[];
 beforeEach(() => {
   controller = new Controller();
-  requests = [];
-  server.events.removeAllListeners();
-  server.events.on('request:start', ({ request }) => {
-    const url = new URL(request.url);
-    requests.push(`${request.method} ${url.pathname}${url.search}`);
-  });
+  requests = recordRequests(server);
 });
 
-/** The todo list of each user (`u<id>`), answering after `latency(userId)` ms. */
-const lists = (latency: (userId: number) => number = () => 0) =>
-  http.get(`${API}/todos`, async ({ request }) => {
-    const userId = Number(new URL(request.url).searchParams.get('userId'));
-    await delay(latency(userId));
-    return HttpResponse.json([{ ...todoRow(userId * 10, `u${userId}`), userId }]);
-  });
+const lists = userLists;
 
 const titles = () => screen.queryAllByRole('listitem').map((li) => li.textContent);
 
