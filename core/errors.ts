@@ -157,7 +157,7 @@ export function jsonSafeIssues(issues: unknown): StandardIssue[] {
   );
 }
 
-/** @internal An error as plain data for a snapshot or a page: what `plainError` gives. */
+/** An error as plain data, as a snapshot's meta holds it: name, message and status, and a `ValidationError`'s issues, entity and pk. */
 export interface PlainError {
   readonly name: string;
   readonly message: string;

@@ -23,6 +23,7 @@ export type {
   StoreSnapshot,
 } from './types.js';
 export { restoreSnapshot, takeSnapshot } from './controllerSnapshot.js';
+/** @internal What the add-ons keep from the collector (through core/internal.ts); not part of the package's types. */
 export { holdTombstones } from './holds.js';
 export type { RestoreOptions, TakeSnapshotOptions } from './controllerSnapshot.js';
 export { afterHydration, holdHydration, isHydrating } from './hydration.js';
