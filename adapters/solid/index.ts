@@ -101,8 +101,10 @@ export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | nu
  * <ControllerProvider controller={new Controller()}><App /></ControllerProvider>
  */
 export function ControllerProvider(props: { controller: Controller; children?: JSX.Element }): JSX.Element {
+  // read once: `controller={new Controller()}` compiles to a getter that makes a controller on every read
+  const controller = props.controller;
   // a development check (a production build leaves it out: useController then says that none is in context)
-  const given: unknown = process.env.NODE_ENV !== 'production' && props.controller;
+  const given: unknown = controller;
   if (process.env.NODE_ENV !== 'production' && typeof (given as Partial<Controller> | null)?.observe !== 'function') {
     throw new TypeError(
       `rx-rest/solid: <ControllerProvider controller={...}> expects a Controller, got ${given === null ? 'null' : typeof given === 'object' ? 'an object that is not one' : typeof given}. ` +
@@ -111,9 +113,7 @@ export function ControllerProvider(props: { controller: Controller; children?: J
   }
   restoreSentErrors(); // while hydrating: before an <ErrorBoundary> below loads what the server sent
   return createComponent(ControllerContext.Provider, {
-    get value() {
-      return props.controller;
-    },
+    value: controller,
     get children() {
       return props.children;
     },

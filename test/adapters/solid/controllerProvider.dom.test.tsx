@@ -40,4 +40,22 @@ describe('ControllerProvider', () => {
     ));
     expect(screen.getByText('child')).toBeTruthy();
   });
+
+  it('makes one controller from controller={new Controller(...)} (the prop is a getter that makes one per read)', () => {
+    let made = 0;
+    const make = () => (made++, new Controller());
+    let seen: Controller | undefined;
+    function Reader() {
+      seen = useController();
+      return <p>reader</p>;
+    }
+    render(() => (
+      <ControllerProvider controller={make()}>
+        <Reader />
+      </ControllerProvider>
+    ));
+    expect(screen.getByText('reader')).toBeTruthy();
+    expect(made).toBe(1);
+    expect(seen).toBeInstanceOf(Controller);
+  });
 });
