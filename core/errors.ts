@@ -288,3 +288,14 @@ export class SnapshotError extends TypeError {
     this.detail = detail;
   }
 }
+
+/**
+ * @internal Reports `error` as an uncaught error of its own microtask: what runs a list of callbacks (the
+ * store's listeners, the end of a task's afterQueries, the add-ons waiting for hydration) calls it for one
+ * that threw, so that the others still run and the error is not lost.
+ */
+export function reportLater(error: unknown): void {
+  queueMicrotask(() => {
+    throw error;
+  });
+}

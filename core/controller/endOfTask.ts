@@ -4,6 +4,8 @@
  * microtask), however many writes the task made.
  */
 
+import { reportLater } from '../errors.js';
+
 /** A stream whose re-read waits (`QueryStream`). */
 export interface Waiting {
   /** Runs the re-read that waits, if any. */
@@ -46,9 +48,7 @@ function endOfTask(): void {
       try {
         run();
       } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
+        reportLater(error);
       }
     }
   }

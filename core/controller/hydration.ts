@@ -7,6 +7,8 @@
  * server ever holds it (the adapters hold only in a browser).
  */
 
+import { reportLater } from '../errors.js';
+
 let holds = 0;
 const waiting = new Set<() => void>();
 
@@ -20,9 +22,7 @@ function releaseWaiting(): void {
       run();
     } catch (error) {
       // one add-on that fails must not keep the others from starting
-      queueMicrotask(() => {
-        throw error;
-      });
+      reportLater(error);
     }
   }
 }

@@ -2,6 +2,7 @@ import { BehaviorSubject, Observable } from 'rxjs';
 import type { Action } from './actions.js';
 import { reducer, type Transition } from './reducer.js';
 import type { State } from './state.js';
+import { reportLater } from '../errors.js';
 
 /** @internal The store's subjects, for tests that count their observers (not exported by the package). */
 export let storeInternals: (store: Store) => {
@@ -14,12 +15,6 @@ interface Listener {
   readonly next: (transition: Transition) => void;
   active: boolean;
 }
-
-/** A listener's error, reported as an uncaught error of its own task (as rxjs reports a subscriber's). */
-const report = (error: unknown) =>
-  setTimeout(() => {
-    throw error;
-  });
 
 /**
  * The one store: a `BehaviorSubject<State>` changed only by dispatching actions through `reducer`.
@@ -69,7 +64,7 @@ export class Store {
   /**
    * Calls `next` with every change and what it touched (query streams recompute only what it touches), after the
    * state's subscribers, until the returned function is called. A plain call per write, not an rxjs subject's
-   * chain: the query cache listens to every write. A listener that throws is reported in a task of its own.
+   * chain: the query cache listens to every write. A listener that throws is reported in a microtask of its own (`reportLater`).
    */
   listen(next: (transition: Transition) => void): () => void {
     const listener: Listener = { next, active: true };
@@ -123,7 +118,7 @@ export class Store {
           try {
             listener.next(transition);
           } catch (error) {
-            report(error);
+            reportLater(error);
           }
         }
       } finally {
