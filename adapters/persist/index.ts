@@ -226,8 +226,10 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   let leftOut = false; // a value JSON leaves out was warned about (development)
   // while the storage holds an older state than the store (a change not saved yet, the save not read yet),
   // the deletion marks stay: the restore of an older save, here or in a tab that opens now (told by this
-  // tab's sync), meets the marks of what was deleted since, and the merge refuses its copies
-  let release: (() => void) | undefined;
+  // tab's sync), meets the marks of what was deleted since, and the merge refuses its copies. Held from the
+  // start, not from the first change: the write of a deletion that another tab's sync applies before the save
+  // is read may run the sweep that collects its mark before this add-on hears of the change
+  let release: (() => void) | undefined = holdTombstones(controller);
   const unhold = () => {
     if (!dirty) release = void release?.();
   };
@@ -367,6 +369,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   /** The save was read (or could not be): saves may start. */
   const settled = (restored: boolean): boolean => {
     ready = true;
+    unhold();
     if (finalState) {
       // the state at teardown, merged with the save it never restored, so that neither is lost
       // (its deletion marks refuse the save's older copies of what was deleted)

@@ -16,9 +16,9 @@ import {
   restoreSnapshot,
   takeSnapshot,
   type ControllerAction,
+  type EntityMeta,
   type StateSnapshot,
 } from '../../core/index.js';
-import { holdTombstones } from '../../core/internal.js';
 
 /**
  * What `syncTabs` talks through: a `BroadcastChannel`, or anything shaped like one (tests, other transports).
@@ -75,11 +75,11 @@ const HOSTILE = new Set(['__proto__', 'constructor', 'prototype']);
 const warn = (...what: unknown[]) => console.warn('rx-rest/sync:', ...what);
 
 /**
- * How long (ms, on the controller's clock) a tab keeps every deletion mark after it posted or read one:
- * a snapshot another tab took before it read the deletion (a change, an answer to a hello) may still be
- * on its way, and only the mark makes the merge refuse its older copy of the record.
+ * Whether a record written at `meta` (none: a record without a time) loses to a deletion written at
+ * `mark`, by the merge's rule: the later request start, then the later arrival; a tie goes to the deletion.
  */
-const SETTLE_MS = 10_000;
+const beaten = (meta: EntityMeta | undefined, mark: EntityMeta) =>
+  !meta || (meta.fetchedAt - mark.fetchedAt || meta.date - mark.date) <= 0;
 
 /**
  * The path (`entities.Todo.1.onClick`) of the first function or symbol in `value` (what structured clone
@@ -132,14 +132,16 @@ function hostileKey(value: unknown): string | undefined {
 
 /** Why `message` is not a message of this add-on, or `undefined` when it is well formed. */
 function syncMessageProblem(message: unknown): string | undefined {
-  if (!isObject(message) || message.format !== SYNC_FORMAT) return `no ${SYNC_FORMAT} format marker`;
+  // the reasons in development only (production warns with the message alone)
+  const dev = process.env.NODE_ENV !== 'production';
+  if (!isObject(message) || message.format !== SYNC_FORMAT) return dev ? `no ${SYNC_FORMAT} format marker` : '';
   const { from, kind, to, snapshot } = message;
-  if (typeof from !== 'string' || (to !== undefined && typeof to !== 'string')) return 'no sender id';
+  if (typeof from !== 'string' || (to !== undefined && typeof to !== 'string')) return dev ? 'no sender id' : '';
   if (kind === 'hello' || kind === 'reset') return undefined;
-  if (kind !== 'snapshot') return `unknown kind ${JSON.stringify(kind)}`;
+  if (kind !== 'snapshot') return dev ? `unknown kind ${JSON.stringify(kind)}` : '';
   const s = snapshot as Record<string, unknown>;
   const key = hostileKey(s);
-  if (key !== undefined) return `the key ${key} in its snapshot`;
+  if (key !== undefined) return dev ? `the key ${key} in its snapshot` : '';
   const wellFormed =
     tables(s, 1, () => true) &&
     tables(s.entities, 2, (record) => typeof record === 'object' && record !== null) &&
@@ -149,9 +151,10 @@ function syncMessageProblem(message: unknown): string | undefined {
     (s.invalid === undefined ||
       (Array.isArray(s.invalid) &&
         s.invalid.every(
-          (pair) => Array.isArray(pair) && pair.length === 2 && pair.every((p) => typeof p === 'string'),
+          (pair) =>
+            Array.isArray(pair) && pair.length === 2 && pair.every((p) => typeof p === 'string' && !HOSTILE.has(p)),
         )));
-  return wellFormed ? undefined : 'a malformed snapshot';
+  return wellFormed ? undefined : dev ? 'a malformed snapshot' : '';
 }
 
 const isEmpty = (snapshot: StateSnapshot) =>
@@ -164,9 +167,10 @@ const isEmpty = (snapshot: StateSnapshot) =>
  * Where `BroadcastChannel` does not exist, it does nothing (one warning); where there is no `document`
  * (a server render), a channel name does nothing either (a channel object is used as given). While a
  * server-rendered page hydrates (see `holdHydration`), what other tabs send is applied once it is
- * hydrated, so the first render shows the server's data. A deleted record stays deleted in every tab: a
- * tab keeps its deletion marks for 10 s after it posted or read one (through garbage collection), so an
- * older copy another tab sent before it read the deletion is refused. A first argument that is no `Controller`, or a
+ * hydrated, so the first render shows the server's data. A deleted record stays deleted in every tab,
+ * however late an older copy of it comes in: each tab remembers the deletions it made or read (entity, pk
+ * and the deletion's stamp; after its store collected them too), answers a hello with them, and drops a
+ * copy older than a deletion it knows from what it applies. A first argument that is no `Controller`, or a
  * `channel` that is no channel, throws a `TypeError`.
  *
  * @example
@@ -213,7 +217,9 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
       // the browser's DataCloneError names no entity or field
       const at = process.env.NODE_ENV !== 'production' && uncloneable(extra?.snapshot);
       warn(
-        `a ${kind} message could not be posted (skipped)${at ? `: ${at}, which cannot be sent to another tab (this tab's store keeps it)` : ''}:`,
+        process.env.NODE_ENV !== 'production'
+          ? `a ${kind} message could not be posted (skipped)${at ? `: ${at}, which cannot be sent to another tab (this tab's store keeps it)` : ''}:`
+          : `${kind} not posted`,
         error,
       );
     }
@@ -221,21 +227,51 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
   const postSnapshot = (snapshot: StateSnapshot, to?: string) => {
     if (!isEmpty(snapshot)) post('snapshot', to === undefined ? { snapshot } : { snapshot, to });
   };
-  // a deletion was posted or read: the marks stay while older copies of its record may be on their way
-  let release = () => {};
-  const keepMarks = (snapshot: StateSnapshot | undefined) => {
-    if (snapshot?.invalid && !stopped) {
-      release();
-      release = holdTombstones(controller, SETTLE_MS);
+  // the deletions this tab posted or applied, by `key \0 pk`: an older copy of the record may come in
+  // later than the store keeps its mark (a slow tab's change, a hello answer of a tab that did not read it)
+  const marks = new Map<string, [key: string, pk: string, mark: EntityMeta]>();
+  type Tables = { [key: string]: { [pk: string]: unknown } };
+  /**
+   * Drops from `snapshot` (its own objects) each record older than a deletion this tab knows; an `answer`
+   * to a hello also gets the deletions its store no longer holds (a mark stays after a later record: it
+   * refuses only what is older than the deletion, and a reset clears them).
+   */
+  const refuse = (snapshot: StateSnapshot, answer?: boolean) => {
+    const { entities, entitiesMeta } = snapshot as { entities: Tables; entitiesMeta: Tables };
+    for (const [key, pk, mark] of marks.values()) {
+      const meta = entitiesMeta[key]?.[pk] as EntityMeta | undefined;
+      if (entities[key]?.[pk] !== undefined) {
+        if (beaten(meta, mark)) delete entities[key][pk];
+      } else if (answer && !meta) {
+        ((snapshot as { invalid?: [string, string][] }).invalid ??= []).push([key, pk]);
+        (entitiesMeta[key] ??= {})[pk] = mark;
+      }
+    }
+  };
+  /**
+   * Remembers the deletions `snapshot` holds (this tab's own, or one restored: its times are checked; a
+   * mark's meta an object's prototype would give, as for a pk `toString`, is no time).
+   */
+  const learn = ({ invalid = [], entitiesMeta }: StateSnapshot) => {
+    for (const [key, pk] of invalid) {
+      const path = `${key}\0${pk}`;
+      const mark = entitiesMeta[key]?.[pk];
+      const known = marks.get(path)?.[2];
+      if (isTime(mark) && (!known || beaten(known, mark!))) marks.set(path, [key, pk, mark!]);
     }
   };
 
   const receive = (event: { readonly data: unknown }) => {
     const message = event.data as SyncMessage;
     const problem = syncMessageProblem(message);
-    if (problem !== undefined) return warn(`ignored a message with ${problem}:`, message);
+    if (problem !== undefined)
+      return warn(process.env.NODE_ENV !== 'production' ? `ignored a message with ${problem}:` : 'ignored', message);
     if (message.from === id || (message.to !== undefined && message.to !== id)) return;
-    if (message.kind === 'hello') return postSnapshot(takeSnapshot(controller, { invalid: true }), message.from);
+    if (message.kind === 'hello') {
+      const snapshot = takeSnapshot(controller, { invalid: true });
+      refuse(snapshot, true);
+      return postSnapshot(snapshot, message.from);
+    }
     if (isHydrating()) {
       // a server-rendered page hydrating renders the server's data: another tab's state waits until it is hydrated
       held.push(message);
@@ -254,8 +290,9 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
       // a reset at the sender's stamp, not at the time it arrives here: what the sender (or this tab)
       // wrote after it, before this tab read it, stays in both
       if (message.kind !== 'reset') {
-        keepMarks(message.snapshot); // before the restore: its writes may run a sweep
+        refuse(message.snapshot!);
         restoreSnapshot(controller, message.snapshot);
+        learn(message.snapshot!);
       } else if (message.at === undefined) controller.resetEntireStore();
       else
         restoreSnapshot(
@@ -265,7 +302,8 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
         );
     } catch (error) {
       // a time that is not one, values nested too deeply: restoreSnapshot checked before writing anything
-      if (error instanceof SnapshotError)
+      if (process.env.NODE_ENV === 'production') warn('ignored', message, error);
+      else if (error instanceof SnapshotError)
         warn(
           `ignored a message with a snapshot it cannot restore (${error.path}: ${error.detail.split(' (')[0]}):`,
           message,
@@ -282,7 +320,6 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
     if (stopped) return;
     stopped = true;
     cancelHeld();
-    release();
     subscription?.unsubscribe();
     if (channel.addEventListener) channel.removeEventListener?.('message', receive);
     else if (channel.onmessage === receive) channel.onmessage = null;
@@ -291,10 +328,13 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
   subscription = controller.actions$.subscribe({
     next: (action) => {
       if (applying) return;
-      if (action.type === 'reset') post('reset', { at: controller.getState().lastReset });
-      else if (SHARED.has(action.type) && action.changes) {
+      if (action.type === 'reset') {
+        marks.clear(); // the merge refuses anything older than the reset
+        post('reset', { at: controller.getState().lastReset });
+      } else if (SHARED.has(action.type) && action.changes) {
         const snapshot = takeSnapshot(controller, { changes: action.changes, invalid: true });
-        keepMarks(snapshot);
+        refuse(snapshot);
+        learn(snapshot);
         postSnapshot(snapshot);
       }
     },

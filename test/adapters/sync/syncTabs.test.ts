@@ -696,6 +696,67 @@ describe('syncTabs: bad input', () => {
     expect(before.entities.Todo?.['1']).toMatchObject({ title: 'kept' });
   });
 
+  it('drops a message with malformed deletion marks with a warning, learns none of them, and loses nothing', async () => {
+    const [a, b] = [tab(), tab()];
+    const channel = spy();
+    let restored = next(b);
+    a.set(Todo, { id: 1, title: 'kept' });
+    await restored;
+    const genuine = await channel.until((message) => message.kind === 'snapshot');
+    a.dispose(); // B alone reads what follows
+    const snapshot = genuine.snapshot as { entitiesMeta: { Todo: Record<string, Record<string, number>> } };
+    const times = snapshot.entitiesMeta.Todo['1']!;
+    const marked = (invalid: unknown, meta: unknown) => ({
+      ...genuine,
+      from: 'a hostile tab',
+      snapshot: { entities: {}, endpoints: {}, meta: {}, entitiesMeta: { Todo: { 1: meta } }, invalid },
+    });
+    const later = { ...times, fetchedAt: times.fetchedAt! + 10, date: times.date! + 10 };
+    const bad: unknown[] = [
+      marked('all', later),
+      marked([['Todo', 1]], later),
+      marked([['__proto__', 'toString']], later),
+      marked([['Todo', 'constructor']], later),
+      marked([['Todo', '1']], 'later'),
+      marked([['Todo', '1']], { ...later, fetchedAt: Number.NaN }),
+      marked([['Todo', '1']], { ...later, fetchedAt: 1e300 }),
+    ];
+    for (const message of bad) channel.post(message);
+    // well formed, and applied (a mark of a record B does not hold), but its meta is no time of its own
+    restored = next(b);
+    channel.post(marked([['Todo', 'toString']], later));
+    await restored;
+    restored = next(b);
+    channel.post({
+      ...genuine,
+      from: 'another tab',
+      snapshot: {
+        entities: { Todo: { 1: { id: 1, title: 'a later write' } } },
+        entitiesMeta: { Todo: { 1: { ...times, fetchedAt: times.fetchedAt! + 1, date: times.date! + 1 } } },
+        endpoints: {},
+        meta: {},
+      },
+    });
+    await restored;
+    expect(warn).toHaveBeenCalledTimes(bad.length);
+    expect(warn.mock.calls.map((call) => call[2])).toEqual(bad);
+    expect(warn.mock.calls.slice(0, 5).map((call) => call[1])).toEqual(
+      Array(5).fill('ignored a message with a malformed snapshot:'),
+    );
+    expect(Object.prototype).not.toHaveProperty('fetchedAt');
+    expect(b.get(Todo, { id: 1 })?.title).toBe('a later write'); // no mark of the dropped messages refused it
+    b.gc(); // B's store lets go of what nothing reads (the mark for the pk toString too): what B remembers stays
+    b.set(Todo, { id: 2, title: 'set after the collection' });
+    // a tab that opens now is answered (nothing uncloneable in it), and with no mark of the dropped messages
+    const late = tab();
+    const hello = await channel.until((message) => message.kind === 'hello');
+    const answer = await channel.until((message) => message.to === hello.from);
+    await delivered(b, late);
+    expect((answer.snapshot as { invalid?: unknown[] }).invalid ?? []).not.toContainEqual(['Todo', '1']);
+    expect(late.get(Todo, { id: 2 })?.title).toBe('set after the collection');
+    expect(warn).toHaveBeenCalledTimes(bad.length);
+  });
+
   it('a change that cannot be posted (a value structured clone refuses) is reported, naming the entity and field, and skipped', async () => {
     const [a, b] = [tab(), tab()];
     a.set(Todo, { id: 1, title: 'with a function', onClick: () => 'not data' });
@@ -918,7 +979,6 @@ describe('syncTabs: a deleted record stays deleted', () => {
     await older; // tab C writes its read and posts it
     await posted;
     expect(a.get(Todo, { id: 1 })).toBeUndefined();
-    expect(a.getState().entities.Todo?.['1']).toBe(INVALID);
     c.release();
     await delivered(a, c.controller);
     expect(c.controller.get(Todo, { id: 1 })).toBeUndefined();
@@ -947,7 +1007,6 @@ describe('syncTabs: a deleted record stays deleted', () => {
     await channel.until((message) => message.to === hello.from, 2);
     await delivered(c.controller, b);
     expect(b.get(Todo, { id: 1 })).toBeUndefined();
-    expect(b.getState().entities.Todo?.['1']).toBe(INVALID);
     expect(a.get(Todo, { id: 1 })).toBeUndefined();
     c.release(); // tab C reads the deletion at last
     await delivered(a, c.controller);
@@ -958,6 +1017,80 @@ describe('syncTabs: a deleted record stays deleted', () => {
       controller.gc();
       expect(controller.getState().entities.Todo?.['1']).toBeUndefined();
     }
+  });
+
+  it('an older read of a deleted record that comes in more than 10 s after the deletion, its mark collected, stays out', async () => {
+    const { clock, options } = clocked();
+    const a = tab(options);
+    const c = slowTab(options);
+    const restored = next(c.controller);
+    await a.fetch(TodoResource.get, { id: 1 });
+    await restored;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let arrived!: () => void;
+    const read = new Promise<void>((resolve) => (arrived = resolve));
+    fake.server.use(
+      http.get(`${API}/todos/1`, async () => {
+        arrived();
+        await answered;
+        return HttpResponse.json({ id: 1, userId: 1, title: 'read before the deletion' });
+      }),
+    );
+    clock.now += 1_000;
+    const older = c.controller.fetch(TodoResource.get, { id: 1 }); // tab C reads todo 1...
+    await read;
+    c.hold(); // ...and has not read the deletion yet when its answer comes, half a minute later
+    clock.now += 1_000;
+    await a.fetch(TodoResource.delete, { id: 1 });
+    clock.now += 30_000;
+    a.gc(); // tab A's store no longer holds the mark
+    expect(a.getState().entities.Todo?.['1']).toBeUndefined();
+    const posted = next(a);
+    answer();
+    await older; // tab C writes its read and posts it
+    await posted;
+    expect(a.get(Todo, { id: 1 })).toBeUndefined();
+    c.release();
+    await delivered(a, c.controller);
+    expect(c.controller.get(Todo, { id: 1 })).toBeUndefined();
+    // a record written after the deletion (made again) is taken
+    const again = next(a);
+    c.controller.set(Todo, { id: 1, userId: 1, title: 'made again' });
+    await again;
+    expect(a.get(Todo, { id: 1 })?.title).toBe('made again');
+  });
+
+  it('a tab that opens more than 10 s after a deletion is not given the record back by a tab that had not read it, nor later', async () => {
+    const { clock, options } = clocked();
+    const a = tab(options);
+    const c = slowTab(options);
+    const restored = next(c.controller);
+    await a.fetch(TodoResource.getList, userOne);
+    await restored;
+    c.hold(); // tab C has not read what comes next: the deletion
+    clock.now += 1_000;
+    await a.fetch(TodoResource.delete, { id: 1 });
+    clock.now += 30_000;
+    a.gc(); // tab A's store no longer holds the mark
+    expect(a.getState().entities.Todo?.['1']).toBeUndefined();
+    const channel = spy();
+    const b = tab(options); // opens: says hello
+    const hello = await channel.until((message) => message.kind === 'hello');
+    await channel.until((message) => message.to === hello.from && message.from !== hello.from);
+    await delivered(a, b); // tab A's answer is in
+    clock.now += 30_000;
+    b.gc(); // nor does tab B's store, half a minute later
+    expect(b.getState().entities.Todo?.['1']).toBeUndefined();
+    c.deliver((message) => message.kind === 'hello'); // tab C answers with what it holds: the old todo 1
+    await channel.until((message) => message.to === hello.from, 2);
+    await delivered(c.controller, b);
+    expect(b.get(Todo, { id: 1 })).toBeUndefined();
+    expect(b.getResponse(TodoResource.getList, userOne).data?.map((todo) => todo.id)).toEqual([3]);
+    expect(a.get(Todo, { id: 1 })).toBeUndefined();
+    c.release(); // tab C reads the deletion at last
+    await delivered(a, c.controller);
+    expect(c.controller.get(Todo, { id: 1 })).toBeUndefined();
   });
 
   it('with persist: a save read after another tab deleted a record, before that tab saved again, does not bring it back in any tab', async () => {
@@ -987,6 +1120,57 @@ describe('syncTabs: a deleted record stays deleted', () => {
     await a.fetch(TodoResource.delete, { id: 1 }); // saved at the end of the throttle window, a minute later
     clock.now += 20_000;
     a.gc(); // the sweep a write runs
+    let readB!: () => void;
+    readsHeld = new Promise((resolve) => (readB = resolve));
+    const channel = spy();
+    let stopB!: ReturnType<typeof persist>;
+    const b = tab({
+      ...options,
+      managers: [(c) => syncTabs(c, { channel: channelName }), (c) => (stopB = persist(c, { storage }))],
+    });
+    const hello = await channel.until((message) => message.kind === 'hello');
+    await channel.until((message) => message.to === hello.from);
+    await delivered(a, b); // tab A's answer is in, before tab B's storage answers
+    readB();
+    await stopB.restored;
+    await delivered(b, a); // what tab B restored is in tab A
+    expect(b.get(Todo, { id: 1 })).toBeUndefined();
+    expect(a.get(Todo, { id: 1 })).toBeUndefined();
+    expect(b.getResponse(TodoResource.getList, userOne).data?.map((todo) => todo.id)).toEqual([3]);
+    expect(a.getResponse(TodoResource.getList, userOne).data?.map((todo) => todo.id)).toEqual([3]);
+    await stopA.flush();
+    expect(Object.keys(JSON.parse(items.get('rx-rest')!).state.entities.Todo)).not.toContain('1');
+  });
+
+  it('with persist: nor when that tab has not saved for longer than gcTime (its hold ended, its store collected the mark)', async () => {
+    const { clock, options } = clocked();
+    const items = new Map<string, string>();
+    let readsHeld: Promise<void> | undefined;
+    const storage: PersistStorage = {
+      getItem: async (key) => {
+        await readsHeld;
+        return items.get(key);
+      },
+      setItem: async (key, value) => void items.set(key, value),
+      removeItem: async (key) => void items.delete(key),
+    };
+    let stopA!: ReturnType<typeof persist>;
+    const a = tab({
+      ...options,
+      managers: [
+        (c) => syncTabs(c, { channel: channelName }),
+        (c) => (stopA = persist(c, { storage, throttle: 120_000 })),
+      ],
+    });
+    await stopA.restored;
+    await a.fetch(TodoResource.getList, userOne);
+    watch(a.observe(TodoResource.getList, userOne)); // kept by the collector
+    await stopA.flush(); // the storage holds todo 1
+    clock.now += 1_000;
+    await a.fetch(TodoResource.delete, { id: 1 }); // saved at the end of the throttle window, a minute later
+    clock.now += 70_000; // the save is due at the end of the throttle window, two minutes later
+    a.gc(); // the sweep a write runs
+    expect(a.getState().entities.Todo?.['1']).toBeUndefined();
     let readB!: () => void;
     readsHeld = new Promise((resolve) => (readB = resolve));
     const channel = spy();
