@@ -224,15 +224,12 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   let saved: StateSnapshot | undefined; // the save read after such a teardown
   let reset = false; // the store was reset before the save was read
   let leftOut = false; // a value JSON leaves out was warned about (development)
-  // while the storage holds an older state than the store (a change not saved yet, the save not read yet),
-  // the deletion marks stay: the restore of an older save, here or in a tab that opens now (told by this
-  // tab's sync), meets the marks of what was deleted since, and the merge refuses its copies. Held from the
-  // start, not from the first change: the write of a deletion that another tab's sync applies before the save
-  // is read may run the sweep that collects its mark before this add-on hears of the change
-  let release: (() => void) | undefined = holdTombstones(controller);
-  const unhold = () => {
-    if (!dirty) release = void release?.();
-  };
+  // until the save is read, the deletion marks stay: the restore of the save meets the marks of what was
+  // deleted since it was written (here, or in another tab whose sync told this one), and the merge refuses
+  // its copies. Held from the start: the write of a deletion another tab's sync applies may run the sweep
+  // that collects its mark before this add-on hears of the change. (A tab that opens later is told of the
+  // deletions by this tab's sync, which remembers them, not by the store's marks: none is held after.)
+  const release = holdTombstones(controller);
 
   /** Runs a storage write now, or after the one in flight; a failure warns and nothing throws. */
   const write = (what: string, run: () => unknown): void => {
@@ -292,7 +289,6 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (!dirty || !ready || stopped) return;
     dirty = false;
     write('save the state', () => storage.setItem(key, envelope(takeSnapshot(controller))));
-    void (writes ? writes.then(unhold) : unhold());
   };
 
   const changed = (action: ControllerAction): void => {
@@ -308,7 +304,6 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     }
     if (changes.entities.length === 0 && changes.endpoints.length === 0) return; // optimistic layers only
     dirty = true;
-    release ??= holdTombstones(controller);
     if (ready && timer === undefined) timer = setTimeout(save, throttle);
   };
 
@@ -369,7 +364,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   /** The save was read (or could not be): saves may start. */
   const settled = (restored: boolean): boolean => {
     ready = true;
-    unhold();
+    release();
     if (finalState) {
       // the state at teardown, merged with the save it never restored, so that neither is lost
       // (its deletion marks refuse the save's older copies of what was deleted)
@@ -429,7 +424,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (!ready && dirty) finalState = takeSnapshot(controller, { invalid: true });
     save();
     stopped = true;
-    release = void release?.();
+    release();
     readNow?.(); // torn down during hydration: the save is read now and merged with the state (below)
     clearTimeout(timer);
     subscription.unsubscribe();

@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import {
   Controller,
+  INVALID,
   peekQuery,
   takeSnapshot,
   type ControllerOptions,
@@ -243,6 +244,22 @@ describe('restore on start', () => {
     controller.set(Todo, { id: 2, title: 'saved after' });
     await stop.flush();
     expect(Object.keys(saved(async.items.get('rx-rest')).state.entities.Todo!).sort()).toEqual(['2', '3', '4']);
+  });
+
+  it('once the save is read, a deleted todo’s mark is collected while a change waits to be saved (the save holds no marks)', async () => {
+    const clock = { now: 1_000 };
+    const controller = newController({ gcTime: 60_000, now: () => clock.now });
+    const stop = persistOn(controller, { throttle: 60_000 });
+    await stop.restored;
+    await controller.fetch(TodoResource.getList, {});
+    await controller.fetch(TodoResource.delete, { id: 1 }); // saved at the end of the throttle window
+    expect(controller.getState().entities.Todo?.['1']).toBe(INVALID);
+    clock.now += 20_000;
+    controller.gc();
+    expect(controller.getState().entities.Todo?.['1']).toBeUndefined();
+    expect(peekQuery(controller, TodoResource.getList, {}).data?.map((todo) => todo.id)).toEqual([2, 3, 4]);
+    await stop.flush();
+    expect(Object.keys(saved().state.entities.Todo!).sort()).toEqual(['2', '3', '4']);
   });
 
   it('a todo deleted before a teardown that came before the restore is not brought back by the merged save', async () => {
