@@ -367,6 +367,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       bodyOptional: ![push, put ?? postItem, patch].some((op) => op?.body && op.bodyRequired),
       paginationField: page,
       listSchema,
+      queryStyles: queryStyles(doc, list, decide),
       members,
       entityRefs: [...new Set([entity, ...refs.entities])].sort(),
       typeRefs: [...refs.types].sort(),

@@ -96,7 +96,9 @@ function resourceCode(resource: ResourceModel): string {
     `urlPrefix`,
     `path: ${JSON.stringify(resource.path)}`,
     `schema: ${resource.entity}`,
-    `Endpoint: ApiEndpoint`,
+    // the list operation's styled query parameters: on the class, so that every member, and what derives from one
+    // (getPage, push, extend), writes them
+    `Endpoint: ${resource.queryStyles ? `withQueryStyles(ApiEndpoint, ${resource.queryStyles})` : 'ApiEndpoint'}`,
   ];
   if (resource.searchParams) options.push(`searchParams: {} as ${resource.searchParams}`);
   if (resource.body) options.push(`body: {} as ${resource.body}`);
@@ -128,7 +130,7 @@ function resourcesFile(model: Model): string {
   const usesSchema = model.resources.some((r) => r.listSchema);
   const imports = [
     `import { createResource${usesSchema ? ', schema' : ''} } from 'rx-rest';`,
-    `import { ApiEndpoint, urlPrefix } from './client.js';`,
+    `import { ApiEndpoint, urlPrefix${model.resources.some((r) => r.queryStyles) ? ', withQueryStyles' : ''} } from './client.js';`,
     ...importLines(
       model.resources.flatMap((r) => r.entityRefs),
       model.resources.flatMap((r) => r.typeRefs),
@@ -151,8 +153,8 @@ function endpointCode(endpoint: EndpointModel): string {
   if (endpoint.process) options.push(`process: ${endpoint.process}`);
   else if (endpoint.resultType) options.push(`process: (value: unknown) => value as ${endpoint.resultType}`);
   const comment = `/** ${endpoint.description ? `${endpoint.description.replace(/\*\//g, '*\\/')} ` : ''}(\`${endpoint.operation.replace(/\*\//g, '*\\/')}\`) */\n`;
-  let created = `new RestEndpoint({ ${options.join(', ')} })`;
-  if (endpoint.queryStyles) created = `withQueryStyles(${created}, ${endpoint.queryStyles})`;
+  const Endpoint = endpoint.queryStyles ? `(withQueryStyles(RestEndpoint, ${endpoint.queryStyles}))` : 'RestEndpoint';
+  let created = `new ${Endpoint}({ ${options.join(', ')} })`;
   if (endpoint.body && endpoint.bodyOptional) created = `optionalBody(${created})`;
   return `${comment}export const ${endpoint.name} = ${created};`;
 }
@@ -210,45 +212,45 @@ export function optionalBody<E>(
 export type QueryStyle = readonly [style: 'form' | 'deepObject' | 'spaceDelimited' | 'pipeDelimited', explode: boolean];
 
 /**
- * The endpoint, its query string written as the spec says for the parameters of \`styles\` (the others as rx-rest
- * writes them: an array as a repeated key): \`deepObject\` as \`a[k]=v\`; unexploded arrays as \`a=1,2\`
- * (\`pipeDelimited\`: \`a=1|2\`, \`spaceDelimited\`: \`a=1%202\`) and objects as \`a=k,v\`; an exploded object as its
- * properties, each a parameter.
+ * The endpoint class \`Endpoint\` writing its query string as the spec says for the parameters of \`styles\` (the
+ * others as rx-rest writes them: an array as a repeated key): \`deepObject\` as \`a[k]=v\`; unexploded arrays as
+ * \`a=1,2\` (\`pipeDelimited\`: \`a=1|2\`, \`spaceDelimited\`: \`a=1%202\`) and objects as \`a=k,v\`; an exploded object
+ * as its properties, each a parameter. A subclass, so that what derives from its endpoints (\`getPage\`, a
+ * resource's \`push\`, \`extend\`) writes them too.
  */
-export function withQueryStyles<E extends RestEndpoint<any, any, any, any, any, any>>(
-  endpoint: E,
+export function withQueryStyles<C extends new (...args: any[]) => RestEndpoint<any, any, any, any, any, any>>(
+  Endpoint: C,
   styles: Readonly<Record<string, QueryStyle>>,
-): E {
-  const written = RestEndpoint.prototype.searchToString;
+): C {
   const text = (value: unknown) =>
     encodeURIComponent(value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value));
-  function searchToString(this: E, search: Readonly<Record<string, unknown>>): string {
-    const pairs: string[] = [];
-    for (const key of Object.keys(search).sort()) {
-      const value = search[key];
-      const [style, explode] = Object.prototype.hasOwnProperty.call(styles, key) ? styles[key]! : ['form', true];
-      const entries =
-        typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
-          ? Object.entries(value)
-              .filter(([, item]) => item !== undefined && item !== null)
-              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-          : undefined;
-      const name = encodeURIComponent(key);
-      if (style === 'deepObject' && entries) for (const [k, item] of entries) pairs.push(\`\${name}[\${encodeURIComponent(k)}]=\${text(item)}\`);
-      else if (explode && entries) for (const [k, item] of entries) pairs.push(\`\${encodeURIComponent(k)}=\${text(item)}\`);
-      else if (!explode && value !== undefined && value !== null && (entries || Array.isArray(value))) {
-        const items = entries ? entries.flat() : (value as unknown[]).filter((item) => item !== undefined && item !== null);
-        const separator = style === 'pipeDelimited' ? '|' : style === 'spaceDelimited' ? '%20' : ',';
-        pairs.push(\`\${name}=\${items.map(text).join(separator)}\`);
-      } else {
-        const plain = written.call(this, { [key]: value });
-        if (plain) pairs.push(plain);
+  return class extends Endpoint {
+    override searchToString(search: Readonly<Record<string, unknown>>): string {
+      const pairs: string[] = [];
+      for (const key of Object.keys(search).sort()) {
+        const value = search[key];
+        const [style, explode] = Object.prototype.hasOwnProperty.call(styles, key) ? styles[key]! : ['form', true];
+        const entries =
+          typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
+            ? Object.entries(value)
+                .filter(([, item]) => item !== undefined && item !== null)
+                .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            : undefined;
+        const name = encodeURIComponent(key);
+        if (style === 'deepObject' && entries) for (const [k, item] of entries) pairs.push(\`\${name}[\${encodeURIComponent(k)}]=\${text(item)}\`);
+        else if (explode && entries) for (const [k, item] of entries) pairs.push(\`\${encodeURIComponent(k)}=\${text(item)}\`);
+        else if (!explode && value !== undefined && value !== null && (entries || Array.isArray(value))) {
+          const items = entries ? entries.flat() : (value as unknown[]).filter((item) => item !== undefined && item !== null);
+          const separator = style === 'pipeDelimited' ? '|' : style === 'spaceDelimited' ? '%20' : ',';
+          pairs.push(\`\${name}=\${items.map(text).join(separator)}\`);
+        } else {
+          const plain = super.searchToString({ [key]: value });
+          if (plain) pairs.push(plain);
+        }
       }
+      return pairs.join('&');
     }
-    return pairs.join('&');
-  }
-  Object.defineProperty(endpoint, 'searchToString', { value: searchToString, writable: true, configurable: true });
-  return endpoint;
+  };
 }
 
 /** The endpoint class of the resources: sends \`requestHeaders\`. */

@@ -80,6 +80,11 @@ export interface ResourceModel {
   readonly paginationField: string | undefined;
   /** The list schema when the list comes in an envelope (`{ data: new schema.Collection([Pet]), next: '' }`). */
   readonly listSchema: string | undefined;
+  /**
+   * The list operation's query parameters rx-rest would not write as the spec says (as `EndpointModel.queryStyles`),
+   * for `withQueryStyles` on the resource's endpoint class; undefined when there are none.
+   */
+  readonly queryStyles: string | undefined;
   readonly members: Readonly<
     Partial<Record<'get' | 'getList' | 'push' | 'update' | 'partialUpdate' | 'delete', ResourceMember>>
   >;

@@ -47,6 +47,28 @@ describe('query parameter styles', () => {
     });
   }, 60_000);
 
+  it("a resource's list and its pages write the list operation's styled parameters too", async () => {
+    const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
+    const controller = new Controller();
+    const search = { filter: { status: 'open', owner: 'a&b' }, ids: [1, 2], lanes: ['fast', 'slow'] };
+    const list = (await controller.fetch(api.TaskResource.getList, search)) as { id: number }[];
+    expect(list.map((task) => task.id)).toEqual([1, 2]);
+    expect(generated.server.requests.at(-1)).toBe(
+      'GET /api/tasks?filter[owner]=a%26b&filter[status]=open&ids=1,2&lanes=fast%20slow',
+    );
+    const parsed = { filter: { owner: 'a&b', status: 'open' }, ids: ['1', '2'], lanes: ['fast', 'slow'] };
+    expect(generated.server.queries.at(-1)).toEqual(parsed);
+    await controller.fetch(api.TaskResource.getList.getPage, { ...search, page: 2 });
+    expect(generated.server.queries.at(-1)).toEqual({ ...parsed, page: '2' });
+    // a member made from the resource later (extend) keeps them
+    const extended = api.TaskResource.extend({ getList: { name: 'Task.getList, extended' } });
+    await controller.fetch(extended.getList, search);
+    expect(generated.server.queries.at(-1)).toEqual(parsed);
+    // and so does a standalone endpoint's extension
+    await controller.fetch(api.search.extend({ name: 'search, extended' }), { filter: { status: 'open' }, ids: [3] });
+    expect(generated.server.queries.at(-1)).toEqual({ filter: { status: 'open' }, ids: ['3'] });
+  }, 60_000);
+
   it('prints what it decided for each styled parameter, and leaves the default ones to rx-rest', () => {
     const styled = generated.model.decisions.filter((d) => d.subject.startsWith('GET /search ?'));
     expect(styled.map((d) => [d.subject, d.decision])).toEqual([
@@ -58,6 +80,17 @@ describe('query parameter styles', () => {
     ]);
     expect(generated.model.endpoints.find((e) => e.name === 'search')!.queryStyles).toBe(
       "{ filter: ['deepObject', true], ids: ['form', false], point: ['form', false], lanes: ['pipeDelimited', false], range: ['form', true] }",
+    );
+    // a resource's: its list operation's (page and the other default ones left to rx-rest)
+    expect(
+      generated.model.decisions.filter((d) => d.subject.startsWith('GET /tasks ?')).map((d) => [d.subject, d.decision]),
+    ).toEqual([
+      ['GET /tasks ?filter', 'query style deepObject'],
+      ['GET /tasks ?ids', 'query style form, not exploded'],
+      ['GET /tasks ?lanes', 'query style spaceDelimited, not exploded'],
+    ]);
+    expect(generated.model.resources.find((r) => r.name === 'TaskResource')!.queryStyles).toBe(
+      "{ filter: ['deepObject', true], ids: ['form', false], lanes: ['spaceDelimited', false] }",
     );
   });
 
