@@ -6,7 +6,16 @@ import { BehaviorSubject, Subject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Controller, type ControllerOptions } from '../../core/index.js';
 import { http, HttpResponse } from 'msw';
-import { API, TodoResource, answerNext, status, record, tick, useFakeClock, useTodoServer } from '../reliability/faultHarness.js';
+import {
+  API,
+  TodoResource,
+  answerNext,
+  status,
+  record,
+  tick,
+  useFakeClock,
+  useTodoServer,
+} from '../reliability/faultHarness.js';
 
 const fake = useTodoServer();
 const count = (request: string) => fake.requests.filter((r) => r === request).length;
@@ -17,7 +26,13 @@ afterEach(() => {
 });
 function make(options: ControllerOptions = {}) {
   const env = { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
-  const c = new Controller({ environment: env, gcTime: Infinity, retry: 3, retryDelay: (n) => 1000 * 2 ** n, ...options });
+  const c = new Controller({
+    environment: env,
+    gcTime: Infinity,
+    retry: 3,
+    retryDelay: (n) => 1000 * 2 ** n,
+    ...options,
+  });
   controllers.push(c);
   return { c, env };
 }
@@ -153,10 +168,12 @@ describe('polling with subscribers coming and going', () => {
     const { c } = make({ retry: 2, retryDelay: () => 300 });
     const s = record(c.observe(Polled, { id: 1 }));
     await tick(0);
-    fake.server.use(http.get(`${API}/todos/:id`, ({ request }) => {
-      fake.requests.push(`GET ${new URL(request.url).pathname}`);
-      return HttpResponse.json({ message: 'down' }, { status: 500 });
-    }));
+    fake.server.use(
+      http.get(`${API}/todos/:id`, ({ request }) => {
+        fake.requests.push(`GET ${new URL(request.url).pathname}`);
+        return HttpResponse.json({ message: 'down' }, { status: 500 });
+      }),
+    );
     await tick(10_000);
     // at most one request in each 300 ms window
     expect(count('GET /todos/1')).toBeLessThanOrEqual(1 + Math.ceil(10_000 / 300));

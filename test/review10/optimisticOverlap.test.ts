@@ -27,7 +27,8 @@ afterEach(() => {
   for (const c of controllers) c.dispose();
   controllers = [];
 });
-const stored = (c: Controller, id: number) => c.getState().entities.Todo?.[String(id)] as Record<string, unknown> | undefined;
+const stored = (c: Controller, id: number) =>
+  c.getState().entities.Todo?.[String(id)] as Record<string, unknown> | undefined;
 const seen = (c: Controller, id: number) => {
   const t = c.getResponse(TodoResource.get, { id }).data;
   return t && { title: t.title, completed: t.completed };
@@ -154,7 +155,9 @@ describe('guesses on lists', () => {
     const list = record(c.observe(TodoResource.getList, { userId: 1 }));
     await settled(() => expect(list.last().data).toHaveLength(2));
     const held = gate(fake, 'post', '/todos');
-    const a = c.fetch(TodoResource.getList.push, { userId: 1 }, { id: 50, userId: 1, title: 'a' }).catch((e: unknown) => e);
+    const a = c
+      .fetch(TodoResource.getList.push, { userId: 1 }, { id: 50, userId: 1, title: 'a' })
+      .catch((e: unknown) => e);
     const b = c.fetch(TodoResource.getList.push, { userId: 1 }, { id: 51, userId: 1, title: 'b' });
     await settled(() => expect(list.last().data?.map((t) => t.id)).toEqual([1, 3, 50, 51]));
     await settled(() => expect(held).toHaveLength(2));

@@ -10,7 +10,13 @@ import { TodoResource, flush, record, settled, useTodoServer } from '../reliabil
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string) => ({ id, userId: 1, title, completed: false, createdAt: '2024-01-01T00:00:00Z' });
+const row = (id: number, title: string) => ({
+  id,
+  userId: 1,
+  title,
+  completed: false,
+  createdAt: '2024-01-01T00:00:00Z',
+});
 let controllers: Controller[] = [];
 const make = (options: ConstructorParameters<typeof Controller>[0] = {}) => {
   const c = new Controller({ retry: 0, ...options });
@@ -223,7 +229,10 @@ describe('hostile and malformed snapshots', () => {
     const bad = {
       entities: { Todo: { 1: row(1, 'good'), 2: 'not a record', 3: null, 4: [1, 2] }, Other: 7 },
       endpoints: { 'GET http://api.test/todos/1': '1', 'GET http://api.test/todos/2': '2' },
-      meta: { 'GET http://api.test/todos/1': { date: 1, fetchedAt: 1, expiresAt: 4e12 }, 'GET http://api.test/todos/2': 'bad' },
+      meta: {
+        'GET http://api.test/todos/1': { date: 1, fetchedAt: 1, expiresAt: 4e12 },
+        'GET http://api.test/todos/2': 'bad',
+      },
       entitiesMeta: 5,
       optimistic: 'x',
     };
@@ -254,7 +263,9 @@ describe('hostile and malformed snapshots', () => {
     const snapshot = {
       entities: {},
       endpoints: { 'GET http://api.test/todos/1': '1' },
-      meta: { 'GET http://api.test/todos/1': { date: Date.now(), fetchedAt: Date.now(), expiresAt: Date.now() + 60_000 } },
+      meta: {
+        'GET http://api.test/todos/1': { date: Date.now(), fetchedAt: Date.now(), expiresAt: Date.now() + 60_000 },
+      },
     };
     const c = make();
     restoreSnapshot(c, snapshot);

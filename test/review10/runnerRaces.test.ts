@@ -9,7 +9,13 @@ import { TodoResource, flush, record, settled, useTodoServer } from '../reliabil
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string) => ({ id, userId: 1, title, completed: false, createdAt: '2024-01-01T00:00:00Z' });
+const row = (id: number, title: string) => ({
+  id,
+  userId: 1,
+  title,
+  completed: false,
+  createdAt: '2024-01-01T00:00:00Z',
+});
 const environment = () => ({
   online$: new BehaviorSubject(true),
   visible$: new BehaviorSubject(true),
@@ -236,7 +242,13 @@ describe('observe emissions', () => {
     const held = gate(fake, 'get', '/todos/:id');
     const s = record(c.observe(TodoResource.get, { id: 1 }));
     expect(s.values).toHaveLength(1);
-    expect(s.values[0]).toMatchObject({ data: undefined, loading: true, fetching: true, error: undefined, stale: false });
+    expect(s.values[0]).toMatchObject({
+      data: undefined,
+      loading: true,
+      fetching: true,
+      error: undefined,
+      stale: false,
+    });
     await settled(() => expect(held).toHaveLength(1));
     held[0]!.json(row(1, 'one'));
     await settled(() => expect(s.last().data?.title).toBe('one'));
@@ -282,7 +294,12 @@ describe('observe emissions', () => {
     for (let i = 1; i < s.values.length; i++) {
       const [p, q] = [s.values[i - 1]!, s.values[i]!] as QueryState<unknown>[];
       expect(
-        p!.data === q!.data && p!.error === q!.error && p!.loading === q!.loading && p!.fetching === q!.fetching && p!.stale === q!.stale && p!.paused === q!.paused,
+        p!.data === q!.data &&
+          p!.error === q!.error &&
+          p!.loading === q!.loading &&
+          p!.fetching === q!.fetching &&
+          p!.stale === q!.stale &&
+          p!.paused === q!.paused,
       ).toBe(false);
     }
     s.unsubscribe();
