@@ -36,6 +36,8 @@ interface InFlight {
   readonly abort: AbortController;
   /** A `fetch` caller awaits it: it runs to the end even when its last observer leaves. */
   awaited: boolean;
+  /** The `signal` of the endpoint that started it, which aborts it for every caller that shares it. */
+  readonly signal: AbortSignal | undefined;
 }
 
 /** The requests of one controller. */
@@ -134,18 +136,24 @@ export class Requests implements RequestStatus {
    * caller waits for the value (an observer's refetch does not, and resolves `undefined`).
    */
   request(endpoint: ControllerEndpoint, args: readonly unknown[], key: string, awaited: boolean): Promise<unknown> {
+    /** Another request of this key is in flight without a `signal` of another endpoint: this one runs beside it. */
+    let beside = false;
     if (!endpoint.sideEffect) {
       const running = this.inFlight.get(key);
       if (running) {
-        running.awaited ||= awaited;
-        return running.promise;
+        // shared only when the same `signal` aborts both: another endpoint's abort is not this caller's
+        if (running.signal === endpoint.signal) {
+          running.awaited ||= awaited;
+          return running.promise;
+        }
+        beside = running.signal === undefined;
       }
     }
     const fetchedAt = this.stamps.next();
     const generation = this.#generation;
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
-    const entry = { abort, awaited, startedAt: fetchedAt } as InFlight;
+    const entry = { abort, awaited, startedAt: fetchedAt, signal: endpoint.signal } as InFlight;
     this.#running.set(abort, describe(endpoint, key));
     this.pins.add(abort, fetchedAt);
     const stop = this.#resetSignal.signal;
@@ -252,7 +260,7 @@ export class Requests implements RequestStatus {
         : readOwn(endpoint, args, response, state);
     };
     entry.promise = run();
-    if (!endpoint.sideEffect) {
+    if (!endpoint.sideEffect && !beside) {
       this.inFlight.set(key, entry);
       this.#listener.onFetchingChange(key);
     }
