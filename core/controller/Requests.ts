@@ -118,6 +118,12 @@ export class Requests implements RequestStatus {
       this.#listener.onFetchingChange(key);
     }
     if (signal.aborted) throw signal.reason;
+    // the store was reset while it waited: it settles without a request (the network may still be down)
+    if (stop.aborted)
+      throw new AbortError(
+        describe(endpoint, key),
+        process.env.NODE_ENV !== 'production' ? 'the store was reset while it waited for the network' : undefined,
+      );
     return true;
   }
 
