@@ -181,6 +181,9 @@ export class Requests implements RequestStatus {
       unpinned = this.pins.end(abort);
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
     };
+    // the endpoint's own signal ends its waits (for the network, before a retry) too
+    const own = endpoint.signal;
+    const aborts = own ? AbortSignal.any([abort.signal, own]) : abort.signal;
     const run = async (): Promise<unknown> => {
       await undefined; // the request is registered in flight before anything can settle it
       let startedAt = fetchedAt;
@@ -188,7 +191,7 @@ export class Requests implements RequestStatus {
       try {
         response = await withRetries(
           async (attempt) => {
-            const online = this.#online(endpoint, key, abort.signal, stop);
+            const online = this.#online(endpoint, key, aborts, stop);
             unpauseEarly(); // marked by the attempt itself from now on, if it waits
             const waited = await online;
             if (attempt > 0 || waited) entry.startedAt = startedAt = this.stamps.next(); // a response is as new as its attempt
@@ -198,11 +201,13 @@ export class Requests implements RequestStatus {
           retryCount(endpoint.retry !== undefined ? endpoint.retry : endpoint.sideEffect ? 0 : this.#options.retry),
           endpoint.retryDelay ?? this.#options.retryDelay,
           this.#options.scheduler,
-          abort.signal,
+          aborts,
           stop,
         );
-      } catch (error) {
+      } catch (caught) {
         settle();
+        // the endpoint's signal aborted a wait: an `AbortError` naming the request, as its attempts give
+        const error = own && caught === own.reason ? new AbortError(describe(endpoint, key), caught) : caught;
         if (error instanceof Error && error.name === 'AbortError') {
           // an aborted request stores nothing: only its optimistic layer goes, and its observers stop showing it as fetching
           this.#layerGone(layer, endpoint, key, args, toError(error));

@@ -3,9 +3,20 @@
  * `signal`): a shared request when one of its callers' endpoints aborts. The abort belongs to that caller:
  * it rejects, and the others (fetches and observers of the same key) still get the answer.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { BehaviorSubject } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Controller } from '../../core/index.js';
-import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
+import {
+  TodoResource,
+  answerNext,
+  flush,
+  record,
+  settled,
+  status,
+  tick,
+  useFakeClock,
+  useTodoServer,
+} from '../reliability/faultHarness.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
@@ -115,5 +126,63 @@ describe('a shared GET when one caller aborts', () => {
     abort.abort();
     await expect(c.fetch(Get, { id: 2 })).rejects.toMatchObject({ name: 'AbortError' });
     expect((await c.fetch(TodoResource.get, { id: 2 })).title).toBe('todo 2');
+  });
+});
+
+describe('an endpoint signal during a retry wait', () => {
+  it('aborting while the retry waits rejects the fetch at once as an abort, and no retry is sent', async () => {
+    useFakeClock();
+    const c = make();
+    const abort = new AbortController();
+    const Get = TodoResource.get.extend({ signal: abort.signal, retry: 3, retryDelay: 10_000 });
+    answerNext(fake, 'get', '/todos/:id', status(503));
+    const fetched = outcome(c.fetch(Get, { id: 1 }));
+    await tick(0);
+    expect(fake.requests).toEqual(['GET /todos/1']);
+    abort.abort();
+    await tick(0);
+    expect(fetched.done).toBe(true);
+    expect((fetched.error as Error | undefined)?.name).toBe('AbortError');
+    await tick(30_000);
+    expect(fake.requests).toEqual(['GET /todos/1']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('an observer of such an endpoint stops fetching when it aborts during the wait', async () => {
+    useFakeClock();
+    const c = make();
+    const abort = new AbortController();
+    const Get = TodoResource.get.extend({ signal: abort.signal, retry: 3, retryDelay: 10_000 });
+    answerNext(fake, 'get', '/todos/:id', status(503));
+    const s = record(c.observe(Get, { id: 1 }));
+    await tick(0);
+    abort.abort();
+    await tick(0);
+    expect(s.last().fetching).toBe(false);
+    await tick(30_000);
+    expect(fake.requests).toEqual(['GET /todos/1']);
+    s.unsubscribe();
+  });
+});
+
+describe('an endpoint signal while offline', () => {
+  it('aborting while the request waits for the network rejects at once; nothing is sent when it returns', async () => {
+    const online$ = new BehaviorSubject(false);
+    const c = new Controller({ retry: 0, environment: { online$ } });
+    controllers.push(c);
+    const abort = new AbortController();
+    const Get = TodoResource.get.extend({ signal: abort.signal });
+    const fetched = outcome(c.fetch(Get, { id: 1 }));
+    const s = record(c.observe(Get, { id: 1 }));
+    await flush();
+    expect(s.last()).toMatchObject({ paused: true });
+    abort.abort();
+    await settled(() => expect(fetched.done).toBe(true));
+    expect((fetched.error as Error | undefined)?.name).toBe('AbortError');
+    expect(s.last()).toMatchObject({ paused: false, fetching: false });
+    online$.next(true);
+    await flush();
+    expect(fake.requests).toHaveLength(0);
+    s.unsubscribe();
   });
 });
