@@ -36,8 +36,8 @@ interface InFlight {
   readonly abort: AbortController;
   /** A `fetch` caller awaits it: it runs to the end even when its last observer leaves. */
   awaited: boolean;
-  /** The `signal` of the endpoint that started it, which aborts it for every caller that shares it. */
-  readonly signal: AbortSignal | undefined;
+  /** The endpoint that started it: its `signal` and `timeout` end it for every caller that shares it. */
+  readonly endpoint: ControllerEndpoint;
 }
 
 /** The requests of one controller. */
@@ -142,24 +142,25 @@ export class Requests implements RequestStatus {
    * caller waits for the value (an observer's refetch does not, and resolves `undefined`).
    */
   request(endpoint: ControllerEndpoint, args: readonly unknown[], key: string, awaited: boolean): Promise<unknown> {
-    /** Another request of this key is in flight without a `signal` of another endpoint: this one runs beside it. */
+    /** Another request of this key is in flight that nothing but the controller ends: this one runs beside it. */
     let beside = false;
     if (!endpoint.sideEffect) {
       const running = this.inFlight.get(key);
       if (running) {
-        // shared only when the same `signal` aborts both: another endpoint's abort is not this caller's
-        if (running.signal === endpoint.signal) {
+        const other = running.endpoint;
+        // shared only when the same `signal` and `timeout` end both: another endpoint's are not this caller's
+        if (other.signal === endpoint.signal && timeoutOf(other) === timeoutOf(endpoint)) {
           running.awaited ||= awaited;
           return running.promise;
         }
-        beside = running.signal === undefined;
+        beside = other.signal === undefined && timeoutOf(other) === undefined;
       }
     }
     const fetchedAt = this.stamps.next();
     const generation = this.#generation;
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
-    const entry = { abort, awaited, startedAt: fetchedAt, signal: endpoint.signal } as InFlight;
+    const entry = { abort, awaited, startedAt: fetchedAt, endpoint } as InFlight;
     this.#running.set(abort, describe(endpoint, key));
     this.pins.add(abort, fetchedAt);
     const stop = this.#resetSignal.signal;
@@ -424,3 +425,6 @@ export class Requests implements RequestStatus {
     }
   }
 }
+
+/** The `timeout` of a `RestEndpoint` (other endpoints have none). */
+const timeoutOf = (endpoint: ControllerEndpoint): unknown => (endpoint as { timeout?: unknown }).timeout;

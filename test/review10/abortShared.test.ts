@@ -186,3 +186,32 @@ describe('an endpoint signal while offline', () => {
     s.unsubscribe();
   });
 });
+
+describe('a shared GET and an endpoint timeout', () => {
+  it('a plain fetch does not fail by the timeout of another endpoint of the same key, the timed one does', async () => {
+    const c = make();
+    const held = gate(fake, 'get', '/todos/:id');
+    const Timed = TodoResource.get.extend({ timeout: 50 });
+    const timed = outcome(c.fetch(Timed, { id: 1 }));
+    const plain = outcome(c.fetch(TodoResource.get, { id: 1 }));
+    await settled(() => expect(timed.done).toBe(true));
+    expect((timed.error as Error | undefined)?.name).toBe('TimeoutError');
+    for (const h of held) if (!h.aborted) h.json(row(1, 'slow answer'));
+    await settled(() => expect(plain.done).toBe(true));
+    expect(plain.error).toBeUndefined();
+    expect(plain.value?.title).toBe('slow answer');
+  });
+
+  it('a timed fetch that joins a plain request still times out', async () => {
+    const c = make();
+    const held = gate(fake, 'get', '/todos/:id');
+    const Timed = TodoResource.get.extend({ timeout: 50 });
+    const plain = outcome(c.fetch(TodoResource.get, { id: 1 }));
+    const timed = outcome(c.fetch(Timed, { id: 1 }));
+    await settled(() => expect(timed.done).toBe(true));
+    expect((timed.error as Error | undefined)?.name).toBe('TimeoutError');
+    for (const h of held) if (!h.aborted) h.json(row(1, 'slow answer'));
+    await settled(() => expect(plain.done).toBe(true));
+    expect(plain.value?.title).toBe('slow answer');
+  });
+});
