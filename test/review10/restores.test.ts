@@ -290,3 +290,38 @@ describe('hostile and malformed snapshots', () => {
     s.unsubscribe();
   });
 });
+
+describe('replacing restores', () => {
+  it('the same state replaced twice: no emission the second time, rows kept (===)', async () => {
+    const server = make();
+    server.setResponse(TodoResource.getList, {}, [row(1, 'a'), row(2, 'b')]);
+    const snapshot = json(takeSnapshot(server));
+    const c = make();
+    restoreSnapshot(c, snapshot, { replace: true });
+    const s = record(c.observe(TodoResource.getList, {}));
+    const rows = s.last().data!;
+    restoreSnapshot(c, json(snapshot), { replace: true });
+    await flush();
+    expect(s.values).toHaveLength(1);
+    expect(s.last().data).toBe(rows);
+    s.unsubscribe();
+  });
+
+  it('a snapshot changing one row of an observed list: one emission, the other row the same object', async () => {
+    const server = make();
+    server.setResponse(TodoResource.getList, {}, [row(1, 'a'), row(2, 'b')]);
+    const c = make();
+    restoreSnapshot(c, json(takeSnapshot(server)));
+    const s = record(c.observe(TodoResource.getList, {}));
+    const [one, two] = s.last().data!;
+    await new Promise((r) => setTimeout(r, 3));
+    server.set(Todo, { id: 2, title: 'b2' });
+    restoreSnapshot(c, json(takeSnapshot(server)));
+    await flush();
+    expect(s.values).toHaveLength(2);
+    expect(s.last().data![0]).toBe(one);
+    expect(s.last().data![1]).not.toBe(two);
+    expect(s.last().data![1]!.title).toBe('b2');
+    s.unsubscribe();
+  });
+});
