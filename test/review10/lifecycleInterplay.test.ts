@@ -221,3 +221,78 @@ describe('polling with subscribers coming and going', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+describe('polling and the page being hidden', () => {
+  it('the last subscriber leaving while hidden leaves no timer; a new one while hidden polls once visible', async () => {
+    useFakeClock();
+    const { c, env } = make({ retry: 0 });
+    const a = record(c.observe(Polled, { id: 1 }));
+    await tick(0);
+    env.visible$.next(false);
+    await tick(2500);
+    expect(count('GET /todos/1')).toBe(1);
+    a.unsubscribe();
+    await tick(0);
+    expect(vi.getTimerCount()).toBe(0);
+    const b = record(c.observe(Polled, { id: 1 }));
+    await tick(3000);
+    expect(count('GET /todos/1')).toBe(1);
+    env.visible$.next(true);
+    await tick(0);
+    expect(count('GET /todos/1')).toBe(2);
+    await tick(1000);
+    expect(count('GET /todos/1')).toBe(3);
+    b.unsubscribe();
+    await tick(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('hidden and offline at once: one refetch when both are back, not two', async () => {
+    useFakeClock();
+    const { c, env } = make({ retry: 0 });
+    const s = record(c.observe(Polled, { id: 1 }));
+    await tick(0);
+    env.visible$.next(false);
+    env.online$.next(false);
+    await tick(5000);
+    env.online$.next(true);
+    await tick(0);
+    expect(count('GET /todos/1')).toBe(1);
+    env.visible$.next(true);
+    await tick(0);
+    expect(count('GET /todos/1')).toBe(2);
+    await tick(999);
+    expect(count('GET /todos/1')).toBe(2);
+    s.unsubscribe();
+  });
+});
+
+describe('polling from the data’s age', () => {
+  it('a subscriber that comes when fresh data is already older than the period polls at once, then every period', async () => {
+    useFakeClock();
+    const { c } = make({ retry: 0 });
+    await c.fetch(TodoResource.get, { id: 1 });
+    await tick(2500); // fresh for 60 s, but two periods old
+    const s = record(c.observe(Polled, { id: 1 }));
+    await tick(0);
+    expect(count('GET /todos/1')).toBe(2);
+    await tick(999);
+    expect(count('GET /todos/1')).toBe(2);
+    await tick(1);
+    expect(count('GET /todos/1')).toBe(3);
+    s.unsubscribe();
+  });
+
+  it('a subscriber that comes when the data is stale fetches once, not twice (load and poll)', async () => {
+    useFakeClock();
+    const { c } = make({ retry: 0 });
+    await c.fetch(TodoResource.get, { id: 1 });
+    await tick(61_000);
+    const s = record(c.observe(Polled, { id: 1 }));
+    await tick(0);
+    expect(count('GET /todos/1')).toBe(2);
+    await tick(1000);
+    expect(count('GET /todos/1')).toBe(3);
+    s.unsubscribe();
+  });
+});
