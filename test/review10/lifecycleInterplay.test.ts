@@ -296,3 +296,39 @@ describe('polling from the data’s age', () => {
     s.unsubscribe();
   });
 });
+
+describe('marks while offline', () => {
+  it('invalidate while offline: paused and loading, one request when the network returns', async () => {
+    useFakeClock();
+    const { c, env } = make({ retry: 0 });
+    const s = record(c.observe(TodoResource.get, { id: 1 }));
+    await tick(0);
+    env.online$.next(false);
+    c.invalidate(TodoResource.get, { id: 1 });
+    await tick(0);
+    expect(s.last()).toMatchObject({ paused: true, loading: true, data: undefined });
+    env.online$.next(true);
+    await tick(0);
+    expect(count('GET /todos/1')).toBe(2);
+    expect(s.last()).toMatchObject({ paused: false, loading: false, fetching: false });
+    expect(s.last().data?.title).toBe('todo 1');
+    s.unsubscribe();
+  });
+
+  it('expireAll while offline: the data stays, paused, one request when the network returns', async () => {
+    useFakeClock();
+    const { c, env } = make({ retry: 0 });
+    const s = record(c.observe(TodoResource.get, { id: 1 }));
+    await tick(0);
+    env.online$.next(false);
+    c.expireAll(TodoResource.get);
+    await tick(0);
+    expect(s.last()).toMatchObject({ loading: false, stale: true });
+    expect(s.last().data?.title).toBe('todo 1');
+    env.online$.next(true);
+    await tick(0);
+    expect(count('GET /todos/1')).toBe(2);
+    expect(s.last()).toMatchObject({ paused: false, stale: false, fetching: false });
+    s.unsubscribe();
+  });
+});
