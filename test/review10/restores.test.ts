@@ -325,3 +325,25 @@ describe('replacing restores', () => {
     s.unsubscribe();
   });
 });
+
+describe('expired data restored during a first load', () => {
+  it('the observer shows it as stale at once (no longer loading), keeps fetching, then shows the answer', async () => {
+    let now = Date.now() - 600_000;
+    const server = make({ now: () => now });
+    server.setResponse(TodoResource.get, { id: 1 }, row(1, 'expired'));
+    now += 1;
+    const snapshot = json(takeSnapshot(server));
+    const c = make();
+    const held = gate(fake, 'get', '/todos/:id');
+    const s = record(c.observe(TodoResource.get, { id: 1 }));
+    await settled(() => expect(held).toHaveLength(1));
+    restoreSnapshot(c, snapshot);
+    expect(s.last()).toMatchObject({ loading: false, fetching: true, stale: true });
+    expect(s.last().data?.title).toBe('expired');
+    held[0]!.json(row(1, 'answer'));
+    await settled(() => expect(s.last().data?.title).toBe('answer'));
+    expect(s.last()).toMatchObject({ loading: false, fetching: false, stale: false });
+    expect(held).toHaveLength(1);
+    s.unsubscribe();
+  });
+});
