@@ -176,8 +176,6 @@ export class QueryStream {
   #subscribers = 0;
   #pollers = 0;
   #poll: Unsubscribable | undefined;
-  /** When polling paused (hidden page, no network) while a polling subscriber stayed. */
-  #pausedAt: number | undefined;
   #updating = false;
   #dirty = false;
   /** Subscribers that want every write's state at once (not `batch`); `#wait`: where a batching one waits. */
@@ -374,18 +372,20 @@ export class QueryStream {
     const wanted = this.#pollers > 0 && typeof frequency === 'number' && frequency > 0 && !this.endpoint.sideEffect;
     const shouldPoll = wanted && host.pollingAllowed();
     if (shouldPoll && !this.#poll) {
-      if (this.#pausedAt !== undefined && host.now() - this.#pausedAt >= frequency) host.refetch(this);
-      this.#pausedAt = undefined;
       // the first poll when the data is `frequency` old (data rendered on the server or prefetched a
-      // moment ago is not fetched again at once), then every `frequency`
+      // moment ago is not fetched again at once), then every `frequency`; data already that old (a poll
+      // was missed while polling paused, or before this subscriber came) is polled at once
       const age = host.now() - (host.reader.dateOf(this.key) ?? Number.NEGATIVE_INFINITY);
-      const first = age >= 0 && age < frequency ? frequency - age : frequency;
-      this.#poll = every(frequency, () => host.refetch(this), host.scheduler, first);
+      if (age >= frequency) host.refetch(this);
+      this.#poll = every(
+        frequency,
+        () => host.refetch(this),
+        host.scheduler,
+        age >= 0 && age < frequency ? frequency - age : frequency,
+      );
     } else if (!shouldPoll && this.#poll) {
       this.#poll.unsubscribe();
       this.#poll = undefined;
-      if (wanted) this.#pausedAt = host.now();
     }
-    if (!wanted) this.#pausedAt = undefined;
   }
 }

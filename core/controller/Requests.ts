@@ -36,6 +36,8 @@ interface InFlight {
   readonly abort: AbortController;
   /** A `fetch` caller awaits it: it runs to the end even when its last observer leaves. */
   awaited: boolean;
+  /** The endpoint that started it: its `signal` and `timeout` end it for every caller that shares it. */
+  readonly endpoint: ControllerEndpoint;
 }
 
 /** The requests of one controller. */
@@ -116,6 +118,12 @@ export class Requests implements RequestStatus {
       this.#listener.onFetchingChange(key);
     }
     if (signal.aborted) throw signal.reason;
+    // the store was reset while it waited: it settles without a request (the network may still be down)
+    if (stop.aborted)
+      throw new AbortError(
+        describe(endpoint, key),
+        process.env.NODE_ENV !== 'production' ? 'the store was reset while it waited for the network' : undefined,
+      );
     return true;
   }
 
@@ -134,18 +142,25 @@ export class Requests implements RequestStatus {
    * caller waits for the value (an observer's refetch does not, and resolves `undefined`).
    */
   request(endpoint: ControllerEndpoint, args: readonly unknown[], key: string, awaited: boolean): Promise<unknown> {
+    /** Another request of this key is in flight that nothing but the controller ends: this one runs beside it. */
+    let beside = false;
     if (!endpoint.sideEffect) {
       const running = this.inFlight.get(key);
       if (running) {
-        running.awaited ||= awaited;
-        return running.promise;
+        const other = running.endpoint;
+        // shared only when the same `signal` and `timeout` end both: another endpoint's are not this caller's
+        if (other.signal === endpoint.signal && timeoutOf(other) === timeoutOf(endpoint)) {
+          running.awaited ||= awaited;
+          return running.promise;
+        }
+        beside = other.signal === undefined && timeoutOf(other) === undefined;
       }
     }
     const fetchedAt = this.stamps.next();
     const generation = this.#generation;
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
-    const entry = { abort, awaited, startedAt: fetchedAt } as InFlight;
+    const entry = { abort, awaited, startedAt: fetchedAt, endpoint } as InFlight;
     this.#running.set(abort, describe(endpoint, key));
     this.pins.add(abort, fetchedAt);
     const stop = this.#resetSignal.signal;
@@ -167,6 +182,9 @@ export class Requests implements RequestStatus {
       unpinned = this.pins.end(abort);
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
     };
+    // the endpoint's own signal ends its waits (for the network, before a retry) too
+    const own = endpoint.signal;
+    const aborts = own ? AbortSignal.any([abort.signal, own]) : abort.signal;
     const run = async (): Promise<unknown> => {
       await undefined; // the request is registered in flight before anything can settle it
       let startedAt = fetchedAt;
@@ -174,7 +192,7 @@ export class Requests implements RequestStatus {
       try {
         response = await withRetries(
           async (attempt) => {
-            const online = this.#online(endpoint, key, abort.signal, stop);
+            const online = this.#online(endpoint, key, aborts, stop);
             unpauseEarly(); // marked by the attempt itself from now on, if it waits
             const waited = await online;
             if (attempt > 0 || waited) entry.startedAt = startedAt = this.stamps.next(); // a response is as new as its attempt
@@ -184,11 +202,13 @@ export class Requests implements RequestStatus {
           retryCount(endpoint.retry !== undefined ? endpoint.retry : endpoint.sideEffect ? 0 : this.#options.retry),
           endpoint.retryDelay ?? this.#options.retryDelay,
           this.#options.scheduler,
-          abort.signal,
+          aborts,
           stop,
         );
-      } catch (error) {
+      } catch (caught) {
         settle();
+        // the endpoint's signal aborted a wait: an `AbortError` naming the request, as its attempts give
+        const error = own && caught === own.reason ? new AbortError(describe(endpoint, key), caught) : caught;
         if (error instanceof Error && error.name === 'AbortError') {
           // an aborted request stores nothing: only its optimistic layer goes, and its observers stop showing it as fetching
           this.#layerGone(layer, endpoint, key, args, toError(error));
@@ -252,7 +272,7 @@ export class Requests implements RequestStatus {
         : readOwn(endpoint, args, response, state);
     };
     entry.promise = run();
-    if (!endpoint.sideEffect) {
+    if (!endpoint.sideEffect && !beside) {
       this.inFlight.set(key, entry);
       this.#listener.onFetchingChange(key);
     }
@@ -405,3 +425,6 @@ export class Requests implements RequestStatus {
     }
   }
 }
+
+/** The `timeout` of a `RestEndpoint` (other endpoints have none). */
+const timeoutOf = (endpoint: ControllerEndpoint): unknown => (endpoint as { timeout?: unknown }).timeout;
