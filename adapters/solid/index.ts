@@ -150,7 +150,7 @@ export function createQueryState<E extends ReadEndpoint>(
   options?: Controller | SolidStateOptions,
 ): Accessor<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
-  const request = requestOf(endpoint, args);
+  const request = requestOf(endpoint, args, 'createQueryState');
   if (isServer)
     return serverState(controller, endpoint, request, observeIn(endpoint, request, controller, options, true));
   return observeIn(endpoint, request, controller, options, true, hydratedState(controller, request));
@@ -171,7 +171,7 @@ export function createQuery<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options?: Controller | SolidQueryOptions,
 ): QueryResource<EndpointData<E>> {
-  return queryResource(endpoint, args, options, true);
+  return queryResource(endpoint, args, options, true, 'createQuery');
 }
 
 /** The seed's name for `createQuery` (suspending, polls when the endpoint has `pollFrequency`). */
@@ -183,21 +183,22 @@ export function useSuspense<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options?: Controller | SolidQueryOptions,
 ): QueryResource<EndpointData<E>> {
-  return queryResource(endpoint, args, options, false);
+  return queryResource(endpoint, args, options, false, 'useSuspense');
 }
 
 /**
- * The suspending resource of `createQuery` and `useSuspense`. On the server it resolves (see ssr.ts);
- * in the browser, while hydrating, what the server sent for it is restored first (no request).
+ * The suspending resource of `createQuery` and `useSuspense` (`name`). On the server it resolves (see
+ * ssr.ts); in the browser, while hydrating, what the server sent for it is restored first (no request).
  */
 function queryResource<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options: Controller | SolidQueryOptions | undefined,
   poll: boolean,
+  name: string,
 ): QueryResource<EndpointData<E>> {
   const controller = controllerOf(options);
-  const request = requestOf(endpoint, args);
+  const request = requestOf(endpoint, args, name);
   if (isServer) {
     const defer = !!options && 'deferStream' in options && !!options.deferStream;
     return serverQuery(controller, endpoint, request, defer);
@@ -254,7 +255,7 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
 ): InfiniteAccessor<EndpointData<E>> {
   const controller = controllerOf(options);
   const source = infiniteSource(controller, endpoint, options);
-  const request = requestOf(endpoint, args);
+  const request = requestOf(endpoint, args, 'createInfiniteQuery');
   const state = isServer
     ? serverState(controller, endpoint, request, follow(request, source.peek, source.open))
     : follow(request, source.peek, source.open, hydratedState(controller, request));
@@ -266,9 +267,12 @@ function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | u
   return given ?? useController();
 }
 
-/** The request the args ask for, as a memo that changes only with the request key. */
-function requestOf<E extends ReadEndpoint>(endpoint: E, args: QueryArgsInput<E>): Accessor<Request<E>> {
-  assertReadEndpoint(endpoint, 'createQuery');
+/**
+ * The request the args ask for, as a memo that changes only with the request key. `name`, the function
+ * the app called, is the one the error that refuses a mutation endpoint names.
+ */
+function requestOf<E extends ReadEndpoint>(endpoint: E, args: QueryArgsInput<E>, name: string): Accessor<Request<E>> {
+  assertReadEndpoint(endpoint, name);
   const read = typeof args === 'function' ? (args as Accessor<QueryArgs<E> | null>) : () => args as QueryArgs<E> | null;
   return createMemo(
     () => {

@@ -119,7 +119,7 @@ export function createQuery<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options?: Controller | SvelteQueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
-  return query(endpoint, args, options, true);
+  return query(endpoint, args, options, true, 'createQuery');
 }
 
 /** The seed's name for `createQuery` (live, polls when the endpoint has `pollFrequency`). */
@@ -131,7 +131,7 @@ export function useSuspense<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options?: Controller | SvelteQueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
-  return query(endpoint, args, options, false);
+  return query(endpoint, args, options, false, 'useSuspense');
 }
 
 /**
@@ -148,7 +148,7 @@ export function createQueryState<E extends ReadEndpoint>(
   options?: Controller | SvelteQueryOptions,
 ): QueryResult<EndpointData<E>> {
   const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'paused', 'placeholder'] as const;
-  const store = createQuery(endpoint, args, options) as Batched<QueryResult<EndpointData<E>>>;
+  const store = query(endpoint, args, options, true, 'createQueryState') as Batched<QueryResult<EndpointData<E>>>;
   // rows: a task's writes reach the markup through the rows' own signals, at its end (see `getters`)
   const rows = (options as SvelteQueryOptions | undefined)?.reconcile; // a Controller has no `reconcile`
   return getters(store, fields, store.flush, !rows);
@@ -199,7 +199,7 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
   const source = infiniteSource(controllerOf(options), endpoint, options);
-  const store = follow(endpoint, args, source.peek, source.open);
+  const store = follow(endpoint, args, source.peek, source.open, 'createInfiniteQuery');
   return { subscribe: store.subscribe, loadNext: source.loadNext };
 }
 
@@ -252,7 +252,8 @@ function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): 
 
 /**
  * A store that follows `open(args)` and switches when the args' request key changes. On the server a
- * store is read once (subscribe, unsubscribe): it reads `peek(args)` and starts nothing.
+ * store is read once (subscribe, unsubscribe): it reads `peek(args)` and starts nothing. `name` is the
+ * function the app called, for the error that refuses a mutation endpoint.
  *
  * `batch` (`open` re-reads once per task): a subscription's first state is set at once, later ones at the
  * end of the task, the latest only (`afterQueries`); a read before then (`subscribe`, so `get(store)`, and
@@ -263,9 +264,10 @@ function follow<E extends ReadEndpoint, S>(
   args: QueryArgsInput<E>,
   peek: (list: EndpointArgs<E>) => S,
   open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
+  name: string,
   batch = false,
 ): Batched<S> {
-  assertReadEndpoint(endpoint, 'createQuery');
+  assertReadEndpoint(endpoint, name);
   const args$ = toReadable<QueryArgs<E>>(args);
   const list = (a: QueryArgs<E> | null) => (a === null ? [null] : a === undefined ? [] : [a]) as EndpointArgs<E>;
   if (typeof window === 'undefined') return { subscribe: (run) => args$.subscribe((a) => run(peek(list(a)))) };
@@ -304,6 +306,7 @@ function query<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options: Controller | SvelteQueryOptions | undefined,
   poll: boolean,
+  name: string,
 ): Readable<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
   const given = !!options && !('fetch' in options) ? options : undefined;
@@ -315,7 +318,7 @@ function query<E extends ReadEndpoint>(
   // a task's writes re-read once (a row's field read before then brings them in itself: see rows.ts)
   const open = (list: EndpointArgs<E>) =>
     kept.open(list, watchQuery(controller, endpoint, list, { poll, batch: true }));
-  return follow(endpoint, args, peek, open, true);
+  return follow(endpoint, args, peek, open, name, true);
 }
 
 /**

@@ -103,5 +103,7 @@ describe('rx-rest/solid types', () => {
     >();
     // @ts-expect-error not an argument of the list
     createInfiniteQuery(PostResource.getList, { id: 1 });
+    // @ts-expect-error a mutation endpoint is no list to read
+    createInfiniteQuery(PostResource.getList.push, {});
   });
 });

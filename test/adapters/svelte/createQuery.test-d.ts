@@ -71,6 +71,8 @@ describe('rx-rest/svelte types', () => {
     expectTypeOf(feed).toExtend<Readable<InfiniteState<{ results: Post[]; next: string | null }>>>();
     // @ts-expect-error not an argument of the list
     createInfiniteQuery(PostResource.getList, { id: 1 });
+    // @ts-expect-error a mutation endpoint is no list to read
+    createInfiniteQuery(PostResource.getList.push, {});
   });
 });
 
