@@ -95,6 +95,15 @@ export interface SolidQueryOptions extends SolidStateOptions {
 export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | null>;
 
 /**
+ * `createQuery`'s and `useSuspense`'s parameters after the endpoint: `args`, left out where the endpoint's
+ * may be (Data Client's `useSuspense(endpoint)`: a list whose search parameters are optional), then `options`.
+ */
+type ArgsThenOptions<E> =
+  undefined extends QueryArgs<E>
+    ? [args?: QueryArgsInput<E>, options?: Controller | SolidQueryOptions]
+    : [args: QueryArgsInput<E>, options?: Controller | SolidQueryOptions];
+
+/**
  * Makes `controller` the one `useController` and `createQuery` find below it.
  *
  * @example
@@ -168,8 +177,7 @@ export function createQueryState<E extends ReadEndpoint>(
  */
 export function createQuery<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
-  options?: Controller | SolidQueryOptions,
+  ...[args, options]: ArgsThenOptions<E>
 ): QueryResource<EndpointData<E>> {
   return queryResource(endpoint, args, options, true, 'createQuery');
 }
@@ -180,8 +188,7 @@ export const useLive: typeof createQuery = createQuery;
 /** Like `createQuery` (a suspending `Resource`), but never polls. */
 export function useSuspense<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
-  options?: Controller | SolidQueryOptions,
+  ...[args, options]: ArgsThenOptions<E>
 ): QueryResource<EndpointData<E>> {
   return queryResource(endpoint, args, options, false, 'useSuspense');
 }

@@ -54,6 +54,15 @@ export interface SvelteQueryOptions extends QueryOptions {
 /** What `createQuery` takes as args: a value, `null` (idle), a store of them, or a getter read in runes code. */
 export type QueryArgsInput<E> = QueryArgs<E> | null | Readable<QueryArgs<E> | null> | (() => QueryArgs<E> | null);
 
+/**
+ * `createQuery`'s and `useSuspense`'s parameters after the endpoint: `args`, left out where the endpoint's
+ * may be (Data Client's `useSuspense(endpoint)`: a list whose search parameters are optional), then `options`.
+ */
+type ArgsThenOptions<E> =
+  undefined extends QueryArgs<E>
+    ? [args?: QueryArgsInput<E>, options?: Controller | SvelteQueryOptions]
+    : [args: QueryArgsInput<E>, options?: Controller | SvelteQueryOptions];
+
 export { loadController, type LoadEventLike } from './sveltekit.js';
 export { fetchQuery } from './fetchQuery.js';
 
@@ -116,8 +125,7 @@ export function getController(): Controller {
  */
 export function createQuery<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
-  options?: Controller | SvelteQueryOptions,
+  ...[args, options]: ArgsThenOptions<E>
 ): Readable<QueryResult<EndpointData<E>>> {
   return query(endpoint, args, options, true, 'createQuery');
 }
@@ -128,8 +136,7 @@ export const useLive: typeof createQuery = createQuery;
 /** Like `createQuery`, but never polls: the same read without a polling timer. */
 export function useSuspense<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
-  options?: Controller | SvelteQueryOptions,
+  ...[args, options]: ArgsThenOptions<E>
 ): Readable<QueryResult<EndpointData<E>>> {
   return query(endpoint, args, options, false, 'useSuspense');
 }

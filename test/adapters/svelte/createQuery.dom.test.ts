@@ -7,6 +7,7 @@ import { createTodoServer } from '../../fixtures/todoServer.js';
 import { PollingTodoResource, TodoResource } from '../resources.js';
 import App from './App.svelte';
 import LegacyTodo from './LegacyTodo.svelte';
+import NoArgs from './NoArgs.svelte';
 import NoController from './NoController.svelte';
 import Polling from './Polling.svelte';
 import RunesState from './RunesState.svelte';
@@ -98,6 +99,17 @@ describe('createQuery in a legacy component (store args, explicit controller)', 
     await screen.findByRole('heading', { name: 'todo 1' });
     await rerender({ id: 2 });
     await screen.findByRole('heading', { name: 'todo 2' });
+  });
+});
+
+describe('useSuspense(endpoint) without args', () => {
+  it("reads an endpoint whose args are optional, as Data Client's useSuspense(endpoint) and createQuery(endpoint)", async () => {
+    render(NoArgs, { controller });
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    await screen.findByText('todo 4');
+    expect(titles()).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']);
+    expect(screen.getByText('4 live')).toBeTruthy();
+    expect(fake.requests).toEqual(['GET /todos']); // the same request as useSuspense(endpoint, undefined)
   });
 });
 
