@@ -125,9 +125,14 @@ export function getController(): Controller {
  */
 export function createQuery<E extends ReadEndpoint>(
   endpoint: E,
-  ...[args, options]: ArgsThenOptions<E>
+  ...args: ArgsThenOptions<E>
+): Readable<QueryResult<EndpointData<E>>>;
+export function createQuery<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
+  options?: Controller | SvelteQueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
-  return query(endpoint, args, options, true, 'createQuery');
+  return query(endpoint, args, options, 'createQuery');
 }
 
 /** The seed's name for `createQuery` (live, polls when the endpoint has `pollFrequency`). */
@@ -136,9 +141,14 @@ export const useLive: typeof createQuery = createQuery;
 /** Like `createQuery`, but never polls: the same read without a polling timer. */
 export function useSuspense<E extends ReadEndpoint>(
   endpoint: E,
-  ...[args, options]: ArgsThenOptions<E>
+  ...args: ArgsThenOptions<E>
+): Readable<QueryResult<EndpointData<E>>>;
+export function useSuspense<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
+  options?: Controller | SvelteQueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
-  return query(endpoint, args, options, false, 'useSuspense');
+  return query(endpoint, args, options, 'useSuspense');
 }
 
 /**
@@ -155,7 +165,7 @@ export function createQueryState<E extends ReadEndpoint>(
   options?: Controller | SvelteQueryOptions,
 ): QueryResult<EndpointData<E>> {
   const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'paused', 'placeholder'] as const;
-  const store = query(endpoint, args, options, true, 'createQueryState') as Batched<QueryResult<EndpointData<E>>>;
+  const store = query(endpoint, args, options, 'createQueryState') as Batched<QueryResult<EndpointData<E>>>;
   // rows: a task's writes reach the markup through the rows' own signals, at its end (see `getters`)
   const rows = (options as SvelteQueryOptions | undefined)?.reconcile; // a Controller has no `reconcile`
   return getters(store, fields, store.flush, !rows);
@@ -308,12 +318,12 @@ function follow<E extends ReadEndpoint, S>(
   return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), flush };
 }
 
+/** The store of `createQuery`, `useSuspense` and `createQueryState`, the one called (`name`): `useSuspense` never polls. */
 function query<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options: Controller | SvelteQueryOptions | undefined,
-  poll: boolean,
-  name: string,
+  name: 'createQuery' | 'useSuspense' | 'createQueryState',
 ): Readable<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
   const given = !!options && !('fetch' in options) ? options : undefined;
@@ -324,7 +334,7 @@ function query<E extends ReadEndpoint>(
   const peek = (list: EndpointArgs<E>) => kept(peekQuery(controller, endpoint, ...list));
   // a task's writes re-read once (a row's field read before then brings them in itself: see rows.ts)
   const open = (list: EndpointArgs<E>) =>
-    kept.open(list, watchQuery(controller, endpoint, list, { poll, batch: true }));
+    kept.open(list, watchQuery(controller, endpoint, list, { poll: name !== 'useSuspense', batch: true }));
   return follow(endpoint, args, peek, open, name, true);
 }
 
