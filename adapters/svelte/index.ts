@@ -7,7 +7,7 @@
  */
 import { getContext, setContext, untrack } from 'svelte';
 import { createSubscriber } from 'svelte/reactivity';
-import { fromStore, readable, toStore, type Readable } from 'svelte/store';
+import { get, readable, toStore, type Readable } from 'svelte/store';
 import type {
   Controller,
   ControllerEndpoint,
@@ -153,7 +153,9 @@ export function useSuspense<E extends ReadEndpoint>(
 
 /**
  * Runes form of `createQuery`: an object whose getters (`data`, `error`, `loading`, `fetching`,
- * `stale`, `placeholder`) are reactive in runes code and `.svelte.ts` modules.
+ * `stale`, `placeholder`) are reactive in runes code and `.svelte.ts` modules: an effect that reads one
+ * subscribes while it lives. Read outside an effect (an event handler), a getter gives the current state
+ * and subscribes to nothing.
  *
  * @example
  * const todos = createQueryState(TodoResource.getList, () => ({ userId }));
@@ -164,11 +166,10 @@ export function createQueryState<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options?: Controller | SvelteQueryOptions,
 ): QueryResult<EndpointData<E>> {
-  const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'paused', 'placeholder'] as const;
-  const store = query(endpoint, args, options, 'createQueryState') as Batched<QueryResult<EndpointData<E>>>;
+  const store = query(endpoint, args, options, 'createQueryState') as Following<QueryResult<EndpointData<E>>>;
   // rows: a task's writes reach the markup through the rows' own signals, at its end (see `getters`)
   const rows = (options as SvelteQueryOptions | undefined)?.reconcile; // a Controller has no `reconcile`
-  return getters(store, fields, store.flush, !rows);
+  return getters(store, store.idle, store.now, !rows);
 }
 
 /** `createMutation`'s result: a store of its state (`$save.pending`), the same state as runes getters (`save.pending`), `mutate` and `reset`. */
@@ -189,9 +190,9 @@ export function createMutation<E extends ControllerEndpoint>(
   endpoint: E,
   options?: Controller | Pick<QueryOptions, 'controller'>,
 ): MutationStore<E> {
-  const { state$, mutate, reset } = observeMutation(controllerOf(options), endpoint);
+  const { state$, getState, mutate, reset } = observeMutation(controllerOf(options), endpoint);
   const store = { subscribe: toSubscribe(state$), mutate, reset };
-  return getters(store, ['pending', 'error', 'data']) as MutationStore<E>;
+  return getters(store, getState(), getState) as MutationStore<E>;
 }
 
 /** `createInfiniteQuery`'s result: a store of the list's state with `hasNext` and `fetchingNext`, and `loadNext`. */
@@ -235,28 +236,28 @@ const toSubscribe =
     return () => subscription.unsubscribe();
   };
 
-/** A store whose later states wait for the end of the task (`follow`'s `batch`), and the read that brings them now. */
-type Batched<S> = Readable<S> & { flush?: () => void };
+/** `follow`'s store, `now()`: its current state read without subscribing, and `idle`: the state of `null` args (its fields are every state's). */
+type Following<S> = Readable<S> & { now(): S; readonly idle: S };
 
 /** The effects that read a batched query run again when a write makes queries wait (their read then re-reads). */
 const written = createSubscriber(onQueriesWait);
 
 /**
- * Adds runes-friendly getters of the store's fields to `target` (subscribed while an effect reads them).
- * With `flush` (a batched query) a read first brings the task's writes in, untracked: in a `$derived` or
- * the markup too, whose effects a write marks stale when `stale` (`written`). Not with rows: a keyed
- * `{#each}` whose list a write marks stale walks every row again (Svelte's each compares no array), and
- * rows bring a one-record write to the markup through their own signals, at the end of the task.
+ * Adds runes-friendly getters of the store's fields (those of `fields`, a state) to `target`. An effect
+ * (or `$derived`, or the markup) that reads one subscribes to the store while it lives, and re-runs on
+ * its changes; a read outside one subscribes to nothing and reads `now()`, the current state. `now`
+ * brings the task's writes in first (a batched query), untracked: in an effect too, whose effects a
+ * write marks stale when `stale` (`written`). Not with rows: a keyed `{#each}` whose list a write marks
+ * stale walks every row again (Svelte's each compares no array), and rows bring a one-record write to
+ * the markup through their own signals, at the end of the task.
  */
-function getters<S, T extends Readable<S>>(
-  target: T,
-  keys: readonly (keyof S)[],
-  flush?: () => void,
-  stale = true,
-): T & S {
-  const box = fromStore<S>(target);
-  const read = flush ? () => (stale && written(), untrack(flush), box.current) : () => box.current;
-  for (const key of keys)
+function getters<S extends object, T extends Readable<S>>(target: T, fields: S, now: () => S, stale?: boolean): T & S {
+  const subscribe = createSubscriber((update) => {
+    let runs = 0;
+    return target.subscribe(() => runs++ && update()); // the first run, on subscribe, is the state read now
+  });
+  const read = () => (subscribe(), stale && written(), untrack(now));
+  for (const key of Object.keys(fields) as (keyof S)[])
     Object.defineProperty(target, key, { get: () => read()[key], enumerable: true, configurable: true });
   return target as unknown as T & S;
 }
@@ -274,7 +275,8 @@ function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): 
  *
  * `batch` (`open` re-reads once per task): a subscription's first state is set at once, later ones at the
  * end of the task, the latest only (`afterQueries`); a read before then (`subscribe`, so `get(store)`, and
- * `flush`) re-reads the task's writes and sets their state first.
+ * `now`) re-reads the task's writes and sets their state first. `now()` reads without subscribing: the
+ * state set last while the store has subscribers, else `peek` of the current args.
  */
 function follow<E extends ReadEndpoint, S>(
   endpoint: E,
@@ -283,16 +285,20 @@ function follow<E extends ReadEndpoint, S>(
   open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
   name: string,
   batch = false,
-): Batched<S> {
+): Following<S> {
   assertReadEndpoint(endpoint, name);
   const args$ = toReadable<QueryArgs<E>>(args);
   const list = (a: QueryArgs<E> | null) => (a === null ? [null] : a === undefined ? [] : [a]) as EndpointArgs<E>;
-  if (typeof window === 'undefined') return { subscribe: (run) => args$.subscribe((a) => run(peek(list(a)))) };
   let commit: (() => void) | undefined; // sets the latest state, if it waits for the end of the task
-  const store = readable<S>(peek([null] as EndpointArgs<E>), (set) => {
+  let last: S | undefined; // the state set last
+  const flush = () => (flushQueries(), commit?.());
+  const now = () => (flush(), commit ? last! : peek(list(get(args$)))); // `commit` is set while subscribed
+  const idle = peek([null] as EndpointArgs<E>); // the first value, before a subscriber
+  if (typeof window === 'undefined')
+    return { subscribe: (run) => args$.subscribe((a) => run(peek(list(a)))), now, idle };
+  const store = readable<S>(idle, (set) => {
     let key: string | null | undefined;
     let current: { unsubscribe(): void } | undefined;
-    let last: S | undefined;
     let latest: S;
     const next = (state: S) => state !== last && set((last = state)); // a state as before: nothing to update
     const stopArgs = args$.subscribe((a) => {
@@ -314,8 +320,7 @@ function follow<E extends ReadEndpoint, S>(
       commit = undefined;
     };
   });
-  const flush = () => (flushQueries(), commit?.());
-  return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), flush };
+  return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), now, idle };
 }
 
 /** The store of `createQuery`, `useSuspense` and `createQueryState`, the one called (`name`): `useSuspense` never polls. */
