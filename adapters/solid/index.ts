@@ -177,7 +177,12 @@ export function createQueryState<E extends ReadEndpoint>(
  */
 export function createQuery<E extends ReadEndpoint>(
   endpoint: E,
-  ...[args, options]: ArgsThenOptions<E>
+  ...args: ArgsThenOptions<E>
+): QueryResource<EndpointData<E>>;
+export function createQuery<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
+  options?: Controller | SolidQueryOptions,
 ): QueryResource<EndpointData<E>> {
   return queryResource(endpoint, args, options, true, 'createQuery');
 }
@@ -188,7 +193,12 @@ export const useLive: typeof createQuery = createQuery;
 /** Like `createQuery` (a suspending `Resource`), but never polls. */
 export function useSuspense<E extends ReadEndpoint>(
   endpoint: E,
-  ...[args, options]: ArgsThenOptions<E>
+  ...args: ArgsThenOptions<E>
+): QueryResource<EndpointData<E>>;
+export function useSuspense<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
+  options?: Controller | SolidQueryOptions,
 ): QueryResource<EndpointData<E>> {
   return queryResource(endpoint, args, options, false, 'useSuspense');
 }
