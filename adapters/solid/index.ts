@@ -95,6 +95,15 @@ export interface SolidQueryOptions extends SolidStateOptions {
 export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | null>;
 
 /**
+ * `createQuery`'s and `useSuspense`'s parameters after the endpoint: `args`, left out where the endpoint's
+ * may be (Data Client's `useSuspense(endpoint)`: a list whose search parameters are optional), then `options`.
+ */
+type ArgsThenOptions<E> =
+  undefined extends QueryArgs<E>
+    ? [args?: QueryArgsInput<E>, options?: Controller | SolidQueryOptions]
+    : [args: QueryArgsInput<E>, options?: Controller | SolidQueryOptions];
+
+/**
  * Makes `controller` the one `useController` and `createQuery` find below it.
  *
  * @example
@@ -150,7 +159,7 @@ export function createQueryState<E extends ReadEndpoint>(
   options?: Controller | SolidStateOptions,
 ): Accessor<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
-  const request = requestOf(endpoint, args);
+  const request = requestOf(endpoint, args, 'createQueryState');
   if (isServer)
     return serverState(controller, endpoint, request, observeIn(endpoint, request, controller, options, true));
   return observeIn(endpoint, request, controller, options, true, hydratedState(controller, request));
@@ -168,10 +177,14 @@ export function createQueryState<E extends ReadEndpoint>(
  */
 export function createQuery<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
+  ...args: ArgsThenOptions<E>
+): QueryResource<EndpointData<E>>;
+export function createQuery<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
   options?: Controller | SolidQueryOptions,
 ): QueryResource<EndpointData<E>> {
-  return queryResource(endpoint, args, options, true);
+  return queryResource(endpoint, args, options, true, 'createQuery');
 }
 
 /** The seed's name for `createQuery` (suspending, polls when the endpoint has `pollFrequency`). */
@@ -180,24 +193,29 @@ export const useLive: typeof createQuery = createQuery;
 /** Like `createQuery` (a suspending `Resource`), but never polls. */
 export function useSuspense<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
+  ...args: ArgsThenOptions<E>
+): QueryResource<EndpointData<E>>;
+export function useSuspense<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
   options?: Controller | SolidQueryOptions,
 ): QueryResource<EndpointData<E>> {
-  return queryResource(endpoint, args, options, false);
+  return queryResource(endpoint, args, options, false, 'useSuspense');
 }
 
 /**
- * The suspending resource of `createQuery` and `useSuspense`. On the server it resolves (see ssr.ts);
- * in the browser, while hydrating, what the server sent for it is restored first (no request).
+ * The suspending resource of `createQuery` and `useSuspense` (`name`). On the server it resolves (see
+ * ssr.ts); in the browser, while hydrating, what the server sent for it is restored first (no request).
  */
 function queryResource<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options: Controller | SolidQueryOptions | undefined,
   poll: boolean,
+  name: string,
 ): QueryResource<EndpointData<E>> {
   const controller = controllerOf(options);
-  const request = requestOf(endpoint, args);
+  const request = requestOf(endpoint, args, name);
   if (isServer) {
     const defer = !!options && 'deferStream' in options && !!options.deferStream;
     return serverQuery(controller, endpoint, request, defer);
@@ -254,7 +272,7 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
 ): InfiniteAccessor<EndpointData<E>> {
   const controller = controllerOf(options);
   const source = infiniteSource(controller, endpoint, options);
-  const request = requestOf(endpoint, args);
+  const request = requestOf(endpoint, args, 'createInfiniteQuery');
   const state = isServer
     ? serverState(controller, endpoint, request, follow(request, source.peek, source.open))
     : follow(request, source.peek, source.open, hydratedState(controller, request));
@@ -266,9 +284,12 @@ function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | u
   return given ?? useController();
 }
 
-/** The request the args ask for, as a memo that changes only with the request key. */
-function requestOf<E extends ReadEndpoint>(endpoint: E, args: QueryArgsInput<E>): Accessor<Request<E>> {
-  assertReadEndpoint(endpoint, 'createQuery');
+/**
+ * The request the args ask for, as a memo that changes only with the request key. `name`, the function
+ * the app called, is the one the error that refuses a mutation endpoint names.
+ */
+function requestOf<E extends ReadEndpoint>(endpoint: E, args: QueryArgsInput<E>, name: string): Accessor<Request<E>> {
+  assertReadEndpoint(endpoint, name);
   const read = typeof args === 'function' ? (args as Accessor<QueryArgs<E> | null>) : () => args as QueryArgs<E> | null;
   return createMemo(
     () => {

@@ -7,7 +7,7 @@
  */
 import { getContext, setContext, untrack } from 'svelte';
 import { createSubscriber } from 'svelte/reactivity';
-import { fromStore, readable, toStore, type Readable } from 'svelte/store';
+import { get, readable, toStore, type Readable } from 'svelte/store';
 import type {
   Controller,
   ControllerEndpoint,
@@ -53,6 +53,15 @@ export interface SvelteQueryOptions extends QueryOptions {
 
 /** What `createQuery` takes as args: a value, `null` (idle), a store of them, or a getter read in runes code. */
 export type QueryArgsInput<E> = QueryArgs<E> | null | Readable<QueryArgs<E> | null> | (() => QueryArgs<E> | null);
+
+/**
+ * `createQuery`'s and `useSuspense`'s parameters after the endpoint: `args`, left out where the endpoint's
+ * may be (Data Client's `useSuspense(endpoint)`: a list whose search parameters are optional), then `options`.
+ */
+type ArgsThenOptions<E> =
+  undefined extends QueryArgs<E>
+    ? [args?: QueryArgsInput<E>, options?: Controller | SvelteQueryOptions]
+    : [args: QueryArgsInput<E>, options?: Controller | SvelteQueryOptions];
 
 export { loadController, type LoadEventLike } from './sveltekit.js';
 export { fetchQuery } from './fetchQuery.js';
@@ -116,10 +125,14 @@ export function getController(): Controller {
  */
 export function createQuery<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
+  ...args: ArgsThenOptions<E>
+): Readable<QueryResult<EndpointData<E>>>;
+export function createQuery<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
   options?: Controller | SvelteQueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
-  return query(endpoint, args, options, true);
+  return query(endpoint, args, options, 'createQuery');
 }
 
 /** The seed's name for `createQuery` (live, polls when the endpoint has `pollFrequency`). */
@@ -128,15 +141,21 @@ export const useLive: typeof createQuery = createQuery;
 /** Like `createQuery`, but never polls: the same read without a polling timer. */
 export function useSuspense<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
+  ...args: ArgsThenOptions<E>
+): Readable<QueryResult<EndpointData<E>>>;
+export function useSuspense<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
   options?: Controller | SvelteQueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
-  return query(endpoint, args, options, false);
+  return query(endpoint, args, options, 'useSuspense');
 }
 
 /**
  * Runes form of `createQuery`: an object whose getters (`data`, `error`, `loading`, `fetching`,
- * `stale`, `placeholder`) are reactive in runes code and `.svelte.ts` modules.
+ * `stale`, `placeholder`) are reactive in runes code and `.svelte.ts` modules: an effect that reads one
+ * subscribes while it lives. Read outside an effect (an event handler), a getter gives the current state
+ * and subscribes to nothing.
  *
  * @example
  * const todos = createQueryState(TodoResource.getList, () => ({ userId }));
@@ -147,11 +166,10 @@ export function createQueryState<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options?: Controller | SvelteQueryOptions,
 ): QueryResult<EndpointData<E>> {
-  const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'paused', 'placeholder'] as const;
-  const store = createQuery(endpoint, args, options) as Batched<QueryResult<EndpointData<E>>>;
+  const store = query(endpoint, args, options, 'createQueryState') as Following<QueryResult<EndpointData<E>>>;
   // rows: a task's writes reach the markup through the rows' own signals, at its end (see `getters`)
   const rows = (options as SvelteQueryOptions | undefined)?.reconcile; // a Controller has no `reconcile`
-  return getters(store, fields, store.flush, !rows);
+  return getters(store, store.idle, store.now, !rows);
 }
 
 /** `createMutation`'s result: a store of its state (`$save.pending`), the same state as runes getters (`save.pending`), `mutate` and `reset`. */
@@ -172,9 +190,9 @@ export function createMutation<E extends ControllerEndpoint>(
   endpoint: E,
   options?: Controller | Pick<QueryOptions, 'controller'>,
 ): MutationStore<E> {
-  const { state$, mutate, reset } = observeMutation(controllerOf(options), endpoint);
+  const { state$, getState, mutate, reset } = observeMutation(controllerOf(options), endpoint);
   const store = { subscribe: toSubscribe(state$), mutate, reset };
-  return getters(store, ['pending', 'error', 'data']) as MutationStore<E>;
+  return getters(store, getState(), getState) as MutationStore<E>;
 }
 
 /** `createInfiniteQuery`'s result: a store of the list's state with `hasNext` and `fetchingNext`, and `loadNext`. */
@@ -199,7 +217,7 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
   const source = infiniteSource(controllerOf(options), endpoint, options);
-  const store = follow(endpoint, args, source.peek, source.open);
+  const store = follow(endpoint, args, source.peek, source.open, 'createInfiniteQuery');
   return { subscribe: store.subscribe, loadNext: source.loadNext };
 }
 
@@ -218,28 +236,28 @@ const toSubscribe =
     return () => subscription.unsubscribe();
   };
 
-/** A store whose later states wait for the end of the task (`follow`'s `batch`), and the read that brings them now. */
-type Batched<S> = Readable<S> & { flush?: () => void };
+/** `follow`'s store, `now()`: its current state read without subscribing, and `idle`: the state of `null` args (its fields are every state's). */
+type Following<S> = Readable<S> & { now(): S; readonly idle: S };
 
 /** The effects that read a batched query run again when a write makes queries wait (their read then re-reads). */
 const written = createSubscriber(onQueriesWait);
 
 /**
- * Adds runes-friendly getters of the store's fields to `target` (subscribed while an effect reads them).
- * With `flush` (a batched query) a read first brings the task's writes in, untracked: in a `$derived` or
- * the markup too, whose effects a write marks stale when `stale` (`written`). Not with rows: a keyed
- * `{#each}` whose list a write marks stale walks every row again (Svelte's each compares no array), and
- * rows bring a one-record write to the markup through their own signals, at the end of the task.
+ * Adds runes-friendly getters of the store's fields (those of `fields`, a state) to `target`. An effect
+ * (or `$derived`, or the markup) that reads one subscribes to the store while it lives, and re-runs on
+ * its changes; a read outside one subscribes to nothing and reads `now()`, the current state. `now`
+ * brings the task's writes in first (a batched query), untracked: in an effect too, whose effects a
+ * write marks stale when `stale` (`written`). Not with rows: a keyed `{#each}` whose list a write marks
+ * stale walks every row again (Svelte's each compares no array), and rows bring a one-record write to
+ * the markup through their own signals, at the end of the task.
  */
-function getters<S, T extends Readable<S>>(
-  target: T,
-  keys: readonly (keyof S)[],
-  flush?: () => void,
-  stale = true,
-): T & S {
-  const box = fromStore<S>(target);
-  const read = flush ? () => (stale && written(), untrack(flush), box.current) : () => box.current;
-  for (const key of keys)
+function getters<S extends object, T extends Readable<S>>(target: T, fields: S, now: () => S, stale?: boolean): T & S {
+  const subscribe = createSubscriber((update) => {
+    let runs = 0;
+    return target.subscribe(() => runs++ && update()); // the first run, on subscribe, is the state read now
+  });
+  const read = () => (subscribe(), stale && written(), untrack(now));
+  for (const key of Object.keys(fields) as (keyof S)[])
     Object.defineProperty(target, key, { get: () => read()[key], enumerable: true, configurable: true });
   return target as unknown as T & S;
 }
@@ -252,28 +270,35 @@ function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): 
 
 /**
  * A store that follows `open(args)` and switches when the args' request key changes. On the server a
- * store is read once (subscribe, unsubscribe): it reads `peek(args)` and starts nothing.
+ * store is read once (subscribe, unsubscribe): it reads `peek(args)` and starts nothing. `name` is the
+ * function the app called, for the error that refuses a mutation endpoint.
  *
  * `batch` (`open` re-reads once per task): a subscription's first state is set at once, later ones at the
  * end of the task, the latest only (`afterQueries`); a read before then (`subscribe`, so `get(store)`, and
- * `flush`) re-reads the task's writes and sets their state first.
+ * `now`) re-reads the task's writes and sets their state first. `now()` reads without subscribing: the
+ * state set last while the store has subscribers, else `peek` of the current args.
  */
 function follow<E extends ReadEndpoint, S>(
   endpoint: E,
   args: QueryArgsInput<E>,
   peek: (list: EndpointArgs<E>) => S,
   open: (list: EndpointArgs<E>) => { subscribe(next: (state: S) => void): { unsubscribe(): void } },
+  name: string,
   batch = false,
-): Batched<S> {
-  assertReadEndpoint(endpoint, 'createQuery');
+): Following<S> {
+  assertReadEndpoint(endpoint, name);
   const args$ = toReadable<QueryArgs<E>>(args);
   const list = (a: QueryArgs<E> | null) => (a === null ? [null] : a === undefined ? [] : [a]) as EndpointArgs<E>;
-  if (typeof window === 'undefined') return { subscribe: (run) => args$.subscribe((a) => run(peek(list(a)))) };
   let commit: (() => void) | undefined; // sets the latest state, if it waits for the end of the task
-  const store = readable<S>(peek([null] as EndpointArgs<E>), (set) => {
+  let last: S | undefined; // the state set last
+  const flush = () => (flushQueries(), commit?.());
+  const now = () => (flush(), commit ? last! : peek(list(get(args$)))); // `commit` is set while subscribed
+  const idle = peek([null] as EndpointArgs<E>); // the first value, before a subscriber
+  if (typeof window === 'undefined')
+    return { subscribe: (run) => args$.subscribe((a) => run(peek(list(a)))), now, idle };
+  const store = readable<S>(idle, (set) => {
     let key: string | null | undefined;
     let current: { unsubscribe(): void } | undefined;
-    let last: S | undefined;
     let latest: S;
     const next = (state: S) => state !== last && set((last = state)); // a state as before: nothing to update
     const stopArgs = args$.subscribe((a) => {
@@ -295,15 +320,15 @@ function follow<E extends ReadEndpoint, S>(
       commit = undefined;
     };
   });
-  const flush = () => (flushQueries(), commit?.());
-  return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), flush };
+  return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), now, idle };
 }
 
+/** The store of `createQuery`, `useSuspense` and `createQueryState`, the one called (`name`): `useSuspense` never polls. */
 function query<E extends ReadEndpoint>(
   endpoint: E,
   args: QueryArgsInput<E>,
   options: Controller | SvelteQueryOptions | undefined,
-  poll: boolean,
+  name: 'createQuery' | 'useSuspense' | 'createQueryState',
 ): Readable<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
   const given = !!options && !('fetch' in options) ? options : undefined;
@@ -314,8 +339,8 @@ function query<E extends ReadEndpoint>(
   const peek = (list: EndpointArgs<E>) => kept(peekQuery(controller, endpoint, ...list));
   // a task's writes re-read once (a row's field read before then brings them in itself: see rows.ts)
   const open = (list: EndpointArgs<E>) =>
-    kept.open(list, watchQuery(controller, endpoint, list, { poll, batch: true }));
-  return follow(endpoint, args, peek, open, true);
+    kept.open(list, watchQuery(controller, endpoint, list, { poll: name !== 'useSuspense', batch: true }));
+  return follow(endpoint, args, peek, open, name, true);
 }
 
 /**

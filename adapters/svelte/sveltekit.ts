@@ -11,8 +11,8 @@ export interface LoadEventLike {
   readonly fetch: FetchFunction;
 }
 
-/** The browser tab's controller (a browser runs one user's app: one controller for every page). */
-let tabController: Controller | undefined;
+/** The browser tab's controller (a browser runs one user's app: one controller for every page); `null` once it was disposed. */
+let tabController: Controller | null | undefined;
 
 /** The hold on the page's hydration that `loadController` took (released when `setController`'s component mounted). */
 let pageHydration: (() => void) | undefined;
@@ -59,11 +59,13 @@ export function hydratedOnMount(): void {
 
 /**
  * The controller of a SvelteKit app, for its loads and pages: on the server a new one on every call,
- * in the browser one per tab (the same on every call). Call it in the root `+layout.ts` load and return
+ * in the browser one per tab (the same on every call until it is disposed: the call after
+ * `controller.dispose()` makes a new one). Call it in the root `+layout.ts` load and return
  * it: that load runs once per server request, so two users never share a controller, and once in the
  * browser. Its requests go through the event's `fetch` (on the server, SvelteKit's `event.fetch`, whose
  * responses the page carries to the browser: the browser's first loads read them instead of the
- * network). `options` are the controller's (not `fetch`); in the browser only the first call's count.
+ * network). `options` are the controller's (not `fetch`); in the browser only those of the call that
+ * makes the tab's controller count.
  * On a server-rendered page, the add-ons among its `managers` (`persist`, `syncTabs`) write into the store
  * only once the page is hydrated (when the component that calls `setController` mounted, or without
  * `setController` the first component that passes the controller to a query explicitly), so the first
@@ -89,11 +91,14 @@ export function loadController(event: LoadEventLike, options: Omit<ControllerOpt
     );
   }
   if (typeof window === 'undefined') return new Controller({ ...options, fetch: event.fetch });
-  if (tabController === undefined) {
+  if (!tabController) {
     // the first load of a server-rendered page: add-ons that write into the store (a persisted save,
-    // another tab's state) wait until it is hydrated, so that it renders the server's data
-    if (serverRendered()) pageHydration = holdHydration();
-    tabController = new Controller({ ...options, fetch: event.fetch });
+    // another tab's state) wait until it is hydrated, so that it renders the server's data (not again
+    // for a controller made after the first was disposed: that page hydrated then)
+    if (tabController === undefined && serverRendered()) pageHydration = holdHydration();
+    // a disposed controller is forgotten (its dispose() ends this manager too): the next call makes a live one
+    const forget = () => () => (tabController = null);
+    tabController = new Controller({ ...options, fetch: event.fetch, managers: [...(options.managers ?? []), forget] });
   }
   return tabController;
 }

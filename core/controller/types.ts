@@ -148,7 +148,7 @@ export interface ResponseSnapshot<T> {
 }
 
 /** The state of a query that does not run (its arguments are `null`). */
-export const IDLE: QueryState<never> = Object.freeze({
+export const IDLE: QueryState<never> = /* @__PURE__ */ Object.freeze({
   data: undefined,
   error: undefined,
   loading: false,

@@ -189,6 +189,33 @@ describe('createQuery (a suspending Resource)', () => {
   });
 });
 
+describe('useSuspense(endpoint) without args', () => {
+  it("reads an endpoint whose args are optional, as Data Client's useSuspense(endpoint) and createQuery(endpoint)", async () => {
+    function All() {
+      const todos = useSuspense(TodoResource.getList);
+      const live = createQuery(TodoResource.getList);
+      return (
+        <>
+          <ul>
+            <For each={todos()}>{(todo) => <li>{todo.title}</li>}</For>
+          </ul>
+          <p>{live()?.length} live</p>
+        </>
+      );
+    }
+    render(() => (
+      <Shell>
+        <All />
+      </Shell>
+    ));
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    await screen.findByText('todo 4');
+    expect(titles()).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']);
+    expect(screen.getByText('4 live')).toBeTruthy();
+    expect(fake.requests).toEqual(['GET /todos']); // the same request as useSuspense(endpoint, undefined)
+  });
+});
+
 describe('createQueryState (the full state, no suspense)', () => {
   it('renders loading, then data, and follows its accessor', async () => {
     const [id, setId] = createSignal(1);

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import type { Accessor, Resource } from 'solid-js';
-import { Controller, type InfiniteState, type QueryState } from '../../../core/index.js';
+import { Controller, RestEndpoint, type InfiniteState, type QueryState } from '../../../core/index.js';
 import {
   createInfiniteQuery,
   createMutation,
@@ -16,7 +16,7 @@ import {
   type SolidStateOptions,
 } from '../../../adapters/solid/index.js';
 import { PostFeed, PostResource, type Post } from '../../fixtures/feedServer.js';
-import type { Todo } from '../../fixtures/entities.js';
+import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 
 describe('rx-rest/solid types', () => {
@@ -41,6 +41,25 @@ describe('rx-rest/solid types', () => {
     expectTypeOf(useLive(TodoResource.get, { id: 1 })).toEqualTypeOf<QueryResource<Todo>>();
     expectTypeOf(useSuspense(TodoResource.get, { id: 1 })).toEqualTypeOf<QueryResource<Todo>>();
     expectTypeOf(createQueryState(TodoResource.get, { id: 1 })).toEqualTypeOf<Accessor<QueryResult<Todo>>>();
+  });
+
+  test("args may be left out where the endpoint's may (Data Client's useSuspense(endpoint)), as in createQuery", () => {
+    const NoArgs = new RestEndpoint({ urlPrefix: 'http://api.test', path: '/todos', schema: [Todo] });
+    expectTypeOf(useSuspense(TodoResource.getList)).toEqualTypeOf<QueryResource<Todo[]>>();
+    expectTypeOf(useSuspense(NoArgs)).toEqualTypeOf<QueryResource<Todo[]>>();
+    expectTypeOf(useSuspense(PostFeed)).toEqualTypeOf<QueryResource<{ results: Post[]; next: string | null }>>();
+    expectTypeOf(createQuery(TodoResource.getList)).toEqualTypeOf<QueryResource<Todo[]>>();
+    expectTypeOf(useLive(NoArgs)).toEqualTypeOf<QueryResource<Todo[]>>();
+    useSuspense(TodoResource.getList, undefined, new Controller());
+    useSuspense(TodoResource.getList, () => ({ userId: 1 }), { deferStream: true });
+    // @ts-expect-error get requires its id
+    useSuspense(TodoResource.get);
+    // @ts-expect-error get requires its id
+    createQuery(TodoResource.get);
+    // @ts-expect-error get requires its id
+    useLive(TodoResource.get);
+    // @ts-expect-error not an argument of the list
+    useSuspense(TodoResource.getList, () => ({ id: 1 }));
   });
 
   test('args: a value, null, or an accessor, checked against the endpoint', () => {
@@ -103,5 +122,7 @@ describe('rx-rest/solid types', () => {
     >();
     // @ts-expect-error not an argument of the list
     createInfiniteQuery(PostResource.getList, { id: 1 });
+    // @ts-expect-error a mutation endpoint is no list to read
+    createInfiniteQuery(PostResource.getList.push, {});
   });
 });

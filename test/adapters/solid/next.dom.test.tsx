@@ -3,7 +3,15 @@ import { cleanup, fireEvent, render, screen } from '@solidjs/testing-library';
 import { createRoot, createSignal, For, from, Show, startTransition, Suspense, type JSX } from 'solid-js';
 import { distinctUntilChanged, map } from 'rxjs';
 import { Controller } from '../../../core/index.js';
-import { ControllerProvider, createInfiniteQuery, createMutation, createQuery } from '../../../adapters/solid/index.js';
+import {
+  ControllerProvider,
+  createInfiniteQuery,
+  createMutation,
+  createQuery,
+  createQueryState,
+  useLive,
+  useSuspense,
+} from '../../../adapters/solid/index.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
 import { FEED_PAGE, feedHandlers, PostFeed, PostResource } from '../../fixtures/feedServer.js';
 import { TodoResource } from '../resources.js';
@@ -320,6 +328,36 @@ describe('createInfiniteQuery with keepPreviousData', () => {
       dispose();
     });
   });
+});
+
+describe('a mutation endpoint given to a read', () => {
+  // a compile error (see createQuery.test-d.ts); at runtime the call itself throws
+  const push = PostResource.getList.push as unknown as typeof PostResource.getList;
+  it.each([
+    ['createInfiniteQuery', () => createInfiniteQuery(push, {}, { controller })],
+    ['createQuery', () => createQuery(push, {}, controller)],
+    ['useLive', () => useLive(push, {}, controller)],
+    ['useSuspense', () => useSuspense(push, {}, controller)],
+    ['createQueryState', () => createQueryState(push, {}, controller)],
+  ])(
+    '%s given a mutation endpoint throws a TypeError naming the function called, and requests nothing',
+    async (name, call) => {
+      // useLive is createQuery itself: its error names createQuery
+      const called = name === 'useLive' ? 'createQuery' : name;
+      const inRoot = () =>
+        createRoot((dispose) => {
+          try {
+            call();
+          } finally {
+            dispose();
+          }
+        });
+      expect(inRoot).toThrow(TypeError);
+      expect(inRoot).toThrow(new RegExp(`^${called}\\(.*side effects \\(POST\\).*controller\\.fetch`));
+      await endOfTask();
+      expect(feed.requests).toEqual([]);
+    },
+  );
 });
 
 describe('derived data (select) as an RxJS pipe over observe', () => {

@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/svelte';
-import { derived, fromStore, get, writable } from 'svelte/store';
-import { Controller } from '../../../core/index.js';
-import { createQuery, useSuspense } from '../../../adapters/svelte/index.js';
+import { flushSync } from 'svelte';
+import { derived, fromStore, get, writable, type Readable } from 'svelte/store';
+import { Controller, inspectController } from '../../../core/index.js';
+import { createMutation, createQuery, createQueryState, useSuspense } from '../../../adapters/svelte/index.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
 import { PollingTodoResource, TodoResource } from '../resources.js';
 import App from './App.svelte';
 import LegacyTodo from './LegacyTodo.svelte';
+import NoArgs from './NoArgs.svelte';
 import NoController from './NoController.svelte';
 import Polling from './Polling.svelte';
 import RunesState from './RunesState.svelte';
+import { watch } from './watch.svelte.js';
 
 const fake = createTodoServer();
 beforeAll(() => fake.server.listen({ onUnhandledRequest: 'error' }));
@@ -101,6 +104,17 @@ describe('createQuery in a legacy component (store args, explicit controller)', 
   });
 });
 
+describe('useSuspense(endpoint) without args', () => {
+  it("reads an endpoint whose args are optional, as Data Client's useSuspense(endpoint) and createQuery(endpoint)", async () => {
+    render(NoArgs, { controller });
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    await screen.findByText('todo 4');
+    expect(titles()).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']);
+    expect(screen.getByText('4 live')).toBeTruthy();
+    expect(fake.requests).toEqual(['GET /todos']); // the same request as useSuspense(endpoint, undefined)
+  });
+});
+
 describe('createQueryState (runes form)', () => {
   it('exposes reactive getters', async () => {
     const { rerender } = render(RunesState, { controller, id: 3 });
@@ -108,6 +122,71 @@ describe('createQueryState (runes form)', () => {
     await screen.findByRole('heading', { name: 'todo 3' });
     await rerender({ id: 4 });
     await screen.findByRole('heading', { name: 'todo 4' });
+  });
+});
+
+describe('createQueryState read outside an effect', () => {
+  const key = TodoResource.getList.key({ userId: 1 });
+  const observers = () => inspectController(controller).query(key).observers;
+
+  it('reads the current state without subscribing; an effect subscribes once, for as long as it lives', async () => {
+    const todos = createQueryState(TodoResource.getList, { userId: 1 }, controller);
+    const subscribe = vi.spyOn(todos as unknown as Readable<unknown>, 'subscribe');
+    for (let i = 0; i < 10; i++) expect([todos.data, todos.loading, todos.error]).toEqual([undefined, true, undefined]);
+    expect(subscribe).not.toHaveBeenCalled();
+    expect(observers()).toBe(0);
+    await controller.fetch(TodoResource.getList, { userId: 1 });
+    for (let i = 0; i < 10; i++) expect(todos.data?.map((todo) => todo.title)).toEqual(['todo 1', 'todo 3']);
+    expect([todos.loading, todos.fetching, todos.stale, todos.placeholder]).toEqual([false, false, false, false]);
+    expect(subscribe).not.toHaveBeenCalled();
+    expect(observers()).toBe(0);
+    expect(fake.requests).toEqual(['GET /todos?userId=1']); // the reads requested nothing
+
+    const titles = watch(() => todos.data?.map((todo) => todo.title));
+    expect(titles.values).toEqual([['todo 1', 'todo 3']]);
+    expect(subscribe).toHaveBeenCalledTimes(1);
+    expect(observers()).toBe(1);
+    for (let i = 0; i < 10; i++) void [todos.data, todos.loading];
+    expect(subscribe).toHaveBeenCalledTimes(1); // reads beside the effect: no other subscription
+    await controller.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'renamed' });
+    expect(todos.data?.map((todo) => todo.title)).toEqual(['renamed', 'todo 3']); // at once, outside the effect
+    flushSync();
+    expect(titles.values.at(-1)).toEqual(['renamed', 'todo 3']);
+    titles.stop();
+    await vi.waitFor(() => expect(observers()).toBe(0)); // the effect's subscription ends with it
+    expect(todos.data?.map((todo) => todo.title)).toEqual(['renamed', 'todo 3']);
+    expect(subscribe).toHaveBeenCalledTimes(1);
+  });
+
+  it('a store subscriber elsewhere: the reads show its state (placeholder too) without subscribing again', async () => {
+    const args = writable({ userId: 1 });
+    const todos = createQueryState(TodoResource.getList, args, { controller, keepPreviousData: true });
+    const store = todos as unknown as Readable<unknown>;
+    const stop = store.subscribe(() => {});
+    const subscribe = vi.spyOn(store, 'subscribe');
+    await vi.waitFor(() => expect(todos.data?.map((todo) => todo.id)).toEqual([1, 3]));
+    fake.setLatency(30);
+    args.set({ userId: 2 });
+    expect([todos.placeholder, todos.data?.map((todo) => todo.id)]).toEqual([true, [1, 3]]);
+    await vi.waitFor(() => expect(todos.data?.map((todo) => todo.id)).toEqual([2, 4]));
+    expect(todos.placeholder).toBe(false);
+    expect(subscribe).not.toHaveBeenCalled();
+    stop();
+  });
+
+  it("createMutation's getters read its state outside an effect, and follow it inside one", async () => {
+    await controller.fetch(TodoResource.getList, { userId: 1 });
+    const rename = createMutation(TodoResource.partialUpdate, controller);
+    const pending = watch(() => rename.pending);
+    const saved = rename.mutate({ id: 1 }, { title: 'renamed' });
+    expect(rename.pending).toBe(true);
+    flushSync();
+    expect(pending.values).toEqual([false, true]);
+    await saved;
+    expect([rename.pending, rename.data?.title]).toEqual([false, 'renamed']);
+    flushSync();
+    expect(pending.values).toEqual([false, true, false]);
+    pending.stop();
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import type { Readable } from 'svelte/store';
 import { readable } from 'svelte/store';
-import { Controller, type InfiniteState, type QueryState } from '../../../core/index.js';
+import { Controller, RestEndpoint, type InfiniteState, type QueryState } from '../../../core/index.js';
 import {
   createInfiniteQuery,
   createMutation,
@@ -13,7 +13,7 @@ import {
   type SvelteQueryOptions,
 } from '../../../adapters/svelte/index.js';
 import { PostFeed, PostResource, type Post } from '../../fixtures/feedServer.js';
-import type { Todo } from '../../fixtures/entities.js';
+import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 
 describe('rx-rest/svelte types', () => {
@@ -38,6 +38,27 @@ describe('rx-rest/svelte types', () => {
     createQuery(TodoResource.get, readable({ userId: 1 }));
     // @ts-expect-error a getter of the wrong args
     createQuery(TodoResource.get, () => ({ name: 'x' }));
+  });
+
+  test("args may be left out where the endpoint's may (Data Client's useSuspense(endpoint)), as in createQuery", () => {
+    const NoArgs = new RestEndpoint({ urlPrefix: 'http://api.test', path: '/todos', schema: [Todo] });
+    expectTypeOf(useSuspense(TodoResource.getList)).toEqualTypeOf<Readable<QueryResult<Todo[]>>>();
+    expectTypeOf(useSuspense(NoArgs)).toEqualTypeOf<Readable<QueryResult<Todo[]>>>();
+    expectTypeOf(useSuspense(PostFeed)).toEqualTypeOf<
+      Readable<QueryResult<{ results: Post[]; next: string | null }>>
+    >();
+    expectTypeOf(createQuery(TodoResource.getList)).toEqualTypeOf<Readable<QueryResult<Todo[]>>>();
+    expectTypeOf(useLive(NoArgs)).toEqualTypeOf<Readable<QueryResult<Todo[]>>>();
+    useSuspense(TodoResource.getList, undefined, new Controller());
+    useSuspense(TodoResource.getList, () => ({ userId: 1 }), { keepPreviousData: true });
+    // @ts-expect-error get requires its id
+    useSuspense(TodoResource.get);
+    // @ts-expect-error get requires its id
+    createQuery(TodoResource.get);
+    // @ts-expect-error get requires its id
+    useLive(TodoResource.get);
+    // @ts-expect-error not an argument of the list
+    useSuspense(TodoResource.getList, { id: 1 });
   });
 
   test('QueryResult is the QueryState plus placeholder; options or a controller as third argument', () => {
@@ -71,6 +92,8 @@ describe('rx-rest/svelte types', () => {
     expectTypeOf(feed).toExtend<Readable<InfiniteState<{ results: Post[]; next: string | null }>>>();
     // @ts-expect-error not an argument of the list
     createInfiniteQuery(PostResource.getList, { id: 1 });
+    // @ts-expect-error a mutation endpoint is no list to read
+    createInfiniteQuery(PostResource.getList.push, {});
   });
 });
 

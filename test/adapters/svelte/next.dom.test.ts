@@ -2,7 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { get, writable } from 'svelte/store';
 import { Controller } from '../../../core/index.js';
-import { createInfiniteQuery, createMutation, createQuery } from '../../../adapters/svelte/index.js';
+import {
+  createInfiniteQuery,
+  createMutation,
+  createQuery,
+  createQueryState,
+  useLive,
+  useSuspense,
+} from '../../../adapters/svelte/index.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
 import { FEED_PAGE, feedHandlers, PostResource } from '../../fixtures/feedServer.js';
 import { TodoResource } from '../resources.js';
@@ -220,6 +227,28 @@ describe('createInfiniteQuery', () => {
     expect(get(posts)).toMatchObject({ hasNext: false, fetchingNext: false });
     expect(feed.requests.filter((r) => r.includes('page='))).toEqual([]);
   });
+});
+
+describe('a mutation endpoint given to a read', () => {
+  // a compile error (see createQuery.test-d.ts); at runtime the call itself throws
+  const push = PostResource.getList.push as unknown as typeof PostResource.getList;
+  it.each([
+    ['createInfiniteQuery', () => createInfiniteQuery(push, {}, { controller })],
+    ['createQuery', () => createQuery(push, {}, controller)],
+    ['useLive', () => useLive(push, {}, controller)],
+    ['useSuspense', () => useSuspense(push, {}, controller)],
+    ['createQueryState', () => createQueryState(push, {}, controller)],
+  ])(
+    '%s given a mutation endpoint throws a TypeError naming the function called, and requests nothing',
+    async (name, call) => {
+      // useLive is createQuery itself: its error names createQuery
+      const called = name === 'useLive' ? 'createQuery' : name;
+      expect(call).toThrow(TypeError);
+      expect(call).toThrow(new RegExp(`^${called}\\(.*side effects \\(POST\\).*controller\\.fetch`));
+      await Promise.resolve();
+      expect(feed.requests).toEqual([]);
+    },
+  );
 });
 
 describe('derived data (select) as an RxJS pipe over observe', () => {

@@ -66,4 +66,22 @@ describe('loadController in a browser', () => {
     await controller.fetch(TodoResource.get, { id: 3 });
     expect(first.urls).toEqual(['http://api.test/todos/3']);
   });
+
+  it("after the tab's controller was disposed, gives a new live controller (and then that one on every call)", async () => {
+    vi.stubGlobal('window', {});
+    const disposed = loadController(eventFetch());
+    disposed.dispose();
+    const next = eventFetch();
+    const controller = loadController({ fetch: next.fetch });
+    expect(controller).toBeInstanceOf(Controller);
+    expect(controller).not.toBe(disposed);
+    expect(loadController(eventFetch())).toBe(controller);
+    // live: it observes and fetches through the new event's fetch
+    const states: (string | undefined)[] = [];
+    const subscription = controller.observe(TodoResource.get, { id: 2 }).subscribe((s) => states.push(s.data?.title));
+    await vi.waitFor(() => expect(states.at(-1)).toBe('todo 2'));
+    subscription.unsubscribe();
+    expect(next.urls).toEqual(['http://api.test/todos/2']);
+    expect(() => disposed.observe(TodoResource.get, { id: 2 })).toThrow(/disposed/);
+  });
 });

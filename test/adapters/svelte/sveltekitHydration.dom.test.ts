@@ -41,4 +41,17 @@ describe('loadController with the controller passed explicitly (no setController
     expect(controller.get(Todo, { id: 2 })?.title).toBe('todo 2');
     await screen.findByText('todo 1');
   });
+
+  it("after the tab's controller was disposed, the new one takes no hold: the page hydrated already", async () => {
+    document.body.innerHTML = '<!--[--><p>server-rendered</p><!--]-->';
+    const first = loadController({ fetch: (input, init) => fetch(input, init) });
+    render(ExplicitController, { controller: first }); // mounted: the page is hydrated (its markers stay)
+    expect(isHydrating()).toBe(false);
+    first.dispose();
+    const next = loadController({ fetch: (input, init) => fetch(input, init) });
+    expect(next).not.toBe(first);
+    expect(isHydrating()).toBe(false); // a persisted save or another tab's state would apply at once
+    render(ExplicitController, { controller: next });
+    await screen.findAllByText('todo 1');
+  });
 });
