@@ -25,7 +25,7 @@ import {
   watchQuery,
   type InfiniteOptions,
 } from '../../core/index.js';
-import { afterQueries, assertReadEndpoint, flushQueries, onQueriesWait } from '../../core/internal.js';
+import { afterQueries, assertAlive, assertReadEndpoint, flushQueries, onQueriesWait } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
 import { hydratedOnMount } from './sveltekit.js';
@@ -119,7 +119,7 @@ export function createQuery<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options?: Controller | SvelteQueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
-  return query(endpoint, args, options, true);
+  return query(endpoint, args, options, true, 'createQuery');
 }
 
 /** The seed's name for `createQuery` (live, polls when the endpoint has `pollFrequency`). */
@@ -131,7 +131,7 @@ export function useSuspense<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options?: Controller | SvelteQueryOptions,
 ): Readable<QueryResult<EndpointData<E>>> {
-  return query(endpoint, args, options, false);
+  return query(endpoint, args, options, false, 'useSuspense');
 }
 
 /**
@@ -148,7 +148,7 @@ export function createQueryState<E extends ReadEndpoint>(
   options?: Controller | SvelteQueryOptions,
 ): QueryResult<EndpointData<E>> {
   const fields = ['data', 'error', 'loading', 'fetching', 'stale', 'paused', 'placeholder'] as const;
-  const store = createQuery(endpoint, args, options) as Batched<QueryResult<EndpointData<E>>>;
+  const store = query(endpoint, args, options, true, 'createQueryState') as Batched<QueryResult<EndpointData<E>>>;
   // rows: a task's writes reach the markup through the rows' own signals, at its end (see `getters`)
   const rows = (options as SvelteQueryOptions | undefined)?.reconcile; // a Controller has no `reconcile`
   return getters(store, fields, store.flush, !rows);
@@ -198,8 +198,15 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
-  const source = infiniteSource(controllerOf(options), endpoint, options);
-  const store = follow(endpoint, args, source.peek, source.open);
+  const controller = controllerOf(options);
+  const source = infiniteSource(controller, endpoint, options);
+  const alive = () => assertAlive(controller, 'createInfiniteQuery');
+  const store = follow(
+    endpoint,
+    args,
+    (list) => (alive(), source.peek(list)),
+    (list) => (alive(), source.open(list)),
+  );
   return { subscribe: store.subscribe, loadNext: source.loadNext };
 }
 
@@ -304,17 +311,22 @@ function query<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options: Controller | SvelteQueryOptions | undefined,
   poll: boolean,
+  call: string,
 ): Readable<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
+  // a disposed controller's error names the function the user called, not peekQuery or watchQuery
+  const alive = () => assertAlive(controller, call);
   const given = !!options && !('fetch' in options) ? options : undefined;
   // rows only in the browser: a server render reads each query once
   const present =
     given?.reconcile && typeof window !== 'undefined' ? reconciled<QueryResult<EndpointData<E>>>() : undefined;
   const kept = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData, { controller, endpoint, present });
-  const peek = (list: EndpointArgs<E>) => kept(peekQuery(controller, endpoint, ...list));
+  const peek = (list: EndpointArgs<E>) => (alive(), kept(peekQuery(controller, endpoint, ...list)));
   // a task's writes re-read once (a row's field read before then brings them in itself: see rows.ts)
-  const open = (list: EndpointArgs<E>) =>
-    kept.open(list, watchQuery(controller, endpoint, list, { poll, batch: true }));
+  const open = (list: EndpointArgs<E>) => (
+    alive(),
+    kept.open(list, watchQuery(controller, endpoint, list, { poll, batch: true }))
+  );
   return follow(endpoint, args, peek, open, true);
 }
 

@@ -5,7 +5,8 @@
  */
 import { describeKind } from '../errors.js';
 import { mergeAction, mergeState, snapshotOf, type SnapshotOptions, type StateSnapshot } from '../store/index.js';
-import { Controller, controllerInternals, disposedError } from './Controller.js';
+import { Controller, controllerInternals } from './Controller.js';
+import { disposedError } from './disposal.js';
 import { registerHold } from './holds.js';
 
 /** What `takeSnapshot` covers: the store's `SnapshotOptions`, or only some request keys. */
