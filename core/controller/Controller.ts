@@ -150,8 +150,9 @@ export class Controller {
   /**
    * The normalized state (entities, endpoints, meta, entitiesMeta, optimistic). It holds what was written: JSON
    * values survive `JSON.stringify` and `new Controller({ initialState })` restores them; a value JSON cannot write
-   * (a `bigint`, which `JSON.stringify` throws on; a function, which it leaves out) is kept and read as written,
-   * and the add-ons that write the state as JSON name its entity and field in a `SnapshotError`.
+   * (a `bigint`, which `JSON.stringify` throws on; a function, which it leaves out) is kept and read as written;
+   * in development, `JSON.stringify` of a state holding a bigint throws a `SnapshotError` naming its entity, pk
+   * and field (`entities.Todo.2.amount`), as the add-ons that write the state as JSON do.
    */
   getState(): State {
     return this.#store.getState();

@@ -42,7 +42,8 @@ function internalsOf(controller: Controller, call: string) {
 }
 
 /**
- * The controller's state as plain data (JSON and `postMessage` safe; no optimistic layers): all of it, or
+ * The controller's state as plain data (JSON and `postMessage` safe, except a bigint a record holds: JSON then
+ * throws, in development a `SnapshotError` naming it; no optimistic layers): all of it, or
  * with `changes` (an action's) only the records and request keys a change touched. Records marked INVALID
  * are listed in `invalid` when `{ invalid: true }`. `restoreSnapshot` takes it back, into this controller
  * or another. A disposed controller's state can still be taken.
