@@ -268,7 +268,8 @@ export class EndpointDefinitionError extends Error {
  * restored safely: a time (`date`, `fetchedAt`, `expiresAt`) that is not a finite number, or values
  * nested more than 4,096 levels deep (which the merge and the reads could not walk). Nothing of the
  * snapshot is written: the store is as it was. A `TypeError`, like the error for a value that is no
- * snapshot at all.
+ * snapshot at all. In development, also thrown by `JSON.stringify` of a state (`getState()`, `state$`) or a
+ * snapshot that holds a bigint, naming where (`entities.Todo.2.amount`), instead of JSON's own TypeError.
  *
  * @example
  * try { restoreSnapshot(controller, JSON.parse(saved)); }

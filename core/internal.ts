@@ -6,4 +6,6 @@ export { assertReadEndpoint } from './controller/index.js';
 export { afterQueries, flushQueries, onQueriesWait } from './controller/index.js';
 /** @internal Deletion marks kept from the collector while an older copy may come in (sync, persist). */
 export { holdTombstones } from './controller/index.js';
+/** @internal The error of a disposed controller naming the adapter's function the user called. */
+export { assertAlive } from './controller/index.js';
 export { assertJsonSafe } from './store/index.js';

@@ -121,12 +121,34 @@ const unwritable = (value: unknown, strict?: boolean): string | undefined => {
     const type = typeof item;
     if (type == 'bigint' ? !(item as { toJSON?: unknown }).toJSON : strict && (type == 'function' || type == 'symbol'))
       return `${path.slice(1)} is a ${type}`;
-    if (type == 'object' && item && !seen.has(item) && !(item as { toJSON?: unknown }).toJSON) {
+    // the snapshot's own toJSON (a check for bigints) writes it as it is: looked into
+    if (type == 'object' && item && !seen.has(item) && (item == value || !(item as { toJSON?: unknown }).toJSON)) {
       seen.add(item);
       for (const k of Object.keys(item).reverse()) stack.push([(item as Record<string, unknown>)[k], `${path}.${k}`]);
     }
   }
   return undefined;
+};
+
+/**
+ * The snapshot of a save with no time later than `now`: a key's or record's meta dated after now (a clock that was
+ * ahead, a forged save), or every one when the save itself is (`all`), is dated now at most and stale, since its
+ * real age cannot be known: shown, and refetched in the background (as TanStack Query does with restored data).
+ * Changes the save in place (parsed, or the storage's own copy).
+ */
+const notAfter = (state: StateSnapshot, now: number, all: boolean): StateSnapshot => {
+  const min = (time: number) => (time > now ? now : time);
+  const dated = (m: any) => {
+    if (m && typeof m == 'object' && (all || m.date > now || m.fetchedAt > now)) {
+      m.date = min(m.date);
+      m.fetchedAt = min(m.fetchedAt);
+      m.expiresAt = min(m.expiresAt);
+    }
+  };
+  const tables: any = state.entitiesMeta;
+  for (const k in state.meta) dated(state.meta[k]);
+  for (const k in tables) for (const pk in tables[k]) dated(tables[k][pk]);
+  return state;
 };
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
@@ -150,7 +172,9 @@ function isEnvelope(value: unknown): value is PersistedState {
  * meanwhile stays deleted), then saves `takeSnapshot(controller)` at most once per `throttle` ms after
  * changes, at once after a reset (which
  * removes the save), when the page is hidden, and on teardown. A save of another `version`, older than
- * `maxAge`, corrupt or not an rx-rest save is ignored and removed; a storage that throws or rejects
+ * `maxAge`, corrupt or not an rx-rest save is ignored and removed; a save (or a key or record in it) dated
+ * after now (a clock that was ahead, a forged save) is restored dated now at most, and stale (refetched in
+ * the background), never fresher than data fetched now; a storage that throws or rejects
  * (quota, private mode) is reported, and the state it did not take is written by the next save (a
  * change, `flush()`, the page hidden, the teardown) once the storage works again. Every such case logs
  * one `console.warn` naming the reason and never throws. Returns the teardown; as a manager,
@@ -328,9 +352,10 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (!isEnvelope(value)) return drop('is not an rx-rest save');
     if (value.version !== version)
       return drop(`is of version ${String(value.version)}, not ${String(version)} (options.version)`);
-    const age = Date.now() - value.savedAt;
+    const now = Date.now();
+    const age = now - value.savedAt;
     if (age > maxAge) return drop(`is ${age} ms old, older than maxAge (${maxAge} ms)`);
-    return value.state;
+    return notAfter(value.state, now, age < 0);
   };
 
   /** Restores what the storage answered; whether anything was restored. */

@@ -53,7 +53,7 @@ import {
   watchQuery,
   type InfiniteOptions,
 } from '../../core/index.js';
-import { afterQueries, assertReadEndpoint, flushQueries } from '../../core/internal.js';
+import { afterQueries, assertAlive, assertReadEndpoint, flushQueries } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();
@@ -159,10 +159,11 @@ export function createQueryState<E extends ReadEndpoint>(
   options?: Controller | SolidStateOptions,
 ): Accessor<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
-  const request = requestOf(endpoint, args, 'createQueryState');
+  const call = 'createQueryState';
+  const request = requestOf(endpoint, args, call);
   if (isServer)
-    return serverState(controller, endpoint, request, observeIn(endpoint, request, controller, options, true));
-  return observeIn(endpoint, request, controller, options, true, hydratedState(controller, request));
+    return serverState(controller, endpoint, request, observeIn(endpoint, request, controller, call, options, true));
+  return observeIn(endpoint, request, controller, call, options, true, hydratedState(controller, request));
 }
 
 /**
@@ -212,16 +213,17 @@ function queryResource<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options: Controller | SolidQueryOptions | undefined,
   poll: boolean,
-  name: string,
+  call: string,
 ): QueryResource<EndpointData<E>> {
   const controller = controllerOf(options);
-  const request = requestOf(endpoint, args, name);
+  assertAlive(controller, call); // before hydration or the server read the controller
+  const request = requestOf(endpoint, args, call);
   if (isServer) {
     const defer = !!options && 'deferStream' in options && !!options.deferStream;
     return serverQuery(controller, endpoint, request, defer);
   }
   const hydrating = fromServer(controller, untrack(request).key);
-  const state = observeIn(endpoint, request, controller, options, poll, hydrating?.ready);
+  const state = observeIn(endpoint, request, controller, call, options, poll, hydrating?.ready);
   return suspending(state, hydrating?.sent);
 }
 
@@ -273,9 +275,12 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   const controller = controllerOf(options);
   const source = infiniteSource(controller, endpoint, options);
   const request = requestOf(endpoint, args, 'createInfiniteQuery');
+  const alive = () => assertAlive(controller, 'createInfiniteQuery');
+  const peek = (list: EndpointArgs<E>) => (alive(), source.peek(list));
+  const open = (list: EndpointArgs<E>) => (alive(), source.open(list));
   const state = isServer
-    ? serverState(controller, endpoint, request, follow(request, source.peek, source.open))
-    : follow(request, source.peek, source.open, hydratedState(controller, request));
+    ? serverState(controller, endpoint, request, follow(request, peek, open))
+    : follow(request, peek, open, hydratedState(controller, request));
   return Object.assign(state, { loadNext: source.loadNext });
 }
 
@@ -374,15 +379,20 @@ function observeIn<E extends ReadEndpoint>(
   endpoint: E,
   request: Accessor<Request<E>>,
   controller: Controller,
+  call: string,
   options: Controller | SolidStateOptions | undefined,
   poll: boolean,
   ready?: Accessor<boolean>,
 ): Accessor<QueryResult<EndpointData<E>>> {
   const given = !!options && !('fetch' in options) ? options : undefined;
   const kept = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData, { controller, endpoint });
-  const peek = (list: EndpointArgs<E>) => kept(peekQuery(controller, endpoint, ...list));
-  const open = (list: EndpointArgs<E>) =>
-    kept.open(list, watchQuery(controller, endpoint, list, { poll, batch: true }));
+  // a disposed controller's error names the function the user called, not peekQuery or watchQuery
+  const alive = () => assertAlive(controller, call);
+  const peek = (list: EndpointArgs<E>) => (alive(), kept(peekQuery(controller, endpoint, ...list)));
+  const open = (list: EndpointArgs<E>) => (
+    alive(),
+    kept.open(list, watchQuery(controller, endpoint, list, { poll, batch: true }))
+  );
   return follow(request, peek, open, ready, given?.reconcile ? reconciled() : undefined);
 }
 

@@ -25,7 +25,7 @@ import {
   watchQuery,
   type InfiniteOptions,
 } from '../../core/index.js';
-import { afterQueries, assertReadEndpoint, flushQueries, onQueriesWait } from '../../core/internal.js';
+import { afterQueries, assertAlive, assertReadEndpoint, flushQueries, onQueriesWait } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
 import { hydratedOnMount } from './sveltekit.js';
@@ -216,8 +216,16 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
-  const source = infiniteSource(controllerOf(options), endpoint, options);
-  const store = follow(endpoint, args, source.peek, source.open, 'createInfiniteQuery');
+  const controller = controllerOf(options);
+  const source = infiniteSource(controller, endpoint, options);
+  const alive = () => assertAlive(controller, 'createInfiniteQuery');
+  const store = follow(
+    endpoint,
+    args,
+    (list) => (alive(), source.peek(list)),
+    (list) => (alive(), source.open(list)),
+    'createInfiniteQuery',
+  );
   return { subscribe: store.subscribe, loadNext: source.loadNext };
 }
 
@@ -331,15 +339,19 @@ function query<E extends ReadEndpoint>(
   name: 'createQuery' | 'useSuspense' | 'createQueryState',
 ): Readable<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
+  // a disposed controller's error names the function the user called, not peekQuery or watchQuery
+  const alive = () => assertAlive(controller, name);
   const given = !!options && !('fetch' in options) ? options : undefined;
   // rows only in the browser: a server render reads each query once
   const present =
     given?.reconcile && typeof window !== 'undefined' ? reconciled<QueryResult<EndpointData<E>>>() : undefined;
   const kept = keepPrevious<QueryState<EndpointData<E>>>(!!given?.keepPreviousData, { controller, endpoint, present });
-  const peek = (list: EndpointArgs<E>) => kept(peekQuery(controller, endpoint, ...list));
+  const peek = (list: EndpointArgs<E>) => (alive(), kept(peekQuery(controller, endpoint, ...list)));
   // a task's writes re-read once (a row's field read before then brings them in itself: see rows.ts)
-  const open = (list: EndpointArgs<E>) =>
-    kept.open(list, watchQuery(controller, endpoint, list, { poll: name !== 'useSuspense', batch: true }));
+  const open = (list: EndpointArgs<E>) => (
+    alive(),
+    kept.open(list, watchQuery(controller, endpoint, list, { poll: name !== 'useSuspense', batch: true }))
+  );
   return follow(endpoint, args, peek, open, name, true);
 }
 

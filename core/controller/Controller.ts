@@ -23,6 +23,7 @@ import {
   type ResponseSnapshot,
   type SetRows,
 } from './types.js';
+import { disposedError, markDisposed } from './disposal.js';
 
 /**
  * @internal The controller's query cache and store and whether it was disposed, for the core's own
@@ -33,15 +34,6 @@ export let controllerInternals: (controller: Controller) => {
   readonly store: Store;
   readonly disposed: boolean;
 };
-
-/** @internal The error of a call (`controller.fetch`, `restoreSnapshot`) on a disposed controller. */
-export function disposedError(call: string): Error {
-  return new Error(
-    process.env.NODE_ENV !== 'production'
-      ? `${call}() was called after controller.dispose(): this controller was disposed. Create a new Controller.`
-      : `${call}(): disposed`,
-  );
-}
 
 /**
  * Ties endpoints to the one normalized store: `fetch` runs an endpoint and stores its response,
@@ -104,6 +96,7 @@ export class Controller {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    markDisposed(this);
     this.#cache.dispose();
     try {
       this.#teardowns.unsubscribe(); // each teardown, in the order kept; one that throws does not stop the others
@@ -157,8 +150,9 @@ export class Controller {
   /**
    * The normalized state (entities, endpoints, meta, entitiesMeta, optimistic). It holds what was written: JSON
    * values survive `JSON.stringify` and `new Controller({ initialState })` restores them; a value JSON cannot write
-   * (a `bigint`, which `JSON.stringify` throws on; a function, which it leaves out) is kept and read as written,
-   * and the add-ons that write the state as JSON name its entity and field in a `SnapshotError`.
+   * (a `bigint`, which `JSON.stringify` throws on; a function, which it leaves out) is kept and read as written;
+   * in development, `JSON.stringify` of a state holding a bigint throws a `SnapshotError` naming its entity, pk
+   * and field (`entities.Todo.2.amount`), as the add-ons that write the state as JSON do.
    */
   getState(): State {
     return this.#store.getState();

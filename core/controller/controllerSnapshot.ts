@@ -5,7 +5,8 @@
  */
 import { describeKind } from '../errors.js';
 import { mergeAction, mergeState, snapshotOf, type SnapshotOptions, type StateSnapshot } from '../store/index.js';
-import { Controller, controllerInternals, disposedError } from './Controller.js';
+import { Controller, controllerInternals } from './Controller.js';
+import { disposedError } from './disposal.js';
 import { registerHold } from './holds.js';
 
 /** What `takeSnapshot` covers: the store's `SnapshotOptions`, or only some request keys. */
@@ -41,7 +42,8 @@ function internalsOf(controller: Controller, call: string) {
 }
 
 /**
- * The controller's state as plain data (JSON and `postMessage` safe; no optimistic layers): all of it, or
+ * The controller's state as plain data (JSON and `postMessage` safe, except a bigint a record holds: JSON then
+ * throws, in development a `SnapshotError` naming it; no optimistic layers): all of it, or
  * with `changes` (an action's) only the records and request keys a change touched. Records marked INVALID
  * are listed in `invalid` when `{ invalid: true }`. `restoreSnapshot` takes it back, into this controller
  * or another. A disposed controller's state can still be taken.

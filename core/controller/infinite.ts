@@ -7,6 +7,7 @@
 import { BehaviorSubject, Observable, combineLatest, distinctUntilChanged, map, of } from 'rxjs';
 import { Collection, INVALID, ObjectSchema, appendUnique, collectionArgsKey } from '../schema/index.js';
 import { controllerInternals, type Controller } from './Controller.js';
+import { assertAlive } from './disposal.js';
 import { keepPrevious } from './placeholder.js';
 import { peekQuery } from './watchQuery.js';
 import {
@@ -198,6 +199,7 @@ export function observeInfinite<E extends ReadEndpoint>(
   args: EndpointArgs<E>[0] | null,
   options: InfiniteOptions = {},
 ): InfiniteQuery<EndpointData<E>> {
+  assertAlive(controller, 'observeInfinite');
   const paging = pagingOf(endpoint, options);
   if (args === null) return { state$: of(IDLE), loadNext: () => Promise.resolve() };
   const list = (args === undefined ? [] : [args]) as EndpointArgs<E>;

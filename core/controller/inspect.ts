@@ -3,7 +3,8 @@
  * request, the entity records a key's data reads and the keys that read a record, and removing a key.
  * A function beside the `Controller` (not a method), so that only apps that import it bundle it.
  */
-import { Controller, controllerInternals, disposedError } from './Controller.js';
+import { Controller, controllerInternals } from './Controller.js';
+import { disposedError } from './disposal.js';
 import { asSet } from './QueryCache.js';
 import type { State } from '../store/index.js';
 import type { ControllerEndpoint } from './types.js';

@@ -4,7 +4,8 @@
  * the `Controller`, not its methods, so that only apps that import them (through an adapter) bundle them.
  */
 import type { Observable } from 'rxjs';
-import { controllerInternals, disposedError, type Controller } from './Controller.js';
+import { controllerInternals, type Controller } from './Controller.js';
+import { disposedError } from './disposal.js';
 import { needsFetch, stateOf } from './QueryStream.js';
 import { waitForEndOfTask } from './endOfTask.js';
 import {

@@ -87,7 +87,10 @@ export abstract class Entity {
   /** The primary key of this entity as a string (or `undefined` when it cannot be computed). */
   abstract pk(parent?: unknown, key?: string, args?: readonly unknown[]): string | number | undefined;
 
-  /** Computes the pk of a plain (stored or response) value, as `pk()` would on an instance. */
+  /**
+   * Computes the pk of a plain (stored or response) value, as `pk()` would on an instance, as the string
+   * the store keys the record by: a number `pk()` returns is stringified (`undefined` when not finite).
+   */
   static pk(
     this: { prototype: Entity },
     value: object,
@@ -96,7 +99,8 @@ export abstract class Entity {
     args?: readonly unknown[],
   ): string | undefined {
     const pk = this.prototype.pk.call(value, parent, key, args);
-    return pk === undefined || pk === null ? undefined : (pk as string);
+    if (typeof pk === 'number') return Number.isFinite(pk) ? String(pk) : undefined;
+    return pk === undefined || pk === null ? undefined : pk;
   }
 
   /** Prepares a response value before it is normalized. Default: a shallow copy. Must not mutate `input`. */

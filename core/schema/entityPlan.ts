@@ -1,5 +1,6 @@
 import { NormalizeError, SchemaDefinitionError, describeKind, preview } from '../errors.js';
 import { Entity, entityDefaults, entityKey, isEntityClass, reservedFields } from './Entity.js';
+import { copiedDefaults } from './defaultCopies.js';
 import { isSchema } from './schemaKind.js';
 import type { StandardSchemaV1 } from './standard.js';
 
@@ -52,6 +53,11 @@ export interface EntityPlan {
    * record (none is reserved, `__proto__` or a name `Object.prototype` answers); otherwise `undefined`.
    */
   readonly fields: readonly string[] | undefined;
+  /**
+   * The class defaults that are arrays or plain objects: a read gives each instance its own copy of
+   * them (see defaultCopies.ts); `undefined` when there are none, as for most classes.
+   */
+  readonly copied: ReadonlySet<string> | undefined;
   /** The fields `pk()` reads whose default is a string or number (found on first use). */
   pkFields: readonly string[] | undefined;
   /**
@@ -232,6 +238,7 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     fields: fields.some((name) => name === '__proto__' || name in Object.prototype || reserved.has(name))
       ? undefined
       : fields,
+    copied: copiedDefaults(defaults),
     pkFields: undefined,
     make,
     pkMethod: Cls.prototype.pk,

@@ -3,6 +3,7 @@ import type { Action } from './actions.js';
 import { reducer, type Transition } from './reducer.js';
 import type { State } from './state.js';
 import { reportLater } from '../errors.js';
+import { jsonChecked } from './jsonSafe.js';
 
 /** @internal The store's subjects, for tests that count their observers (not exported by the package). */
 export let storeInternals: (store: Store) => {
@@ -56,7 +57,7 @@ export class Store {
         const state = this.#state;
         if (state === last) return;
         this.#exposed = last = state;
-        subscriber.next(state);
+        subscriber.next(jsonChecked(state));
       });
     });
   }
@@ -77,7 +78,7 @@ export class Store {
 
   /** The current state, handed out: it never changes (later writes copy what they change). */
   getState(): State {
-    return (this.#exposed = this.#state);
+    return jsonChecked((this.#exposed = this.#state));
   }
 
   /**

@@ -38,7 +38,8 @@ function problemOf(value: unknown, strict: boolean): string | undefined {
 
 /**
  * The first value in `value` that JSON cannot write (`strict`: or would leave out), as `[path, what is wrong]`;
- * iterative (no depth limit from the stack); an object with `toJSON` (a date) is written by it and not looked into.
+ * iterative (no depth limit from the stack); an object with `toJSON` (a date) is written by it and not looked into
+ * (a state's or snapshot's, which writes it as it is, is).
  */
 export function jsonProblem(value: unknown, strict: boolean): readonly [path: string, detail: string] | undefined {
   const seen = new WeakSet<object>();
@@ -50,7 +51,10 @@ export function jsonProblem(value: unknown, strict: boolean): readonly [path: st
       if (problem !== undefined) return [pathOf(step), problem];
       continue;
     }
-    if (seen.has(current) || typeof (current as { toJSON?: unknown }).toJSON === 'function') continue;
+    const toJSON = (current as { toJSON?: unknown }).toJSON;
+    // a state's or snapshot's own toJSON writes it as it is (see `jsonChecked`)
+    if (seen.has(current) || (typeof toJSON === 'function' && toJSON !== stateToJSON && toJSON !== snapshotToJSON))
+      continue;
     seen.add(current);
     const keys = Object.keys(current);
     // pushed last first: the first problem in the order JSON writes is reported
@@ -74,4 +78,33 @@ export function jsonProblem(value: unknown, strict: boolean): readonly [path: st
 export function assertJsonSafe(value: unknown, source: string): void {
   const problem = jsonProblem(value, true);
   if (problem !== undefined) throw new SnapshotError(problem[0], problem[1], source);
+}
+
+/** Throws a `SnapshotError` from `source` naming the first bigint in `value` (JSON's own TypeError names nothing). */
+function bigintChecked<T extends object>(value: T, source: string): T {
+  const problem = jsonProblem(value, false);
+  if (problem !== undefined) throw new SnapshotError(problem[0], problem[1], source);
+  return value;
+}
+
+function stateToJSON(this: object): object {
+  return bigintChecked(this, 'JSON.stringify(getState())');
+}
+
+function snapshotToJSON(this: object): object {
+  return bigintChecked(this, 'JSON.stringify(takeSnapshot())');
+}
+
+/**
+ * @internal Gives a state handed out (`getState()`, `state$`) or a snapshot a `toJSON` that JSON.stringify calls
+ * (once, before it writes the value as it is): a bigint in it then throws a `SnapshotError` naming its path
+ * (`entities.Todo.2.amount`) instead of JSON's TypeError that names nothing. Not enumerable: no key of the state,
+ * and structured clone (postMessage) leaves it out. The check costs a walk of the value on each JSON.stringify only.
+ * In development builds: a production build writes the state as before (JSON's TypeError).
+ */
+export function jsonChecked<T extends object>(value: T, snapshot?: boolean): T {
+  // development only (as persist's names): a production build keeps JSON's own TypeError, and none of this code
+  if (process.env.NODE_ENV !== 'production' && !Object.hasOwn(value, 'toJSON'))
+    Object.defineProperty(value, 'toJSON', { value: snapshot ? snapshotToJSON : stateToJSON, configurable: true });
+  return value;
 }

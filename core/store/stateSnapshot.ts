@@ -16,6 +16,7 @@ import {
 } from '../schema/index.js';
 import type { Changes, Transition } from './reducer.js';
 import { restoreState, type RequestMeta, type State } from './state.js';
+import { jsonChecked } from './jsonSafe.js';
 
 /**
  * One request's meta in a snapshot: its error, when it has one, as plain fields (a `ValidationError` also
@@ -95,7 +96,7 @@ export function snapshotOf(state: State, options: SnapshotOptions = {}): StateSn
     ? { entities, entitiesMeta, endpoints, meta, invalid }
     : { entities, entitiesMeta, endpoints, meta };
   const unkeyed = changes === undefined ? unkeyedTablesOf(Object.keys(entities)) : undefined;
-  return unkeyed === undefined ? snapshot : { ...snapshot, unkeyed };
+  return jsonChecked(unkeyed === undefined ? snapshot : { ...snapshot, unkeyed }, true);
 }
 
 /** The `[key, pk]` pairs of a snapshot's `invalid` list that are well formed. */

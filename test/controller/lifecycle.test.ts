@@ -4,7 +4,8 @@
  */
 import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { Controller, type ControllerOptions } from '../../core/index.js';
+import { Controller, observeInfinite, peekQuery, watchQuery, type ControllerOptions } from '../../core/index.js';
+import { PostResource } from '../fixtures/feedServer.js';
 import {
   TodoResource,
   answerNext,
@@ -308,6 +309,16 @@ describe('dispose and managers', () => {
     expect(() => controller.resetEntireStore()).toThrow(/disposed/);
     await expect(controller.fetch(TodoResource.get, { id: 1 })).rejects.toThrow(/fetch.*disposed/);
     expect(controller.getState().entities.Todo?.['1']).toBeDefined();
+  });
+
+  it('functions beside the controller name themselves in that error, not the verb they call inside', () => {
+    const controller = controllerIn(environment());
+    controller.dispose();
+    const after = /^(\w+)\(\) was called after controller\.dispose\(\)/;
+    expect(() => observeInfinite(controller, PostResource.getList, undefined)).toThrow(after);
+    expect(() => observeInfinite(controller, PostResource.getList, undefined)).toThrow(/^observeInfinite\(\)/);
+    expect(() => peekQuery(controller, TodoResource.get, { id: 1 })).toThrow(/^peekQuery\(\)/);
+    expect(() => watchQuery(controller, TodoResource.get, [{ id: 1 }], { poll: true })).toThrow(/^watchQuery\(\)/);
   });
 });
 

@@ -18,6 +18,22 @@ describe('Entity', () => {
     expect(User.pk({ id: 'u1' })).toBe('u1');
   });
 
+  it('Entity.pk() gives the pk as the string the store keys the record by, also when pk() returns a number', () => {
+    class Numbered extends Entity {
+      id = 0;
+      pk() {
+        return this.id;
+      }
+    }
+    expect(Numbered.pk({ id: 5 })).toBe('5');
+    expect(Numbered.fromJS({ id: 5 }).pk()).toBe(5);
+    expect(Object.keys(normalize(Numbered, { id: 5 }).entities.Numbered!)).toEqual([Numbered.pk({ id: 5 })]);
+    // a number that names no record is no pk
+    expect(Numbered.pk({ id: Number.NaN })).toBeUndefined();
+    expect(Numbered.pk({ id: Number.POSITIVE_INFINITY })).toBeUndefined();
+    expect(Numbered.pk({ id: undefined })).toBeUndefined();
+  });
+
   it('names its table with static key', () => {
     const { entities } = normalize(Todo, { id: 1 });
     expect(Object.keys(entities)).toEqual(['Todo']);

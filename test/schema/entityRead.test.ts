@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoCache, normalize } from '../../core/index.js';
+import { Entity, MemoCache, normalize } from '../../core/index.js';
 import type { RecordNode } from '../../core/schema/memo/dependencies.js';
 import { Article, Comment, User } from '../fixtures/entities.js';
 
@@ -129,5 +129,60 @@ describe('reading an entity from its record', () => {
     const both = new MemoCache().denormalize(Article, '1', tables).data!;
     expect(both.author.name).toBe('C');
     expect(both.comments.map((c) => c.author.name)).toEqual(['Ann', 'T']);
+  });
+});
+
+describe('class defaults of a field a record lacks', () => {
+  class Note extends Entity {
+    id = 0;
+    tags: string[] = [];
+    meta: { labels: string[]; pinned: boolean } = { labels: [], pinned: false };
+    title = '';
+    pk() {
+      return `${this.id}`;
+    }
+    static override key = 'DefaultsNote';
+  }
+  // a field named like an Object.prototype member: the read takes its slower path (no declaration-order copy)
+  class OddNote extends Note {
+    override toLocaleString = '';
+    static override key = 'DefaultsOddNote';
+  }
+  // past the depth limit an entity is read shallow
+  class ShallowNote extends Note {
+    static override key = 'DefaultsShallowNote';
+    static override maxEntityDepth = 0;
+  }
+  const entities = (key: string) => ({ [key]: { 1: { id: 1, title: 'a' }, 2: { id: 2 } } });
+
+  it.each([
+    ['a flat list', Note, [Note]],
+    ['one record at a time', Note, Note],
+    ['a class the read cannot copy in declaration order', OddNote, OddNote],
+    ['past the depth limit', ShallowNote, ShallowNote],
+  ] as const)('gives each instance its own default object and array (%s)', (_, Cls, schema) => {
+    const tables = entities(Cls.key);
+    const memo = new MemoCache();
+    const read = (pk: string): Note =>
+      Array.isArray(schema)
+        ? (memo.denormalize(schema as [typeof Note], ['1', '2'], tables).data as Note[])[Number(pk) - 1]!
+        : (memo.denormalize(schema as typeof Note, pk, tables).data as Note);
+    const one = read('1');
+    const two = read('2');
+    expect(one.tags).toEqual([]);
+    expect(one.tags).not.toBe(two.tags);
+    expect(one.meta).not.toBe(two.meta);
+    expect(one.meta.labels).not.toBe(two.meta.labels);
+    one.tags.push('x');
+    one.meta.labels.push('y');
+    one.meta.pinned = true;
+    expect(two.tags).toEqual([]);
+    expect(two.meta).toEqual({ labels: [], pinned: false });
+    expect(Cls.defaults.tags).toEqual([]);
+    expect(Cls.defaults.meta).toEqual({ labels: [], pinned: false });
+    expect(new MemoCache().denormalize(Cls, '1', tables).data!.tags).toEqual([]);
+    // a record that holds the field reads its own value, not a copy
+    const held = { [Cls.key]: { 3: { id: 3, tags: ['kept'] } } };
+    expect(new MemoCache().denormalize(Cls, '3', held).data!.tags).toBe(held[Cls.key]![3]!.tags);
   });
 });

@@ -123,4 +123,18 @@ describe('Entity, the abstract base', () => {
     }
     expectTypeOf<Wrong['id']>().toEqualTypeOf<number>();
   });
+
+  it('Entity.pk(value) is the pk as a string (or undefined), whatever type pk() returns', () => {
+    class Numbered extends Entity {
+      id = 0;
+      pk() {
+        return this.id;
+      }
+    }
+    expectTypeOf(Numbered.fromJS().pk()).toEqualTypeOf<number>();
+    expectTypeOf(Numbered.pk({ id: 1 })).toEqualTypeOf<string | undefined>();
+    // @ts-expect-error Entity.pk(value) may be undefined: it is no number to compare with
+    const asNumber: number | undefined = Numbered.pk({ id: 1 });
+    expectTypeOf(asNumber).toEqualTypeOf<number | undefined>();
+  });
 });

@@ -1,5 +1,6 @@
 import { DeserializeError } from '../../errors.js';
 import type { Entity } from '../Entity.js';
+import { copyDefault } from '../defaultCopies.js';
 import { fieldEntity, planOf, type EntityPlan, type SchemaFieldPlan } from '../entityPlan.js';
 import type { DenormalizeContext } from '../SchemaNode.js';
 import { assignField, hasOwn, ownValue } from '../safeObject.js';
@@ -187,20 +188,28 @@ function fillFields(
   instance: Record<string, unknown>,
   record: Record<string, unknown>,
 ): Record<string, unknown> {
-  const { defaults, fields } = plan;
+  const { defaults, fields, copied } = plan;
   if (fields !== undefined && holdsExactly(record, fields)) {
     // the usual record: the class's fields in declaration order, each set (none is reserved or
     // `__proto__`, see EntityPlan.fields), so one copy gives the instance its fields in that order
     Object.assign(instance, record);
   } else {
     let taken = 0;
-    if (fields === undefined) Object.assign(instance, defaults);
-    else {
+    if (fields === undefined) {
+      Object.assign(instance, defaults);
+      if (copied !== undefined) {
+        for (const field of copied) {
+          if (ownValue(record, field) === undefined) assignField(instance, field, copyDefault(defaults[field]));
+        }
+      }
+    } else {
       for (let i = 0; i < fields.length; i++) {
         const field = fields[i] as string;
         const value = record[field];
-        if (value === undefined) instance[field] = defaults[field];
-        else {
+        if (value === undefined) {
+          const fallback = defaults[field];
+          instance[field] = copied !== undefined && copied.has(field) ? copyDefault(fallback) : fallback;
+        } else {
           instance[field] = value;
           taken++;
         }

@@ -556,6 +556,59 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     expectWarned(/60001 ms old, older than maxAge \(60000 ms\)/);
   });
 
+  it('dated in the future (a clock that was ahead, or a forged save): restored, but stale and dated now at most', async () => {
+    useFakeClock();
+    const now = 1_000_000_000;
+    vi.setSystemTime(now + 86_400_000); // the first app's clock is a day ahead
+    const skewed = await saveOfFirstApp();
+    // a save from now whose times were moved a year ahead
+    vi.setSystemTime(now);
+    const honest = JSON.parse(await saveOfFirstApp()) as PersistedState;
+    const year = 365 * 86_400_000;
+    const later = <M extends { date: number; fetchedAt: number; expiresAt: number }>(meta: M): M => ({
+      ...meta,
+      date: meta.date + year,
+      fetchedAt: meta.fetchedAt + year,
+      expiresAt: meta.expiresAt + year,
+    });
+    const forged = JSON.stringify({
+      ...honest,
+      state: {
+        ...honest.state,
+        meta: Object.fromEntries(Object.entries(honest.state.meta).map(([key, meta]) => [key, later(meta)])),
+        entitiesMeta: Object.fromEntries(
+          Object.entries(honest.state.entitiesMeta).map(([key, table]) => [
+            key,
+            Object.fromEntries(Object.entries(table).map(([pk, meta]) => [pk, later(meta)])),
+          ]),
+        ),
+      },
+    });
+    for (const save of [skewed, forged]) {
+      const { controller, restored } = await persistedOver(save, { maxAge: 60_000 });
+      expect(restored).toBe(true);
+      const list = controller.getResponse(TodoResource.getList, {});
+      expect(list.data?.map((todo) => todo.title)).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']);
+      expect(list.stale).toBe(true);
+      // what came from the save (todo 1 is also the store's own, fresh, answer)
+      const state = takeSnapshot(controller);
+      const todos = state.entitiesMeta.Todo!;
+      for (const meta of [state.meta[TodoResource.getList.key({})]!, todos['2']!, todos['3']!, todos['4']!]) {
+        expect(meta.date).toBeLessThanOrEqual(now);
+        expect(meta.fetchedAt).toBeLessThanOrEqual(now);
+        expect(meta.expiresAt).toBeLessThanOrEqual(now);
+      }
+      // shown while a refetch runs in the background
+      const states = record(controller.observe(TodoResource.getList, {}));
+      expect(states.last()).toMatchObject({ loading: false, fetching: true, stale: true });
+      await tick(0);
+      expect(fake.requests).toContain('GET /todos');
+      expect(controller.getResponse(TodoResource.getList, {}).stale).toBe(false);
+      fake.requests.length = 0;
+      states.unsubscribe();
+    }
+  });
+
   it('corrupt (not JSON): ignored and removed', async () => {
     const { controller, before, restored } = await persistedOver('{"format":"rx-rest","sav');
     expect(restored).toBe(false);

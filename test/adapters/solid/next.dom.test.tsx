@@ -376,3 +376,33 @@ describe('derived data (select) as an RxJS pipe over observe', () => {
     await vi.waitFor(() => expect(screen.getByRole('status').textContent).toBe('1 done'));
   });
 });
+
+describe('a disposed controller', () => {
+  const disposed = /^(\w+)\(\) was called after controller\.dispose\(\)/;
+  const calledName = (call: () => unknown): string | undefined => {
+    try {
+      createRoot((dispose) => {
+        try {
+          call();
+        } finally {
+          dispose();
+        }
+      });
+    } catch (error) {
+      return disposed.exec((error as Error).message)?.[1];
+    }
+    return undefined;
+  };
+
+  it('makes each query function throw an error naming that function, not the read it makes inside', () => {
+    const gone = new Controller();
+    gone.dispose();
+    const options = { controller: gone };
+    expect(calledName(() => createQuery(TodoResource.get, () => ({ id: 1 }), options))).toBe('createQuery');
+    expect(calledName(() => useSuspense(TodoResource.get, () => ({ id: 1 }), options))).toBe('useSuspense');
+    expect(calledName(() => createQueryState(TodoResource.get, () => ({ id: 1 }), options))).toBe('createQueryState');
+    expect(calledName(() => createInfiniteQuery(PostResource.getList, () => undefined, options))).toBe(
+      'createInfiniteQuery',
+    );
+  });
+});

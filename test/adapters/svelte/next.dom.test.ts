@@ -259,3 +259,34 @@ describe('derived data (select) as an RxJS pipe over observe', () => {
     await vi.waitFor(() => expect(screen.getByRole('status').textContent).toBe('1 done'));
   });
 });
+
+describe('a disposed controller', () => {
+  const disposed = /^(\w+)\(\) was called after controller\.dispose\(\)/;
+  const calledName = (call: () => unknown): string | undefined => {
+    try {
+      call();
+    } catch (error) {
+      return disposed.exec((error as Error).message)?.[1];
+    }
+    return undefined;
+  };
+
+  it('makes each query function throw an error naming that function, not the read it makes inside', () => {
+    const gone = new Controller();
+    gone.dispose();
+    const options = { controller: gone };
+    expect(calledName(() => get(createQuery(TodoResource.get, { id: 1 }, options)))).toBe('createQuery');
+    expect(calledName(() => get(useSuspense(TodoResource.get, { id: 1 }, options)))).toBe('useSuspense');
+    expect(calledName(() => createQueryState(TodoResource.get, { id: 1 }, options).data)).toBe('createQueryState');
+    expect(calledName(() => get(createInfiniteQuery(PostResource.getList, undefined, options)))).toBe(
+      'createInfiniteQuery',
+    );
+  });
+
+  it('names the query function when the controller was disposed after the query was made', () => {
+    const later = new Controller();
+    const todo = createQuery(TodoResource.get, { id: 1 }, later);
+    later.dispose();
+    expect(calledName(() => get(todo))).toBe('createQuery');
+  });
+});
