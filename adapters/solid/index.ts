@@ -95,13 +95,12 @@ export interface SolidQueryOptions extends SolidStateOptions {
 export type QueryArgsInput<E> = QueryArgs<E> | null | Accessor<QueryArgs<E> | null>;
 
 /**
- * `createQuery`'s and `useSuspense`'s parameters after the endpoint: `args`, left out where the endpoint's
- * may be (Data Client's `useSuspense(endpoint)`: a list whose search parameters are optional), then `options`.
+ * The parameters after the endpoint of `createQuery`, `useSuspense`, (with its options `O`) `createQueryState`
+ * and `createInfiniteQuery`: `args`, left out where the endpoint's may be (Data Client's `useSuspense(endpoint)`:
+ * a list whose search parameters are optional), then `options`.
  */
-type ArgsThenOptions<E> =
-  undefined extends QueryArgs<E>
-    ? [args?: QueryArgsInput<E>, options?: Controller | SolidQueryOptions]
-    : [args: QueryArgsInput<E>, options?: Controller | SolidQueryOptions];
+type ArgsThenOptions<E, O = Controller | SolidQueryOptions> =
+  undefined extends QueryArgs<E> ? [args?: QueryArgsInput<E>, options?: O] : [args: QueryArgsInput<E>, options?: O];
 
 /**
  * Makes `controller` the one `useController` and `createQuery` find below it.
@@ -155,7 +154,11 @@ export function useController(): Controller {
  */
 export function createQueryState<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
+  ...args: ArgsThenOptions<E, Controller | SolidStateOptions>
+): Accessor<QueryResult<EndpointData<E>>>;
+export function createQueryState<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
   options?: Controller | SolidStateOptions,
 ): Accessor<QueryResult<EndpointData<E>>> {
   const controller = controllerOf(options);
@@ -269,7 +272,11 @@ export type InfiniteAccessor<T> = Accessor<InfiniteState<T> & Pick<QueryResult<T
  */
 export function createInfiniteQuery<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
+  ...args: ArgsThenOptions<E, InfiniteOptions & QueryOptions>
+): InfiniteAccessor<EndpointData<E>>;
+export function createInfiniteQuery<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteAccessor<EndpointData<E>> {
   const controller = controllerOf(options);

@@ -55,13 +55,12 @@ export interface SvelteQueryOptions extends QueryOptions {
 export type QueryArgsInput<E> = QueryArgs<E> | null | Readable<QueryArgs<E> | null> | (() => QueryArgs<E> | null);
 
 /**
- * `createQuery`'s and `useSuspense`'s parameters after the endpoint: `args`, left out where the endpoint's
- * may be (Data Client's `useSuspense(endpoint)`: a list whose search parameters are optional), then `options`.
+ * The parameters after the endpoint of `createQuery`, `useSuspense`, `createQueryState` and (with its
+ * options `O`) `createInfiniteQuery`: `args`, left out where the endpoint's may be (Data Client's
+ * `useSuspense(endpoint)`: a list whose search parameters are optional), then `options`.
  */
-type ArgsThenOptions<E> =
-  undefined extends QueryArgs<E>
-    ? [args?: QueryArgsInput<E>, options?: Controller | SvelteQueryOptions]
-    : [args: QueryArgsInput<E>, options?: Controller | SvelteQueryOptions];
+type ArgsThenOptions<E, O = Controller | SvelteQueryOptions> =
+  undefined extends QueryArgs<E> ? [args?: QueryArgsInput<E>, options?: O] : [args: QueryArgsInput<E>, options?: O];
 
 export { loadController, type LoadEventLike } from './sveltekit.js';
 export { fetchQuery } from './fetchQuery.js';
@@ -163,7 +162,11 @@ export function useSuspense<E extends ReadEndpoint>(
  */
 export function createQueryState<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
+  ...args: ArgsThenOptions<E>
+): QueryResult<EndpointData<E>>;
+export function createQueryState<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
   options?: Controller | SvelteQueryOptions,
 ): QueryResult<EndpointData<E>> {
   const store = query(endpoint, args, options, 'createQueryState') as Following<QueryResult<EndpointData<E>>>;
@@ -213,7 +216,11 @@ export interface InfiniteQueryStore<T> extends Readable<InfiniteState<T> & Pick<
  */
 export function createInfiniteQuery<E extends ReadEndpoint>(
   endpoint: E,
-  args: QueryArgsInput<E>,
+  ...args: ArgsThenOptions<E, InfiniteOptions & QueryOptions>
+): InfiniteQueryStore<EndpointData<E>>;
+export function createInfiniteQuery<E extends ReadEndpoint>(
+  endpoint: E,
+  args?: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
   const controller = controllerOf(options);

@@ -65,7 +65,9 @@ export function hydratedOnMount(): void {
  * browser. Its requests go through the event's `fetch` (on the server, SvelteKit's `event.fetch`, whose
  * responses the page carries to the browser: the browser's first loads read them instead of the
  * network). `options` are the controller's (not `fetch`); in the browser only those of the call that
- * makes the tab's controller count.
+ * makes the tab's controller count. An app that disposes it runs the root load again (`invalidateAll()`)
+ * and puts the new one in context: `setController` ran once, in the root layout that stays mounted
+ * (docs/ssr.md keys the layout's children on `data.controller`).
  * On a server-rendered page, the add-ons among its `managers` (`persist`, `syncTabs`) write into the store
  * only once the page is hydrated (when the component that calls `setController` mounted, or without
  * `setController` the first component that passes the controller to a query explicitly), so the first

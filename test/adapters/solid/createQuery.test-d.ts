@@ -10,12 +10,13 @@ import {
   preloadQuery,
   useLive,
   useSuspense,
+  type InfiniteAccessor,
   type QueryResource,
   type QueryResult,
   type SolidQueryOptions,
   type SolidStateOptions,
 } from '../../../adapters/solid/index.js';
-import { PostFeed, PostResource, type Post } from '../../fixtures/feedServer.js';
+import { Post, PostFeed, PostResource } from '../../fixtures/feedServer.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 
@@ -60,6 +61,28 @@ describe('rx-rest/solid types', () => {
     useLive(TodoResource.get);
     // @ts-expect-error not an argument of the list
     useSuspense(TodoResource.getList, () => ({ id: 1 }));
+  });
+
+  test("createQueryState and createInfiniteQuery take no args where the endpoint's may be left out, as createQuery", () => {
+    const NoArgs = new RestEndpoint({ urlPrefix: 'http://api.test', path: '/todos', schema: [Todo] });
+    const UserPosts = new RestEndpoint({ urlPrefix: 'http://api.test', path: '/users/:userId/posts', schema: [Post] });
+    expectTypeOf(createQueryState(TodoResource.getList)).toEqualTypeOf<Accessor<QueryResult<Todo[]>>>();
+    expectTypeOf(createQueryState(NoArgs)).toEqualTypeOf<Accessor<QueryResult<Todo[]>>>();
+    createQueryState(TodoResource.getList, undefined, { reconcile: true });
+    expectTypeOf(createInfiniteQuery(PostResource.getList)).toEqualTypeOf<InfiniteAccessor<Post[]>>();
+    expectTypeOf(createInfiniteQuery(PostFeed)).toEqualTypeOf<
+      InfiniteAccessor<{ results: Post[]; next: string | null }>
+    >();
+    createInfiniteQuery(PostResource.getList, undefined, { pageSize: 3 });
+    createInfiniteQuery(UserPosts, () => ({ userId: 1 }), { paginationField: 'page' });
+    // @ts-expect-error get requires its id
+    createQueryState(TodoResource.get);
+    // @ts-expect-error the path's userId is required
+    createInfiniteQuery(UserPosts);
+    // @ts-expect-error the path's userId is required
+    createInfiniteQuery(UserPosts, () => ({}));
+    // @ts-expect-error not an option of an infinite list
+    createInfiniteQuery(PostResource.getList, undefined, { deferStream: true });
   });
 
   test('args: a value, null, or an accessor, checked against the endpoint', () => {

@@ -310,6 +310,44 @@ describe('createInfiniteQuery', () => {
   });
 });
 
+describe('createQueryState and createInfiniteQuery without args', () => {
+  it("read an endpoint whose args are optional, as createQuery(endpoint) and Data Client's useSuspense(endpoint)", async () => {
+    function Lists() {
+      // no args: the endpoints' are optional
+      const todos = createQueryState(TodoResource.getList);
+      const cursor = createInfiniteQuery(PostFeed);
+      return (
+        <>
+          <Show when={todos().loading}>
+            <p>Loading…</p>
+          </Show>
+          <ul data-testid="todos">
+            <For each={todos().data}>{(todo) => <li>{todo.title}</li>}</For>
+          </ul>
+          <ol data-testid="cursor">
+            <For each={cursor().data?.results}>{(post) => <li>{post.title}</li>}</For>
+          </ol>
+          <Show when={cursor().hasNext}>
+            <button onClick={() => cursor.loadNext()}>More from the feed</button>
+          </Show>
+        </>
+      );
+    }
+    render(() => (
+      <ControllerProvider controller={controller}>
+        <Lists />
+      </ControllerProvider>
+    ));
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    await vi.waitFor(() => expect(items('todos')).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']));
+    await vi.waitFor(() => expect(items('cursor')).toEqual(['post 1', 'post 2', 'post 3']));
+    fireEvent.click(screen.getByRole('button', { name: 'More from the feed' }));
+    await vi.waitFor(() => expect(items('cursor')).toHaveLength(6));
+    expect(fake.requests).toEqual(['GET /todos']); // the same requests as with undefined args
+    expect(feed.requests).toEqual(['GET /feed', 'GET /feed?cursor=c3']);
+  });
+});
+
 describe('createInfiniteQuery with keepPreviousData', () => {
   it('keeps the old list (placeholder) while the new first page loads', async () => {
     await createRoot(async (dispose) => {

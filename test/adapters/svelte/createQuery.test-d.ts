@@ -9,10 +9,11 @@ import {
   createQueryState,
   useLive,
   useSuspense,
+  type InfiniteQueryStore,
   type QueryResult,
   type SvelteQueryOptions,
 } from '../../../adapters/svelte/index.js';
-import { PostFeed, PostResource, type Post } from '../../fixtures/feedServer.js';
+import { Post, PostFeed, PostResource } from '../../fixtures/feedServer.js';
 import { Todo } from '../../fixtures/entities.js';
 import { TodoResource } from '../resources.js';
 
@@ -59,6 +60,28 @@ describe('rx-rest/svelte types', () => {
     useLive(TodoResource.get);
     // @ts-expect-error not an argument of the list
     useSuspense(TodoResource.getList, { id: 1 });
+  });
+
+  test("createQueryState and createInfiniteQuery take no args where the endpoint's may be left out, as createQuery", () => {
+    const NoArgs = new RestEndpoint({ urlPrefix: 'http://api.test', path: '/todos', schema: [Todo] });
+    const UserPosts = new RestEndpoint({ urlPrefix: 'http://api.test', path: '/users/:userId/posts', schema: [Post] });
+    expectTypeOf(createQueryState(TodoResource.getList)).toEqualTypeOf<QueryResult<Todo[]>>();
+    expectTypeOf(createQueryState(NoArgs).data).toEqualTypeOf<Todo[] | undefined>();
+    createQueryState(TodoResource.getList, undefined, { reconcile: true });
+    expectTypeOf(createInfiniteQuery(PostResource.getList)).toEqualTypeOf<InfiniteQueryStore<Post[]>>();
+    expectTypeOf(createInfiniteQuery(PostFeed)).toEqualTypeOf<
+      InfiniteQueryStore<{ results: Post[]; next: string | null }>
+    >();
+    createInfiniteQuery(PostResource.getList, undefined, { pageSize: 3 });
+    createInfiniteQuery(UserPosts, { userId: 1 }, { paginationField: 'page' });
+    // @ts-expect-error get requires its id
+    createQueryState(TodoResource.get);
+    // @ts-expect-error the path's userId is required
+    createInfiniteQuery(UserPosts);
+    // @ts-expect-error the path's userId is required
+    createInfiniteQuery(UserPosts, {});
+    // @ts-expect-error not an option of an infinite list
+    createInfiniteQuery(PostResource.getList, undefined, { reconcile: true });
   });
 
   test('QueryResult is the QueryState plus placeholder; options or a controller as third argument', () => {

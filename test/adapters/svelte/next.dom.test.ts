@@ -14,6 +14,7 @@ import { createTodoServer } from '../../fixtures/todoServer.js';
 import { FEED_PAGE, feedHandlers, PostResource } from '../../fixtures/feedServer.js';
 import { TodoResource } from '../resources.js';
 import Feed from './Feed.svelte';
+import NoArgsLists from './NoArgsLists.svelte';
 import PreviousData from './PreviousData.svelte';
 import Rename from './Rename.svelte';
 import Select from './Select.svelte';
@@ -226,6 +227,19 @@ describe('createInfiniteQuery', () => {
     await posts.loadNext();
     expect(get(posts)).toMatchObject({ hasNext: false, fetchingNext: false });
     expect(feed.requests.filter((r) => r.includes('page='))).toEqual([]);
+  });
+});
+
+describe('createQueryState and createInfiniteQuery without args', () => {
+  it("read an endpoint whose args are optional, as createQuery(endpoint) and Data Client's useSuspense(endpoint)", async () => {
+    render(NoArgsLists, { controller });
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    await vi.waitFor(() => expect(items('todos')).toEqual(['todo 1', 'todo 2', 'todo 3', 'todo 4']));
+    await vi.waitFor(() => expect(items('cursor')).toEqual(['post 1', 'post 2', 'post 3']));
+    await fireEvent.click(screen.getByRole('button', { name: 'More from the feed' }));
+    await vi.waitFor(() => expect(items('cursor')).toHaveLength(6));
+    expect(fake.requests).toEqual(['GET /todos']); // the same requests as with undefined args
+    expect(feed.requests).toEqual(['GET /feed', 'GET /feed?cursor=c3']);
   });
 });
 
