@@ -4,8 +4,7 @@
  * it rejects, and the others (fetches and observers of the same key) still get the answer.
  */
 import { BehaviorSubject } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Controller } from '../../core/index.js';
+import { describe, expect, it, vi } from 'vitest';
 import {
   TodoResource,
   answerNext,
@@ -17,34 +16,11 @@ import {
   useFakeClock,
   useTodoServer,
 } from '../reliability/faultHarness.js';
+import { outcome, row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
-let controllers: Controller[] = [];
-const make = () => {
-  const c = new Controller({ retry: 0 });
-  controllers.push(c);
-  return c;
-};
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const outcome = <T>(promise: Promise<T>) => {
-  const seen: { value?: T; error?: unknown; done: boolean } = { done: false };
-  promise.then(
-    (value) => Object.assign(seen, { value, done: true }),
-    (error: unknown) => Object.assign(seen, { error, done: true }),
-  );
-  return seen;
-};
+const { make } = useControllers();
 const abortable = () => {
   const abort = new AbortController();
   return { abort, Get: TodoResource.get.extend({ signal: abort.signal }) };
@@ -168,8 +144,7 @@ describe('an endpoint signal during a retry wait', () => {
 describe('an endpoint signal while offline', () => {
   it('aborting while the request waits for the network rejects at once; nothing is sent when it returns', async () => {
     const online$ = new BehaviorSubject(false);
-    const c = new Controller({ retry: 0, environment: { online$ } });
-    controllers.push(c);
+    const c = make({ environment: { online$ } });
     const abort = new AbortController();
     const Get = TodoResource.get.extend({ signal: abort.signal });
     const fetched = outcome(c.fetch(Get, { id: 1 }));

@@ -2,25 +2,14 @@
  * Outside review (API.md "Garbage collection": `gcTime` after a key's last subscriber left; "A key written
  * while nobody observes it ... is kept at least gcTime from that write"; refetchOnReconnect for errored streams).
  */
-import { BehaviorSubject, Subject } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Controller, type ControllerOptions } from '../../core/index.js';
+import { describe, expect, it } from 'vitest';
 import { TodoResource, record, tick, useFakeClock, useTodoServer } from '../reliability/faultHarness.js';
+import { counter, useControllers } from './fixtures.js';
 
 const fake = useTodoServer();
-let controllers: Controller[] = [];
-function make(options: ControllerOptions = {}) {
-  const env = { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
-  const c = new Controller({ retry: 0, environment: env, ...options });
-  controllers.push(c);
-  return { c, env };
-}
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
+const { withEnvironment: make } = useControllers();
 const key = TodoResource.get.key({ id: 1 });
-const count = (request: string) => fake.requests.filter((r) => r === request).length;
+const count = counter(fake);
 
 describe('gcTime and later writes', () => {
   it('a fetch after the last subscriber left restarts the wait: the key is kept gcTime from that write', async () => {

@@ -3,30 +3,15 @@
  * rollback of only the failed guess when it overlaps other guesses, server answers, direct writes, resets and
  * restores; lists grown by push/unshift.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Controller, takeSnapshot, restoreSnapshot } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
+import { row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string, completed = false) => ({
-  id,
-  userId: 1,
-  title,
-  completed,
-  createdAt: '2024-01-01T00:00:00Z',
-});
-let controllers: Controller[] = [];
-const make = () => {
-  const c = new Controller({ retry: 0 });
-  controllers.push(c);
-  return c;
-};
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
+const { make } = useControllers();
 const stored = (c: Controller, id: number) =>
   c.getState().entities.Todo?.[String(id)] as Record<string, unknown> | undefined;
 const seen = (c: Controller, id: number) => {

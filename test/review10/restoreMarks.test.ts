@@ -2,23 +2,14 @@
  * Outside review (takeSnapshot/restoreSnapshot as the sync add-on uses them, API.md "a response, set,
  * invalidation or reset in one tab applies in the others"): marks carried by a snapshot reach live observers.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { Controller, restoreSnapshot, takeSnapshot } from '../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import { restoreSnapshot, takeSnapshot } from '../../core/index.js';
 import { TodoResource, record, settled, useTodoServer } from '../reliability/faultHarness.js';
+import { counter, json, useControllers } from './fixtures.js';
 
 const fake = useTodoServer();
-let controllers: Controller[] = [];
-const make = () => {
-  const c = new Controller({ retry: 0 });
-  controllers.push(c);
-  return c;
-};
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-const count = (request: string) => fake.requests.filter((r) => r === request).length;
+const { make } = useControllers();
+const count = counter(fake);
 const later = () => new Promise((resolve) => setTimeout(resolve, 3));
 
 describe('marks in a restored snapshot', () => {

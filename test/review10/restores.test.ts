@@ -3,32 +3,16 @@
  * restores it; "Server rendering": `takeSnapshot`/`restoreSnapshot`): restores with requests in flight,
  * expired data, errors, hostile and malformed snapshots, and restoring twice.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Controller, restoreSnapshot, takeSnapshot, type QueryState } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
+import { counter, json, row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
-let controllers: Controller[] = [];
-const make = (options: ConstructorParameters<typeof Controller>[0] = {}) => {
-  const c = new Controller({ retry: 0, ...options });
-  controllers.push(c);
-  return c;
-};
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-const count = (request: string) => fake.requests.filter((r) => r === request).length;
+const { make } = useControllers();
+const count = counter(fake);
 
 describe('initialState with data past its expiry', () => {
   it('shows the data at once as stale, refetches in the background, never loading', async () => {

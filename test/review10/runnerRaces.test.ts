@@ -2,44 +2,16 @@
  * Outside review (API.md "The controller and the store", "The app lifecycle"): the request runner when
  * shared requests meet aborts, invalidation, resets, dispose and garbage collection while in flight.
  */
-import { BehaviorSubject, Subject } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Controller, type ControllerOptions, type QueryState } from '../../core/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { type ControllerOptions, type QueryState } from '../../core/index.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
+import { counter, outcome, row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
-const environment = () => ({
-  online$: new BehaviorSubject(true),
-  visible$: new BehaviorSubject(true),
-  focus$: new Subject<void>(),
-});
-let controllers: Controller[] = [];
-const make = (options: ControllerOptions = {}) => {
-  const c = new Controller({ retry: 0, environment: environment(), ...options });
-  controllers.push(c);
-  return c;
-};
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const count = (request: string) => fake.requests.filter((r) => r === request).length;
-const outcome = <T>(promise: Promise<T>) => {
-  const seen: { value?: T; error?: unknown; done: boolean } = { done: false };
-  promise.then(
-    (value) => Object.assign(seen, { value, done: true }),
-    (error: unknown) => Object.assign(seen, { error, done: true }),
-  );
-  return seen;
-};
+const { withEnvironment } = useControllers();
+const make = (options: ControllerOptions = {}) => withEnvironment(options).c;
+const count = counter(fake);
 
 describe('shared requests', () => {
   it('two fetches and an observer of one key share one request and all see its answer', async () => {
