@@ -576,14 +576,25 @@ describe('syncTabs: no lost update, no echo', () => {
 });
 
 describe('syncTabs: bad input', () => {
-  it('ignores what is not one of its messages (another app, a wrong shape, hostile keys) with a warning, and goes on', async () => {
+  /**
+   * Tab A sets todo 1 and tab B takes in its message, then tab A closes: B alone reads what follows. The
+   * genuine message, its snapshot and the times of todo 1 in it, for the test to forge others from.
+   */
+  async function heardFromA() {
     const [a, b] = [tab(), tab()];
     const channel = spy();
-    let restored = next(b);
+    const restored = next(b);
     a.set(Todo, { id: 1, title: 'kept' });
     await restored;
     const genuine = await channel.until((message) => message.kind === 'snapshot');
-    a.dispose(); // B alone reads what follows
+    a.dispose();
+    const snapshot = genuine.snapshot as { entitiesMeta: { Todo: Record<string, Record<string, number>> } };
+    const times = snapshot.entitiesMeta.Todo['1']!;
+    return { b, channel, genuine, snapshot, times };
+  }
+
+  it('ignores what is not one of its messages (another app, a wrong shape, hostile keys) with a warning, and goes on', async () => {
+    const { b, channel, genuine } = await heardFromA();
     const before = b.getState();
     const snapshot = genuine.snapshot as Record<string, unknown>;
     const bad: unknown[] = [
@@ -608,7 +619,7 @@ describe('syncTabs: bad input', () => {
     ];
     for (const message of bad) channel.post(message);
     // then a well-formed message from the same sender: read after all of the above
-    restored = next(b);
+    const restored = next(b);
     channel.post({
       ...genuine,
       from: 'another tab',
@@ -649,15 +660,7 @@ describe('syncTabs: bad input', () => {
   });
 
   it('refuses NaN-dated (or otherwise hostile-timed) data from another tab with a report naming the field; the store is unchanged and never frozen', async () => {
-    const [a, b] = [tab(), tab()];
-    const channel = spy();
-    let restored = next(b);
-    a.set(Todo, { id: 1, title: 'kept' });
-    await restored;
-    const genuine = await channel.until((message) => message.kind === 'snapshot');
-    a.dispose(); // B alone reads what follows
-    const snapshot = genuine.snapshot as { entitiesMeta: { Todo: Record<string, Record<string, number>> } };
-    const times = snapshot.entitiesMeta.Todo['1']!;
+    const { b, channel, genuine, snapshot, times } = await heardFromA();
     const hostile = [Number.NaN, Number.POSITIVE_INFINITY, -1, 1e300];
     const before = b.getState();
     for (const value of hostile) {
@@ -671,7 +674,7 @@ describe('syncTabs: bad input', () => {
         },
       });
     }
-    restored = next(b);
+    const restored = next(b);
     channel.post({
       ...genuine,
       from: 'another tab',
@@ -697,15 +700,8 @@ describe('syncTabs: bad input', () => {
   });
 
   it('drops a message with malformed deletion marks with a warning, learns none of them, and loses nothing', async () => {
-    const [a, b] = [tab(), tab()];
-    const channel = spy();
-    let restored = next(b);
-    a.set(Todo, { id: 1, title: 'kept' });
-    await restored;
-    const genuine = await channel.until((message) => message.kind === 'snapshot');
-    a.dispose(); // B alone reads what follows
-    const snapshot = genuine.snapshot as { entitiesMeta: { Todo: Record<string, Record<string, number>> } };
-    const times = snapshot.entitiesMeta.Todo['1']!;
+    const { b, channel, genuine, times } = await heardFromA();
+    let restored: Promise<unknown>;
     const marked = (invalid: unknown, meta: unknown) => ({
       ...genuine,
       from: 'a hostile tab',
