@@ -12,14 +12,20 @@ const { make } = useControllers();
 const count = counter(fake);
 const later = () => new Promise((resolve) => setTimeout(resolve, 3));
 
+/** `c` observes todo 1 and has it; then `other` fetches it too, and a few ms pass (later marks are newer). */
+async function observedHereFetchedThere() {
+  const c = make();
+  const other = make();
+  const s = record(c.observe(TodoResource.get, { id: 1 }));
+  await settled(() => expect(s.last().data?.title).toBe('todo 1'));
+  await other.fetch(TodoResource.get, { id: 1 });
+  await later();
+  return { c, other, s };
+}
+
 describe('marks in a restored snapshot', () => {
   it('an invalidation made in another controller after this one fetched: the observer refetches', async () => {
-    const c = make();
-    const other = make();
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(s.last().data?.title).toBe('todo 1'));
-    await other.fetch(TodoResource.get, { id: 1 });
-    await later();
+    const { c, other, s } = await observedHereFetchedThere();
     other.invalidate(TodoResource.get, { id: 1 });
     restoreSnapshot(c, json(takeSnapshot(other, { invalid: true })));
     await settled(() => expect(count('GET /todos/1')).toBe(3));
@@ -29,12 +35,7 @@ describe('marks in a restored snapshot', () => {
   });
 
   it('an expiry made elsewhere: the observer keeps its data and refetches in the background', async () => {
-    const c = make();
-    const other = make();
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(s.last().data?.title).toBe('todo 1'));
-    await other.fetch(TodoResource.get, { id: 1 });
-    await later();
+    const { c, other, s } = await observedHereFetchedThere();
     other.expireAll(TodoResource.get);
     restoreSnapshot(c, json(takeSnapshot(other)));
     await settled(() => expect(count('GET /todos/1')).toBe(3));
