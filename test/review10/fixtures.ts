@@ -3,9 +3,11 @@
  * (online, visible, focus) and small helpers to count requests and watch a promise settle.
  */
 import { BehaviorSubject, Subject } from 'rxjs';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { Controller, type ControllerOptions } from '../../core/index.js';
+import { settled } from '../fixtures/streams.js';
 import type { createTodoServer } from '../fixtures/todoServer.js';
+import type { Held } from './gate.js';
 
 /** A todo as the server sends it. */
 export const row = (id: number, title: string, completed = false) => ({
@@ -53,12 +55,37 @@ export const counter = (fake: ReturnType<typeof createTodoServer>) => (request: 
 /** The value through JSON, as a saved state is read back. */
 export const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+/** What `outcome` saw of a promise. */
+export interface Outcome<T> {
+  value?: T;
+  error?: unknown;
+  done: boolean;
+}
+
 /** Watches a promise: `done` once it settled, with its `value` or `error`. */
 export const outcome = <T>(promise: Promise<T>) => {
-  const seen: { value?: T; error?: unknown; done: boolean } = { done: false };
+  const seen: Outcome<T> = { done: false };
   promise.then(
     (value) => Object.assign(seen, { value, done: true }),
     (error: unknown) => Object.assign(seen, { error, done: true }),
   );
   return seen;
 };
+
+/** Waits until the watched promise settled; checks that it resolved to a todo titled `title`. */
+export async function resolvesTo(seen: Outcome<{ title: string }>, title: string) {
+  await settled(() => expect(seen.done).toBe(true));
+  expect(seen.error).toBeUndefined();
+  expect(seen.value?.title).toBe(title);
+}
+
+/** Waits until the watched promise settled; checks that it rejected as an abort. */
+export async function abortsWith(seen: Outcome<unknown>) {
+  await settled(() => expect(seen.done).toBe(true));
+  expect((seen.error as Error | undefined)?.name).toBe('AbortError');
+}
+
+/** Answers every held request that was not aborted with todo 1 titled `title`. */
+export function answerLive(held: readonly Held[], title: string) {
+  for (const h of held) if (!h.aborted) h.json(row(1, title));
+}

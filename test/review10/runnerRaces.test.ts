@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type ControllerOptions, type QueryState } from '../../core/index.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
-import { counter, outcome, row, useControllers } from './fixtures.js';
+import { answerLive, counter, outcome, resolvesTo, row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
@@ -38,10 +38,8 @@ describe('shared requests', () => {
     const fetched = outcome(c.fetch(TodoResource.get, { id: 1 }));
     await flush();
     // whichever request carries the fetch, it is answered and the fetch resolves with the answer
-    for (const h of held) if (!h.aborted) h.json(row(1, 'after'));
-    await settled(() => expect(fetched.done).toBe(true));
-    expect(fetched.error).toBeUndefined();
-    expect(fetched.value?.title).toBe('after');
+    answerLive(held, 'after');
+    await resolvesTo(fetched, 'after');
     expect(c.getResponse(TodoResource.get, { id: 1 }).data?.title).toBe('after');
   });
 
@@ -119,9 +117,9 @@ describe('invalidate and expire while a request is in flight', () => {
     await settled(() => expect(held).toHaveLength(1));
     c.invalidate(TodoResource.get, { id: 1 });
     await flush();
-    for (const h of held) if (!h.aborted) h.json(row(1, 'fresh'));
+    answerLive(held, 'fresh');
     await flush();
-    for (const h of held) if (!h.aborted) h.json(row(1, 'fresh'));
+    answerLive(held, 'fresh');
     await settled(() => expect(s.last()).toMatchObject({ loading: false, fetching: false }));
     expect(s.last().data?.title).toBe('fresh');
     const after = s.values.length;
@@ -196,11 +194,11 @@ describe('garbage collection while a request is in flight', () => {
     c.gc();
     const second = record(c.observe(TodoResource.get, { id: 1 }));
     await flush();
-    for (const h of held) if (!h.aborted) h.json(row(1, 'late'));
+    answerLive(held, 'late');
     await vi.waitFor(async () => {
       await vi.advanceTimersByTimeAsync(0);
       await flush(1);
-      for (const h of held) if (!h.aborted) h.json(row(1, 'late'));
+      answerLive(held, 'late');
       expect(second.last().data?.title).toBe('late');
     });
     expect(second.last()).toMatchObject({ loading: false, fetching: false });
