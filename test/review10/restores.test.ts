@@ -13,6 +13,12 @@ import { gate } from './gate.js';
 const fake = useTodoServer();
 const { make } = useControllers();
 const count = counter(fake);
+/** A controller that holds the list of todos 'a' and 'b', to take snapshots from. */
+const listServer = () => {
+  const server = make();
+  server.setResponse(TodoResource.getList, {}, [row(1, 'a'), row(2, 'b')]);
+  return server;
+};
 
 describe('initialState with data past its expiry', () => {
   it('shows the data at once as stale, refetches in the background, never loading', async () => {
@@ -141,8 +147,7 @@ describe('restoring while a request is in flight', () => {
 
 describe('restoring twice', () => {
   it('the same snapshot restored again changes nothing: no emission, no action, the same objects', async () => {
-    const server = make();
-    server.setResponse(TodoResource.getList, {}, [row(1, 'a'), row(2, 'b')]);
+    const server = listServer();
     const snapshot = json(takeSnapshot(server));
     const c = make();
     restoreSnapshot(c, snapshot);
@@ -277,8 +282,7 @@ describe('hostile and malformed snapshots', () => {
 
 describe('replacing restores', () => {
   it('the same state replaced twice: no emission the second time, rows kept (===)', async () => {
-    const server = make();
-    server.setResponse(TodoResource.getList, {}, [row(1, 'a'), row(2, 'b')]);
+    const server = listServer();
     const snapshot = json(takeSnapshot(server));
     const c = make();
     restoreSnapshot(c, snapshot, { replace: true });
@@ -292,8 +296,7 @@ describe('replacing restores', () => {
   });
 
   it('a snapshot changing one row of an observed list: one emission, the other row the same object', async () => {
-    const server = make();
-    server.setResponse(TodoResource.getList, {}, [row(1, 'a'), row(2, 'b')]);
+    const server = listServer();
     const c = make();
     restoreSnapshot(c, json(takeSnapshot(server)));
     const s = record(c.observe(TodoResource.getList, {}));
