@@ -5,9 +5,10 @@
 import { BehaviorSubject, Subject } from 'rxjs';
 import { afterEach, expect } from 'vitest';
 import { Controller, type ControllerOptions } from '../../core/index.js';
-import { settled } from '../fixtures/streams.js';
+import { TodoResource } from '../fixtures/todoResource.js';
+import { record, settled } from '../fixtures/streams.js';
 import type { createTodoServer } from '../fixtures/todoServer.js';
-import type { Held } from './gate.js';
+import { gate, type Held } from './gate.js';
 
 /** A todo as the server sends it. */
 export const row = (id: number, title: string, completed = false) => ({
@@ -88,4 +89,15 @@ export async function abortsWith(seen: Outcome<unknown>) {
 /** Answers every held request that was not aborted with todo 1 titled `title`. */
 export function answerLive(held: readonly Held[], title: string) {
   for (const h of held) if (!h.aborted) h.json(row(1, title));
+}
+
+/**
+ * Holds the server's answers to GET /todos/:id, then `c` observes todo 1 and its request arrives: `held`
+ * lists the held requests, `s` records what the observer sees.
+ */
+export async function observedWhileHeld(fake: ReturnType<typeof createTodoServer>, c: Controller) {
+  const held = gate(fake, 'get', '/todos/:id');
+  const s = record(c.observe(TodoResource.get, { id: 1 }));
+  await settled(() => expect(held).toHaveLength(1));
+  return { held, s };
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Controller, restoreSnapshot, takeSnapshot, type QueryState } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
-import { counter, json, row, useControllers } from './fixtures.js';
+import { counter, json, observedWhileHeld, row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
@@ -98,9 +98,7 @@ describe('restoring while a request is in flight', () => {
     const snapshot = json(takeSnapshot(server));
     await new Promise((r) => setTimeout(r, 3));
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     restoreSnapshot(c, snapshot);
     held[0]!.json(row(1, 'answer'));
     await settled(() => expect(s.last().data?.title).toBe('answer'));
@@ -132,9 +130,7 @@ describe('restoring while a request is in flight', () => {
     const c = make();
     c.setResponse(TodoResource.get, { id: 2 }, row(2, 'two'));
     const past = json(takeSnapshot(c));
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     restoreSnapshot(c, past, { replace: true });
     for (const h of held) h.json(row(1, 'one'));
     await flush();
@@ -321,9 +317,7 @@ describe('expired data restored during a first load', () => {
     now += 1;
     const snapshot = json(takeSnapshot(server));
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     restoreSnapshot(c, snapshot);
     expect(s.last()).toMatchObject({ loading: false, fetching: true, stale: true });
     expect(s.last().data?.title).toBe('expired');

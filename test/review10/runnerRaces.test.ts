@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type ControllerOptions, type QueryState } from '../../core/index.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
-import { answerLive, counter, outcome, resolvesTo, row, useControllers } from './fixtures.js';
+import { answerLive, counter, observedWhileHeld, outcome, resolvesTo, row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
@@ -31,9 +31,7 @@ describe('shared requests', () => {
 
   it('an observer that leaves the request it started does not take a fetch of the same key down with it', async () => {
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     s.unsubscribe();
     const fetched = outcome(c.fetch(TodoResource.get, { id: 1 }));
     await flush();
@@ -45,9 +43,7 @@ describe('shared requests', () => {
 
   it('a fetch that joined an observer’s request keeps it when the observer leaves (one request)', async () => {
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     const fetched = outcome(c.fetch(TodoResource.get, { id: 1 }));
     s.unsubscribe();
     await flush();
@@ -62,9 +58,7 @@ describe('shared requests', () => {
 describe('a reset while a request is in flight', () => {
   it('the late answer is not written; the observer refetches and ends loading with the new answer', async () => {
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     c.resetEntireStore();
     await settled(() => expect(held.length).toBeGreaterThanOrEqual(1));
     held[0]!.json(row(1, 'before reset'));
@@ -112,9 +106,7 @@ describe('invalidate and expire while a request is in flight', () => {
     const c = make();
     c.setResponse(TodoResource.get, { id: 1 }, row(1, 'cached'));
     c.expireAll(TodoResource.get);
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     c.invalidate(TodoResource.get, { id: 1 });
     await flush();
     answerLive(held, 'fresh');
@@ -243,9 +235,7 @@ describe('observe emissions', () => {
 
   it('a 5xx refresh keeps the data and reports the error; the next success clears the error, keeping ===', async () => {
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     held[0]!.json(row(1, 'one'));
     await settled(() => expect(s.last().data?.title).toBe('one'));
     const data = s.last().data;
