@@ -4,8 +4,7 @@
  * it rejects, and the others (fetches and observers of the same key) still get the answer.
  */
 import { BehaviorSubject } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Controller } from '../../core/index.js';
+import { describe, expect, it, vi } from 'vitest';
 import {
   TodoResource,
   answerNext,
@@ -17,34 +16,11 @@ import {
   useFakeClock,
   useTodoServer,
 } from '../reliability/faultHarness.js';
+import { abortsWith, answerLive, outcome, resolvesTo, row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
-let controllers: Controller[] = [];
-const make = () => {
-  const c = new Controller({ retry: 0 });
-  controllers.push(c);
-  return c;
-};
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const outcome = <T>(promise: Promise<T>) => {
-  const seen: { value?: T; error?: unknown; done: boolean } = { done: false };
-  promise.then(
-    (value) => Object.assign(seen, { value, done: true }),
-    (error: unknown) => Object.assign(seen, { error, done: true }),
-  );
-  return seen;
-};
+const { make } = useControllers();
 const abortable = () => {
   const abort = new AbortController();
   return { abort, Get: TodoResource.get.extend({ signal: abort.signal }) };
@@ -60,12 +36,9 @@ describe('a shared GET when one caller aborts', () => {
     const mine = outcome(c.fetch(Get, { id: 1 }));
     await settled(() => expect(held.length).toBeGreaterThanOrEqual(1));
     abort.abort();
-    await settled(() => expect(mine.done).toBe(true));
-    expect((mine.error as Error | undefined)?.name).toBe('AbortError');
-    for (const h of held) if (!h.aborted) h.json(row(1, 'answer'));
-    await settled(() => expect(plain.done).toBe(true));
-    expect(plain.error).toBeUndefined();
-    expect(plain.value?.title).toBe('answer');
+    await abortsWith(mine);
+    answerLive(held, 'answer');
+    await resolvesTo(plain, 'answer');
   });
 
   it('a plain fetch joined the aborting one: the aborting one rejects, the plain one still resolves the answer', async () => {
@@ -76,13 +49,10 @@ describe('a shared GET when one caller aborts', () => {
     const plain = outcome(c.fetch(TodoResource.get, { id: 1 }));
     await settled(() => expect(held.length).toBeGreaterThanOrEqual(1));
     abort.abort();
-    await settled(() => expect(mine.done).toBe(true));
-    expect((mine.error as Error | undefined)?.name).toBe('AbortError');
+    await abortsWith(mine);
     await flush();
-    for (const h of held) if (!h.aborted) h.json(row(1, 'answer'));
-    await settled(() => expect(plain.done).toBe(true));
-    expect(plain.error).toBeUndefined();
-    expect(plain.value?.title).toBe('answer');
+    answerLive(held, 'answer');
+    await resolvesTo(plain, 'answer');
     expect(c.getResponse(TodoResource.get, { id: 1 }).data?.title).toBe('answer');
   });
 
@@ -99,7 +69,7 @@ describe('a shared GET when one caller aborts', () => {
     // never "done" without data nor error
     const last = s.last();
     expect(last.data !== undefined || last.error !== undefined || last.loading).toBe(true);
-    for (const h of held) if (!h.aborted) h.json(row(1, 'answer'));
+    answerLive(held, 'answer');
     await settled(() => expect(s.last().data?.title).toBe('answer'));
     expect(s.last()).toMatchObject({ loading: false, fetching: false });
     s.unsubscribe();
@@ -113,8 +83,7 @@ describe('a shared GET when one caller aborts', () => {
     await settled(() => expect(held).toHaveLength(1));
     const mine = outcome(c.fetch(Get, { id: 1 }));
     abort.abort();
-    await settled(() => expect(mine.done).toBe(true));
-    expect((mine.error as Error | undefined)?.name).toBe('AbortError');
+    await abortsWith(mine);
     held[0]!.json(row(1, 'answer'));
     await settled(() => expect(s.last().data?.title).toBe('answer'));
     s.unsubscribe();
@@ -168,8 +137,7 @@ describe('an endpoint signal during a retry wait', () => {
 describe('an endpoint signal while offline', () => {
   it('aborting while the request waits for the network rejects at once; nothing is sent when it returns', async () => {
     const online$ = new BehaviorSubject(false);
-    const c = new Controller({ retry: 0, environment: { online$ } });
-    controllers.push(c);
+    const c = make({ environment: { online$ } });
     const abort = new AbortController();
     const Get = TodoResource.get.extend({ signal: abort.signal });
     const fetched = outcome(c.fetch(Get, { id: 1 }));
@@ -177,8 +145,7 @@ describe('an endpoint signal while offline', () => {
     await flush();
     expect(s.last()).toMatchObject({ paused: true });
     abort.abort();
-    await settled(() => expect(fetched.done).toBe(true));
-    expect((fetched.error as Error | undefined)?.name).toBe('AbortError');
+    await abortsWith(fetched);
     expect(s.last()).toMatchObject({ paused: false, fetching: false });
     online$.next(true);
     await flush();
@@ -196,10 +163,8 @@ describe('a shared GET and an endpoint timeout', () => {
     const plain = outcome(c.fetch(TodoResource.get, { id: 1 }));
     await settled(() => expect(timed.done).toBe(true));
     expect((timed.error as Error | undefined)?.name).toBe('TimeoutError');
-    for (const h of held) if (!h.aborted) h.json(row(1, 'slow answer'));
-    await settled(() => expect(plain.done).toBe(true));
-    expect(plain.error).toBeUndefined();
-    expect(plain.value?.title).toBe('slow answer');
+    answerLive(held, 'slow answer');
+    await resolvesTo(plain, 'slow answer');
   });
 
   it('a timed fetch that joins a plain request still times out', async () => {
@@ -210,7 +175,7 @@ describe('a shared GET and an endpoint timeout', () => {
     const timed = outcome(c.fetch(Timed, { id: 1 }));
     await settled(() => expect(timed.done).toBe(true));
     expect((timed.error as Error | undefined)?.name).toBe('TimeoutError');
-    for (const h of held) if (!h.aborted) h.json(row(1, 'slow answer'));
+    answerLive(held, 'slow answer');
     await settled(() => expect(plain.done).toBe(true));
     expect(plain.value?.title).toBe('slow answer');
   });

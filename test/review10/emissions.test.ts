@@ -3,22 +3,14 @@
  * only when a field changes"): exact emission sequences for invalidate, expire, equal writes and unrelated
  * changes.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Controller, type QueryState } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
+import { useControllers } from './fixtures.js';
 
 useTodoServer();
-let controllers: Controller[] = [];
-const make = () => {
-  const c = new Controller({ retry: 0 });
-  controllers.push(c);
-  return c;
-};
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
+const { make } = useControllers();
 const shape = (v: QueryState<Todo | Todo[] | undefined>) => ({
   data: Array.isArray(v.data) ? v.data.length : v.data?.title,
   loading: v.loading,

@@ -2,25 +2,20 @@
  * Outside review (API.md "Garbage collection": `gcTime` after a key's last subscriber left; "A key written
  * while nobody observes it ... is kept at least gcTime from that write"; refetchOnReconnect for errored streams).
  */
-import { BehaviorSubject, Subject } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Controller, type ControllerOptions } from '../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Controller } from '../../core/index.js';
 import { TodoResource, record, tick, useFakeClock, useTodoServer } from '../reliability/faultHarness.js';
+import { counter, useControllers } from './fixtures.js';
 
 const fake = useTodoServer();
-let controllers: Controller[] = [];
-function make(options: ControllerOptions = {}) {
-  const env = { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
-  const c = new Controller({ retry: 0, environment: env, ...options });
-  controllers.push(c);
-  return { c, env };
-}
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
+const { withEnvironment: make } = useControllers();
 const key = TodoResource.get.key({ id: 1 });
-const count = (request: string) => fake.requests.filter((r) => r === request).length;
+/** Runs a collection; what the store then holds for todo 1's key. */
+const afterCollection = (c: Controller) => {
+  c.gc();
+  return c.getState().endpoints[key];
+};
+const count = counter(fake);
 
 describe('gcTime and later writes', () => {
   it('a fetch after the last subscriber left restarts the wait: the key is kept gcTime from that write', async () => {
@@ -32,11 +27,9 @@ describe('gcTime and later writes', () => {
     await tick(900);
     await c.fetch(TodoResource.get, { id: 1 });
     await tick(200); // the first wait is over; the write is 200 ms old
-    c.gc();
-    expect(c.getState().endpoints[key]).toBeDefined();
+    expect(afterCollection(c)).toBeDefined();
     await tick(1000);
-    c.gc();
-    expect(c.getState().endpoints[key]).toBeUndefined();
+    expect(afterCollection(c)).toBeUndefined();
     expect(c.getState().entities.Todo?.['1']).toBeUndefined();
   });
 
@@ -51,11 +44,9 @@ describe('gcTime and later writes', () => {
     await tick(500);
     b.unsubscribe();
     await tick(800);
-    c.gc();
-    expect(c.getState().endpoints[key]).toBeDefined();
+    expect(afterCollection(c)).toBeDefined();
     await tick(300);
-    c.gc();
-    expect(c.getState().endpoints[key]).toBeUndefined();
+    expect(afterCollection(c)).toBeUndefined();
     expect(count('GET /todos/1')).toBe(1);
   });
 
@@ -64,11 +55,9 @@ describe('gcTime and later writes', () => {
     const { c } = make({ gcTime: 1000 });
     c.setResponse(TodoResource.get, { id: 1 }, { id: 1, title: 'set' });
     await tick(900);
-    c.gc();
-    expect(c.getState().endpoints[key]).toBeDefined();
+    expect(afterCollection(c)).toBeDefined();
     await tick(200);
-    c.gc();
-    expect(c.getState().endpoints[key]).toBeUndefined();
+    expect(afterCollection(c)).toBeUndefined();
   });
 });
 

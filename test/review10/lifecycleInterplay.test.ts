@@ -2,9 +2,7 @@
  * Outside review (API.md "The app lifecycle"): retries with backoff meeting offline/online, focus and
  * polling, subscribers coming and going, and the timers left once nobody listens (counted under fake timers).
  */
-import { BehaviorSubject, Subject } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Controller, type ControllerOptions } from '../../core/index.js';
+import { describe, expect, it, vi } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import {
   API,
@@ -16,26 +14,11 @@ import {
   useFakeClock,
   useTodoServer,
 } from '../reliability/faultHarness.js';
+import { counter, useControllers } from './fixtures.js';
 
 const fake = useTodoServer();
-const count = (request: string) => fake.requests.filter((r) => r === request).length;
-let controllers: Controller[] = [];
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-function make(options: ControllerOptions = {}) {
-  const env = { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
-  const c = new Controller({
-    environment: env,
-    gcTime: Infinity,
-    retry: 3,
-    retryDelay: (n) => 1000 * 2 ** n,
-    ...options,
-  });
-  controllers.push(c);
-  return { c, env };
-}
+const count = counter(fake);
+const { withEnvironment: make } = useControllers({ gcTime: Infinity, retry: 3, retryDelay: (n) => 1000 * 2 ** n });
 const Polled = TodoResource.get.extend({ pollFrequency: 1000 });
 
 describe('retry waits and the network', () => {

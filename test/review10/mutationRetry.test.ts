@@ -4,8 +4,7 @@
  * the network, and loses it only when it finally fails.
  */
 import { BehaviorSubject } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Controller } from '../../core/index.js';
+import { describe, expect, it } from 'vitest';
 import {
   TodoResource,
   answerNext,
@@ -15,18 +14,13 @@ import {
   status,
   useTodoServer,
 } from '../reliability/faultHarness.js';
+import { useControllers } from './fixtures.js';
 
 const fake = useTodoServer();
-let controllers: Controller[] = [];
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
+const controllers = useControllers();
 const make = (online = true) => {
   const online$ = new BehaviorSubject(online);
-  const c = new Controller({ retry: 0, environment: { online$ } });
-  controllers.push(c);
-  return { c, online$ };
+  return { c: controllers.make({ environment: { online$ } }), online$ };
 };
 const Update = TodoResource.partialUpdate.extend({ retry: 2, retryDelay: 20 });
 

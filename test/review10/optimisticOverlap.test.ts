@@ -3,30 +3,15 @@
  * rollback of only the failed guess when it overlaps other guesses, server answers, direct writes, resets and
  * restores; lists grown by push/unshift.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Controller, takeSnapshot, restoreSnapshot } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
+import { row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string, completed = false) => ({
-  id,
-  userId: 1,
-  title,
-  completed,
-  createdAt: '2024-01-01T00:00:00Z',
-});
-let controllers: Controller[] = [];
-const make = () => {
-  const c = new Controller({ retry: 0 });
-  controllers.push(c);
-  return c;
-};
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
+const { make } = useControllers();
 const stored = (c: Controller, id: number) =>
   c.getState().entities.Todo?.[String(id)] as Record<string, unknown> | undefined;
 const seen = (c: Controller, id: number) => {
@@ -70,15 +55,24 @@ describe('two guesses on one record, on different fields', () => {
   });
 });
 
+/**
+ * Todo 1 reads 'base' and a guess of its title is pending: `m` is what the mutation ends with (its error if it
+ * fails), `fail()` answers its held request with a 500.
+ */
+async function guessPending(c: Controller) {
+  c.setResponse(TodoResource.get, { id: 1 }, row(1, 'base'));
+  const held = gate(fake, 'patch', '/todos/:id');
+  const m = c.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'guess' }).catch((e: unknown) => e);
+  await settled(() => expect(held).toHaveLength(1));
+  return { m, fail: () => held[0]!.json({ message: 'no' }, 500) };
+}
+
 describe('writes from elsewhere while a guess is pending', () => {
   it('setResponse of the record during the mutation, then the mutation fails: the written value stays', async () => {
     const c = make();
-    c.setResponse(TodoResource.get, { id: 1 }, row(1, 'base'));
-    const held = gate(fake, 'patch', '/todos/:id');
-    const m = c.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'guess' }).catch((e: unknown) => e);
-    await settled(() => expect(held).toHaveLength(1));
+    const { m, fail } = await guessPending(c);
     c.setResponse(TodoResource.get, { id: 1 }, row(1, 'pushed', true));
-    held[0]!.json({ message: 'no' }, 500);
+    fail();
     await m;
     expect(seen(c, 1)).toEqual({ title: 'pushed', completed: true });
     expect(stored(c, 1)).toMatchObject({ title: 'pushed', completed: true });
@@ -86,12 +80,9 @@ describe('writes from elsewhere while a guess is pending', () => {
 
   it('controller.set of the record during the mutation, then the mutation fails: the set value stays', async () => {
     const c = make();
-    c.setResponse(TodoResource.get, { id: 1 }, row(1, 'base'));
-    const held = gate(fake, 'patch', '/todos/:id');
-    const m = c.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'guess' }).catch((e: unknown) => e);
-    await settled(() => expect(held).toHaveLength(1));
+    const { m, fail } = await guessPending(c);
     c.set(Todo, { id: 1, completed: true });
-    held[0]!.json({ message: 'no' }, 500);
+    fail();
     await m;
     expect(seen(c, 1)).toEqual({ title: 'base', completed: true });
   });
@@ -99,29 +90,23 @@ describe('writes from elsewhere while a guess is pending', () => {
   it('a snapshot restored during the mutation, then the mutation fails: the restored value stays', async () => {
     const other = make();
     const c = make();
-    c.setResponse(TodoResource.get, { id: 1 }, row(1, 'base'));
-    const held = gate(fake, 'patch', '/todos/:id');
-    const m = c.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'guess' }).catch((e: unknown) => e);
-    await settled(() => expect(held).toHaveLength(1));
+    const { m, fail } = await guessPending(c);
     await new Promise((r) => setTimeout(r, 2));
     other.setResponse(TodoResource.get, { id: 1 }, row(1, 'restored', true));
     restoreSnapshot(c, JSON.parse(JSON.stringify(takeSnapshot(other))));
     // the restored record was written after the guess was made: it is the newer data
     expect(seen(c, 1)).toEqual({ title: 'restored', completed: true });
-    held[0]!.json({ message: 'no' }, 500);
+    fail();
     await m;
     expect(seen(c, 1)).toEqual({ title: 'restored', completed: true });
   });
 
   it('after resetEntireStore, a failing mutation does not bring the record from before the reset back', async () => {
     const c = make();
-    c.setResponse(TodoResource.get, { id: 1 }, row(1, 'base'));
-    const held = gate(fake, 'patch', '/todos/:id');
-    const m = c.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'guess' }).catch((e: unknown) => e);
-    await settled(() => expect(held).toHaveLength(1));
+    const { m, fail } = await guessPending(c);
     c.resetEntireStore();
     expect(stored(c, 1)).toBeUndefined();
-    held[0]!.json({ message: 'no' }, 500);
+    fail();
     expect(await m).toBeInstanceOf(Error);
     expect(stored(c, 1)).toBeUndefined();
     expect(c.getState().optimistic).toHaveLength(0);

@@ -4,33 +4,15 @@
  * "Data that a live stream reads is never collected"; "the same object (===) while nothing it contains
  * changed").
  */
-import { BehaviorSubject, Subject } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Controller, type ControllerOptions } from '../../core/index.js';
+import { describe, expect, it } from 'vitest';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
+import { counter, row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
-let controllers: Controller[] = [];
-function make(options: ControllerOptions = {}) {
-  const env = { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
-  const c = new Controller({ retry: 0, environment: env, ...options });
-  controllers.push(c);
-  return { c, env };
-}
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const count = (request: string) => fake.requests.filter((r) => r === request).length;
+const { withEnvironment: make } = useControllers();
+const count = counter(fake);
 
 describe('offline and resets', () => {
   it('a request waiting for the network is not sent while still offline when the store is reset', async () => {

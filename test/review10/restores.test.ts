@@ -3,32 +3,22 @@
  * restores it; "Server rendering": `takeSnapshot`/`restoreSnapshot`): restores with requests in flight,
  * expired data, errors, hostile and malformed snapshots, and restoring twice.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Controller, restoreSnapshot, takeSnapshot, type QueryState } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
+import { counter, json, observedWhileHeld, row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
-let controllers: Controller[] = [];
-const make = (options: ConstructorParameters<typeof Controller>[0] = {}) => {
-  const c = new Controller({ retry: 0, ...options });
-  controllers.push(c);
-  return c;
+const { make } = useControllers();
+const count = counter(fake);
+/** A controller that holds the list of todos 'a' and 'b', to take snapshots from. */
+const listServer = () => {
+  const server = make();
+  server.setResponse(TodoResource.getList, {}, [row(1, 'a'), row(2, 'b')]);
+  return server;
 };
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-const count = (request: string) => fake.requests.filter((r) => r === request).length;
 
 describe('initialState with data past its expiry', () => {
   it('shows the data at once as stale, refetches in the background, never loading', async () => {
@@ -108,9 +98,7 @@ describe('restoring while a request is in flight', () => {
     const snapshot = json(takeSnapshot(server));
     await new Promise((r) => setTimeout(r, 3));
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     restoreSnapshot(c, snapshot);
     held[0]!.json(row(1, 'answer'));
     await settled(() => expect(s.last().data?.title).toBe('answer'));
@@ -142,9 +130,7 @@ describe('restoring while a request is in flight', () => {
     const c = make();
     c.setResponse(TodoResource.get, { id: 2 }, row(2, 'two'));
     const past = json(takeSnapshot(c));
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     restoreSnapshot(c, past, { replace: true });
     for (const h of held) h.json(row(1, 'one'));
     await flush();
@@ -157,8 +143,7 @@ describe('restoring while a request is in flight', () => {
 
 describe('restoring twice', () => {
   it('the same snapshot restored again changes nothing: no emission, no action, the same objects', async () => {
-    const server = make();
-    server.setResponse(TodoResource.getList, {}, [row(1, 'a'), row(2, 'b')]);
+    const server = listServer();
     const snapshot = json(takeSnapshot(server));
     const c = make();
     restoreSnapshot(c, snapshot);
@@ -293,8 +278,7 @@ describe('hostile and malformed snapshots', () => {
 
 describe('replacing restores', () => {
   it('the same state replaced twice: no emission the second time, rows kept (===)', async () => {
-    const server = make();
-    server.setResponse(TodoResource.getList, {}, [row(1, 'a'), row(2, 'b')]);
+    const server = listServer();
     const snapshot = json(takeSnapshot(server));
     const c = make();
     restoreSnapshot(c, snapshot, { replace: true });
@@ -308,8 +292,7 @@ describe('replacing restores', () => {
   });
 
   it('a snapshot changing one row of an observed list: one emission, the other row the same object', async () => {
-    const server = make();
-    server.setResponse(TodoResource.getList, {}, [row(1, 'a'), row(2, 'b')]);
+    const server = listServer();
     const c = make();
     restoreSnapshot(c, json(takeSnapshot(server)));
     const s = record(c.observe(TodoResource.getList, {}));
@@ -334,9 +317,7 @@ describe('expired data restored during a first load', () => {
     now += 1;
     const snapshot = json(takeSnapshot(server));
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     restoreSnapshot(c, snapshot);
     expect(s.last()).toMatchObject({ loading: false, fetching: true, stale: true });
     expect(s.last().data?.title).toBe('expired');

@@ -2,44 +2,16 @@
  * Outside review (API.md "The controller and the store", "The app lifecycle"): the request runner when
  * shared requests meet aborts, invalidation, resets, dispose and garbage collection while in flight.
  */
-import { BehaviorSubject, Subject } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Controller, type ControllerOptions, type QueryState } from '../../core/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { type ControllerOptions, type QueryState } from '../../core/index.js';
 import { TodoResource, flush, record, settled, useTodoServer } from '../reliability/faultHarness.js';
+import { answerLive, counter, observedWhileHeld, outcome, resolvesTo, row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
-const environment = () => ({
-  online$: new BehaviorSubject(true),
-  visible$: new BehaviorSubject(true),
-  focus$: new Subject<void>(),
-});
-let controllers: Controller[] = [];
-const make = (options: ControllerOptions = {}) => {
-  const c = new Controller({ retry: 0, environment: environment(), ...options });
-  controllers.push(c);
-  return c;
-};
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const count = (request: string) => fake.requests.filter((r) => r === request).length;
-const outcome = <T>(promise: Promise<T>) => {
-  const seen: { value?: T; error?: unknown; done: boolean } = { done: false };
-  promise.then(
-    (value) => Object.assign(seen, { value, done: true }),
-    (error: unknown) => Object.assign(seen, { error, done: true }),
-  );
-  return seen;
-};
+const { withEnvironment } = useControllers();
+const make = (options: ControllerOptions = {}) => withEnvironment(options).c;
+const count = counter(fake);
 
 describe('shared requests', () => {
   it('two fetches and an observer of one key share one request and all see its answer', async () => {
@@ -59,25 +31,19 @@ describe('shared requests', () => {
 
   it('an observer that leaves the request it started does not take a fetch of the same key down with it', async () => {
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     s.unsubscribe();
     const fetched = outcome(c.fetch(TodoResource.get, { id: 1 }));
     await flush();
     // whichever request carries the fetch, it is answered and the fetch resolves with the answer
-    for (const h of held) if (!h.aborted) h.json(row(1, 'after'));
-    await settled(() => expect(fetched.done).toBe(true));
-    expect(fetched.error).toBeUndefined();
-    expect(fetched.value?.title).toBe('after');
+    answerLive(held, 'after');
+    await resolvesTo(fetched, 'after');
     expect(c.getResponse(TodoResource.get, { id: 1 }).data?.title).toBe('after');
   });
 
   it('a fetch that joined an observer’s request keeps it when the observer leaves (one request)', async () => {
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     const fetched = outcome(c.fetch(TodoResource.get, { id: 1 }));
     s.unsubscribe();
     await flush();
@@ -92,9 +58,7 @@ describe('shared requests', () => {
 describe('a reset while a request is in flight', () => {
   it('the late answer is not written; the observer refetches and ends loading with the new answer', async () => {
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     c.resetEntireStore();
     await settled(() => expect(held.length).toBeGreaterThanOrEqual(1));
     held[0]!.json(row(1, 'before reset'));
@@ -142,14 +106,12 @@ describe('invalidate and expire while a request is in flight', () => {
     const c = make();
     c.setResponse(TodoResource.get, { id: 1 }, row(1, 'cached'));
     c.expireAll(TodoResource.get);
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     c.invalidate(TodoResource.get, { id: 1 });
     await flush();
-    for (const h of held) if (!h.aborted) h.json(row(1, 'fresh'));
+    answerLive(held, 'fresh');
     await flush();
-    for (const h of held) if (!h.aborted) h.json(row(1, 'fresh'));
+    answerLive(held, 'fresh');
     await settled(() => expect(s.last()).toMatchObject({ loading: false, fetching: false }));
     expect(s.last().data?.title).toBe('fresh');
     const after = s.values.length;
@@ -224,11 +186,11 @@ describe('garbage collection while a request is in flight', () => {
     c.gc();
     const second = record(c.observe(TodoResource.get, { id: 1 }));
     await flush();
-    for (const h of held) if (!h.aborted) h.json(row(1, 'late'));
+    answerLive(held, 'late');
     await vi.waitFor(async () => {
       await vi.advanceTimersByTimeAsync(0);
       await flush(1);
-      for (const h of held) if (!h.aborted) h.json(row(1, 'late'));
+      answerLive(held, 'late');
       expect(second.last().data?.title).toBe('late');
     });
     expect(second.last()).toMatchObject({ loading: false, fetching: false });
@@ -273,9 +235,7 @@ describe('observe emissions', () => {
 
   it('a 5xx refresh keeps the data and reports the error; the next success clears the error, keeping ===', async () => {
     const c = make();
-    const held = gate(fake, 'get', '/todos/:id');
-    const s = record(c.observe(TodoResource.get, { id: 1 }));
-    await settled(() => expect(held).toHaveLength(1));
+    const { held, s } = await observedWhileHeld(fake, c);
     held[0]!.json(row(1, 'one'));
     await settled(() => expect(s.last().data?.title).toBe('one'));
     const data = s.last().data;

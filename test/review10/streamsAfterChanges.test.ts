@@ -3,9 +3,8 @@
  * replacing restore, a reset under polling, a dispose with a guess pending, a second subscriber while offline,
  * a collection under a queryable stream, and a write after an error.
  */
-import { BehaviorSubject, Subject } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Controller, restoreSnapshot, type ControllerOptions } from '../../core/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { restoreSnapshot } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import {
   TodoResource,
@@ -16,28 +15,12 @@ import {
   useFakeClock,
   useTodoServer,
 } from '../reliability/faultHarness.js';
+import { counter, row, useControllers } from './fixtures.js';
 import { gate } from './gate.js';
 
 const fake = useTodoServer();
-const row = (id: number, title: string) => ({
-  id,
-  userId: 1,
-  title,
-  completed: false,
-  createdAt: '2024-01-01T00:00:00Z',
-});
-let controllers: Controller[] = [];
-function make(options: ControllerOptions = {}) {
-  const env = { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
-  const c = new Controller({ retry: 0, environment: env, ...options });
-  controllers.push(c);
-  return { c, env };
-}
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const count = (request: string) => fake.requests.filter((r) => r === request).length;
+const { withEnvironment: make } = useControllers();
+const count = counter(fake);
 const Polled = TodoResource.get.extend({ pollFrequency: 1000 });
 
 describe('a replacing restore under a live stream', () => {
