@@ -183,9 +183,25 @@ export function plainError(error: Error): PlainError {
 }
 
 /**
+ * @internal The error a state's meta keeps, given a `toJSON` (`plainError`) when it has none (a plain `Error`, whose
+ * name and message JSON leaves out): `getState()` JSON then keeps them for `initialState`. The same object (an app
+ * may compare it), the property not enumerable; a frozen or non-extensible error is kept as it is.
+ */
+export function jsonKept(error: Error): Error {
+  // Reflect's: false (no throw) for a frozen error
+  if (!('toJSON' in error)) Reflect.defineProperty(error, 'toJSON', { value: errorToJSON, configurable: true });
+  return error;
+}
+
+/** A plain error's JSON: what JSON writes of it (its own enumerable fields, a `status`), with its name and message. */
+function errorToJSON(this: Error): object {
+  return { ...this, name: this.name, message: this.message };
+}
+
+/**
  * @internal An error rebuilt from what `plainError` gives (or from an error in a `getState()` JSON): a
  * `ValidationError` again for one named so (its message, when it has none, made from its issues), else an
- * `Error` with its name, message and status; its message enumerable, so that JSON keeps it. Malformed parts
+ * `Error` with its name, message and status; JSON keeps them (`jsonKept`). Malformed parts
  * (issues no list, an entity or pk no string, ...) are dropped; `undefined` for what is no object.
  */
 export function restoreError(value: unknown): Error | undefined {
@@ -198,9 +214,8 @@ export function restoreError(value: unknown): Error | undefined {
       ? new ValidationError(jsonSafeIssues(issues), undefined, { entity: text(entity), pk: text(pk) })
       : Object.assign(new Error('Restored error'), text(name) && { name });
   if (typeof message === 'string') error.message = message;
-  // enumerable, as `name`: the restored state is JSON again (persisted, sent to another tab)
-  Object.defineProperty(error, 'message', { enumerable: true });
-  return typeof status === 'number' ? Object.assign(error, { status }) : error;
+  // written by JSON again (the restored state persisted, sent to another tab)
+  return jsonKept(typeof status === 'number' ? Object.assign(error, { status }) : error);
 }
 
 /** A `ValidationError`'s message: who failed, in the response to what, where in the value, and the first issue. */

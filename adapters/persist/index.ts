@@ -174,7 +174,8 @@ function isEnvelope(value: unknown): value is PersistedState {
  * removes the save), when the page is hidden, and on teardown. A save of another `version`, older than
  * `maxAge`, corrupt or not an rx-rest save is ignored and removed; a save (or a key or record in it) dated
  * after now (a clock that was ahead, a forged save) is restored dated now at most, and stale (refetched in
- * the background), never fresher than data fetched now; a storage that throws or rejects
+ * the background), never fresher than data fetched now, and a request fresh no longer than its endpoint's
+ * `dataExpiryLength` (`errorExpiryLength`) from its date, whatever expiry the save says; a storage that throws or rejects
  * (quota, private mode) is reported, and the state it did not take is written by the next save (a
  * change, `flush()`, the page hidden, the teardown) once the storage works again. Every such case logs
  * one `console.warn` naming the reason and never throws. Returns the teardown; as a manager,

@@ -6,7 +6,7 @@
  */
 import { toError } from '../errors.js';
 import { MemoCache, isEntityClass, type Entity, type EntityTables } from '../schema/index.js';
-import type { State, Store } from '../store/index.js';
+import type { RequestMeta, State, Store } from '../store/index.js';
 import { applyLayers, type EffectiveEntities } from './optimistic.js';
 import type { ControllerEndpoint } from './types.js';
 
@@ -162,7 +162,7 @@ export class QueryReader {
       unreadable: false,
       missing: stored === undefined,
       invalidated: meta?.invalidated === true,
-      expiresAt: meta?.expiresAt ?? 0,
+      expiresAt: meta === undefined ? 0 : expiryOf(meta, endpoint),
       fetchedAt: meta?.fetchedAt ?? Number.NEGATIVE_INFINITY,
     };
   }
@@ -174,4 +174,14 @@ export class QueryReader {
     const result = this.memo.denormalize(schema, previous.input, this.entities(), target.args);
     return { ...previous, data: result.data, invalid: result.invalid, deps: result };
   }
+}
+
+/**
+ * A key's expiry, never later than its endpoint's lifetime (`dataExpiryLength`, or `errorExpiryLength` for an error)
+ * from its date: what the store's own writes give; a restored save (a forged one, a clock that was wrong) may say
+ * years ahead.
+ */
+function expiryOf(meta: RequestMeta, endpoint: ControllerEndpoint): number {
+  const latest = meta.date + (meta.error ? endpoint.errorExpiryLength : endpoint.dataExpiryLength);
+  return latest < meta.expiresAt ? latest : meta.expiresAt;
 }

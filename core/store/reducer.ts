@@ -1,4 +1,5 @@
 import { copyTable, jsonEqual, normalizeInto } from '../schema/index.js';
+import { jsonKept } from '../errors.js';
 import type { Action } from './actions.js';
 import { initialState, type RequestMeta, type State } from './state.js';
 
@@ -132,7 +133,7 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
               date: action.date,
               fetchedAt: action.fetchedAt,
               expiresAt: action.expiresAt,
-              error: action.error,
+              error: jsonKept(action.error),
               // an error keeps the data, but not an invalidation: the data is what it was
               invalidated: previous?.invalidated,
             },

@@ -609,6 +609,69 @@ describe('saves that do not fit, and failing storages: one warning, the store as
     }
   });
 
+  it('past dates but an expiry years ahead (a forged or skewed save): fresh no longer than the endpoint gives its date', async () => {
+    useFakeClock();
+    const now = 1_000_000_000;
+    vi.setSystemTime(now);
+    const honest = JSON.parse(await saveOfFirstApp()) as PersistedState;
+    const year = 365 * 86_400_000;
+    const forged = JSON.stringify({
+      ...honest,
+      state: {
+        ...honest.state,
+        meta: Object.fromEntries(
+          Object.entries(honest.state.meta).map(([key, meta]) => [key, { ...meta, expiresAt: meta.expiresAt + year }]),
+        ),
+      },
+    });
+    // two minutes later: past the list's dataExpiryLength (60 s) from the date it was fetched
+    vi.setSystemTime(now + 120_000);
+    const { controller, restored } = await persistedOver(forged);
+    expect(restored).toBe(true);
+    const list = controller.getResponse(TodoResource.getList, {});
+    // (todo 1 is the store's own, newer, record)
+    expect(list.data?.map((todo) => todo.title)).toEqual(['in the store', 'todo 2', 'todo 3', 'todo 4']);
+    expect(list.stale).toBe(true);
+    expect(list.expiresAt).toBeLessThanOrEqual(now + TodoResource.getList.dataExpiryLength);
+    // shown while a refetch runs in the background
+    const states = record(controller.observe(TodoResource.getList, {}));
+    expect(states.last()).toMatchObject({ loading: false, fetching: true, stale: true });
+    await tick(0);
+    expect(fake.requests).toContain('GET /todos');
+    states.unsubscribe();
+  });
+
+  it('an error with an expiry years ahead: it expires after the endpoint errorExpiryLength, and is fetched again', async () => {
+    useFakeClock();
+    const now = 1_000_000_000;
+    vi.setSystemTime(now);
+    localStorage.clear();
+    const first = newController({ managers: [(c) => persistOn(c, { storage: localStorage })] });
+    first.setError(TodoResource.get, { id: 2 }, Object.assign(new Error('down'), { status: 503 }));
+    first.dispose();
+    const honest = JSON.parse(localStorage.getItem('rx-rest')!) as PersistedState;
+    const key = TodoResource.get.key({ id: 2 });
+    const meta = honest.state.meta[key]!;
+    expect(meta.expiresAt).toBe(now + TodoResource.get.errorExpiryLength);
+    const forged = JSON.stringify({
+      ...honest,
+      state: { ...honest.state, meta: { [key]: { ...meta, expiresAt: meta.expiresAt + 365 * 86_400_000 } } },
+    });
+    vi.setSystemTime(now + 5_000);
+    const { controller, restored } = await persistedOver(forged);
+    expect(restored).toBe(true);
+    expect(controller.getResponse(TodoResource.get, { id: 2 }).expiresAt).toBeLessThanOrEqual(
+      now + TodoResource.get.errorExpiryLength,
+    );
+    fake.requests.length = 0;
+    const states = record(controller.observe(TodoResource.get, { id: 2 }));
+    await tick(0);
+    expect(fake.requests).toContain('GET /todos/2');
+    expect(states.last()).toMatchObject({ error: undefined });
+    expect(states.last().data?.title).toBe('todo 2');
+    states.unsubscribe();
+  });
+
   it('corrupt (not JSON): ignored and removed', async () => {
     const { controller, before, restored } = await persistedOver('{"format":"rx-rest","sav');
     expect(restored).toBe(false);
