@@ -238,6 +238,19 @@ describe('list members while a page is in flight', () => {
     expect(view.last.hasNext).toBe(true);
   });
 
+  it('remove while the page that returns the card is in flight: the page joins without it', async () => {
+    const { feed, view } = await firstPage();
+    const release = hold(pageOf(2));
+    const loading = feed.loadNext();
+    await settle();
+    await controller.fetch(CardResource.getList.remove, { group: 'a' }, { id: 4, group: 'a', title: 'card 4' });
+    release();
+    await loading;
+    await settle();
+    expect(ids(view.last.data as Card[])).toEqual([1, 2, 3, 5, 6]);
+    expect(view.last.hasNext).toBe(true);
+  });
+
   it('remove of a card on the first page: the following page joins without it', async () => {
     const { feed, view } = await firstPage();
     await controller.fetch(CardResource.getList.remove, { group: 'a' }, { id: 2, group: 'a', title: 'card 2' });
