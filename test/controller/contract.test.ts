@@ -4,7 +4,8 @@
  * on a shown list, `fetchIfStale` on fresh and stale data, an idle stream, dispose in the middle of a request.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Controller, type QueryState } from '../../core/index.js';
+import { type QueryState } from '../../core/index.js';
+import { useControllers } from '../fixtures/controllers.js';
 import { Todo } from '../fixtures/entities.js';
 import { TodoResource, datedTodoRow as row } from '../fixtures/todoResource.js';
 import { createTodoServer } from '../fixtures/todoServer.js';
@@ -22,16 +23,7 @@ beforeEach(() => {
 afterEach(() => fake.server.resetHandlers());
 afterAll(() => fake.server.close());
 
-let controllers: Controller[] = [];
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const make = (options: ConstructorParameters<typeof Controller>[0] = {}) => {
-  const c = new Controller({ retry: 0, environment: {}, ...options });
-  controllers.push(c);
-  return c;
-};
+const { make } = useControllers({ retry: 0, environment: {} });
 const titles = (state: QueryState<Todo[]>) => state.data?.map((todo) => todo.title);
 
 describe('resetEntireStore while an optimistic mutation is in flight', () => {

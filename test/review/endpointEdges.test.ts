@@ -5,7 +5,8 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Controller, Entity, RestEndpoint, createResource, schema } from '../../core/index.js';
+import { Entity, RestEndpoint, createResource, schema } from '../../core/index.js';
+import { useControllers } from '../fixtures/controllers.js';
 
 const API = 'http://review.test';
 const server = setupServer();
@@ -31,16 +32,7 @@ const ItemResource = createResource({
   paginationField: 'page',
 });
 
-let controllers: Controller[] = [];
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const make = (options: ConstructorParameters<typeof Controller>[0] = {}) => {
-  const c = new Controller({ retry: 0, environment: {}, ...options });
-  controllers.push(c);
-  return c;
-};
+const { make } = useControllers({ retry: 0, environment: {} });
 
 const seeded = () => {
   const c = make();

@@ -2,8 +2,9 @@
  * An outside review of the schemas through the controller (API.md "Schemas" and "Parity with Reactive Data
  * Client"): Values, All, Query, Union, indexes, Invalidate of a required member, partial writes.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { Controller, Entity, RestEndpoint, schema, type QueryState } from '../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import { Entity, RestEndpoint, schema, type QueryState } from '../../core/index.js';
+import { useControllers } from '../fixtures/controllers.js';
 import { record } from '../fixtures/streams.js';
 
 const API = 'http://schemas.test';
@@ -51,16 +52,7 @@ class Dog extends Entity {
 }
 const pet = new schema.Union({ cat: Cat, dog: Dog }, 'kind');
 
-let controllers: Controller[] = [];
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
-const make = () => {
-  const c = new Controller({ retry: 0, environment: {} });
-  controllers.push(c);
-  return c;
-};
+const { make } = useControllers({ retry: 0, environment: {} });
 
 const getPost = new RestEndpoint({ urlPrefix: API, path: '/posts/:id', schema: Post });
 const listPosts = new RestEndpoint({ urlPrefix: API, path: '/posts', schema: [Post] });

@@ -2,9 +2,8 @@
  * What the review10 test files share: todo rows, controllers disposed after each test, a test environment
  * (online, visible, focus) and small helpers to count requests and watch a promise settle.
  */
-import { BehaviorSubject, Subject } from 'rxjs';
-import { afterEach, expect } from 'vitest';
-import { Controller, type ControllerOptions } from '../../core/index.js';
+import { expect } from 'vitest';
+import { Controller } from '../../core/index.js';
 import { TodoResource } from '../fixtures/todoResource.js';
 import { record, settled } from '../fixtures/streams.js';
 import type { createTodoServer } from '../fixtures/todoServer.js';
@@ -19,35 +18,7 @@ export const row = (id: number, title: string, completed = false) => ({
   createdAt: '2024-01-01T00:00:00Z',
 });
 
-/** An environment the test drives: online, visible, and a focus event on demand. */
-export const environment = () => ({
-  online$: new BehaviorSubject(true),
-  visible$: new BehaviorSubject(true),
-  focus$: new Subject<void>(),
-});
-
-/**
- * Controllers disposed after each test of the file. `make` builds one with `retry: 0` unless `options` say
- * otherwise; `track` adds one built elsewhere.
- */
-export function useControllers(defaults: ControllerOptions = { retry: 0 }) {
-  let controllers: Controller[] = [];
-  afterEach(() => {
-    for (const c of controllers) c.dispose();
-    controllers = [];
-  });
-  const track = (c: Controller) => {
-    controllers.push(c);
-    return c;
-  };
-  const make = (options: ControllerOptions = {}) => track(new Controller({ ...defaults, ...options }));
-  /** A controller with its own test environment (see `environment`). */
-  const withEnvironment = (options: ControllerOptions = {}) => {
-    const env = environment();
-    return { c: make({ environment: env, ...options }), env };
-  };
-  return { make, track, withEnvironment };
-}
+export { environment, useControllers } from '../fixtures/controllers.js';
 
 /** How many requests `METHOD /path` the fake server has seen. */
 export const counter = (fake: ReturnType<typeof createTodoServer>) => (request: string) =>

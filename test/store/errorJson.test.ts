@@ -4,21 +4,13 @@
  * whose `name` and `message` are not enumerable, keeps its name, message and status through that JSON, and the
  * state still holds the very error that was stored.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Controller } from '../../core/index.js';
+import { useControllers } from '../fixtures/controllers.js';
 import { TodoResource, record, settled, useTodoServer } from '../reliability/faultHarness.js';
 
 useTodoServer();
-let controllers: Controller[] = [];
-const make = (options: ConstructorParameters<typeof Controller>[0] = {}) => {
-  const c = new Controller({ retry: 0, ...options });
-  controllers.push(c);
-  return c;
-};
-afterEach(() => {
-  for (const c of controllers) c.dispose();
-  controllers = [];
-});
+const { make } = useControllers();
 const restored = (from: Controller) => make({ initialState: JSON.parse(JSON.stringify(from.getState())) });
 
 class QuotaError extends Error {
