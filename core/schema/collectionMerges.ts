@@ -2,6 +2,7 @@ import { SchemaNode } from './SchemaNode.js';
 import type { SchemaAttribute } from './PolymorphicSchema.js';
 import type { Union } from './Union.js';
 import type { Values } from './Values.js';
+import { assignField } from './safeObject.js';
 
 /**
  * The merges of a Collection of `schema.Values`, whose stored value is an object of references
@@ -39,7 +40,7 @@ export const removeEntries: EntriesMerge = (existing, incoming) => {
   let removed = false;
   for (const key of Object.keys(existing)) {
     if (gone.has(itemKey(existing[key]))) removed = true;
-    else kept[key] = existing[key];
+    else assignField(kept, key, existing[key]); // an entry keyed `__proto__` stays an own entry
   }
   return removed ? kept : (existing as Record<string, unknown>);
 };
