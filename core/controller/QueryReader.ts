@@ -5,7 +5,7 @@
  * record. A tracked read (a stream's) also reports the records its data depends on (`paths`).
  */
 import { toError } from '../errors.js';
-import { MemoCache, isEntityClass, type Entity, type EntityTables } from '../schema/index.js';
+import { MemoCache, isEntityClass, type Collection, type Entity, type EntityTables } from '../schema/index.js';
 import type { RequestMeta, State, Store } from '../store/index.js';
 import { applyLayers, type EffectiveEntities } from './optimistic.js';
 import type { ControllerEndpoint } from './types.js';
@@ -140,9 +140,13 @@ export class QueryReader {
     const stored = state.endpoints[key];
     const schema = endpoint.schema;
     let input = stored;
-    if (input === undefined && isEntityClass(schema)) {
-      input = pkFromArgs(schema, args);
-    }
+    // data from other requests: the entity the arguments name, or the list another response stored under them
+    // (a collection nested in an entity), as data-client's queryKey reads it
+    if (input === undefined)
+      input = isEntityClass(schema)
+        ? pkFromArgs(schema, args)
+        : (schema as Partial<Collection> | undefined)?.addToLists &&
+          (schema as Collection).queryKey(args, this.entities());
     // one object literal, always of one shape (the read is on every affected stream's path)
     let data = input;
     let invalid = false;

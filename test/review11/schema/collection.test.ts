@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Entity, RestEndpoint, createResource, schema } from '../../../core/index.js';
 import { useControllers } from '../../fixtures/controllers.js';
+import { record } from '../../fixtures/streams.js';
 
 const API = 'http://r11c.test';
 const { make } = useControllers({ retry: 0, environment: {} });
@@ -204,6 +205,24 @@ describe('a collection nested in an entity', () => {
     expect(ids(c.get(Tasks.getList.schema, { userId: 1 }))).toEqual([1, 2]);
     c.setResponse(Tasks.getList.push, {}, { userId: 1 }, task(30));
     expect(ids(c.getResponse(getOwner, { id: 1 }).data?.tasks)).toEqual([1, 2, 30]);
+  });
+
+  it('a list endpoint of those arguments reads the nested list before its own request answers (data-client)', () => {
+    const c = make();
+    c.setResponse(getOwner, { id: 1 }, { id: 1, name: 'ann', tasks: [task(1), task(2)] });
+    const read = c.getResponse(Tasks.getList, { userId: 1 });
+    expect(ids(read.data)).toEqual([1, 2]);
+    expect(read.stale).toBe(true);
+    expect(c.getResponse(Tasks.getList, { userId: 2 }).data).toBeUndefined();
+    const s = record(c.observe(Tasks.getList, { userId: 1 }));
+    expect(ids(s.last().data)).toEqual([1, 2]);
+    expect(s.last().loading).toBe(false);
+    expect(s.last().fetching).toBe(true);
+    s.unsubscribe();
+    // the list's own response, once there, is what it reads
+    c.setResponse(Tasks.getList, { userId: 1 }, [task(2)]);
+    expect(ids(c.getResponse(Tasks.getList, { userId: 1 }).data)).toEqual([2]);
+    expect(ids(c.getResponse(getOwner, { id: 1 }).data?.tasks)).toEqual([2]);
   });
 
   it('two owners keep their own nested lists', () => {
