@@ -126,6 +126,39 @@ describe('push and unshift', () => {
   });
 });
 
+describe('argument values that are falsy', () => {
+  class Flag extends Entity {
+    id = 0;
+    done = false;
+    rank = 0;
+    pk() {
+      return `${this.id}`;
+    }
+    static override key = 'R11Flag';
+  }
+  const Flags = createResource({
+    urlPrefix: API,
+    path: '/flags/:id',
+    schema: Flag,
+    searchParams: {} as { done?: boolean; rank?: number } | undefined,
+  });
+
+  it('false and 0 match as values: push and move reach exactly the lists they name', () => {
+    const c = make();
+    c.setResponse(Flags.getList, { done: false }, [{ id: 1, done: false }]);
+    c.setResponse(Flags.getList, { done: true }, [{ id: 2, done: true }]);
+    c.setResponse(Flags.getList, { rank: 0 }, [{ id: 1, rank: 0 }]);
+    c.setResponse(Flags.getList.push, {}, { done: false, rank: 0 }, { id: 3, done: false, rank: 0 });
+    expect(ids(c.getResponse(Flags.getList, { done: false }).data as never)).toEqual([1, 3]);
+    expect(ids(c.getResponse(Flags.getList, { done: true }).data as never)).toEqual([2]);
+    expect(ids(c.getResponse(Flags.getList, { rank: 0 }).data as never)).toEqual([1, 3]);
+    c.setResponse(Flags.getList.move, { id: 3 }, { done: true }, { id: 3, done: true, rank: 0 });
+    expect(ids(c.getResponse(Flags.getList, { done: false }).data as never)).toEqual([1]);
+    expect(ids(c.getResponse(Flags.getList, { done: true }).data as never)).toEqual([2, 3]);
+    expect(ids(c.getResponse(Flags.getList, { rank: 0 }).data as never)).toEqual([1, 3]);
+  });
+});
+
 describe('getPage', () => {
   it('appends a page to the list of the same arguments, without duplicates', () => {
     const c = seeded();

@@ -151,6 +151,26 @@ describe('prototype-like names', () => {
   });
 });
 
+describe('fields named like members of Entity', () => {
+  it('a field pk, schema, key, toJSON or then is data; pk() stays the method', async () => {
+    const c = make();
+    c.setResponse(
+      Items.getList,
+      {},
+      JSON.parse('[{"id":"a","pk":"evil","schema":"s","key":"k","toJSON":"t","then":"x"}]'),
+    );
+    const [item] = c.getResponse(Items.getList, {}).data!;
+    expect(item!.pk()).toBe('a');
+    expect(Object.getOwnPropertyDescriptor(item, 'schema')?.value).toBe('s');
+    expect(JSON.parse(JSON.stringify(item))).toMatchObject({ id: 'a', key: 'k', toJSON: 't' });
+    // a `then` that is not a function does not make the instance a thenable
+    await expect(Promise.resolve(item)).resolves.toBe(item);
+    c.set(Item, JSON.parse('{"id":"b","pk":5}'));
+    expect(c.get(Item, { id: 'b' })!.pk()).toBe('b');
+    expect(Item.fromJS(JSON.parse('{"id":"c","pk":5}')).pk()).toBe('c');
+  });
+});
+
 describe('huge inputs', () => {
   const N = 200_000;
   const many = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: `i${from + i}` }));
