@@ -8,12 +8,9 @@ import { assignField, isPlainObject } from './safeObject.js';
  * instances (Temporal, Entity) and primitives are shared as they are.
  */
 function isCopied(value: unknown): value is object {
-  return (
-    ((Array.isArray(value) || isPlainObject(value)) && !Object.isFrozen(value)) ||
-    value instanceof Date ||
-    value instanceof Map ||
-    value instanceof Set
-  );
+  return Array.isArray(value) || isPlainObject(value)
+    ? !Object.isFrozen(value)
+    : value instanceof Date || value instanceof Map || value instanceof Set;
 }
 
 /** The names of the class defaults that a read copies (see `copyDefault`), or `undefined` when none is. */
@@ -31,8 +28,8 @@ type CopyConstructor = new (source: unknown) => object;
 export function copyDefault(value: unknown): unknown {
   if (!isCopied(value)) return value;
   if (Array.isArray(value)) return value.map(copyDefault);
-  if (value instanceof Date) return new (value.constructor as CopyConstructor)(value.getTime());
-  if (value instanceof Map || value instanceof Set) return new (value.constructor as CopyConstructor)(value);
+  // a Date, Map or Set (`new Date(date)` takes the date's time value exactly, ES2015)
+  if (!isPlainObject(value)) return new (value.constructor as CopyConstructor)(value);
   const copy = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
   for (const key of Object.keys(value)) assignField(copy, key, copyDefault((value as Record<string, unknown>)[key]));
   return copy;
