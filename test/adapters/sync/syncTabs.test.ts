@@ -1180,3 +1180,65 @@ describe('syncTabs: a deleted record stays deleted', () => {
     await opensOnAnOldSave(a, options, saved);
   });
 });
+
+describe('syncTabs: the deletions a tab remembers are bounded', () => {
+  /** The number of deletions a tab remembers (the cap chosen in adapters/sync). */
+  const CAP = 1_000;
+  const deletions = (from: number, to: number, fetchedAt: number) => {
+    const pks = Array.from({ length: to - from + 1 }, (_, i) => `${from + i}`);
+    return {
+      entities: {},
+      endpoints: {},
+      meta: {},
+      entitiesMeta: { Todo: Object.fromEntries(pks.map((pk) => [pk, { date: fetchedAt, fetchedAt, expiresAt: 0 }])) },
+      invalid: pks.map((pk) => ['Todo', pk]),
+    };
+  };
+  const olderCopy = (id: number, fetchedAt: number) => ({
+    entities: { Todo: { [id]: { id, userId: 1, title: `older copy of ${id}`, completed: false } } },
+    entitiesMeta: { Todo: { [id]: { date: fetchedAt, fetchedAt, expiresAt: fetchedAt + 60_000 } } },
+    endpoints: {},
+    meta: {},
+  });
+
+  it(`keeps the ${CAP} newest, forgetting the oldest first; a recent deletion is still refused`, async () => {
+    const clock = { now: 1_000_000 };
+    const channel = spy();
+    const a = tab({ gcTime: 60_000, now: () => clock.now });
+    const hello = await channel.until((message) => message.kind === 'hello');
+    const from = (snapshot: unknown) => ({ ...hello, from: 'another tab', kind: 'snapshot', snapshot });
+    // another tab deleted todos 1..1000, then 1001..1100
+    let restored = next(a);
+    channel.post(from(deletions(1, CAP, 500_000)));
+    await restored;
+    restored = next(a);
+    channel.post(from(deletions(CAP + 1, CAP + 100, 600_000)));
+    await restored;
+    // tab A's store collects its own marks of them: what it remembers is all that keeps them out
+    clock.now += 120_000;
+    a.gc();
+    expect(a.getState().entities.Todo?.['1']).toBeUndefined();
+    expect(a.getState().entities.Todo?.[`${CAP + 100}`]).toBeUndefined();
+
+    // a tab that opens is told the deletions tab A remembers: the newest CAP
+    channel.post({ ...hello, from: 'a new tab' });
+    const answer = await channel.until((message) => message.to === 'a new tab');
+    const invalid = (answer.snapshot as { invalid: [string, string][] }).invalid;
+    expect(invalid).toHaveLength(CAP);
+    const pks = new Set(invalid.map(([, pk]) => Number(pk)));
+    expect(pks.has(CAP + 100)).toBe(true);
+    expect(pks.has(101)).toBe(true);
+    expect(pks.has(100)).toBe(false);
+    expect(pks.has(1)).toBe(false);
+
+    // an older copy of a recent deletion stays out; one of a forgotten deletion (the oldest) is taken (read
+    // after the first: one sender's messages arrive in order)
+    restored = next(a);
+    channel.post(from(olderCopy(CAP + 100, 550_000)));
+    channel.post(from(olderCopy(1, 400_000)));
+    await restored;
+    expect(a.get(Todo, { id: CAP + 100 })).toBeUndefined();
+    expect(a.get(Todo, { id: 1 })?.title).toBe('older copy of 1');
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
