@@ -52,12 +52,22 @@ export interface SyncTabsOptions {
   readonly channel?: string | SyncChannel | undefined;
 }
 
-/** The marker every message carries: what is not marked so (another app on the channel) is ignored. */
+/**
+ * The marker every message carries: what is not marked so (another app on the channel) is ignored. Its
+ * `@1` stays: the messages of releases before `version` carry this marker and no version.
+ */
 const SYNC_FORMAT = 'rx-rest/sync@1';
+/**
+ * What the messages mean: a tab reads only those of its own version (another release of the app may
+ * shape them otherwise). Raised with any change that a tab of another release would misread; a message
+ * without one is of version 1.
+ */
+const SYNC_VERSION = 2;
 
 /** One message on the channel: a snapshot of changes (or the whole state, `to` a tab that said hello), a reset, or a hello. */
 interface SyncMessage {
   readonly format: typeof SYNC_FORMAT;
+  readonly version: typeof SYNC_VERSION;
   /** The sending tab's id. */
   readonly from: string;
   readonly kind: 'snapshot' | 'reset' | 'hello';
@@ -212,10 +222,17 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   // a message from the channel is being applied: what it changes is not posted back
   let applying = false;
+  let warnedVersion = false;
 
   const post = (kind: SyncMessage['kind'], extra?: Partial<SyncMessage>) => {
     try {
-      channel.postMessage({ format: SYNC_FORMAT, from: id, kind, ...extra } satisfies SyncMessage);
+      channel.postMessage({
+        format: SYNC_FORMAT,
+        version: SYNC_VERSION,
+        from: id,
+        kind,
+        ...extra,
+      } satisfies SyncMessage);
     } catch (error) {
       // the browser's DataCloneError names no entity or field
       const at = process.env.NODE_ENV !== 'production' && uncloneable(extra?.snapshot);
@@ -279,6 +296,18 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
 
   const receive = (event: { readonly data: unknown }) => {
     const message = event.data as SyncMessage;
+    const version = isObject(message) && message.format === SYNC_FORMAT && (message.version ?? 1);
+    if (version && version !== SYNC_VERSION) {
+      // another release of the app: ignored (said once, in development)
+      if (process.env.NODE_ENV !== 'production' && !warnedVersion) {
+        warnedVersion = true;
+        warn(
+          `ignored the messages of version ${String(version)} of rx-rest/sync (this tab reads version ${SYNC_VERSION}): ` +
+            'another tab runs another release of the app; tabs sync again once both are reloaded.',
+        );
+      }
+      return;
+    }
     const problem = syncMessageProblem(message);
     if (problem !== undefined)
       return warn(process.env.NODE_ENV !== 'production' ? `ignored a message with ${problem}:` : 'ignored', message);
