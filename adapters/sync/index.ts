@@ -52,12 +52,22 @@ export interface SyncTabsOptions {
   readonly channel?: string | SyncChannel | undefined;
 }
 
-/** The marker every message carries: what is not marked so (another app on the channel) is ignored. */
+/**
+ * The marker every message carries: what is not marked so (another app on the channel) is ignored. Its
+ * `@1` stays: the messages of releases before `version` carry this marker and no version.
+ */
 const SYNC_FORMAT = 'rx-rest/sync@1';
+/**
+ * What the messages mean: a tab reads only those of its own version (another release of the app may
+ * shape them otherwise). Raised with any change that a tab of another release would misread; a message
+ * without one is of version 1.
+ */
+const SYNC_VERSION = 2;
 
 /** One message on the channel: a snapshot of changes (or the whole state, `to` a tab that said hello), a reset, or a hello. */
 interface SyncMessage {
   readonly format: typeof SYNC_FORMAT;
+  readonly version: typeof SYNC_VERSION;
   /** The sending tab's id. */
   readonly from: string;
   readonly kind: 'snapshot' | 'reset' | 'hello';
@@ -67,6 +77,9 @@ interface SyncMessage {
   /** A reset's stamp (the sender's `lastReset`): what any tab wrote after it stays. */
   readonly at?: number | undefined;
 }
+
+/** How many deletions a tab remembers (see `learn` in `syncTabs`). */
+const MAX_MARKS = 1_000;
 
 /** The actions whose changes the other tabs need (not optimistic layers, not garbage collection). */
 const SHARED = new Set<ControllerAction['type']>(['fetch', 'set', 'setError', 'invalidate', 'expire', 'restore']);
@@ -209,10 +222,17 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   // a message from the channel is being applied: what it changes is not posted back
   let applying = false;
+  let warnedVersion = false;
 
   const post = (kind: SyncMessage['kind'], extra?: Partial<SyncMessage>) => {
     try {
-      channel.postMessage({ format: SYNC_FORMAT, from: id, kind, ...extra } satisfies SyncMessage);
+      channel.postMessage({
+        format: SYNC_FORMAT,
+        version: SYNC_VERSION,
+        from: id,
+        kind,
+        ...extra,
+      } satisfies SyncMessage);
     } catch (error) {
       // the browser's DataCloneError names no entity or field
       const at = process.env.NODE_ENV !== 'production' && uncloneable(extra?.snapshot);
@@ -227,42 +247,67 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
   const postSnapshot = (snapshot: StateSnapshot, to?: string) => {
     if (!isEmpty(snapshot)) post('snapshot', to === undefined ? { snapshot } : { snapshot, to });
   };
-  // the deletions this tab posted or applied, by `key \0 pk`: an older copy of the record may come in
-  // later than the store keeps its mark (a slow tab's change, a hello answer of a tab that did not read it)
+  // the deletions this tab posted or applied, by `key \0 pk`, oldest first: an older copy of the record may
+  // come in later than the store keeps its mark (a slow tab's change, a hello answer of a tab that did not
+  // read it)
   const marks = new Map<string, [key: string, pk: string, mark: EntityMeta]>();
   type Tables = { [key: string]: { [pk: string]: unknown } };
   /**
-   * Drops from `snapshot` (its own objects) each record older than a deletion this tab knows; an `answer`
-   * to a hello also gets the deletions its store no longer holds (a mark stays after a later record: it
-   * refuses only what is older than the deletion, and a reset clears them).
+   * Drops from `snapshot` (its own objects) each record older than a deletion this tab knows (a lookup
+   * per record the snapshot holds, whatever the number of deletions known); an `answer` to a hello also
+   * gets the deletions its store no longer holds (a mark stays after a later record: it refuses only what
+   * is older than the deletion, and a reset clears them).
    */
   const refuse = (snapshot: StateSnapshot, answer?: boolean) => {
     const { entities, entitiesMeta } = snapshot as { entities: Tables; entitiesMeta: Tables };
-    for (const [key, pk, mark] of marks.values()) {
-      const meta = entitiesMeta[key]?.[pk] as EntityMeta | undefined;
-      if (entities[key]?.[pk] !== undefined) {
-        if (beaten(meta, mark)) delete entities[key][pk];
-      } else if (answer && !meta) {
-        ((snapshot as { invalid?: [string, string][] }).invalid ??= []).push([key, pk]);
-        (entitiesMeta[key] ??= {})[pk] = mark;
+    for (const key in entities)
+      for (const pk in entities[key]) {
+        const mark = marks.get(`${key}\0${pk}`);
+        if (mark && beaten(entitiesMeta[key]?.[pk] as EntityMeta | undefined, mark[2])) delete entities[key]![pk];
       }
-    }
+    if (answer)
+      for (const [key, pk, mark] of marks.values())
+        if (entities[key]?.[pk] === undefined && !entitiesMeta[key]?.[pk]) {
+          ((snapshot as { invalid?: [string, string][] }).invalid ??= []).push([key, pk]);
+          (entitiesMeta[key] ??= {})[pk] = mark;
+        }
   };
   /**
    * Remembers the deletions `snapshot` holds (this tab's own, or one restored: its times are checked; a
-   * mark's meta an object's prototype would give, as for a pk `toString`, is no time).
+   * mark's meta an object's prototype would give, as for a pk `toString`, is no time), as the newest.
+   * At most MAX_MARKS: a mark matters only while an older copy of its record can still come in (a slow
+   * tab's response on its way, a hello answered by a tab that had not read the deletion), seconds to
+   * minutes; 1,000 deletions outlast that at any human pace (one a second for a quarter of an hour), the
+   * oldest forgotten first are the ones least likely to have a copy on its way, and the memory (about
+   * 100 B a mark) and a hello answer (which lists them) stay small.
    */
   const learn = ({ invalid = [], entitiesMeta }: StateSnapshot) => {
     for (const [key, pk] of invalid) {
       const path = `${key}\0${pk}`;
       const mark = entitiesMeta[key]?.[pk];
       const known = marks.get(path)?.[2];
-      if (isTime(mark) && (!known || beaten(known, mark!))) marks.set(path, [key, pk, mark!]);
+      if (isTime(mark) && (!known || beaten(known, mark!))) {
+        marks.delete(path); // set again below as the newest
+        marks.set(path, [key, pk, mark!]);
+        if (marks.size > MAX_MARKS) marks.delete(marks.keys().next().value!);
+      }
     }
   };
 
   const receive = (event: { readonly data: unknown }) => {
     const message = event.data as SyncMessage;
+    const version = isObject(message) && message.format === SYNC_FORMAT && (message.version ?? 1);
+    if (version && version !== SYNC_VERSION) {
+      // another release of the app: ignored (said once, in development)
+      if (process.env.NODE_ENV !== 'production' && !warnedVersion) {
+        warnedVersion = true;
+        warn(
+          `ignored the messages of version ${String(version)} of rx-rest/sync (this tab reads version ${SYNC_VERSION}): ` +
+            'another tab runs another release of the app; tabs sync again once both are reloaded.',
+        );
+      }
+      return;
+    }
     const problem = syncMessageProblem(message);
     if (problem !== undefined)
       return warn(process.env.NODE_ENV !== 'production' ? `ignored a message with ${problem}:` : 'ignored', message);

@@ -71,6 +71,7 @@ export class Controller {
     this.#store = new Store(
       restoreState(
         options.initialState,
+        settings.now(),
         process.env.NODE_ENV !== 'production' ? 'new Controller({ initialState })' : 'initialState',
       ),
     );

@@ -82,8 +82,9 @@ export function takeSnapshot(controller: Controller, options?: TakeSnapshotOptio
  * layers in flight stay). Observers of what changed re-emit; `actions$` reports a `restore`. Throws a
  * `TypeError` for a value that is no snapshot, and a `SnapshotError` (a `TypeError` too) naming the field
  * for a time that is not a finite number or values nested more than 4,096 levels deep: a restore is all
- * or nothing, the store is unchanged. Times from another clock are kept; this controller's later
- * requests and writes are ordered after the newest of them.
+ * or nothing, the store is unchanged. Times from another clock are kept (a result dated after this
+ * controller's now counts as dated now, for its freshness); this controller's later requests and writes
+ * are ordered after the newest of them.
  *
  * @example
  * const saved = localStorage.getItem('todos');
@@ -96,7 +97,7 @@ export function restoreSnapshot(
 ): void {
   const { cache, store, disposed } = internalsOf(controller, 'restoreSnapshot');
   if (disposed) throw disposedError('restoreSnapshot');
-  const action = mergeAction(snapshot, options.replace === true);
+  const action = mergeAction(snapshot, options.replace === true, cache.now());
   const lastReset = store.current.lastReset;
   const { changes } = store.dispatch(action, mergeState);
   // a replacing snapshot that carried a later reset (another tab's): as after `resetEntireStore`, requests

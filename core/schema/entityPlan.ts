@@ -54,8 +54,8 @@ export interface EntityPlan {
    */
   readonly fields: readonly string[] | undefined;
   /**
-   * The class defaults that are arrays or plain objects: a read gives each instance its own copy of
-   * them (see defaultCopies.ts); `undefined` when there are none, as for most classes.
+   * The class defaults that are arrays, plain objects, Dates, Maps or Sets: a read gives each instance
+   * its own copy of them (see defaultCopies.ts); `undefined` when there are none, as for most classes.
    */
   readonly copied: ReadonlySet<string> | undefined;
   /** The fields `pk()` reads whose default is a string or number (found on first use). */

@@ -108,10 +108,13 @@ const MAX_TIME = 8.64e15;
  * Times are kept as they are (every controller compares the same numbers, so tabs that exchange
  * snapshots agree), except `lastReset`, which is not taken: it ordered the requests of the controller
  * that reset, and its state holds nothing from before it (a server's clock ahead would otherwise drop
- * every request of this one as older). The controller orders its own writes after the newest time it
- * holds (see `Requests`).
+ * every request of this one as older); and a `date` (when a result or record arrived, what a key's
+ * freshness counts from) later than `now`, which is `now`: a forged snapshot or a server clock ahead
+ * then keeps a key fresh for its endpoint's lifetime from now at most (see QueryReader's `expiryOf`),
+ * while a server a few seconds ahead still hydrates fresh keys. The controller orders its own writes
+ * after the newest time it holds (see `Requests`; ordering reads `fetchedAt`, kept).
  */
-export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
+export function restoreState(json: unknown, now: number, source = 'restoreSnapshot'): State {
   const fail = (path: string, detail: string): never => {
     throw new SnapshotError(
       path,
@@ -155,6 +158,7 @@ export function restoreState(json: unknown, source = 'restoreSnapshot'): State {
             : 'time',
         );
     }
+    times.date = Math.min(times.date as number, now);
     return times as EntityMeta;
   };
   expectUnkeyedTables(json.unkeyed); // a snapshot's tables named after classes that another build may name otherwise

@@ -277,10 +277,11 @@ export function mergeState(state: State, action: MergeAction, owned?: WeakSet<ob
 
 /**
  * A snapshot (or a whole `getState()` JSON) as a merge action; throws a `TypeError` for what is not
- * one, a `SnapshotError` for one that cannot be restored safely (see `restoreState`). A replacing one
- * keeps the snapshot's `lastReset` (checked like its times): another tab's reset.
+ * one, a `SnapshotError` for one that cannot be restored safely (see `restoreState`, which dates no
+ * result after `now`). A replacing one keeps the snapshot's `lastReset` (checked like its times):
+ * another tab's reset.
  */
-export function mergeAction(snapshot: unknown, replace: boolean): MergeAction {
+export function mergeAction(snapshot: unknown, replace: boolean, now: number): MergeAction {
   if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot) || !isSnapshotLike(snapshot)) {
     throw new TypeError(
       process.env.NODE_ENV !== 'production'
@@ -289,7 +290,7 @@ export function mergeAction(snapshot: unknown, replace: boolean): MergeAction {
         : 'restoreSnapshot: snapshot',
     );
   }
-  const state = restoreState(snapshot);
+  const state = restoreState(snapshot, now);
   // a replacing restore takes the snapshot's last reset (another tab's reset), checked like its times
   const lastReset = replace ? (snapshot as { lastReset?: unknown }).lastReset : undefined;
   if (lastReset === undefined) return { state, invalid: invalidOf(snapshot), replace };

@@ -439,3 +439,86 @@ describe('restoreSnapshot', () => {
     expect(controller.getState()).toBe(before);
   });
 });
+
+describe('a snapshot dated ahead of this controller’s clock (a forged one, a server clock ahead)', () => {
+  const lifetime = 60_000;
+  const server = (at: number) => {
+    const { controller } = clocked(at);
+    controller.setResponse(getTodos, {}, [{ id: 1, title: 'a' }]);
+    return roundTrip(controller.getState());
+  };
+  /** An endpoint of the same key that counts the requests it makes. */
+  const counting = () => {
+    const requests: string[] = [];
+    const counted = getTodos.extend({
+      fetchResponse: (url: string) => {
+        requests.push(url);
+        return Promise.resolve(new Response('[]', { headers: { 'Content-Type': 'application/json' } }));
+      },
+    });
+    return { requests, counted };
+  };
+  const year = 365 * 86_400_000;
+  const now = 1_000_000_000;
+
+  it.each([
+    [
+      'new Controller({ initialState })',
+      (state: unknown, now: number) => new Controller({ initialState: state, now: () => now }),
+    ],
+    [
+      'restoreSnapshot',
+      (state: unknown, now: number) => {
+        const controller = new Controller({ now: () => now });
+        restoreSnapshot(controller, state);
+        return controller;
+      },
+    ],
+  ] as const)(
+    'a date far ahead counts as now: fresh for the endpoint’s lifetime from now at most (%s)',
+    (_, restore) => {
+      const state = server(now + year);
+      expect(getTodos.dataExpiryLength).toBe(lifetime);
+      const fresh = restore(state, now).getResponse(getTodos, {});
+      expect(fresh.stale).toBe(false);
+      expect(fresh.expiresAt).toBeLessThanOrEqual(now + lifetime);
+      const later = restore(state, now).getState().meta[getTodos.key({})]!;
+      expect(later.date).toBe(now);
+      // the times that order writes are kept: this controller's later writes come after them
+      expect(later.fetchedAt).toBe(now + year);
+    },
+  );
+
+  it('past the lifetime from now, a key restored with a date far ahead is stale and its observer refetches', async () => {
+    const state = server(now + year);
+    const { requests, counted } = counting();
+    const clock = { now };
+    const controller = new Controller({ initialState: state, now: () => clock.now, retry: 0 });
+    clock.now = now + lifetime + 1;
+    expect(controller.getResponse(counted, {}).stale).toBe(true);
+    const states: QueryState<Todo[]>[] = [];
+    const sub = controller.observe(counted, {}).subscribe((s) => states.push(s));
+    expect(states.at(-1)).toMatchObject({ loading: false, fetching: true, stale: true });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(requests).toEqual([counted.url({})]);
+    sub.unsubscribe();
+    controller.dispose();
+  });
+
+  it('a server a few seconds ahead: the hydrated key stays fresh and its observer makes no request', async () => {
+    const state = server(now + 5_000);
+    const { requests, counted } = counting();
+    const clock = { now };
+    const controller = new Controller({ initialState: state, now: () => clock.now, retry: 0 });
+    const states: QueryState<Todo[]>[] = [];
+    const sub = controller.observe(counted, {}).subscribe((s) => states.push(s));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(requests).toEqual([]);
+    expect(states.at(-1)).toMatchObject({ loading: false, fetching: false, stale: false });
+    expect(states.at(-1)?.data?.map((todo) => todo.title)).toEqual(['a']);
+    clock.now = now + lifetime - 1;
+    expect(controller.getResponse(counted, {}).stale).toBe(false);
+    sub.unsubscribe();
+    controller.dispose();
+  });
+});

@@ -186,3 +186,71 @@ describe('class defaults of a field a record lacks', () => {
     expect(new MemoCache().denormalize(Cls, '3', held).data!.tags).toBe(held[Cls.key]![3]!.tags);
   });
 });
+
+describe('class defaults that are a Date, a Map or a Set', () => {
+  class Event extends Entity {
+    id = 0;
+    at = new Date(0);
+    seen = new Set<string>();
+    counts = new Map<string, number>();
+    // a Date inside a plain-object default is copied with it
+    window = { from: new Date(0) };
+    pk() {
+      return `${this.id}`;
+    }
+    static override key = 'DefaultsEvent';
+    static override schema = { at: (iso: string) => new Date(iso) };
+  }
+  class OddEvent extends Event {
+    override toLocaleString = '';
+    static override key = 'DefaultsOddEvent';
+  }
+
+  it.each([
+    ['in declaration order', Event],
+    ['a class the read cannot copy in declaration order', OddEvent],
+  ] as const)('gives each instance its own copy, the class keeping its own (%s)', (_, Cls) => {
+    const tables = { [Cls.key]: { 1: { id: 1 }, 2: { id: 2 } } };
+    const memo = new MemoCache();
+    const [one, two] = memo.denormalize([Cls], ['1', '2'], tables).data as Event[];
+    expect(one!.at).toBeInstanceOf(Date);
+    expect(one!.at).not.toBe(two!.at);
+    expect(one!.seen).not.toBe(two!.seen);
+    expect(one!.counts).not.toBe(two!.counts);
+    expect(one!.window.from).not.toBe(two!.window.from);
+    one!.at.setTime(5);
+    one!.seen.add('x');
+    one!.counts.set('x', 1);
+    one!.window.from.setTime(7);
+    expect(two!.at.getTime()).toBe(0);
+    expect([...two!.seen]).toEqual([]);
+    expect([...two!.counts]).toEqual([]);
+    expect(two!.window.from.getTime()).toBe(0);
+    expect((Cls.defaults.at as Date).getTime()).toBe(0);
+    expect([...(Cls.defaults.seen as Set<string>)]).toEqual([]);
+    expect([...(Cls.defaults.counts as Map<string, number>)]).toEqual([]);
+    expect((Cls.defaults.window as { from: Date }).from.getTime()).toBe(0);
+    // a record holding the field reads it (deserialized), no default copied
+    const held = new MemoCache().denormalize(Cls, '3', { [Cls.key]: { 3: { id: 3, at: '2020-01-01T00:00:00Z' } } })
+      .data as Event;
+    expect(held.at.toISOString()).toBe('2020-01-01T00:00:00.000Z');
+  });
+
+  it('copies a Date, Map or Set default by its own constructor, with what it holds', () => {
+    class Tagged extends Set<string> {}
+    class Seeded extends Event {
+      override seen = new Tagged(['a']);
+      override counts = new Map([['a', 1]]);
+      override at = new Date(42);
+      static override key = 'DefaultsSeededEvent';
+    }
+    const seeded = new MemoCache().denormalize(Seeded, '1', { [Seeded.key]: { 1: { id: 1 } } }).data!;
+    expect(seeded.seen).toBeInstanceOf(Tagged);
+    expect(seeded.seen).not.toBe(Seeded.defaults.seen);
+    expect([...seeded.seen]).toEqual(['a']);
+    expect([...seeded.counts]).toEqual([['a', 1]]);
+    expect(seeded.counts).not.toBe(Seeded.defaults.counts);
+    expect(seeded.at.getTime()).toBe(42);
+    expect(seeded.at).not.toBe(Seeded.defaults.at);
+  });
+});

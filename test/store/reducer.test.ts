@@ -221,13 +221,13 @@ describe('Store and restoreState', () => {
       date: 1,
       expiresAt: 2,
     });
-    const restored = restoreState(JSON.parse(JSON.stringify(store.getState())));
+    const restored = restoreState(JSON.parse(JSON.stringify(store.getState())), Infinity);
     expect(restored.entities.Todo).toEqual(store.getState().entities.Todo);
     expect(Object.getPrototypeOf(restored.entities.Todo)).toBeNull();
     expect(restored.endpoints['GET /todos']).toEqual(['1', '2']);
     expect(restored.meta['GET /todos']).toMatchObject({ date: 1, fetchedAt: 1, expiresAt: 2 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(() => restoreState('garbage')).toThrow(SnapshotError); // a JSON text not parsed: no state
-    expect(restoreState(undefined)).toEqual(initialState());
+    expect(() => restoreState('garbage', Infinity)).toThrow(SnapshotError); // a JSON text not parsed: no state
+    expect(restoreState(undefined, Infinity)).toEqual(initialState());
   });
 });

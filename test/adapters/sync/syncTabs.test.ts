@@ -377,11 +377,13 @@ describe('syncTabs: what one tab learns, the others have', () => {
   });
 
   it('a reset message whose stamp is not a time is ignored with a warning naming lastReset; the store is unchanged', async () => {
+    const channel = spy();
     const b = tab();
+    const hello = await channel.until((message) => message.kind === 'hello');
     b.set(Todo, { id: 1, title: 'kept' });
     const before = b.getState();
     const applied = new Promise<void>((resolve) => warn.mockImplementation(() => resolve()));
-    spy().post({ format: 'rx-rest/sync@1', from: 'elsewhere', kind: 'reset', at: Number.MAX_VALUE });
+    channel.post({ ...hello, from: 'elsewhere', kind: 'reset', at: Number.MAX_VALUE });
     await applied;
     expect(String(warn.mock.calls[0]?.[1])).toMatch(/lastReset: number 1\.797\d*e\+308 is not a time/);
     expect(b.getState()).toBe(before);
@@ -1178,5 +1180,172 @@ describe('syncTabs: a deleted record stays deleted', () => {
     a.controller.gc(); // the sweep a write runs
     expect(a.controller.getState().entities.Todo?.['1']).toBeUndefined();
     await opensOnAnOldSave(a, options, saved);
+  });
+});
+
+describe('syncTabs: the deletions a tab remembers are bounded', () => {
+  /** The number of deletions a tab remembers (the cap chosen in adapters/sync). */
+  const CAP = 1_000;
+  const deletions = (from: number, to: number, fetchedAt: number) => {
+    const pks = Array.from({ length: to - from + 1 }, (_, i) => `${from + i}`);
+    return {
+      entities: {},
+      endpoints: {},
+      meta: {},
+      entitiesMeta: { Todo: Object.fromEntries(pks.map((pk) => [pk, { date: fetchedAt, fetchedAt, expiresAt: 0 }])) },
+      invalid: pks.map((pk) => ['Todo', pk]),
+    };
+  };
+  const olderCopy = (id: number, fetchedAt: number) => ({
+    entities: { Todo: { [id]: { id, userId: 1, title: `older copy of ${id}`, completed: false } } },
+    entitiesMeta: { Todo: { [id]: { date: fetchedAt, fetchedAt, expiresAt: fetchedAt + 60_000 } } },
+    endpoints: {},
+    meta: {},
+  });
+
+  it(`keeps the ${CAP} newest, forgetting the oldest first; a recent deletion is still refused`, async () => {
+    const clock = { now: 1_000_000 };
+    const channel = spy();
+    const a = tab({ gcTime: 60_000, now: () => clock.now });
+    const hello = await channel.until((message) => message.kind === 'hello');
+    const from = (snapshot: unknown) => ({ ...hello, from: 'another tab', kind: 'snapshot', snapshot });
+    // another tab deleted todos 1..1000, then 1001..1100
+    let restored = next(a);
+    channel.post(from(deletions(1, CAP, 500_000)));
+    await restored;
+    restored = next(a);
+    channel.post(from(deletions(CAP + 1, CAP + 100, 600_000)));
+    await restored;
+    // tab A's store collects its own marks of them: what it remembers is all that keeps them out
+    clock.now += 120_000;
+    a.gc();
+    expect(a.getState().entities.Todo?.['1']).toBeUndefined();
+    expect(a.getState().entities.Todo?.[`${CAP + 100}`]).toBeUndefined();
+
+    // a tab that opens is told the deletions tab A remembers: the newest CAP
+    channel.post({ ...hello, from: 'a new tab' });
+    const answer = await channel.until((message) => message.to === 'a new tab');
+    const invalid = (answer.snapshot as { invalid: [string, string][] }).invalid;
+    expect(invalid).toHaveLength(CAP);
+    const pks = new Set(invalid.map(([, pk]) => Number(pk)));
+    expect(pks.has(CAP + 100)).toBe(true);
+    expect(pks.has(101)).toBe(true);
+    expect(pks.has(100)).toBe(false);
+    expect(pks.has(1)).toBe(false);
+
+    // an older copy of a recent deletion stays out; one of a forgotten deletion (the oldest) is taken (read
+    // after the first: one sender's messages arrive in order)
+    restored = next(a);
+    channel.post(from(olderCopy(CAP + 100, 550_000)));
+    channel.post(from(olderCopy(1, 400_000)));
+    await restored;
+    expect(a.get(Todo, { id: CAP + 100 })).toBeUndefined();
+    expect(a.get(Todo, { id: 1 })?.title).toBe('older copy of 1');
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
+
+describe('syncTabs: tabs of two releases of the app', () => {
+  /**
+   * A tab whose channel delivers every message it receives to its listener (and lists it); with `swap`, the
+   * tab stands for another release: the two protocol versions are exchanged on the way out and in, so
+   * that it sends `swap[1]` and reads this release's messages as `swap[1]`.
+   */
+  function releaseTab(swap?: readonly [number, number]) {
+    const real = new BroadcastChannel(channelName);
+    cleanups.push(() => real.close());
+    const relabel = (message: unknown) => {
+      const m = message as Record<string, unknown>;
+      if (!swap || (m.version !== swap[0] && m.version !== swap[1])) return m;
+      return { ...m, version: m.version === swap[0] ? swap[1] : swap[0] };
+    };
+    const received: Record<string, unknown>[] = [];
+    const waiting = new Set<() => void>();
+    let listener: ((event: { readonly data: unknown }) => void) | undefined;
+    real.onmessage = (event) => {
+      const data = relabel(event.data);
+      listener?.({ data });
+      received.push(data);
+      for (const check of [...waiting]) check();
+    };
+    const channel: SyncChannel = {
+      postMessage: (message) => real.postMessage(relabel(message)),
+      addEventListener: (_type, added) => (listener = added),
+      removeEventListener: () => (listener = undefined),
+      close: () => real.close(),
+    };
+    const controller = tab({ managers: [(c) => syncTabs(c, { channel })] });
+    /** Resolves once the tab has read a message `match` accepts. */
+    const read = (match: (message: Record<string, unknown>) => boolean) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!received.some(match)) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+      });
+    return { controller, read };
+  }
+
+  it('each ignores the other’s messages (one warning per tab naming both versions); tabs of one release still sync', async () => {
+    const channel = spy();
+    const a = releaseTab();
+    const helloA = await channel.until((message) => message.kind === 'hello');
+    const current = helloA.version as number;
+    expect(typeof current).toBe('number');
+    const other = current + 1;
+    const b = releaseTab([current, other]);
+    const helloB = await channel.until((message) => message.kind === 'hello' && message.version === other);
+    const b2 = releaseTab([current, other]);
+    await a.read((message) => message.from === helloB.from); // tab A has read tab B's hello...
+
+    a.controller.set(Todo, { id: 1, title: 'from this release' });
+    const fromA = await channel.until((message) => message.from === helloA.from && message.kind === 'snapshot');
+    await b.read((message) => message.from === helloA.from && message.kind === 'snapshot');
+    await b2.read((message) => message.from === helloA.from && message.kind === 'snapshot');
+    expect(b.controller.get(Todo, { id: 1 })).toBeUndefined();
+    expect(b2.controller.get(Todo, { id: 1 })).toBeUndefined();
+    // ...and did not answer it: its next message is the set
+    expect(channel.messages.filter((m) => m.from === helloA.from)).toEqual([helloA, fromA]);
+
+    const applied = next(b2.controller);
+    b.controller.set(Todo, { id: 2, title: 'from the other release' });
+    await applied;
+    expect(b2.controller.get(Todo, { id: 2 })?.title).toBe('from the other release');
+    await a.read((message) => message.from === helloB.from && message.kind === 'snapshot');
+    expect(a.controller.get(Todo, { id: 2 })).toBeUndefined();
+
+    // one warning per tab that read messages of the other version (tab A read three), naming both versions
+    expect(warn).toHaveBeenCalledTimes(3);
+    for (const [prefix, text] of warn.mock.calls) {
+      expect(prefix).toBe('rx-rest/sync:');
+      expect(text).toContain(`version ${other}`);
+      expect(text).toContain(`${current}`);
+    }
+  });
+
+  it('messages of the release before versions (no version) count as version 1 and are ignored', async () => {
+    const channel = spy();
+    const a = releaseTab();
+    const helloA = await channel.until((message) => message.kind === 'hello');
+    expect(helloA.version).not.toBe(1);
+    const { version: _, ...unversioned } = helloA;
+    channel.post({
+      ...unversioned,
+      from: 'an older release',
+      kind: 'snapshot',
+      snapshot: {
+        entities: { Todo: { 3: { id: 3, title: 'old' } } },
+        entitiesMeta: { Todo: { 3: { date: 1, fetchedAt: 1, expiresAt: 2 } } },
+        endpoints: {},
+        meta: {},
+      },
+    });
+    await a.read((message) => message.from === 'an older release');
+    expect(a.controller.get(Todo, { id: 3 })).toBeUndefined();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![1]).toContain('version 1');
   });
 });
