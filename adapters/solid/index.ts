@@ -53,7 +53,7 @@ import {
   watchQuery,
   type InfiniteOptions,
 } from '../../core/index.js';
-import { afterQueries, assertAlive, assertReadEndpoint, flushQueries } from '../../core/internal.js';
+import { afterQueries, assertAlive, assertReadEndpoint, fetchNamed, flushQueries } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();
@@ -248,7 +248,13 @@ export function createMutation<E extends ControllerEndpoint>(
   endpoint: E,
   options?: Controller | Pick<QueryOptions, 'controller'>,
 ): MutationAccessors<E> {
-  const { state$, mutate, reset } = observeMutation(controllerOf(options), endpoint);
+  // development: on a disposed controller, an error that names `mutate`, not the `controller.fetch` it calls
+  const { state$, mutate, reset } = observeMutation(
+    process.env.NODE_ENV !== 'production'
+      ? fetchNamed(controllerOf(options), 'createMutation(...).mutate')
+      : controllerOf(options),
+    endpoint,
+  );
   const state = from(state$) as Accessor<MutationState<EndpointData<E>>>; // a BehaviorSubject: set on subscribe
   return { pending: () => state().pending, error: () => state().error, data: () => state().data, mutate, reset };
 }
