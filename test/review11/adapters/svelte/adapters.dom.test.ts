@@ -181,3 +181,44 @@ describe('setController', () => {
     expect(() => setController({} as Controller)).toThrow(/setController\(controller\) expects a Controller/);
   });
 });
+
+describe('keepPreviousData, more switches', () => {
+  it('back to the first args while the second load: the first data at once, no placeholder', async () => {
+    const args = writable({ userId: 1 });
+    const todos = createQuery(TodoResource.getList, args, { controller, keepPreviousData: true });
+    const stop = todos.subscribe(() => {});
+    await vi.waitFor(() => expect(get(todos).data).toHaveLength(2));
+    fake.setLatency(30);
+    args.set({ userId: 2 });
+    expect(get(todos).placeholder).toBe(true);
+    args.set({ userId: 1 });
+    expect(get(todos)).toMatchObject({ placeholder: false, loading: false });
+    expect(get(todos).data?.map((t) => t.title)).toEqual(['todo 1', 'todo 3']);
+    await delay(50);
+    expect(get(todos).data?.map((t) => t.title)).toEqual(['todo 1', 'todo 3']);
+    stop();
+  });
+
+  it('new args that fail: the error, without the old data or a placeholder', async () => {
+    const args = writable({ id: 1 });
+    const todo = createQuery(TodoResource.get, args, { controller, keepPreviousData: true });
+    const stop = todo.subscribe(() => {});
+    await vi.waitFor(() => expect(get(todo).data?.title).toBe('todo 1'));
+    args.set({ id: 99 });
+    await vi.waitFor(() => expect(get(todo).error).toMatchObject({ status: 404 }));
+    expect(get(todo)).toMatchObject({ data: undefined, placeholder: false, loading: false });
+    stop();
+  });
+});
+
+describe('after a failed first load', () => {
+  it('a component mounted again asks again (a first subscriber), and renders the data', async () => {
+    fake.fail('GET', 404);
+    const first = render(Shared, { controller, readers: 1 });
+    await vi.waitFor(() => expect(text('r0')).toContain('error'));
+    first.unmount();
+    render(Shared, { controller, readers: 1 });
+    await vi.waitFor(() => expect(text('r0')).toBe('todo 1, todo 3'));
+    expect(fake.requests).toEqual(['GET /todos?userId=1', 'GET /todos?userId=1']);
+  });
+});
