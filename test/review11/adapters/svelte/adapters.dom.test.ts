@@ -222,3 +222,16 @@ describe('after a failed first load', () => {
     expect(fake.requests).toEqual(['GET /todos?userId=1', 'GET /todos?userId=1']);
   });
 });
+
+describe('placeholder', () => {
+  it('every state of createQuery, useSuspense and createQueryState has it, false without keepPreviousData', async () => {
+    const idle = createQuery(TodoResource.get, null, controller);
+    expect(get(idle).placeholder).toBe(false);
+    const todo = useSuspense(TodoResource.get, { id: 1 }, controller);
+    const stop = todo.subscribe(() => {});
+    expect(get(todo)).toMatchObject({ placeholder: false, loading: true });
+    await vi.waitFor(() => expect(get(todo).data?.title).toBe('todo 1'));
+    expect(get(todo).placeholder).toBe(false);
+    stop();
+  });
+});
