@@ -52,8 +52,8 @@ export interface InfiniteQuery<T> {
   /** The list's state with `hasNext` and `fetchingNext`; emits on subscribe and on every change. */
   readonly state$: Observable<InfiniteState<T>>;
   /**
-   * Fetches the next page into the list (nothing when there is none or no first page yet; the running
-   * load when one is in flight). Never rejects: a failure shows as `error` in the state.
+   * Fetches the next page into the list (nothing when there is none, no first page yet or the controller was
+   * disposed; the running load when one is in flight). Never throws or rejects: a failure shows as `error` in the state.
    */
   loadNext(): Promise<void>;
 }
@@ -292,6 +292,8 @@ export function observeInfinite<E extends ReadEndpoint>(
   );
   const loadNext = (): Promise<void> => {
     if (pager.loading) return pager.loading;
+    // a disposed controller ended the list's streams: no list to append to (and no verb to call, which would throw)
+    if (controllerInternals(controller).disposed) return Promise.resolve();
     const current = cursor();
     if (!current || current.next === null || current.next === undefined) return Promise.resolve();
     const param = current.next;

@@ -59,3 +59,16 @@ describe('createInfiniteQuery, two readers of one list', () => {
     stop();
   });
 });
+
+describe('createInfiniteQuery on a disposed controller', () => {
+  it('loadNext() neither throws nor rejects, and requests nothing', async () => {
+    const { a, stop } = twoReaders();
+    await vi.waitFor(() => expect(a().data).toHaveLength(3));
+    controller.dispose();
+    let result: Promise<void> | undefined;
+    expect(() => (result = a.loadNext())).not.toThrow();
+    await expect(result).resolves.toBeUndefined();
+    expect(feed.requests).toEqual(['GET /posts']);
+    stop();
+  });
+});

@@ -92,3 +92,17 @@ describe('createInfiniteQuery', () => {
     stop();
   });
 });
+
+describe('createInfiniteQuery on a disposed controller', () => {
+  it('loadNext() neither throws nor rejects, and requests nothing', async () => {
+    const posts = createInfiniteQuery(PostResource.getList, undefined, { controller, pageSize: FEED_PAGE });
+    const stop = posts.subscribe(() => {});
+    await vi.waitFor(() => expect(get(posts).data).toHaveLength(3));
+    controller.dispose();
+    let result: Promise<void> | undefined;
+    expect(() => (result = posts.loadNext())).not.toThrow();
+    await expect(result).resolves.toBeUndefined();
+    expect(feed.requests).toEqual(['GET /posts']);
+    stop();
+  });
+});
