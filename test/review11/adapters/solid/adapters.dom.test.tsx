@@ -310,3 +310,23 @@ describe('keepPreviousData, more switches', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('404');
   });
 });
+
+describe('a query whose args come from another query', () => {
+  it('stays idle until the first has data, then loads with it (one request each)', async () => {
+    function Dependent() {
+      const todos = createQuery(TodoResource.getList, () => ({ userId: 2 }));
+      const first = createQuery(TodoResource.get, () => {
+        const list = todos();
+        return list?.[0] ? { id: list[0].id } : null;
+      });
+      return <p data-testid="first">{first()?.title ?? '-'}</p>;
+    }
+    render(() => (
+      <Shell>
+        <Dependent />
+      </Shell>
+    ));
+    await vi.waitFor(() => expect(text('first')).toBe('todo 2'));
+    expect(fake.requests).toEqual(['GET /todos?userId=2', 'GET /todos/2']);
+  });
+});

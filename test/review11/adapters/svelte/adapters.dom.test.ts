@@ -13,6 +13,7 @@ import { createMutation, createQuery, setController, useLive, useSuspense } from
 import { createTodoServer } from '../../../fixtures/todoServer.js';
 import { TodoResource } from '../../../fixtures/todoResource.js';
 import { PollingTodoResource } from '../../../adapters/resources.js';
+import Dependent from './Dependent.svelte';
 import Runes from './Runes.svelte';
 import Shared from './Shared.svelte';
 
@@ -233,5 +234,14 @@ describe('placeholder', () => {
     await vi.waitFor(() => expect(get(todo).data?.title).toBe('todo 1'));
     expect(get(todo).placeholder).toBe(false);
     stop();
+  });
+});
+
+describe('a query whose args come from another query', () => {
+  it('stays idle until the first has data, then loads with it (one request each)', async () => {
+    render(Dependent, { controller });
+    expect(text('first')).toBe('-');
+    await vi.waitFor(() => expect(text('first')).toBe('todo 2'));
+    expect(fake.requests).toEqual(['GET /todos?userId=2', 'GET /todos/2']);
   });
 });
