@@ -8,4 +8,6 @@ export { afterQueries, flushQueries, onQueriesWait } from './controller/index.js
 export { holdTombstones } from './controller/index.js';
 /** @internal The error of a disposed controller naming the adapter's function the user called. */
 export { assertAlive } from './controller/index.js';
+/** @internal Development: a mutation's `fetch` whose disposed-controller error names the adapter's `mutate`. */
+export { fetchNamed } from './controller/index.js';
 export { assertJsonSafe } from './store/index.js';

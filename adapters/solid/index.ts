@@ -53,7 +53,7 @@ import {
   watchQuery,
   type InfiniteOptions,
 } from '../../core/index.js';
-import { afterQueries, assertAlive, assertReadEndpoint, flushQueries } from '../../core/internal.js';
+import { afterQueries, assertAlive, assertReadEndpoint, fetchNamed, flushQueries } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();
@@ -164,9 +164,17 @@ export function createQueryState<E extends ReadEndpoint>(
   const controller = controllerOf(options);
   const call = 'createQueryState';
   const request = requestOf(endpoint, args, call);
-  if (isServer)
-    return serverState(controller, endpoint, request, observeIn(endpoint, request, controller, call, options, true));
-  return observeIn(endpoint, request, controller, call, options, true, hydratedState(controller, request));
+  // on the server no hydration (whose resource would take an id the browser's render does not have)
+  const state = observeIn(
+    endpoint,
+    request,
+    controller,
+    call,
+    options,
+    true,
+    isServer ? undefined : hydratedState(controller, request),
+  );
+  return isServer ? serverState(controller, endpoint, request, state) : state;
 }
 
 /**
@@ -248,7 +256,13 @@ export function createMutation<E extends ControllerEndpoint>(
   endpoint: E,
   options?: Controller | Pick<QueryOptions, 'controller'>,
 ): MutationAccessors<E> {
-  const { state$, mutate, reset } = observeMutation(controllerOf(options), endpoint);
+  // development: on a disposed controller, an error that names `mutate`, not the `controller.fetch` it calls
+  const { state$, mutate, reset } = observeMutation(
+    process.env.NODE_ENV !== 'production'
+      ? fetchNamed(controllerOf(options), 'createMutation(...).mutate')
+      : controllerOf(options),
+    endpoint,
+  );
   const state = from(state$) as Accessor<MutationState<EndpointData<E>>>; // a BehaviorSubject: set on subscribe
   return { pending: () => state().pending, error: () => state().error, data: () => state().data, mutate, reset };
 }
@@ -285,10 +299,10 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   const alive = () => assertAlive(controller, 'createInfiniteQuery');
   const peek = (list: EndpointArgs<E>) => (alive(), source.peek(list));
   const open = (list: EndpointArgs<E>) => (alive(), source.open(list));
-  const state = isServer
-    ? serverState(controller, endpoint, request, follow(request, peek, open))
-    : follow(request, peek, open, hydratedState(controller, request));
-  return Object.assign(state, { loadNext: source.loadNext });
+  const state = follow(request, peek, open, isServer ? undefined : hydratedState(controller, request));
+  return Object.assign(isServer ? serverState(controller, endpoint, request, state) : state, {
+    loadNext: source.loadNext,
+  });
 }
 
 function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {
@@ -423,6 +437,7 @@ function reconciled<S extends QueryResult<unknown>>(): (state: S) => S {
  * A `Resource` whose source is the query state: every emission is a new load, answered synchronously
  * (data, or a thrown error), so it updates in place; only a loading state leaves a pending promise.
  * While hydrating, its first value is what the server sent (`sent`): it reads the state's data instead.
+ * (One form, `readingData`'s, with or without `sent`: a view of the resource with its fields and `placeholder`.)
  */
 function suspending<T>(state: Accessor<QueryResult<T>>, sent?: (held: unknown) => boolean): QueryResource<T> {
   const [resource] = createResource<T | undefined, QueryResult<T>>(state, (current) => {
@@ -430,7 +445,10 @@ function suspending<T>(state: Accessor<QueryResult<T>>, sent?: (held: unknown) =
     if (current.error && current.data === undefined) throw current.error;
     return current.data; // undefined when idle
   });
-  const placeholder = () => state().placeholder;
-  if (!sent) return Object.defineProperty(resource, 'placeholder', { get: placeholder }) as QueryResource<T>;
-  return readingData(resource as Resource<unknown>, () => state().data, sent, placeholder);
+  return readingData(
+    resource as Resource<unknown>,
+    () => state().data,
+    sent ?? (() => false),
+    () => state().placeholder,
+  );
 }

@@ -46,7 +46,8 @@ export type QueryResource<T> = Resource<T> & { readonly placeholder: boolean };
 
 /**
  * A resource that reads `value` (the data) wherever `resource` holds what the server sent instead of
- * it; its `loading`, `error` and `state` are the resource's.
+ * it (`sent`; never, for a query that hydrates nothing); its `loading`, `error`, `state` and `latest` are the
+ * resource's, and `placeholder` is the query's.
  */
 export function readingData<T>(
   resource: Resource<unknown>,
@@ -67,6 +68,9 @@ export function readingData<T>(
   }) as unknown as QueryResource<T>;
 }
 
+/** Whether the server render waits for resources (`renderToStringAsync`, `renderToStream`), not `renderToString`. */
+const waits = () => !!(sharedConfig.context as { async?: boolean } | undefined)?.async;
+
 /**
  * On the server: a resource that resolves once `controller` holds fresh data for the request (from a
  * route preload, or fetched now; a failure is its error, for `<ErrorBoundary>`), with the snapshot of
@@ -79,8 +83,13 @@ export function serverQuery<E extends ReadEndpoint>(
   request: Accessor<Request<E>>,
   deferStream: boolean,
 ): QueryResource<EndpointData<E>> {
+  const data = () => {
+    const { list, key } = request();
+    return key === null ? undefined : peekQuery(controller, endpoint, ...list).data;
+  };
   const [resource] = createResource(
-    () => request().key ?? false,
+    // renderToString loads no resource (one with a source shows the boundary's fallback): not where data is held
+    () => (waits() || data() === undefined) && request().key, // null: idle
     (key): Sent | Promise<Sent> => {
       const { list } = request();
       const sent = () => ({ 'rx-rest': key, snapshot: takeSnapshot(controller, { keys: [key] }) });
@@ -92,10 +101,6 @@ export function serverQuery<E extends ReadEndpoint>(
     },
     { deferStream },
   );
-  const data = () => {
-    const { list, key } = request();
-    return key === null ? undefined : peekQuery(controller, endpoint, ...list).data;
-  };
   // the controller's data in any case: a synchronous renderToString never loads the resource
   return readingData(
     resource,
@@ -120,7 +125,8 @@ export function serverState<E extends ReadEndpoint, S>(
   state: Accessor<S>,
 ): Accessor<S> {
   const [resource] = createResource(
-    () => request().key ?? false,
+    // renderToString loads no resource: it renders the state (as the browser's first render does), not the fallback
+    () => waits() && request().key, // null: idle
     (key): Sent | Promise<Sent> => {
       const { list } = request();
       const sent = (): Sent => ({ 'rx-rest': key, snapshot: takeSnapshot(controller, { keys: [key] }) });

@@ -5,7 +5,7 @@
  */
 import { getContext } from 'svelte';
 import type { Controller, EndpointArgs, EndpointData, ReadEndpoint } from '../../core/index.js';
-import { assertReadEndpoint } from '../../core/internal.js';
+import { assertAlive, assertReadEndpoint } from '../../core/internal.js';
 
 /** The context key `setController` writes (`Symbol.for`: two copies of the package share it). */
 const KEY = Symbol.for('rx-rest/svelte controller');
@@ -37,6 +37,14 @@ export function fetchQuery<E extends ReadEndpoint>(endpoint: E, ...args: Endpoin
         ? 'rx-rest/svelte: fetchQuery found no Controller in context. Call setController(controller) in a parent component, or use controller.fetchIfStale(endpoint, ...args) with a controller you hold.'
         : 'rx-rest/svelte: no Controller in context',
     );
+  }
+  // development: a disposed controller's error names fetchQuery, not the controller.fetchIfStale it calls
+  if (process.env.NODE_ENV !== 'production') {
+    try {
+      assertAlive(controller, 'fetchQuery');
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
   return controller.fetchIfStale(endpoint, ...args);
 }

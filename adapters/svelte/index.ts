@@ -25,7 +25,14 @@ import {
   watchQuery,
   type InfiniteOptions,
 } from '../../core/index.js';
-import { afterQueries, assertAlive, assertReadEndpoint, flushQueries, onQueriesWait } from '../../core/internal.js';
+import {
+  afterQueries,
+  assertAlive,
+  assertReadEndpoint,
+  fetchNamed,
+  flushQueries,
+  onQueriesWait,
+} from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
 import { hydratedOnMount } from './sveltekit.js';
@@ -193,7 +200,13 @@ export function createMutation<E extends ControllerEndpoint>(
   endpoint: E,
   options?: Controller | Pick<QueryOptions, 'controller'>,
 ): MutationStore<E> {
-  const { state$, getState, mutate, reset } = observeMutation(controllerOf(options), endpoint);
+  // development: on a disposed controller, an error that names `mutate`, not the `controller.fetch` it calls
+  const { state$, getState, mutate, reset } = observeMutation(
+    process.env.NODE_ENV !== 'production'
+      ? fetchNamed(controllerOf(options), 'createMutation(...).mutate')
+      : controllerOf(options),
+    endpoint,
+  );
   const store = { subscribe: toSubscribe(state$), mutate, reset };
   return getters(store, getState(), getState) as MutationStore<E>;
 }

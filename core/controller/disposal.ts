@@ -27,3 +27,15 @@ export function disposedError(call: string): Error {
 export function assertAlive(controller: object, call: string): void {
   if (process.env.NODE_ENV !== 'production' && disposed.has(controller)) throw disposedError(call);
 }
+
+/**
+ * @internal In development, what an adapter's `createMutation` gives `observeMutation` for `controller` (whose only
+ * use of it is `fetch`): a `fetch` that, on a disposed controller, rejects with the error of `call` (`'createMutation(...).mutate'`,
+ * what the user called) instead of `controller.fetch`'s, so that the mutation's state shows that error too. The
+ * adapter calls it only when `process.env.NODE_ENV !== 'production'`: a production build keeps the controller.
+ */
+export function fetchNamed<C extends { fetch(...args: never[]): Promise<unknown> }>(controller: C, call: string): C {
+  const fetch = (...args: never[]) =>
+    disposed.has(controller) ? Promise.reject(disposedError(call)) : controller.fetch(...args);
+  return { fetch } as unknown as C;
+}

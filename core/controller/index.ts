@@ -26,7 +26,7 @@ export { restoreSnapshot, takeSnapshot } from './controllerSnapshot.js';
 /** @internal What the add-ons keep from the collector (through core/internal.ts); not part of the package's types. */
 export { holdTombstones } from './holds.js';
 /** @internal The adapters' check that names their own function on a disposed controller (through core/internal.ts). */
-export { assertAlive } from './disposal.js';
+export { assertAlive, fetchNamed } from './disposal.js';
 export type { RestoreOptions, TakeSnapshotOptions } from './controllerSnapshot.js';
 export { afterHydration, holdHydration, isHydrating } from './hydration.js';
 export { infiniteSource, observeInfinite } from './infinite.js';

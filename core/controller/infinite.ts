@@ -52,8 +52,8 @@ export interface InfiniteQuery<T> {
   /** The list's state with `hasNext` and `fetchingNext`; emits on subscribe and on every change. */
   readonly state$: Observable<InfiniteState<T>>;
   /**
-   * Fetches the next page into the list (nothing when there is none or no first page yet; the running
-   * load when one is in flight). Never rejects: a failure shows as `error` in the state.
+   * Fetches the next page into the list (nothing when there is none, no first page yet or the controller was
+   * disposed; the running load when one is in flight). Never throws or rejects: a failure shows as `error` in the state.
    */
   loadNext(): Promise<void>;
 }
@@ -67,6 +67,38 @@ interface Cursor {
 }
 
 const cursors = new WeakMap<Controller, Map<string, Cursor>>();
+
+/** A list's page on its way, or the failure of its last page: `failedIn` is the paging that error belongs to. */
+interface Paged {
+  readonly fetchingNext: boolean;
+  readonly error: Error | undefined;
+  readonly failedIn?: Cursor;
+}
+
+/**
+ * What the readers of one list on one controller share besides its cursor: the page on its way (`loading`,
+ * which every reader's `loadNext` returns while it runs) and `paged`, which tells each of them when paging moved.
+ */
+interface Pager {
+  readonly paged: BehaviorSubject<Paged>;
+  loading: Promise<void> | undefined;
+}
+
+const pagers = new WeakMap<Controller, Map<string, Pager>>();
+
+/** The pager of the list `key` on `controller` (a reader's own one when the arguments have no key). */
+function pagerOf(controller: Controller, key: string | undefined): Pager {
+  const made = (): Pager => ({
+    paged: new BehaviorSubject<Paged>({ fetchingNext: false, error: undefined }),
+    loading: undefined,
+  });
+  if (key === undefined) return made();
+  let lists = pagers.get(controller);
+  if (!lists) pagers.set(controller, (lists = new Map()));
+  let pager = lists.get(key);
+  if (!pager) lists.set(key, (pager = made()));
+  return pager;
+}
 
 const IDLE: InfiniteState<never> = Object.freeze({ ...IDLE_QUERY, hasNext: false, fetchingNext: false });
 
@@ -242,12 +274,10 @@ export function observeInfinite<E extends ReadEndpoint>(
     const edits = state.entitiesMeta[paging.list.key]?.[listPk]?.edits ?? [];
     return edits.some((edit) => edit[0] === pk && edit[2] === 'remove');
   };
+  // shared by the list's readers: a page one of them loads moves the others' hasNext and fetchingNext too.
   // `failedIn`: the paging the page's error belongs to (a new first page starts paging over, without it)
-  const paged = new BehaviorSubject<{ fetchingNext: boolean; error: Error | undefined; failedIn?: Cursor }>({
-    fetchingNext: false,
-    error: undefined,
-  });
-  let loading: Promise<void> | undefined;
+  const pager = pagerOf(controller, key);
+  const { paged } = pager;
   const state$ = combineLatest([controller.observe(endpoint, ...list), paged]).pipe(
     map(([state, { fetchingNext, error, failedIn }]): InfiniteState<EndpointData<E>> => {
       const current = state.data === undefined ? undefined : cursor();
@@ -261,13 +291,15 @@ export function observeInfinite<E extends ReadEndpoint>(
     distinctUntilChanged(sameState),
   );
   const loadNext = (): Promise<void> => {
-    if (loading) return loading;
+    if (pager.loading) return pager.loading;
+    // a disposed controller ended the list's streams: no list to append to (and no verb to call, which would throw)
+    if (controllerInternals(controller).disposed) return Promise.resolve();
     const current = cursor();
     if (!current || current.next === null || current.next === undefined) return Promise.resolve();
     const param = current.next;
     const pageArgs = { ...(args as object), [paging.field]: param };
     paged.next({ fetchingNext: true, error: undefined });
-    loading = controller.fetch(paging.page, pageArgs).then(
+    const loading = (pager.loading = controller.fetch(paging.page, pageArgs).then(
       (value) => {
         // a list refetched meanwhile starts over from its own first page; a page that did not join is loaded again
         const stored = controller.getResponse(endpoint, ...list).data;
@@ -280,15 +312,15 @@ export function observeInfinite<E extends ReadEndpoint>(
             lists.set(key!, { fetchedAt: current.fetchedAt, param: undefined, next: paging.next(stored, undefined) });
           }
         }
-        loading = undefined;
+        pager.loading = undefined;
         paged.next({ fetchingNext: false, error: undefined });
       },
       (error: unknown) => {
-        loading = undefined;
+        pager.loading = undefined;
         const failed = error instanceof Error ? error : new Error(String(error));
         paged.next({ fetchingNext: false, error: failed, failedIn: current });
       },
-    );
+    ));
     return loading;
   };
   return { state$, loadNext };

@@ -443,4 +443,17 @@ describe('a disposed controller', () => {
       'createInfiniteQuery',
     );
   });
+
+  it("makes a mutation's mutate reject with an error naming createMutation's mutate, shown as the state's error too", async () => {
+    const later = new Controller({ retry: false });
+    const rename = createRoot(() => createMutation(TodoResource.partialUpdate, { controller: later }));
+    later.dispose();
+    const result = rename.mutate({ id: 1 }, { title: 'renamed' });
+    await expect(result).rejects.toThrow(
+      /^createMutation\(\.\.\.\)\.mutate\(\) was called after controller\.dispose\(\)/,
+    );
+    expect(rename.pending()).toBe(false);
+    expect(rename.error()?.message).toMatch(/^createMutation\(\.\.\.\)\.mutate\(\) was called after/);
+    expect(fake.requests).toEqual([]);
+  });
 });
