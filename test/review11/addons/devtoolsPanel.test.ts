@@ -1,0 +1,417 @@
+// @vitest-environment jsdom
+/**
+ * Review of the in-page devtools panel (API.md "In-page devtools", docs/addons.md "The in-page panel"),
+ * written from the contract: what it shows for errors, optimistic layers and invalidated keys, its filter
+ * and buttons, detaching (the app removing the host or its target, teardowns in any order), and a hostile or
+ * huge state (odd keys and pks, markup, values JSON cannot write, thousands of records and actions).
+ */
+import { configure, fireEvent, within } from '@testing-library/dom';
+import { http, HttpResponse, delay } from 'msw';
+import { setupServer } from 'msw/node';
+import { type Subscription } from 'rxjs';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mountDevtools } from '../../../adapters/devtools/index.js';
+import { Controller, Entity, NetworkError, createResource } from '../../../core/index.js';
+
+configure({ defaultHidden: true });
+const API = 'https://review11-panel.example';
+let latency = 0;
+let todos: Record<string, { id: number; title: string }> = {};
+const server = setupServer(
+  http.get(`${API}/items`, async () => {
+    await delay(latency);
+    return HttpResponse.json(Object.values(todos));
+  }),
+  http.get(`${API}/items/:id`, async ({ params }) => {
+    await delay(latency);
+    const todo = todos[params.id as string];
+    return todo ? HttpResponse.json(todo) : HttpResponse.json({ message: 'gone' }, { status: 404 });
+  }),
+  http.patch(`${API}/items/:id`, async ({ params, request }) => {
+    await delay(latency);
+    if (params.id === '500') return HttpResponse.json({ message: 'boom' }, { status: 500 });
+    const todo = { ...todos[params.id as string]!, ...((await request.json()) as object) };
+    todos[params.id as string] = todo;
+    return HttpResponse.json(todo);
+  }),
+);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+
+class Item extends Entity {
+  id = 0;
+  title = '';
+  pk() {
+    return `${this.id}`;
+  }
+  static override key = 'Item';
+}
+const Items = createResource({ urlPrefix: API, path: '/items/:id', schema: Item, optimistic: true });
+
+const teardowns: (() => void)[] = [];
+const subscriptions: Subscription[] = [];
+const controllers: Controller[] = [];
+afterEach(() => {
+  for (const teardown of teardowns.splice(0)) teardown();
+  for (const s of subscriptions.splice(0)) s.unsubscribe();
+  for (const c of controllers.splice(0)) c.dispose();
+  document.body.replaceChildren();
+  latency = 0;
+  todos = { '1': { id: 1, title: 'one' }, '2': { id: 2, title: 'two' } };
+});
+todos = { '1': { id: 1, title: 'one' }, '2': { id: 2, title: 'two' } };
+
+const controller = () => {
+  const c = new Controller({ retry: 0, environment: {} });
+  controllers.push(c);
+  return c;
+};
+const mount = (c: Controller, options: Parameters<typeof mountDevtools>[1] = { initialIsOpen: true }) => {
+  const teardown = mountDevtools(c, options);
+  teardowns.push(teardown);
+  return teardown;
+};
+const hosts = () => document.querySelectorAll('[data-rx-rest-devtools]');
+const root = () => {
+  const host = hosts()[0] as HTMLElement | undefined;
+  if (!host?.shadowRoot) throw new Error('no panel');
+  return host.shadowRoot;
+};
+const ui = () => within(root() as unknown as HTMLElement);
+const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+const tableRows = (label: string) => [...ui().getByRole('table', { name: label }).querySelectorAll('tbody tr')];
+const cells = (label: string) =>
+  tableRows(label).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''));
+const row = (label: string, first: string) => {
+  const found = tableRows(label).find((tr) => tr.querySelector('td')?.textContent === first);
+  if (!found) throw new Error(`no row ${first} in ${label}: ${JSON.stringify(cells(label).map((c) => c[0]))}`);
+  return found as HTMLElement;
+};
+const tab = (name: string) => fireEvent.click(ui().getByRole('tab', { name }));
+const filter = (value: string) =>
+  fireEvent.input(Object.assign(ui().getByRole('searchbox', { name: 'Filter' }), { value }));
+const until = async (check: () => void) => {
+  for (let i = 0; ; i++) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (i > 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+};
+/** Collects uncaught errors of the page while `run` runs. */
+async function noPageErrors(run: () => Promise<void>) {
+  const errors: unknown[] = [];
+  const onError = (event: ErrorEvent) => {
+    errors.push(event.error);
+    event.preventDefault();
+  };
+  window.addEventListener('error', onError);
+  try {
+    await run();
+  } finally {
+    window.removeEventListener('error', onError);
+  }
+  expect(errors).toEqual([]);
+}
+
+const ONE = Items.get.key({ id: 1 });
+
+describe('what the panel shows', () => {
+  it('an error key: state error, and the selected row shows the error message', async () => {
+    const c = controller();
+    await c.fetch(Items.get, { id: 99 }).catch(() => undefined);
+    mount(c);
+    await frame();
+    const key = Items.get.key({ id: 99 });
+    expect(row('Queries', key).children[1]!.textContent).toBe('error');
+    fireEvent.click(row('Queries', key));
+    await frame();
+    const detail = ui().getByRole('region', { name: 'Selected query' });
+    expect(detail.textContent).toContain('404');
+  });
+
+  it('an error set by setError (a TypeError with no status) shows its message', async () => {
+    const c = controller();
+    c.setError(Items.get, { id: 3 }, new TypeError('hand-made failure'));
+    mount(c);
+    await frame();
+    const key = Items.get.key({ id: 3 });
+    expect(row('Queries', key).children[1]!.textContent).toBe('error');
+    fireEvent.click(row('Queries', key));
+    await frame();
+    expect(ui().getByRole('region', { name: 'Selected query' }).textContent).toContain('hand-made failure');
+  });
+
+  it('an invalidated key shows invalid; one whose data is then refetched by an observer shows fresh', async () => {
+    const c = controller();
+    await c.fetch(Items.get, { id: 1 });
+    await c.fetch(Items.get, { id: 2 });
+    mount(c);
+    c.invalidate(Items.get, { id: 2 });
+    await frame();
+    expect(row('Queries', Items.get.key({ id: 2 })).children[1]!.textContent).toBe('invalid');
+    subscriptions.push(c.observe(Items.get, { id: 2 }).subscribe());
+    await until(() => expect(c.getResponse(Items.get, { id: 2 }).invalid).toBe(false));
+    await frame();
+    await until(() => expect(row('Queries', Items.get.key({ id: 2 })).children[1]!.textContent).toBe('fresh'));
+    expect(row('Queries', Items.get.key({ id: 2 })).children[2]!.textContent).toBe('1');
+  });
+
+  it('an optimistic update in flight: shown in the layers and in the query’s data; gone after its rollback', async () => {
+    const c = controller();
+    todos['500'] = { id: 500, title: 'server' };
+    await c.fetch(Items.get, { id: 500 });
+    mount(c);
+    latency = 200;
+    const done = c.fetch(Items.partialUpdate, { id: 500 }, { title: 'guess' }).catch((e: unknown) => e);
+    await frame();
+    tab('Actions');
+    await frame();
+    const layers = ui().getByRole('region', { name: 'Optimistic layers in flight' });
+    expect(layers.textContent).toContain('guess');
+    tab('Queries');
+    fireEvent.click(row('Queries', Items.get.key({ id: 500 })));
+    await frame();
+    expect(ui().getByRole('region', { name: 'Selected query' }).textContent).toContain('guess');
+    expect(await done).toBeInstanceOf(NetworkError);
+    await frame();
+    await frame();
+    expect(ui().getByRole('region', { name: 'Selected query' }).textContent).toContain('server');
+    expect(ui().getByRole('region', { name: 'Selected query' }).textContent).not.toContain('guess');
+    tab('Actions');
+    await frame();
+    expect(cells('Actions').map((r) => r[1])).toEqual(expect.arrayContaining(['optimistic', 'rollback']));
+    expect(ui().getByRole('region', { name: 'Optimistic layers in flight' }).textContent).not.toContain('guess');
+  });
+
+  it('Remove on an observed key: dropped, then loaded again by the observer', async () => {
+    const c = controller();
+    subscriptions.push(c.observe(Items.get, { id: 1 }).subscribe());
+    await until(() => expect(c.getResponse(Items.get, { id: 1 }).data).toBeDefined());
+    mount(c);
+    fireEvent.click(row('Queries', ONE));
+    await frame();
+    latency = 100;
+    fireEvent.click(
+      within(ui().getByRole('region', { name: 'Selected query' })).getByRole('button', { name: 'Remove' }),
+    );
+    expect(c.getState().meta[ONE]?.date ?? 0).toBe(0);
+    await until(() => expect(c.getResponse(Items.get, { id: 1 }).data).toBeDefined());
+  });
+
+  it('Reset store empties the store and the tables', async () => {
+    const c = controller();
+    await c.fetch(Items.getList);
+    mount(c);
+    fireEvent.click(ui().getByRole('button', { name: 'Reset store' }));
+    await frame();
+    expect(c.getState().entities.Item ?? {}).toEqual({});
+    expect(cells('Queries')).toEqual([]);
+    tab('Entities');
+    await frame();
+    expect(cells('Entity tables').filter((r) => r[0] === 'Item' && r[1] !== '0')).toEqual([]);
+  });
+
+  it('the filter narrows actions by type and entity tables by pk', async () => {
+    const c = controller();
+    mount(c);
+    await c.fetch(Items.getList);
+    c.invalidate(Items.get, { id: 1 });
+    tab('Actions');
+    filter('invalidate');
+    await frame();
+    expect(cells('Actions').map((r) => r[1])).toEqual(['invalidate']);
+    tab('Entities');
+    filter('2');
+    await frame();
+    fireEvent.click(row('Entity tables', 'Item'));
+    await frame();
+    expect(cells('Records').map((r) => r[0])).toEqual(['2']);
+  });
+});
+
+describe('detaching', () => {
+  it('the app removing the host (or its target) leaves the teardown and later actions harmless', async () => {
+    await noPageErrors(async () => {
+      const target = document.body.appendChild(document.createElement('div'));
+      const c = controller();
+      const teardown = mount(c, { initialIsOpen: true, target });
+      target.remove();
+      await c.fetch(Items.getList);
+      c.invalidateAll(Items.get);
+      await frame();
+      expect(() => teardown()).not.toThrow();
+      expect(() => teardown()).not.toThrow(); // twice
+    });
+  });
+
+  it('after the app removed the host, mounting again shows a panel', async () => {
+    const c = controller();
+    mount(c);
+    document.body.replaceChildren();
+    mount(c);
+    expect(hosts()).toHaveLength(1);
+    expect(root().querySelector('button')).not.toBeNull();
+  });
+
+  it('two mounts, torn down in either order: the panel goes when the last one goes; the log stops', async () => {
+    const c = controller();
+    const first = mount(c);
+    const second = mount(c);
+    expect(hosts()).toHaveLength(1);
+    first();
+    expect(hosts()).toHaveLength(1);
+    second();
+    expect(hosts()).toHaveLength(0);
+    // nothing left listening: the store works and no frame is asked for
+    const raf = vi.spyOn(window, 'requestAnimationFrame');
+    await c.fetch(Items.getList);
+    expect(raf).not.toHaveBeenCalled();
+    raf.mockRestore();
+  });
+
+  it('two controllers get two panels', () => {
+    mount(controller());
+    mount(controller());
+    expect(hosts()).toHaveLength(2);
+  });
+});
+
+describe('a hostile or huge state', () => {
+  it('markup, __proto__ and constructor as keys, table names and pks are shown as text', async () => {
+    await noPageErrors(async () => {
+      const c = controller();
+      const markup = '<img src=x onerror="window.__pwned=1">';
+      c.setResponse(Items.get, { id: markup }, { id: 7, title: markup });
+      c.set(Item, { id: '__proto__' as never, title: 'proto' });
+      c.set(Item, { id: 'constructor' as never, title: 'ctor' });
+      mount(c);
+      await frame();
+      expect(root().querySelector('img')).toBeNull();
+      expect(cells('Queries').map((r) => r[0])).toContain(Items.get.key({ id: markup }));
+      tab('Entities');
+      await frame();
+      fireEvent.click(row('Entity tables', 'Item'));
+      await frame();
+      expect(cells('Records').map((r) => r[0])).toEqual(expect.arrayContaining(['7', '__proto__', 'constructor']));
+      fireEvent.click(row('Records', '__proto__'));
+      await frame();
+      expect(ui().getByRole('region', { name: 'Selected record' }).textContent).toContain('proto');
+      expect((window as { __pwned?: number }).__pwned).toBeUndefined();
+      expect(({} as Record<string, unknown>).title).toBeUndefined();
+    });
+  });
+
+  it('a stored value JSON cannot write (a BigInt, a cycle) does not break the panel', async () => {
+    await noPageErrors(async () => {
+      const c = controller();
+      const cyclic: Record<string, unknown> = { a: 1 };
+      cyclic.self = cyclic;
+      // (a cycle in a response is refused by normalize: API.md; a BigInt is not)
+      c.setResponse(Items.get, { id: 1 }, { id: 1, title: 'ok', big: 10n } as never);
+      c.setError(Items.get, { id: 2 }, Object.assign(new Error('cyclic error'), { detail: cyclic, big: 1n }));
+      mount(c);
+      await frame();
+      fireEvent.click(row('Queries', ONE));
+      await frame();
+      expect(ui().getByRole('region', { name: 'Selected query' }).textContent).toContain('ok');
+      fireEvent.click(row('Queries', Items.get.key({ id: 2 })));
+      await frame();
+      expect(ui().getByRole('region', { name: 'Selected query' }).textContent).toContain('cyclic error');
+      tab('Entities');
+      await frame();
+      fireEvent.click(row('Entity tables', 'Item'));
+      await frame();
+      fireEvent.click(row('Records', '1'));
+      await frame();
+      expect(ui().getByRole('region', { name: 'Selected record' }).textContent).toContain('ok');
+      tab('Actions');
+      await frame();
+    });
+  });
+
+  it('an error whose message getter throws, and an error that is not an Error, are shown', async () => {
+    await noPageErrors(async () => {
+      const c = controller();
+      const hostile = new Error('x');
+      Object.defineProperty(hostile, 'message', {
+        get() {
+          throw new Error('no message for you');
+        },
+      });
+      c.setError(Items.get, { id: 4 }, hostile);
+      mount(c);
+      await frame();
+      fireEvent.click(row('Queries', Items.get.key({ id: 4 })));
+      await frame();
+      expect(row('Queries', Items.get.key({ id: 4 })).children[1]!.textContent).toBe('error');
+    });
+  });
+
+  it('a very deep record does not overflow the panel', async () => {
+    await noPageErrors(async () => {
+      const c = controller();
+      let deep: unknown = 'bottom';
+      for (let i = 0; i < 20_000; i++) deep = { d: deep };
+      c.set(Item, { id: 1, title: 'deep', deep } as never);
+      mount(c);
+      tab('Entities');
+      await frame();
+      fireEvent.click(row('Entity tables', 'Item'));
+      await frame();
+      fireEvent.click(row('Records', '1'));
+      await frame();
+      expect(ui().getByRole('region', { name: 'Selected record' }).textContent).toContain('deep');
+    });
+  });
+
+  it('10,000 records and 2,000 actions: at most 500 rows, the filter finds a record beyond them, a huge value is shown', async () => {
+    const c = controller();
+    const big = Array.from({ length: 10_000 }, (_, i) => ({ id: i, title: `t${i}` }));
+    c.setResponse(Items.getList, undefined, big);
+    c.set(Item, { id: 5, title: 'x'.repeat(2_000_000) });
+    mount(c);
+    tab('Actions');
+    for (let i = 0; i < 2_000; i++) c.set(Item, { id: i % 10, title: `n${i}` });
+    await frame();
+    expect(tableRows('Actions').length).toBeLessThanOrEqual(500);
+    expect(tableRows('Actions').length).toBeGreaterThan(0);
+    expect(cells('Actions')[0]![1]).toBe('set');
+    tab('Entities');
+    await frame();
+    expect(row('Entity tables', 'Item').children[1]!.textContent).toBe('10000');
+    fireEvent.click(row('Entity tables', 'Item'));
+    await frame();
+    expect(tableRows('Records').length).toBeLessThanOrEqual(500);
+    filter('9876');
+    await frame();
+    expect(cells('Records').map((r) => r[0])).toEqual(['9876']);
+    filter('');
+    await frame();
+    const five = tableRows('Records').find((tr) => tr.querySelector('td')?.textContent === '5');
+    if (five) {
+      fireEvent.click(five);
+      await frame();
+      expect(ui().getByRole('region', { name: 'Selected record' }).textContent!.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('entity tables named like Object.prototype members are counted as tables', async () => {
+    class Proto extends Entity {
+      id = 0;
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'toString';
+    }
+    const c = controller();
+    c.set(Proto, { id: 1 });
+    mount(c);
+    tab('Entities');
+    await frame();
+    expect(row('Entity tables', 'toString').children[1]!.textContent).toBe('1');
+  });
+});
