@@ -415,3 +415,105 @@ describe('a hostile or huge state', () => {
     expect(row('Entity tables', 'toString').children[1]!.textContent).toBe('1');
   });
 });
+
+describe('more of what it shows', () => {
+  it('a restored state whose endpoints are unknown: its keys, the stored result, and buttons that throw nothing', async () => {
+    await noPageErrors(async () => {
+      const source = controller();
+      await source.fetch(Items.get, { id: 1 });
+      const c = new Controller({
+        retry: 0,
+        environment: {},
+        initialState: JSON.parse(JSON.stringify(source.getState())),
+      });
+      controllers.push(c);
+      mount(c);
+      await frame();
+      fireEvent.click(row('Queries', ONE));
+      await frame();
+      const detail = ui().getByRole('region', { name: 'Selected query' });
+      expect(detail.textContent).toContain('1');
+      for (const name of ['Refetch', 'Invalidate']) fireEvent.click(within(detail).getByRole('button', { name }));
+      fireEvent.click(within(detail).getByRole('button', { name: 'Remove' }));
+      await frame();
+      expect(c.getState().endpoints[ONE]).toBeUndefined();
+    });
+  });
+
+  it('a filter with regular-expression characters narrows as text', async () => {
+    await noPageErrors(async () => {
+      const c = controller();
+      await c.fetch(Items.get, { id: 1 });
+      mount(c);
+      for (const text of ['(', '[', '*', '\\', '?id=(']) {
+        filter(text);
+        await frame();
+        expect(cells('Queries')).toEqual([]);
+      }
+      filter('ITEMS/1');
+      await frame();
+      expect(cells('Queries').length).toBeLessThanOrEqual(1);
+    });
+  });
+
+  it('the age of data follows the controller’s clock', async () => {
+    let now = 1_000;
+    const c = new Controller({ retry: 0, environment: {}, now: () => now });
+    controllers.push(c);
+    await c.fetch(Items.get, { id: 1 });
+    now += 5_000;
+    mount(c);
+    await frame();
+    expect(row('Queries', ONE).children[3]!.textContent).toBe('5s');
+  });
+
+  it('an invalidated record (schema.Invalidate) in the Entities tab', async () => {
+    await noPageErrors(async () => {
+      const c = controller();
+      await c.fetch(Items.getList);
+      c.setResponse(Items.delete, { id: 1 }, { id: 1 });
+      mount(c);
+      tab('Entities');
+      await frame();
+      fireEvent.click(row('Entity tables', 'Item'));
+      await frame();
+      const pks = cells('Records').map((r) => r[0]);
+      expect(pks).toContain('2');
+      if (pks.includes('1')) {
+        fireEvent.click(row('Records', '1'));
+        await frame();
+        expect(ui().getByRole('region', { name: 'Selected record' }).textContent!.length).toBeGreaterThan(0);
+      }
+    });
+  });
+
+  it('a selected setError action whose error holds a cycle and a BigInt shows it', async () => {
+    await noPageErrors(async () => {
+      const c = controller();
+      mount(c);
+      tab('Actions');
+      const cyclic: Record<string, unknown> = {};
+      cyclic.self = cyclic;
+      c.setError(Items.get, { id: 8 }, Object.assign(new Error('with a cycle'), { cyclic, n: 2n }));
+      await frame();
+      const first = tableRows('Actions')[0]!;
+      expect(first.children[1]!.textContent).toBe('setError');
+      fireEvent.click(first);
+      await frame();
+      expect(ui().getByRole('region', { name: 'Selected action' }).textContent).toContain('setError');
+    });
+  });
+
+  it('the log starts when the panel opens, and closing it stops following', async () => {
+    const c = controller();
+    mount(c, { initialIsOpen: false });
+    await c.fetch(Items.get, { id: 1 });
+    fireEvent.click(ui().getByRole('button', { name: 'rx-rest devtools' }));
+    tab('Actions');
+    await frame();
+    expect(cells('Actions')).toEqual([]);
+    c.invalidate(Items.get, { id: 1 });
+    await frame();
+    expect(cells('Actions').map((r) => r[1])).toEqual(['invalidate']);
+  });
+});
