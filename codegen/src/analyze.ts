@@ -17,7 +17,7 @@ import type {
   UnionModel,
 } from './model.js';
 import { ConfigError, SpecError } from './errors.js';
-import { NameRegistry, camelCase, convertPath, pascalCase, propertyKey } from './naming.js';
+import { NameRegistry, camelCase, convertPath, pascalCase, propertyKey, styledPath } from './naming.js';
 import { listOperations, type Operation, type Parameter } from './operations.js';
 import {
   deref,
@@ -324,6 +324,15 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       continue;
     }
     const argName = /^[A-Za-z0-9_]+$/.test(pk) ? pk : undefined;
+    const itemStyle = get.parameters.find((p) => p.in === 'path' && p.name === param)?.style;
+    if (itemStyle === 'label' || itemStyle === 'matrix') {
+      decide(
+        itemPath,
+        'endpoints, no resource',
+        `the parameter {${param}} has style ${itemStyle}: a resource's list path is its item path without the parameter`,
+      );
+      continue;
+    }
     const converted = convertPath(itemPath, (p) => (p === param ? argName : undefined));
     if (typeof converted === 'string') continue;
     const refs = newRefs(true);
@@ -400,13 +409,21 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       continue;
     }
     const itemEntity = entityAtItemPath(doc, byPath, op.path, entityOf, pkOf, unionOf);
-    const converted = convertPath(op.path);
+    const pathStyles = op.parameters.filter((p) => p.in === 'path');
+    const converted = convertPath(styledPath(op.path, pathStyles));
     if (typeof converted === 'string') {
       skipped.push({ subject: op.label, reason: converted });
       continue;
     }
     for (const [from, to] of converted.renamed)
       decide(`${op.label} {${from}}`, `argument ${to}`, "rx-rest's path parameters are word characters only");
+    for (const p of pathStyles)
+      if (p.style === 'label' || p.style === 'matrix')
+        decide(
+          `${op.label} {${p.name}}`,
+          `path style ${p.style}`,
+          `written into the path: ${p.style === 'label' ? `.{${p.name}}` : `;${p.name}={${p.name}}`}`,
+        );
     const refs = newRefs(true);
     let schema: string | undefined;
     let processBody: string | undefined;
