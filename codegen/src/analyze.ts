@@ -509,9 +509,21 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     const [entity, name] = [...inputs][done]!;
     const refs = newRefs();
     const schemaName = entityByClass.get(entity)!;
+    // a subtype's body names its own discriminator values, as its entity does (`petType: 'cat'`)
+    const tag = tagOf.get(schemaName);
+    const shape = tag ? objectShape(doc, schemas[schemaName]) : undefined;
+    const bodySchema =
+      tag && shape?.properties[tag.attribute]
+        ? {
+            type: 'object',
+            properties: { ...shape.properties, [tag.attribute]: { type: 'string', enum: tag.values } },
+            required: [...shape.required],
+            ...(shape.additional === undefined ? {} : { additionalProperties: shape.additional }),
+          }
+        : { ...deref(doc, schemas[schemaName]) };
     types.push({
       name,
-      type: tsType(doc, { ...deref(doc, schemas[schemaName]) }, names, refs, { write: true, date: undefined }),
+      type: tsType(doc, bodySchema, names, refs, { write: true, date: undefined }),
       entityRefs: [],
       description: `The request body form of ${entity} (readOnly fields left out).`,
     });
