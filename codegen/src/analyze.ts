@@ -758,8 +758,11 @@ function defaultValue(
   if (isDate) return temporal ? "Temporal.Instant.from('1970-01-01T00:00:00Z')" : 'new Date(0)';
   const given = specDefault(schema);
   if (given !== undefined) return given;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
-    const first = schema.enum.find((value: unknown) => value !== null);
+  // a `const` (OpenAPI 3.1's one-value enum, often a discriminator) is its own default
+  const values: unknown[] | undefined =
+    schema.const !== undefined && schema.const !== null ? [schema.const] : schema.enum;
+  if (Array.isArray(values) && values.length > 0) {
+    const first = values.find((value: unknown) => value !== null);
     return typeof first === 'string' ? `'${first.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(first);
   }
   if (type === 'string') return "''";
