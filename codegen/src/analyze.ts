@@ -67,6 +67,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       throw configError(
         `schemas names "${name}", which the spec does not have (its schemas: ${listed(Object.keys(schemas))}).`,
       );
+  for (const [name, raw] of Object.entries(schemas)) checkMapping(name, deref(doc, raw), schemas);
   const override = (name: string) => {
     const fromConfig = config.schemas?.[name] ?? {};
     const spec = deref(doc, schemas[name]) ?? {};
@@ -874,4 +875,32 @@ function checkExtensions(name: string, schema: JsonSchema): void {
   const key: unknown = schema['x-rx-rest-key'];
   if (key !== undefined && (typeof key !== 'string' || key === ''))
     throw new SpecError(`x-rx-rest-key of ${name} must be a string, not ${shown(key)}.`);
+}
+
+/**
+ * A discriminator `mapping` value that points into this document (`#/components/schemas/Cat`, or a bare
+ * name `Cat`) must name one of its schemas: else a SpecError (the server's values would name nothing). Refs
+ * to other files are left to the parser.
+ */
+function checkMapping(name: string, schema: JsonSchema | undefined, schemas: Record<string, JsonSchema>): void {
+  const mapping: unknown = schema?.discriminator?.mapping;
+  if (mapping === undefined || mapping === null) return;
+  if (typeof mapping !== 'object' || Array.isArray(mapping))
+    throw new SpecError(`The discriminator mapping of ${name} must be an object of value → schema ref.`);
+  const prefix = '#/components/schemas/';
+  for (const [value, ref] of Object.entries(mapping)) {
+    if (typeof ref !== 'string')
+      throw new SpecError(
+        `The discriminator mapping of ${name} maps "${value}" to ${JSON.stringify(ref) ?? String(ref)}: a schema ref (a string) is needed.`,
+      );
+    const local = ref.startsWith(prefix)
+      ? decodeURIComponent(ref.slice(prefix.length)).replace(/~1/g, '/').replace(/~0/g, '~')
+      : /^[^#/]+$/.test(ref) && !/\.(ya?ml|json)$/i.test(ref)
+        ? ref
+        : undefined;
+    if (local !== undefined && !(local in schemas))
+      throw new SpecError(
+        `The discriminator mapping of ${name} maps "${value}" to ${ref}, which is no schema of the spec (its schemas: ${listed(Object.keys(schemas))}).`,
+      );
+  }
 }
