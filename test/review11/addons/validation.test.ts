@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   Entity,
+  schema,
   NormalizeError,
   RestEndpoint,
   ValidationError,
@@ -497,5 +498,139 @@ describe('more shapes', () => {
     expect(error.message).toContain('n must be positive');
     responses['GET /vasync'] = { n: 2 };
     expect(await make().fetch(ep)).toEqual({ n: 2 });
+  });
+});
+
+describe('validators in other schemas', () => {
+  class Cat extends Entity {
+    id = 0;
+    type = 'cat';
+    lives = 9;
+    pk() {
+      return `${this.id}`;
+    }
+    static override key = 'Cat11';
+    static override validator = z.looseObject({ id: z.number(), lives: z.number().max(9) });
+  }
+  class Dog extends Entity {
+    id = 0;
+    type = 'dog';
+    pk() {
+      return `${this.id}`;
+    }
+    static override key = 'Dog11';
+  }
+
+  it('a Union member with a validator: a bad member refuses the whole list', async () => {
+    const pets = new RestEndpoint({
+      urlPrefix: API,
+      path: '/pets11',
+      schema: [new schema.Union({ cat: Cat, dog: Dog }, 'type')],
+    });
+    responses['GET /pets11'] = [
+      { id: 1, type: 'dog' },
+      { id: 2, type: 'cat', lives: 12 },
+    ];
+    const c = make();
+    const error = (await c.fetch(pets).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.entity).toBe('Cat11');
+    expect(c.getState().entities.Dog11).toBeUndefined();
+  });
+
+  it('schema.Values of validated entities', async () => {
+    const byId = new RestEndpoint({ urlPrefix: API, path: '/cats11', schema: new schema.Values(Cat) });
+    responses['GET /cats11'] = { a: { id: 1, type: 'cat', lives: 3 }, b: { id: 2, type: 'cat', lives: 'x' } };
+    const error = (await make()
+      .fetch(byId)
+      .catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.pk).toBe('2');
+  });
+
+  it('runs after static process: what process fills in is validated', async () => {
+    class Filled extends Entity {
+      id = 0;
+      slug = '';
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Filled11';
+      static override process(input: object) {
+        return { ...input, slug: 'made-by-process' };
+      }
+      static override validator = z.object({ id: z.number(), slug: z.string().startsWith('made') });
+    }
+    responses['GET /filled'] = { id: 1 };
+    const value = await make().fetch(new RestEndpoint({ urlPrefix: API, path: '/filled', schema: Filled }));
+    expect(value.slug).toBe('made-by-process');
+  });
+
+  it('one of two optimistic updates whose response fails rolls back only its own layer', async () => {
+    responses['GET /zod'] = [
+      { id: 1, title: 'a' },
+      { id: 2, title: 'b' },
+    ];
+    const c = make();
+    await c.fetch(zodTodos.getList);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.patch(`${API}/zod/1`, async () => {
+        await gate;
+        return HttpResponse.json({ id: 1, title: 'A' });
+      }),
+      http.patch(`${API}/zod/2`, () => HttpResponse.json({ id: 2, title: 2 })),
+    );
+    const seen: (string | undefined)[][] = [];
+    const sub = c.observe(zodTodos.getList).subscribe((s) => seen.push(s.data?.map((t) => t.title) ?? []));
+    const first = c.fetch(zodTodos.partialUpdate, { id: 1 }, { title: 'A?' });
+    const second = c.fetch(zodTodos.partialUpdate, { id: 2 }, { title: 'B?' });
+    expect(seen.at(-1)).toEqual(['A?', 'B?']);
+    await expect(second).rejects.toBeInstanceOf(ValidationError);
+    expect(seen.at(-1)).toEqual(['A?', 'b']);
+    release();
+    await first;
+    expect(seen.at(-1)).toEqual(['A', 'b']);
+    sub.unsubscribe();
+    server.resetHandlers();
+  });
+});
+
+describe('a production build, more', () => {
+  it('a responseSchema failure, an async entity validator and a validator with no answer are still named', async () => {
+    const { core } = await coreBuiltFor('production');
+    const c = new core.Controller({ retry: 0 });
+    responses['GET /p/stats'] = { open: 'x' };
+    const stats = new core.RestEndpoint({
+      urlPrefix: API,
+      path: '/p/stats',
+      responseSchema: z.object({ open: z.number() }),
+    });
+    const e1 = (await c.fetch(stats).catch((e: unknown) => e)) as ValidationError;
+    expect(e1).toBeInstanceOf(core.ValidationError);
+    expect(e1.request?.url).toBe(`${API}/p/stats`);
+    class Slow extends core.Entity {
+      id = 0;
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'ProdSlow';
+      static override validator = z.object({ id: z.number() }).refine(async () => true);
+    }
+    responses['GET /p/slow'] = { id: 1 };
+    const e2 = await c
+      .fetch(new core.RestEndpoint({ urlPrefix: API, path: '/p/slow', schema: Slow }))
+      .catch((e: unknown) => e);
+    expect(e2).toBeInstanceOf(core.NormalizeError);
+    expect((e2 as Error).message).toContain('ProdSlow');
+    const odd = { '~standard': { version: 1, vendor: 'odd', validate: () => 42 } } as never;
+    responses['GET /p/odd'] = { id: 1 };
+    const e3 = await c
+      .fetch(new core.RestEndpoint({ urlPrefix: API, path: '/p/odd', responseSchema: odd }))
+      .catch((e: unknown) => e);
+    expect(e3).toBeInstanceOf(TypeError);
+    expect((e3 as Error).message.length).toBeGreaterThan(0);
+    c.dispose();
   });
 });
