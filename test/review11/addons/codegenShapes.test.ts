@@ -116,4 +116,20 @@ describe('cycles, nullable refs, allOf, a mapped discriminator and path styles (
     expect(generated.server.requests).toContain('GET /v1/tags/;tagId=3');
     c.dispose();
   });
+
+  it('creates, patches and deletes people through the resource against the mock server', async () => {
+    const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
+    const c = new Controller({ retry: 0 });
+    const before = ((await c.fetch(api.PersonResource.getList)) as any[]).length;
+    const created: any = await c.fetch(api.PersonResource.getList.push, { name: 'Cy', nickname: null });
+    expect(created).toBeInstanceOf(api.Person);
+    expect(created.name).toBe('Cy');
+    expect((c.getResponse(api.PersonResource.getList).data as any[]).length).toBe(before + 1);
+    const patched: any = await c.fetch(api.PersonResource.partialUpdate, { id: created.id }, { name: 'Cyd' });
+    expect(patched.name).toBe('Cyd');
+    await c.fetch(api.PersonResource.delete, { id: created.id });
+    expect((c.getResponse(api.PersonResource.getList).data as any[]).map((p) => p.id)).not.toContain(created.id);
+    expect(generated.server.records.get('PersonResource')?.has(String(created.id))).toBe(false);
+    c.dispose();
+  });
 });

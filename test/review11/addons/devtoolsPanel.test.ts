@@ -517,3 +517,59 @@ describe('more of what it shows', () => {
     expect(cells('Actions').map((r) => r[1])).toEqual(['invalidate']);
   });
 });
+
+describe('looking changes nothing', () => {
+  it('selecting a stale or invalid key shows it without fetching it, and it still counts no observer', async () => {
+    let now = 1_000_000;
+    const c = new Controller({ retry: 0, environment: {}, now: () => now });
+    controllers.push(c);
+    await c.fetch(Items.get, { id: 1 });
+    await c.fetch(Items.get, { id: 2 });
+    now += 10 * 60_000;
+    c.invalidate(Items.get, { id: 2 });
+    mount(c);
+    let requests = 0;
+    const count = () => requests++;
+    server.events.on('request:start', count);
+    try {
+      for (const id of [1, 2]) {
+        fireEvent.click(row('Queries', Items.get.key({ id })));
+        await frame();
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        expect(row('Queries', Items.get.key({ id })).children[2]!.textContent).toBe('0');
+      }
+      expect(requests).toBe(0);
+    } finally {
+      server.events.removeListener('request:start', count);
+    }
+  });
+
+  it('a selected key is still collected by gc', async () => {
+    const c = new Controller({ retry: 0, environment: {}, gcTime: 0 });
+    controllers.push(c);
+    const sub = c.observe(Items.get, { id: 1 }).subscribe();
+    await until(() => expect(c.getResponse(Items.get, { id: 1 }).data).toBeDefined());
+    mount(c);
+    fireEvent.click(row('Queries', ONE));
+    await frame();
+    sub.unsubscribe();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    c.gc();
+    expect(c.getState().endpoints[ONE]).toBeUndefined();
+    await frame();
+    expect(cells('Queries').map((r) => r[0])).not.toContain(ONE);
+  });
+});
+
+describe('bad options', () => {
+  it('options that are not an object are a TypeError naming mountDevtools and its options, mounting nothing', () => {
+    for (const options of [null, 5, 'open']) {
+      expect(() => mountDevtools(controller(), options as never)).toThrow(
+        new TypeError(
+          `mountDevtools: options must be an object ({ initialIsOpen?, position?, target? }), not ${JSON.stringify(options)}.`,
+        ),
+      );
+    }
+    expect(hosts()).toHaveLength(0);
+  });
+});
