@@ -206,7 +206,16 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
         `schema.Union on ${found.attribute}`,
         `a discriminated oneOf of ${Object.values(found.members).join(', ')}`,
       );
+      continue;
     }
+    const branches: unknown = schema.oneOf ?? schema.anyOf;
+    const members = Array.isArray(branches) ? branches.map((b: JsonSchema) => refName(b)) : [];
+    if (members.length > 1 && members.every((m) => m !== undefined && entityOf.has(m)))
+      decide(
+        name,
+        'plain JSON, not normalized',
+        `a oneOf of the entities ${listed(members as string[])} with no discriminator: rx-rest cannot tell which table a value belongs to (give it a discriminator to read it as a schema.Union)`,
+      );
   }
 
   // 4. plain types and input types

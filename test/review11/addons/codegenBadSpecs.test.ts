@@ -51,4 +51,16 @@ describe('specs that are wrong or odd', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('a oneOf of entities without a discriminator: it prints that it reads it as plain JSON, and why', async () => {
+    const model = analyze(await loadSpec(fixture('oneof-no-discriminator.yaml')));
+    expect(model.unions).toEqual([]);
+    expect(model.decisions).toContainEqual(
+      expect.objectContaining({
+        subject: 'Pet',
+        decision: 'plain JSON, not normalized',
+        reason: expect.stringMatching(/Cat, Dog.*no discriminator/),
+      }),
+    );
+  });
 });
