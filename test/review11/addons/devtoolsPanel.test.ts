@@ -11,7 +11,8 @@ import { setupServer } from 'msw/node';
 import { type Subscription } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mountDevtools } from '../../../adapters/devtools/index.js';
-import { Controller, Entity, NetworkError, createResource } from '../../../core/index.js';
+import { Controller, Entity, NetworkError, ValidationError, createResource } from '../../../core/index.js';
+import { z } from 'zod';
 
 configure({ defaultHidden: true });
 const API = 'https://review11-panel.example';
@@ -397,7 +398,7 @@ describe('a hostile or huge state', () => {
       await frame();
       expect(ui().getByRole('region', { name: 'Selected record' }).textContent!.length).toBeGreaterThan(0);
     }
-  });
+  }, 30_000);
 
   it('entity tables named like Object.prototype members are counted as tables', async () => {
     class Proto extends Entity {
@@ -571,5 +572,38 @@ describe('bad options', () => {
       );
     }
     expect(hosts()).toHaveLength(0);
+  });
+});
+
+describe('a validation failure in the panel', () => {
+  it('the key shows error with its message, its data kept; the log shows the failure', async () => {
+    class Checked extends Entity {
+      id = 0;
+      title = '';
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'Checked11';
+      static override validator = z.object({ id: z.number(), title: z.string() });
+    }
+    const checked = createResource({ urlPrefix: API, path: '/items/:id', schema: Checked });
+    const c = controller();
+    await c.fetch(checked.get, { id: 1 });
+    mount(c);
+    tab('Actions');
+    todos['1'] = { id: 1, title: 5 as never };
+    await expect(c.fetch(checked.get, { id: 1 })).rejects.toBeInstanceOf(ValidationError);
+    await frame();
+    expect(cells('Actions')[0]![1]).toBe('setError');
+    tab('Queries');
+    await frame();
+    const key = checked.get.key({ id: 1 });
+    expect(row('Queries', key).children[1]!.textContent).toBe('error');
+    fireEvent.click(row('Queries', key));
+    await frame();
+    const detail = ui().getByRole('region', { name: 'Selected query' }).textContent!;
+    expect(detail).toContain('failed its validator');
+    expect(detail).toContain('at title');
+    expect(detail).toContain('"one"');
   });
 });

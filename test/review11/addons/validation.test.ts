@@ -7,9 +7,9 @@
 import { type } from 'arktype';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { firstValueFrom, filter } from 'rxjs';
+import { Subject, firstValueFrom, filter } from 'rxjs';
 import * as v from 'valibot';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   Entity,
@@ -632,5 +632,31 @@ describe('a production build, more', () => {
     expect(e3).toBeInstanceOf(TypeError);
     expect((e3 as Error).message.length).toBeGreaterThan(0);
     c.dispose();
+  });
+});
+
+describe('pushed records', () => {
+  it('a bad record pushed through connect is refused, and the next good one still applies', async () => {
+    const c = make();
+    const source = new Subject<{ id: number; title: unknown }>();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const sub = c.connect(source, (message, controller) => controller.set(ZodTodo, message as never));
+      source.next({ id: 1, title: 'first' });
+      expect(c.get(ZodTodo, '1')?.title).toBe('first');
+      try {
+        source.next({ id: 1, title: 42 });
+      } catch {
+        // how connect reports it is not the point here
+      }
+      expect(c.get(ZodTodo, '1')?.title).toBe('first');
+      source.next({ id: 1, title: 'second' });
+      expect(c.get(ZodTodo, '1')?.title).toBe('second');
+      sub.unsubscribe();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
   });
 });
