@@ -434,6 +434,15 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
           `path style ${p.style}`,
           `written into the path: ${p.style === 'label' ? `.{${p.name}}` : `;${p.name}={${p.name}}`}`,
         );
+    for (const p of pathStyles) {
+      const kind = deref(doc, p.schema)?.type;
+      if (kind === 'array' || kind === 'object')
+        decide(
+          `${op.label} {${p.name}}`,
+          'one value (string | number)',
+          `an ${kind} path parameter: rx-rest writes one encoded value, so pass it written out (${kind === 'array' ? "'1,2'" : "'a,1,b,2'"})`,
+        );
+    }
     const refs = newRefs(true);
     let schema: string | undefined;
     let processBody: string | undefined;

@@ -132,4 +132,15 @@ describe('cycles, nullable refs, allOf, a mapped discriminator and path styles (
     expect(generated.server.records.get('PersonResource')?.has(String(created.id))).toBe(false);
     c.dispose();
   });
+
+  it('an array path parameter is printed as one written-out value', async () => {
+    expect(generated.model.decisions).toContainEqual(
+      expect.objectContaining({ subject: 'GET /items/{ids} {ids}', decision: 'one value (string | number)' }),
+    );
+    const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
+    const c = new Controller({ retry: 0 });
+    await c.fetch(api.getItemsByIds, { ids: '1,2' }).catch(() => undefined);
+    expect(generated.server.requests).toContain('GET /v1/items/1%2C2');
+    c.dispose();
+  });
 });
