@@ -17,6 +17,8 @@ import { z } from 'zod';
 configure({ defaultHidden: true });
 const API = 'https://review11-panel.example';
 let latency = 0;
+/** While set, the server holds its answers until it settles (timing that no load on the machine changes). */
+let gate: Promise<void> | undefined;
 let todos: Record<string, { id: number; title: string }> = {};
 const server = setupServer(
   http.get(`${API}/items`, async () => {
@@ -25,11 +27,13 @@ const server = setupServer(
   }),
   http.get(`${API}/items/:id`, async ({ params }) => {
     await delay(latency);
+    await gate;
     const todo = todos[params.id as string];
     return todo ? HttpResponse.json(todo) : HttpResponse.json({ message: 'gone' }, { status: 404 });
   }),
   http.patch(`${API}/items/:id`, async ({ params, request }) => {
     await delay(latency);
+    await gate;
     if (params.id === '500') return HttpResponse.json({ message: 'boom' }, { status: 500 });
     const todo = { ...todos[params.id as string]!, ...((await request.json()) as object) };
     todos[params.id as string] = todo;
@@ -58,6 +62,7 @@ afterEach(() => {
   for (const c of controllers.splice(0)) c.dispose();
   document.body.replaceChildren();
   latency = 0;
+  gate = undefined;
   todos = { '1': { id: 1, title: 'one' }, '2': { id: 2, title: 'two' } };
 });
 todos = { '1': { id: 1, title: 'one' }, '2': { id: 2, title: 'two' } };
@@ -97,7 +102,7 @@ const until = async (check: () => void) => {
       check();
       return;
     } catch (error) {
-      if (i > 100) throw error;
+      if (i > 300) throw error;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -166,7 +171,8 @@ describe('what the panel shows', () => {
     todos['500'] = { id: 500, title: 'server' };
     await c.fetch(Items.get, { id: 500 });
     mount(c);
-    latency = 200;
+    let open!: () => void;
+    gate = new Promise<void>((resolve) => (open = resolve));
     const done = c.fetch(Items.partialUpdate, { id: 500 }, { title: 'guess' }).catch((e: unknown) => e);
     await frame();
     tab('Actions');
@@ -177,6 +183,7 @@ describe('what the panel shows', () => {
     fireEvent.click(row('Queries', Items.get.key({ id: 500 })));
     await frame();
     expect(ui().getByRole('region', { name: 'Selected query' }).textContent).toContain('guess');
+    open();
     expect(await done).toBeInstanceOf(NetworkError);
     await frame();
     await frame();
@@ -605,5 +612,39 @@ describe('a validation failure in the panel', () => {
     expect(detail).toContain('failed its validator');
     expect(detail).toContain('at title');
     expect(detail).toContain('"one"');
+  });
+});
+
+describe('keys in flight', () => {
+  it('a first load in flight has a row, fetching, with its observer; then fresh', async () => {
+    const c = controller();
+    mount(c);
+    let open!: () => void;
+    gate = new Promise<void>((resolve) => (open = resolve));
+    subscriptions.push(c.observe(Items.get, { id: 2 }).subscribe());
+    const key = Items.get.key({ id: 2 });
+    // a request started is drawn by the tab's redraw once a second (docs/addons.md)
+    await until(() => expect(row('Queries', key).children[1]!.textContent).toBe('fetching'));
+    expect(row('Queries', key).children[2]!.textContent).toBe('1');
+    open();
+    await until(() => expect(c.getResponse(Items.get, { id: 2 }).data).toBeDefined());
+    await until(() => expect(row('Queries', key).children[1]!.textContent).toBe('fresh'));
+  });
+
+  it('a mutation in flight (not a query) does not break the Queries tab', async () => {
+    const c = controller();
+    await c.fetch(Items.get, { id: 1 });
+    mount(c);
+    let open!: () => void;
+    gate = new Promise<void>((resolve) => (open = resolve));
+    const done = c.fetch(Items.partialUpdate, { id: 1 }, { title: 'later' });
+    await frame();
+    expect(row('Queries', ONE)).toBeTruthy();
+    open();
+    await done;
+    await frame();
+    fireEvent.click(row('Queries', ONE));
+    await frame();
+    expect(ui().getByRole('region', { name: 'Selected query' }).textContent).toContain('later');
   });
 });
