@@ -660,3 +660,21 @@ describe('pushed records', () => {
     }
   });
 });
+
+describe('polling', () => {
+  it('a poll that fails validation is one request: no retries between polls, and polling goes on', async () => {
+    const polled = new RestEndpoint({ urlPrefix: API, path: '/polled/:id', schema: ZodTodo, pollFrequency: 100 });
+    responses['GET /polled/1'] = { id: 1, title: 'ok' };
+    const c = make({ retry: 3 });
+    const sub = c.observe(polled, { id: 1 }).subscribe();
+    await until(c.observe(polled, { id: 1 }), (s) => s.data !== undefined);
+    responses['GET /polled/1'] = { id: 1, title: false };
+    hits = {};
+    await new Promise((resolve) => setTimeout(resolve, 550));
+    const count = hits['GET /polled/1'] ?? 0;
+    sub.unsubscribe();
+    expect(count).toBeGreaterThanOrEqual(2); // polling went on
+    expect(count).toBeLessThanOrEqual(7); // about one per poll (5 or 6): no retries on top
+    expect(c.getResponse(polled, { id: 1 }).data?.title).toBe('ok');
+  });
+});
