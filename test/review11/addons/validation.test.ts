@@ -678,3 +678,41 @@ describe('polling', () => {
     expect(c.getResponse(polled, { id: 1 }).data?.title).toBe('ok');
   });
 });
+
+describe('transforms and async in arktype and valibot', () => {
+  it('an arktype morph in an entity validator is what is stored', async () => {
+    class Trimmed extends Entity {
+      id = 0;
+      title = '';
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'ArkTrimmed';
+      static override validator = type({ id: 'number', title: 'string.trim' });
+    }
+    responses['GET /trimmed'] = { id: 1, title: '  spaced  ' };
+    const c = make();
+    const value = await c.fetch(new RestEndpoint({ urlPrefix: API, path: '/trimmed', schema: Trimmed }));
+    expect(value.title).toBe('spaced');
+    expect((c.getState().entities.ArkTrimmed as Record<string, { title: string }>)['1']!.title).toBe('spaced');
+  });
+
+  it('an async valibot schema as an entity validator is a NormalizeError naming the entity', async () => {
+    class AsyncV extends Entity {
+      id = 0;
+      pk() {
+        return `${this.id}`;
+      }
+      static override key = 'ValibotAsync11';
+      static override validator = v.objectAsync({ id: v.number() });
+    }
+    responses['GET /vasync-entity'] = { id: 1 };
+    const c = make();
+    const error = await c
+      .fetch(new RestEndpoint({ urlPrefix: API, path: '/vasync-entity', schema: AsyncV }))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NormalizeError);
+    expect((error as Error).message).toContain('ValibotAsync11');
+    expect(c.getState().entities.ValibotAsync11).toBeUndefined();
+  });
+});
