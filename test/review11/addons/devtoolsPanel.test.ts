@@ -648,3 +648,18 @@ describe('keys in flight', () => {
     expect(ui().getByRole('region', { name: 'Selected query' }).textContent).toContain('later');
   });
 });
+
+describe('the filter on actions', () => {
+  it('finds actions by their endpoint’s name', async () => {
+    const c = controller();
+    mount(c);
+    tab('Actions');
+    await c.fetch(Items.get, { id: 1 });
+    await c.fetch(Items.partialUpdate, { id: 2 }, { title: 'x' });
+    filter('partialUpdate');
+    await frame();
+    const found = cells('Actions');
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((r) => r[2] === Items.partialUpdate.key({ id: 2 }, { title: 'x' }))).toBe(true);
+  });
+});
