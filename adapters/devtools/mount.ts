@@ -22,9 +22,10 @@ const mounted = new WeakMap<Controller, { readonly panel: Panel; mounts: number 
  * attribute `data-rx-rest-devtools` and an open shadow root (its styles do not leak in or out). Returns a
  * teardown that removes the panel and everything it holds.
  *
- * A `position` that is not one of the four corners, or a `target` that is not an element, is a TypeError.
+ * Options that are not an object, a `position` that is not one of the four corners, or a `target` that is not
+ * an element, are a TypeError.
  * Without `document` (server rendering) it does nothing. Mounting the same controller again shows the
- * same one panel; it goes when every mount's teardown has run. Closed, the panel does no work per action.
+ * same one panel (put back in the page if the app removed it); it goes when every mount's teardown has run. Closed, the panel does no work per action.
  *
  * Keep it out of production bundles with a dynamic import of `rx-rest/devtools` under your bundler's
  * development flag (docs/addons.md).
@@ -35,6 +36,10 @@ const mounted = new WeakMap<Controller, { readonly panel: Panel; mounts: number 
 export function mountDevtools(controller: Controller, options: MountDevtoolsOptions = {}): () => void {
   if (!(controller instanceof Controller))
     throw new TypeError('mountDevtools expects a Controller as its first argument');
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(
+      `mountDevtools: options must be an object ({ initialIsOpen?, position?, target? }), not ${JSON.stringify(options)}.`,
+    );
   const { position, target } = options;
   if (position !== undefined && !POSITIONS.includes(position))
     throw new TypeError(
@@ -50,6 +55,9 @@ export function mountDevtools(controller: Controller, options: MountDevtoolsOpti
   if (entry === undefined || entry.panel.destroyed) {
     entry = { panel: new Panel(controller, doc, options), mounts: 0 };
     mounted.set(controller, entry);
+  } else if (!entry.panel.host.isConnected) {
+    // the app removed the host (a page that rewrote its body): this mount shows the same panel again
+    (options.target ?? doc.body).append(entry.panel.host);
   }
   const own = entry;
   own.mounts++;

@@ -17,7 +17,7 @@ import type {
   UnionModel,
 } from './model.js';
 import { ConfigError, SpecError } from './errors.js';
-import { NameRegistry, camelCase, convertPath, pascalCase, propertyKey } from './naming.js';
+import { NameRegistry, camelCase, convertPath, pascalCase, propertyKey, styledPath } from './naming.js';
 import { listOperations, type Operation, type Parameter } from './operations.js';
 import {
   deref,
@@ -67,6 +67,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       throw configError(
         `schemas names "${name}", which the spec does not have (its schemas: ${listed(Object.keys(schemas))}).`,
       );
+  for (const [name, raw] of Object.entries(schemas)) checkMapping(name, deref(doc, raw), schemas);
   const override = (name: string) => {
     const fromConfig = config.schemas?.[name] ?? {};
     const spec = deref(doc, schemas[name]) ?? {};
@@ -205,7 +206,16 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
         `schema.Union on ${found.attribute}`,
         `a discriminated oneOf of ${Object.values(found.members).join(', ')}`,
       );
+      continue;
     }
+    const branches: unknown = schema.oneOf ?? schema.anyOf;
+    const members = Array.isArray(branches) ? branches.map((b: JsonSchema) => refName(b)) : [];
+    if (members.length > 1 && members.every((m) => m !== undefined && entityOf.has(m)))
+      decide(
+        name,
+        'plain JSON, not normalized',
+        `a oneOf of the entities ${listed(members as string[])} with no discriminator: rx-rest cannot tell which table a value belongs to (give it a discriminator to read it as a schema.Union)`,
+      );
   }
 
   // 4. plain types and input types
@@ -324,6 +334,15 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       continue;
     }
     const argName = /^[A-Za-z0-9_]+$/.test(pk) ? pk : undefined;
+    const itemStyle = get.parameters.find((p) => p.in === 'path' && p.name === param)?.style;
+    if (itemStyle === 'label' || itemStyle === 'matrix') {
+      decide(
+        itemPath,
+        'endpoints, no resource',
+        `the parameter {${param}} has style ${itemStyle}: a resource's list path is its item path without the parameter`,
+      );
+      continue;
+    }
     const converted = convertPath(itemPath, (p) => (p === param ? argName : undefined));
     if (typeof converted === 'string') continue;
     const refs = newRefs(true);
@@ -400,13 +419,30 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       continue;
     }
     const itemEntity = entityAtItemPath(doc, byPath, op.path, entityOf, pkOf, unionOf);
-    const converted = convertPath(op.path);
+    const pathStyles = op.parameters.filter((p) => p.in === 'path');
+    const converted = convertPath(styledPath(op.path, pathStyles));
     if (typeof converted === 'string') {
       skipped.push({ subject: op.label, reason: converted });
       continue;
     }
     for (const [from, to] of converted.renamed)
       decide(`${op.label} {${from}}`, `argument ${to}`, "rx-rest's path parameters are word characters only");
+    for (const p of pathStyles)
+      if (p.style === 'label' || p.style === 'matrix')
+        decide(
+          `${op.label} {${p.name}}`,
+          `path style ${p.style}`,
+          `written into the path: ${p.style === 'label' ? `.{${p.name}}` : `;${p.name}={${p.name}}`}`,
+        );
+    for (const p of pathStyles) {
+      const kind = deref(doc, p.schema)?.type;
+      if (kind === 'array' || kind === 'object')
+        decide(
+          `${op.label} {${p.name}}`,
+          'one value (string | number)',
+          `an ${kind} path parameter: rx-rest writes one encoded value, so pass it written out (${kind === 'array' ? "'1,2'" : "'a,1,b,2'"})`,
+        );
+    }
     const refs = newRefs(true);
     let schema: string | undefined;
     let processBody: string | undefined;
@@ -492,9 +528,21 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     const [entity, name] = [...inputs][done]!;
     const refs = newRefs();
     const schemaName = entityByClass.get(entity)!;
+    // a subtype's body names its own discriminator values, as its entity does (`petType: 'cat'`)
+    const tag = tagOf.get(schemaName);
+    const shape = tag ? objectShape(doc, schemas[schemaName]) : undefined;
+    const bodySchema =
+      tag && shape?.properties[tag.attribute]
+        ? {
+            type: 'object',
+            properties: { ...shape.properties, [tag.attribute]: { type: 'string', enum: tag.values } },
+            required: [...shape.required],
+            ...(shape.additional === undefined ? {} : { additionalProperties: shape.additional }),
+          }
+        : { ...deref(doc, schemas[schemaName]) };
     types.push({
       name,
-      type: tsType(doc, { ...deref(doc, schemas[schemaName]) }, names, refs, { write: true, date: undefined }),
+      type: tsType(doc, bodySchema, names, refs, { write: true, date: undefined }),
       entityRefs: [],
       description: `The request body form of ${entity} (readOnly fields left out).`,
     });
@@ -729,8 +777,11 @@ function defaultValue(
   if (isDate) return temporal ? "Temporal.Instant.from('1970-01-01T00:00:00Z')" : 'new Date(0)';
   const given = specDefault(schema);
   if (given !== undefined) return given;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
-    const first = schema.enum.find((value: unknown) => value !== null);
+  // a `const` (OpenAPI 3.1's one-value enum, often a discriminator) is its own default
+  const values: unknown[] | undefined =
+    schema.const !== undefined && schema.const !== null ? [schema.const] : schema.enum;
+  if (Array.isArray(values) && values.length > 0) {
+    const first = values.find((value: unknown) => value !== null);
     return typeof first === 'string' ? `'${first.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(first);
   }
   if (type === 'string') return "''";
@@ -842,4 +893,32 @@ function checkExtensions(name: string, schema: JsonSchema): void {
   const key: unknown = schema['x-rx-rest-key'];
   if (key !== undefined && (typeof key !== 'string' || key === ''))
     throw new SpecError(`x-rx-rest-key of ${name} must be a string, not ${shown(key)}.`);
+}
+
+/**
+ * A discriminator `mapping` value that points into this document (`#/components/schemas/Cat`, or a bare
+ * name `Cat`) must name one of its schemas: else a SpecError (the server's values would name nothing). Refs
+ * to other files are left to the parser.
+ */
+function checkMapping(name: string, schema: JsonSchema | undefined, schemas: Record<string, JsonSchema>): void {
+  const mapping: unknown = schema?.discriminator?.mapping;
+  if (mapping === undefined || mapping === null) return;
+  if (typeof mapping !== 'object' || Array.isArray(mapping))
+    throw new SpecError(`The discriminator mapping of ${name} must be an object of value → schema ref.`);
+  const prefix = '#/components/schemas/';
+  for (const [value, ref] of Object.entries(mapping)) {
+    if (typeof ref !== 'string')
+      throw new SpecError(
+        `The discriminator mapping of ${name} maps "${value}" to ${JSON.stringify(ref) ?? String(ref)}: a schema ref (a string) is needed.`,
+      );
+    const local = ref.startsWith(prefix)
+      ? decodeURIComponent(ref.slice(prefix.length)).replace(/~1/g, '/').replace(/~0/g, '~')
+      : /^[^#/]+$/.test(ref) && !/\.(ya?ml|json)$/i.test(ref)
+        ? ref
+        : undefined;
+    if (local !== undefined && !(local in schemas))
+      throw new SpecError(
+        `The discriminator mapping of ${name} maps "${value}" to ${ref}, which is no schema of the spec (its schemas: ${listed(Object.keys(schemas))}).`,
+      );
+  }
 }

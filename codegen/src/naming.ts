@@ -100,6 +100,26 @@ export function convertPath(
   return { path: out + rest, renamed, params };
 }
 
+/** A path parameter's name and OpenAPI `style` (`simple`, its default, `label` or `matrix`). */
+export interface PathStyle {
+  readonly name: string;
+  readonly style: string | undefined;
+}
+
+/**
+ * The prefixes OpenAPI's `label` (`.value`) and `matrix` (`;name=value`) styles put before a path
+ * parameter's value, written into the path around its `{name}` (`/pets/{id}` → `/pets/.{id}`), so that
+ * rx-rest writes the URL the spec describes. `simple` (the default) writes the value alone.
+ */
+export function styledPath(openapiPath: string, params: readonly PathStyle[]): string {
+  return openapiPath.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const style = params.find((p) => p.name === name)?.style;
+    if (style === 'label') return `.${whole}`;
+    if (style === 'matrix') return `;${name}=${whole}`;
+    return whole;
+  });
+}
+
 /**
  * Names the generated files declare or read besides the spec's own: rx-rest's imports, the client's
  * exports, and the globals a generated file uses (`new Date(iso)`, `String(params.id)`, ...). A schema or

@@ -327,7 +327,7 @@ describe('allOf inheritance', () => {
     );
     expect(model.unions).toEqual([{ name: 'Pet', attribute: 'kind', members: { Cat: 'Cat', Dog: 'Dog' } }]);
     expect(model.endpoints[0]!.body).toBe('CatInput | DogInput');
-    expect(model.types.find((t) => t.name === 'DogInput')!.type).toBe('{ id: number; name: string; kind?: string }');
+    expect(model.types.find((t) => t.name === 'DogInput')!.type).toBe("{ id: number; name: string; kind?: 'Dog' }");
     expect(model.entities.find((e) => e.name === 'Dog')!.fields.find((f) => f.name === 'kind')).toMatchObject({
       type: "'Dog' | undefined",
       init: 'undefined',
