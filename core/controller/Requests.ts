@@ -44,6 +44,11 @@ interface InFlight {
 export class Requests implements RequestStatus {
   /** @internal GETs in flight by key. */
   readonly inFlight = new Map<string, InFlight>();
+  /**
+   * Every GET running by key: the shared one and those beside it (an endpoint's own `signal` or `timeout`) or
+   * that a later request replaced in `inFlight`. Those nobody awaits go with the key's last observer.
+   */
+  readonly #byKey = new Map<string, Set<InFlight>>();
   /** Every request running (mutations too), aborted by `dispose`. */
   readonly #running = new Map<AbortController, RequestDescription>();
   /** What running requests pin for the garbage collector (their starts); a request that lost its pin writes nothing. */
@@ -181,6 +186,8 @@ export class Requests implements RequestStatus {
       this.#running.delete(abort);
       unpinned = this.pins.end(abort);
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+      const running = this.#byKey.get(key);
+      if (running?.delete(entry) && running.size === 0) this.#byKey.delete(key);
     };
     // the endpoint's own signal ends its waits (for the network, before a retry) too
     const own = endpoint.signal;
@@ -205,6 +212,8 @@ export class Requests implements RequestStatus {
           aborts,
           stop,
         );
+        // aborted after its answer arrived (its last observer left meanwhile): the answer is not written
+        if (abort.signal.aborted) throw abort.signal.reason;
       } catch (caught) {
         settle();
         // the endpoint's signal aborted a wait: an `AbortError` naming the request, as its attempts give
@@ -272,9 +281,14 @@ export class Requests implements RequestStatus {
         : readOwn(endpoint, args, response, state);
     };
     entry.promise = run();
-    if (!endpoint.sideEffect && !beside) {
-      this.inFlight.set(key, entry);
-      this.#listener.onFetchingChange(key);
+    if (!endpoint.sideEffect) {
+      const running = this.#byKey.get(key);
+      if (running) running.add(entry);
+      else this.#byKey.set(key, new Set([entry]));
+      if (!beside) {
+        this.inFlight.set(key, entry);
+        this.#listener.onFetchingChange(key);
+      }
     }
     return entry.promise;
   }
@@ -322,19 +336,25 @@ export class Requests implements RequestStatus {
     return layer;
   }
 
-  /** The last observer of a GET left: abort its request unless a `fetch` caller awaits it. */
+  /**
+   * The last observer of a GET left: abort its requests that no `fetch` caller awaits (the shared one, and
+   * those beside it or replaced by a later one, which only its observers wanted).
+   */
   abandon(endpoint: ControllerEndpoint, key: string): void {
-    const running = this.inFlight.get(key);
-    if (!running || running.awaited) return;
-    this.inFlight.delete(key);
-    running.abort.abort(
-      new AbortError(
-        describe(endpoint, key),
-        process.env.NODE_ENV !== 'production'
-          ? 'its last observer unsubscribed and no fetch awaits it'
-          : 'unsubscribed',
-      ),
-    );
+    const running = this.#byKey.get(key);
+    if (!running) return;
+    for (const entry of [...running]) {
+      if (entry.awaited) continue;
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+      entry.abort.abort(
+        new AbortError(
+          describe(endpoint, key),
+          process.env.NODE_ENV !== 'production'
+            ? 'its last observer unsubscribed and no fetch awaits it'
+            : 'unsubscribed',
+        ),
+      );
+    }
   }
 
   /**
@@ -374,6 +394,7 @@ export class Requests implements RequestStatus {
         new AbortError(request, process.env.NODE_ENV !== 'production' ? 'the controller was disposed' : 'disposed'),
       );
     this.#running.clear();
+    this.#byKey.clear();
     this.pins.clear();
   }
 
