@@ -128,7 +128,9 @@ export function queryState(
     error: loading && !read.unreadable ? undefined : read.error,
     loading,
     fetching,
-    stale: read.missing ? data !== undefined : read.invalidated || now >= read.expiresAt,
+    // the data shown is past its expiry (API.md): a state without data (a key never fetched, an invalidated result,
+    // an error that replaced the data) has none to call stale; a key's own result missing makes data read elsewhere stale
+    stale: data !== undefined && (read.missing || now >= read.expiresAt),
     paused: fetching && paused,
   };
 }
