@@ -167,6 +167,22 @@ export class QueryReader {
     };
   }
 
+  /**
+   * Whether a read that an optimistic layer made unusable (a delete in flight) is usable from the committed
+   * records: then only the layer stands between it and its data. A memo of its own (the shared one keeps
+   * the objects observers hold).
+   */
+  usableWithoutLayers(endpoint: ControllerEndpoint, args: readonly unknown[], read: QueryRead): boolean {
+    const schema = endpoint.schema;
+    const committed = this.#store.current.entities;
+    if (!read.invalid || schema === undefined || read.input === undefined || committed === this.entities()) return false;
+    try {
+      return !new MemoCache().denormalize(schema, read.input, committed, args).invalid;
+    } catch {
+      return false;
+    }
+  }
+
   /** `readKey` after a change to entity records only: the result and meta of `previous`, the data read anew. */
   #reread(target: ReadTarget, previous: QueryRead): QueryRead {
     const schema = target.endpoint.schema;

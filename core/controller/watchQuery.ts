@@ -6,7 +6,7 @@
 import type { Observable } from 'rxjs';
 import { controllerInternals, type Controller } from './Controller.js';
 import { disposedError } from './disposal.js';
-import { needsFetch, stateOf } from './QueryStream.js';
+import { stateOf, wantsFetch } from './QueryStream.js';
 import { waitForEndOfTask } from './endOfTask.js';
 import {
   IDLE,
@@ -64,6 +64,8 @@ export function peekQuery<E extends ControllerEndpoint>(
   const read = cache.reader.readKey(endpoint, args, key);
   const now = cache.now();
   const requests = cache.requests;
-  const fetching = requests.isFetching(key) || needsFetch(read, false, now, cache.streams.get(key)?.active !== true);
+  const fetching =
+    requests.isFetching(key) ||
+    wantsFetch(cache.reader, { endpoint, args }, read, false, now, cache.streams.get(key)?.active !== true);
   return stateOf(requests, key, read, fetching, now) as QueryState<EndpointData<E>>;
 }
