@@ -168,16 +168,19 @@ export class QueryReader {
   }
 
   /**
-   * Whether a read that an optimistic layer made unusable (a delete in flight) is usable from the committed
-   * records: then only the layer stands between it and its data. A memo of its own (the shared one keeps
+   * Whether only an optimistic layer makes a read unusable (a delete in flight): it is usable from the
+   * committed records. A memo of its own (the shared one keeps
    * the objects observers hold).
    */
-  usableWithoutLayers(endpoint: ControllerEndpoint, args: readonly unknown[], read: QueryRead): boolean {
-    const schema = endpoint.schema;
+  byLayerOnly(target: Pick<ReadTarget, 'endpoint' | 'args'>, read: QueryRead): boolean {
     const committed = this.#store.current.entities;
-    if (!read.invalid || schema === undefined || read.input === undefined || committed === this.entities()) return false;
     try {
-      return !new MemoCache().denormalize(schema, read.input, committed, args).invalid;
+      // `invalid`: a read with a schema and an input
+      return (
+        read.invalid &&
+        committed !== this.entities() &&
+        !new MemoCache().denormalize(target.endpoint.schema!, read.input, committed, target.args).invalid
+      );
     } catch {
       return false;
     }

@@ -96,23 +96,6 @@ export function needsFetch(read: QueryRead, fetching: boolean, now: number, moun
 }
 
 /**
- * `needsFetch` for a key's stream: a read that an optimistic layer alone makes unusable (the entity of a delete
- * in flight) waits for its mutation to settle instead, since a request sent now could be answered before the
- * mutation's and bring back what it removes. Once the mutation settles the stream reads again: the committed
- * change refetches, a rollback shows the data as it was.
- */
-export function wantsFetch(
-  reader: QueryReader,
-  target: { readonly endpoint: ControllerEndpoint; readonly args: readonly unknown[] },
-  read: QueryRead,
-  fetching: boolean,
-  now: number,
-  mounting = false,
-): boolean {
-  return needsFetch(read, fetching, now, mounting) && !reader.usableWithoutLayers(target.endpoint, target.args, read);
-}
-
-/**
  * Whether the data on screen stays beside `error`: a transient failure (5xx, network), or a response a
  * validator refused or whose 2xx body was not JSON (an HTML page a proxy answered with): the stored data is
  * as it was, and still the best there is.
@@ -326,7 +309,9 @@ export class QueryStream {
         if (untouched) continue;
         const now = host.now();
         let fetching = host.requests.isFetching(this.key);
-        if (this.active && wantsFetch(host.reader, this, read, fetching, now, mounting)) {
+        // a read that an optimistic layer alone makes unusable (the entity of a delete in flight) waits for its
+        // mutation: a request sent now could be answered first and bring back what the mutation removes
+        if (this.active && needsFetch(read, fetching, now, mounting) && !host.reader.byLayerOnly(this, read)) {
           host.refetch(this);
           fetching = host.requests.isFetching(this.key);
         }
@@ -374,7 +359,7 @@ export class QueryStream {
     if (host.requests.isFetching(this.key)) return;
     const now = host.now();
     const stale = read.missing || read.invalid || read.invalidated || now >= read.expiresAt;
-    if ((stale || (errors && read.error !== undefined)) && !host.reader.usableWithoutLayers(this.endpoint, this.args, read)) {
+    if ((stale || (errors && read.error !== undefined)) && !host.reader.byLayerOnly(this, read)) {
       host.refetch(this);
       this.update();
     }

@@ -4,14 +4,7 @@
  * and a store reset starts a new generation whose writes the older requests can no longer make. Every
  * `fetch` resolves with its own response.
  */
-import {
-  AbortError,
-  NetworkError,
-  NormalizeError,
-  ValidationError,
-  toError,
-  type RequestDescription,
-} from '../errors.js';
+import { AbortError, NetworkError, NormalizeError, ValidationError, toError } from '../errors.js';
 import type { OptimisticLayer, Store } from '../store/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { describe, readOwn, tryOnce } from './attempt.js';
@@ -38,6 +31,7 @@ interface InFlight {
   awaited: boolean;
   /** The endpoint that started it: its `signal` and `timeout` end it for every caller that shares it. */
   readonly endpoint: ControllerEndpoint;
+  readonly key: string;
 }
 
 /** The requests of one controller. */
@@ -45,12 +39,10 @@ export class Requests implements RequestStatus {
   /** @internal GETs in flight by key. */
   readonly inFlight = new Map<string, InFlight>();
   /**
-   * Every GET running by key: the shared one and those beside it (an endpoint's own `signal` or `timeout`) or
-   * that a later request replaced in `inFlight`. Those nobody awaits go with the key's last observer.
+   * Every request running (mutations too), aborted by `dispose`: for a key, the shared GET and those beside it
+   * (an endpoint's own `signal` or `timeout`) or that a later one replaced in `inFlight`.
    */
-  readonly #byKey = new Map<string, Set<InFlight>>();
-  /** Every request running (mutations too), aborted by `dispose`. */
-  readonly #running = new Map<AbortController, RequestDescription>();
+  readonly #running = new Set<InFlight>();
   /** What running requests pin for the garbage collector (their starts); a request that lost its pin writes nothing. */
   readonly pins = new Pins();
   /** Announces every committed change. */
@@ -165,8 +157,8 @@ export class Requests implements RequestStatus {
     const generation = this.#generation;
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
-    const entry = { abort, awaited, startedAt: fetchedAt, endpoint } as InFlight;
-    this.#running.set(abort, describe(endpoint, key));
+    const entry = { abort, awaited, startedAt: fetchedAt, endpoint, key } as InFlight;
+    this.#running.add(entry);
     this.pins.add(abort, fetchedAt);
     const stop = this.#resetSignal.signal;
     // offline, a request that will wait is paused from the start: the first (synchronous) emission says
@@ -183,11 +175,9 @@ export class Requests implements RequestStatus {
     // the request is over: it is no longer in flight (unless a reset or an abort already replaced it)
     const settle = () => {
       unpauseEarly();
-      this.#running.delete(abort);
+      this.#running.delete(entry);
       unpinned = this.pins.end(abort);
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
-      const running = this.#byKey.get(key);
-      if (running?.delete(entry) && running.size === 0) this.#byKey.delete(key);
     };
     // the endpoint's own signal ends its waits (for the network, before a retry) too
     const own = endpoint.signal;
@@ -281,14 +271,9 @@ export class Requests implements RequestStatus {
         : readOwn(endpoint, args, response, state);
     };
     entry.promise = run();
-    if (!endpoint.sideEffect) {
-      const running = this.#byKey.get(key);
-      if (running) running.add(entry);
-      else this.#byKey.set(key, new Set([entry]));
-      if (!beside) {
-        this.inFlight.set(key, entry);
-        this.#listener.onFetchingChange(key);
-      }
+    if (!endpoint.sideEffect && !beside) {
+      this.inFlight.set(key, entry);
+      this.#listener.onFetchingChange(key);
     }
     return entry.promise;
   }
@@ -340,15 +325,13 @@ export class Requests implements RequestStatus {
    * The last observer of a GET left: abort its requests that no `fetch` caller awaits (the shared one, and
    * those beside it or replaced by a later one, which only its observers wanted).
    */
-  abandon(endpoint: ControllerEndpoint, key: string): void {
-    const running = this.#byKey.get(key);
-    if (!running) return;
-    for (const entry of [...running]) {
-      if (entry.awaited) continue;
+  abandon(key: string): void {
+    for (const entry of this.#running) {
+      if (entry.key !== key || entry.awaited) continue;
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
       entry.abort.abort(
         new AbortError(
-          describe(endpoint, key),
+          describe(entry.endpoint, key),
           process.env.NODE_ENV !== 'production'
             ? 'its last observer unsubscribed and no fetch awaits it'
             : 'unsubscribed',
@@ -389,12 +372,15 @@ export class Requests implements RequestStatus {
   /** Aborts every request (mutations too) and its retries; nothing they answer is written. */
   dispose(): void {
     this.reset();
-    for (const [abort, request] of [...this.#running])
+    // an abort settles its request later (a microtask at least): the set does not change meanwhile
+    for (const { abort, endpoint, key } of this.#running)
       abort.abort(
-        new AbortError(request, process.env.NODE_ENV !== 'production' ? 'the controller was disposed' : 'disposed'),
+        new AbortError(
+          describe(endpoint, key),
+          process.env.NODE_ENV !== 'production' ? 'the controller was disposed' : 'disposed',
+        ),
       );
     this.#running.clear();
-    this.#byKey.clear();
     this.pins.clear();
   }
 

@@ -6,7 +6,7 @@
 import type { Observable } from 'rxjs';
 import { controllerInternals, type Controller } from './Controller.js';
 import { disposedError } from './disposal.js';
-import { stateOf, wantsFetch } from './QueryStream.js';
+import { needsFetch, stateOf } from './QueryStream.js';
 import { waitForEndOfTask } from './endOfTask.js';
 import {
   IDLE,
@@ -66,6 +66,7 @@ export function peekQuery<E extends ControllerEndpoint>(
   const requests = cache.requests;
   const fetching =
     requests.isFetching(key) ||
-    wantsFetch(cache.reader, { endpoint, args }, read, false, now, cache.streams.get(key)?.active !== true);
+    (needsFetch(read, false, now, cache.streams.get(key)?.active !== true) &&
+      !cache.reader.byLayerOnly({ endpoint, args }, read));
   return stateOf(requests, key, read, fetching, now) as QueryState<EndpointData<E>>;
 }

@@ -5,7 +5,15 @@
  * came back into every list although the server deleted it. The observer waits for the mutation instead.
  */
 import { describe, expect, it } from 'vitest';
-import { TodoResource, answerNext, flush, record, settled, status, useTodoServer } from '../../reliability/faultHarness.js';
+import {
+  TodoResource,
+  answerNext,
+  flush,
+  record,
+  settled,
+  status,
+  useTodoServer,
+} from '../../reliability/faultHarness.js';
 import { counter, useControllers } from '../../review10/fixtures.js';
 
 const fake = useTodoServer();
