@@ -119,6 +119,15 @@ export class QueryReader {
   }
 
   /**
+   * Whether the key's result or error was stale as it was written (a lifetime of 0) and nothing marked it since
+   * (`expireAll`, `invalidate`): its age is no reason to refetch it again at once.
+   */
+  bornStale(key: string): boolean {
+    const meta = this.#store.current.meta[key];
+    return meta !== undefined && meta.markedAt === undefined && meta.expiresAt <= meta.date;
+  }
+
+  /**
    * A stream's read of its key. `previous`: its last read, when since then only entity records changed
    * (the key's result and meta are the same). A stored value that cannot be read (a deserializer that
    * throws, a graph too deep) is the query's error, and it keeps watching what it read.
