@@ -318,11 +318,9 @@ export class QueryStream {
         if (
           this.active &&
           needsFetch(read, fetching, now, mounting) &&
-          // its only reason its age, and stale as it was written (a lifetime of 0): refetched when a subscriber
-          // arrives, not on every re-read (each answer would ask again)
-          (subscribing ||
-            (!read.error && (read.missing || read.invalid || read.invalidated)) ||
-            !host.reader.bornStale(this.key)) &&
+          // stale as it was written (a lifetime of 0) and not marked since: refetched when a subscriber arrives, not
+          // on every re-read (each answer would ask again); a key never written or marked has no such meta
+          (subscribing || (read.invalid && !read.error) || !host.reader.bornStale(this.key)) &&
           !host.reader.byLayerOnly(this, read)
         ) {
           host.refetch(this);

@@ -70,4 +70,18 @@ describe('a lifetime of 0', () => {
     s.unsubscribe();
     other.unsubscribe();
   });
+
+  it('such data made unusable by a mutation’s response (an Invalidate schema) is refetched once', async () => {
+    const c = make();
+    const seen = counted(c);
+    const Zero = TodoResource.get.extend({ dataExpiryLength: 0 });
+    const s = record(c.observe(Zero, { id: 1 }));
+    await settled(() => expect(s.last().data?.title).toBe('answer 1'));
+    await c.fetch(TodoResource.delete, { id: 1 });
+    await settled(() => expect(s.last().data?.title).toBe('answer 2'));
+    await wait(50);
+    await flush();
+    expect(seen.requests).toBe(2);
+    s.unsubscribe();
+  });
 });
