@@ -120,11 +120,12 @@ export class QueryReader {
 
   /**
    * Whether the key's result or error was stale as it was written (a lifetime of 0) and nothing marked it since
-   * (`expireAll`, `invalidate`): its age is no reason to refetch it again at once.
+   * (`expireAll`, `invalidate`, an invalidation restored from another tab): its age is no reason to refetch it
+   * again at once.
    */
   bornStale(key: string): boolean {
     const meta = this.#store.current.meta[key];
-    return meta !== undefined && meta.markedAt === undefined && meta.expiresAt <= meta.date;
+    return meta !== undefined && !meta.invalidated && meta.markedAt === undefined && meta.expiresAt <= meta.date;
   }
 
   /**
