@@ -324,6 +324,8 @@ export class Controller {
   /** Stores an error for this request as if the request had failed: `setError(endpoint, ...args, error)`. */
   setError<E extends ControllerEndpoint>(endpoint: E, ...argsAndError: [...EndpointArgs<E>, Error]): void {
     this.#alive('setError');
+    // production builds fail on such a value too (a TypeError, nothing written), without the prose
+    if (process.env.NODE_ENV !== 'production') checkError(argsAndError[argsAndError.length - 1]);
     this.#set(endpoint, argsAndError, true);
   }
 
@@ -352,3 +354,11 @@ export class Controller {
 }
 
 const POLL: ObserveOptions = { poll: true };
+
+/** `setError`'s last argument is an error (or an object with a message): else a TypeError naming it. */
+function checkError(error: unknown): void {
+  if (typeof error !== 'object' || error === null)
+    throw new TypeError(
+      `controller.setError(endpoint, ...args, error): the last argument, error, must be an Error (or an object with a message), got ${typeof error === 'string' ? JSON.stringify(error) : String(error)}. Nothing was written.`,
+    );
+}

@@ -221,7 +221,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
 
   /** The stream has no subscribers left: its request is abandoned and it is dropped. */
   release(stream: QueryStream): void {
-    this.requests.abandon(stream.endpoint, stream.key);
+    this.requests.abandon(stream.key);
     this.index(stream, stream.deps.index, NO_PATHS);
     stream.close();
     if (this.streams.get(stream.key) === stream) {

@@ -119,6 +119,16 @@ export class QueryReader {
   }
 
   /**
+   * Whether the key's result or error was stale as it was written (a lifetime of 0) and nothing marked it since
+   * (`expireAll`, `invalidate`, an invalidation restored from another tab): its age is no reason to refetch it
+   * again at once.
+   */
+  bornStale(key: string): boolean {
+    const meta = this.#store.current.meta[key];
+    return meta !== undefined && !meta.invalidated && meta.markedAt === undefined && meta.expiresAt <= meta.date;
+  }
+
+  /**
    * A stream's read of its key. `previous`: its last read, when since then only entity records changed
    * (the key's result and meta are the same). A stored value that cannot be read (a deserializer that
    * throws, a graph too deep) is the query's error, and it keeps watching what it read.
@@ -169,6 +179,25 @@ export class QueryReader {
       expiresAt: meta === undefined ? 0 : expiryOf(meta, endpoint),
       fetchedAt: meta?.fetchedAt ?? Number.NEGATIVE_INFINITY,
     };
+  }
+
+  /**
+   * Whether only an optimistic layer makes a read unusable (a delete in flight): it is usable from the
+   * committed records. A memo of its own (the shared one keeps
+   * the objects observers hold).
+   */
+  byLayerOnly(target: Pick<ReadTarget, 'endpoint' | 'args'>, read: QueryRead): boolean {
+    const committed = this.#store.current.entities;
+    try {
+      // `invalid`: a read with a schema and an input
+      return (
+        read.invalid &&
+        committed !== this.entities() &&
+        !new MemoCache().denormalize(target.endpoint.schema!, read.input, committed, target.args).invalid
+      );
+    } catch {
+      return false;
+    }
   }
 
   /** `readKey` after a change to entity records only: the result and meta of `previous`, the data read anew. */

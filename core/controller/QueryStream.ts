@@ -32,6 +32,8 @@ export interface StreamObserveOptions extends ObserveOptions {
 export interface UpdateOptions {
   /** The first subscriber arrived: a failed request is retried without waiting for its error to expire. */
   readonly mounting?: boolean;
+  /** A subscriber arrived: data that was stale when it was written (a lifetime of 0) is refetched too. */
+  readonly subscribing?: boolean;
   /** Only entity records changed since the last read, not this key's result or meta. */
   readonly entitiesOnly?: boolean;
 }
@@ -70,7 +72,8 @@ export interface StreamHost {
   release(stream: QueryStream): void;
 }
 
-const MOUNTING: UpdateOptions = { mounting: true };
+const MOUNTING: UpdateOptions = { mounting: true, subscribing: true };
+const SUBSCRIBING: UpdateOptions = { subscribing: true };
 const ENTITIES_ONLY: UpdateOptions = { entitiesOnly: true };
 
 function sameState(a: QueryState<unknown>, b: QueryState<unknown>): boolean {
@@ -128,7 +131,9 @@ export function queryState(
     error: loading && !read.unreadable ? undefined : read.error,
     loading,
     fetching,
-    stale: read.missing ? data !== undefined : read.invalidated || now >= read.expiresAt,
+    // the data shown is past its expiry (API.md): a state without data (a key never fetched, an invalidated result,
+    // an error that replaced the data) has none to call stale; a key's own result missing makes data read elsewhere stale
+    stale: data !== undefined && (read.missing || now >= read.expiresAt),
     paused: fetching && paused,
   };
 }
@@ -226,7 +231,7 @@ export class QueryStream {
       if (eager) this.#eager++;
       else this.#wait = options.wait;
       if (poll) this.#pollers++;
-      this.update(mounting ? MOUNTING : undefined);
+      this.update(mounting ? MOUNTING : SUBSCRIBING);
       this.syncPolling();
       const subscription = this.#subject.subscribe(subscriber);
       return () => {
@@ -285,6 +290,7 @@ export class QueryStream {
     const host = this.#host;
     let previous = options?.entitiesOnly ? this.#last : undefined;
     const mounting = options?.mounting === true;
+    const subscribing = options?.subscribing === true;
     try {
       do {
         this.#dirty = false;
@@ -307,7 +313,16 @@ export class QueryStream {
         if (untouched) continue;
         const now = host.now();
         let fetching = host.requests.isFetching(this.key);
-        if (this.active && needsFetch(read, fetching, now, mounting)) {
+        // a read that an optimistic layer alone makes unusable (the entity of a delete in flight) waits for its
+        // mutation: a request sent now could be answered first and bring back what the mutation removes
+        if (
+          this.active &&
+          needsFetch(read, fetching, now, mounting) &&
+          // stale as it was written (a lifetime of 0) and not marked since: refetched when a subscriber arrives, not
+          // on every re-read (each answer would ask again); a key never written or marked has no such meta
+          (subscribing || (read.invalid && !read.error) || !host.reader.bornStale(this.key)) &&
+          !host.reader.byLayerOnly(this, read)
+        ) {
           host.refetch(this);
           fetching = host.requests.isFetching(this.key);
         }
@@ -355,7 +370,7 @@ export class QueryStream {
     if (host.requests.isFetching(this.key)) return;
     const now = host.now();
     const stale = read.missing || read.invalid || read.invalidated || now >= read.expiresAt;
-    if (stale || (errors && read.error !== undefined)) {
+    if ((stale || (errors && read.error !== undefined)) && !host.reader.byLayerOnly(this, read)) {
       host.refetch(this);
       this.update();
     }

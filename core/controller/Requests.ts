@@ -4,14 +4,7 @@
  * and a store reset starts a new generation whose writes the older requests can no longer make. Every
  * `fetch` resolves with its own response.
  */
-import {
-  AbortError,
-  NetworkError,
-  NormalizeError,
-  ValidationError,
-  toError,
-  type RequestDescription,
-} from '../errors.js';
+import { AbortError, NetworkError, NormalizeError, ValidationError, toError } from '../errors.js';
 import type { OptimisticLayer, Store } from '../store/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { describe, readOwn, tryOnce } from './attempt.js';
@@ -38,14 +31,18 @@ interface InFlight {
   awaited: boolean;
   /** The endpoint that started it: its `signal` and `timeout` end it for every caller that shares it. */
   readonly endpoint: ControllerEndpoint;
+  readonly key: string;
 }
 
 /** The requests of one controller. */
 export class Requests implements RequestStatus {
   /** @internal GETs in flight by key. */
   readonly inFlight = new Map<string, InFlight>();
-  /** Every request running (mutations too), aborted by `dispose`. */
-  readonly #running = new Map<AbortController, RequestDescription>();
+  /**
+   * Every request running (mutations too), aborted by `dispose`: for a key, the shared GET and those beside it
+   * (an endpoint's own `signal` or `timeout`) or that a later one replaced in `inFlight`.
+   */
+  readonly #running = new Set<InFlight>();
   /** What running requests pin for the garbage collector (their starts); a request that lost its pin writes nothing. */
   readonly pins = new Pins();
   /** Announces every committed change. */
@@ -160,8 +157,8 @@ export class Requests implements RequestStatus {
     const generation = this.#generation;
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
-    const entry = { abort, awaited, startedAt: fetchedAt, endpoint } as InFlight;
-    this.#running.set(abort, describe(endpoint, key));
+    const entry = { abort, awaited, startedAt: fetchedAt, endpoint, key } as InFlight;
+    this.#running.add(entry);
     this.pins.add(abort, fetchedAt);
     const stop = this.#resetSignal.signal;
     // offline, a request that will wait is paused from the start: the first (synchronous) emission says
@@ -178,7 +175,7 @@ export class Requests implements RequestStatus {
     // the request is over: it is no longer in flight (unless a reset or an abort already replaced it)
     const settle = () => {
       unpauseEarly();
-      this.#running.delete(abort);
+      this.#running.delete(entry);
       unpinned = this.pins.end(abort);
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
     };
@@ -205,6 +202,8 @@ export class Requests implements RequestStatus {
           aborts,
           stop,
         );
+        // aborted after its answer arrived (its last observer left meanwhile): the answer is not written
+        if (abort.signal.aborted) throw abort.signal.reason;
       } catch (caught) {
         settle();
         // the endpoint's signal aborted a wait: an `AbortError` naming the request, as its attempts give
@@ -322,19 +321,23 @@ export class Requests implements RequestStatus {
     return layer;
   }
 
-  /** The last observer of a GET left: abort its request unless a `fetch` caller awaits it. */
-  abandon(endpoint: ControllerEndpoint, key: string): void {
-    const running = this.inFlight.get(key);
-    if (!running || running.awaited) return;
-    this.inFlight.delete(key);
-    running.abort.abort(
-      new AbortError(
-        describe(endpoint, key),
-        process.env.NODE_ENV !== 'production'
-          ? 'its last observer unsubscribed and no fetch awaits it'
-          : 'unsubscribed',
-      ),
-    );
+  /**
+   * The last observer of a GET left: abort its requests that no `fetch` caller awaits (the shared one, and
+   * those beside it or replaced by a later one, which only its observers wanted).
+   */
+  abandon(key: string): void {
+    for (const entry of this.#running) {
+      if (entry.key !== key || entry.awaited) continue;
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+      entry.abort.abort(
+        new AbortError(
+          describe(entry.endpoint, key),
+          process.env.NODE_ENV !== 'production'
+            ? 'its last observer unsubscribed and no fetch awaits it'
+            : 'unsubscribed',
+        ),
+      );
+    }
   }
 
   /**
@@ -369,9 +372,13 @@ export class Requests implements RequestStatus {
   /** Aborts every request (mutations too) and its retries; nothing they answer is written. */
   dispose(): void {
     this.reset();
-    for (const [abort, request] of [...this.#running])
+    // an abort settles its request later (a microtask at least): the set does not change meanwhile
+    for (const { abort, endpoint, key } of this.#running)
       abort.abort(
-        new AbortError(request, process.env.NODE_ENV !== 'production' ? 'the controller was disposed' : 'disposed'),
+        new AbortError(
+          describe(endpoint, key),
+          process.env.NODE_ENV !== 'production' ? 'the controller was disposed' : 'disposed',
+        ),
       );
     this.#running.clear();
     this.pins.clear();

@@ -133,7 +133,7 @@ export interface QueryState<T> {
   readonly loading: boolean;
   /** A request for this key is in flight (first load or refresh). */
   readonly fetching: boolean;
-  /** The data is past its expiry (or invalidated). */
+  /** The data shown is past its expiry (false when no data is shown). */
   readonly stale: boolean;
   /** The request waits for the network to come back (the app is offline). */
   readonly paused: boolean;

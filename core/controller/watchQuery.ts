@@ -64,6 +64,9 @@ export function peekQuery<E extends ControllerEndpoint>(
   const read = cache.reader.readKey(endpoint, args, key);
   const now = cache.now();
   const requests = cache.requests;
-  const fetching = requests.isFetching(key) || needsFetch(read, false, now, cache.streams.get(key)?.active !== true);
+  const fetching =
+    requests.isFetching(key) ||
+    (needsFetch(read, false, now, cache.streams.get(key)?.active !== true) &&
+      !cache.reader.byLayerOnly({ endpoint, args }, read));
   return stateOf(requests, key, read, fetching, now) as QueryState<EndpointData<E>>;
 }

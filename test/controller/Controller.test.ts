@@ -356,7 +356,8 @@ describe('Controller.observe', () => {
     expect(streams[0]!.last().data!.author.name).toBe('Bob');
     expect(streams[1]!.last()).toMatchObject({ error: undefined, stale: true });
     expect(streams[1]!.last().data!.author.name).toBe('Bob');
-    expect(streams[2]!.last()).toMatchObject({ data: undefined, stale: true, loading: true });
+    // invalidated: no data shown, so none to call stale (API.md: `stale`: the data is past its expiry)
+    expect(streams[2]!.last()).toMatchObject({ data: undefined, stale: false, loading: true });
     streams.forEach((s) => s.unsubscribe());
   });
 });

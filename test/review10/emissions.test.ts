@@ -33,9 +33,9 @@ describe('exact emissions', () => {
     c.invalidate(TodoResource.get, { id: 1 });
     await settled(() => expect(s.last()?.loading).toBe(false));
     await flush();
-    // the invalidated result counts as past its expiry (stale) while it is refetched
+    // the invalidated result is not shown while it is refetched: no data to call stale (API.md: the data is past its expiry)
     expect(s.values.map(shape)).toEqual([
-      { data: undefined, loading: true, fetching: true, stale: true, error: false },
+      { data: undefined, loading: true, fetching: true, stale: false, error: false },
       { data: 'todo 1', loading: false, fetching: false, stale: false, error: false },
     ]);
     s.unsubscribe();
