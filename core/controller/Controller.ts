@@ -24,6 +24,7 @@ import {
   type SetRows,
 } from './types.js';
 import { disposedError, markDisposed } from './disposal.js';
+import { checkVerbTarget } from './verbTarget.js';
 
 /**
  * @internal The controller's query cache and store and whether it was disposed, for the core's own
@@ -173,6 +174,7 @@ export class Controller {
   fetch<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
     try {
       this.#alive('fetch');
+      if (process.env.NODE_ENV !== 'production') checkVerbTarget('fetch', endpoint);
       const key = this.#cache.keyOf(endpoint, args);
       return this.#requests.request(endpoint, args, key, true) as Promise<EndpointData<E>>;
     } catch (error) {
@@ -185,6 +187,7 @@ export class Controller {
     let key: string;
     try {
       this.#alive('fetchIfStale');
+      if (process.env.NODE_ENV !== 'production') checkVerbTarget('fetchIfStale', endpoint);
       key = endpoint.key(...args);
     } catch (error) {
       return Promise.reject(error);
@@ -216,6 +219,7 @@ export class Controller {
   observe<S extends Queryable>(queryable: S, ...args: readonly unknown[]): ObservableType<QueryState<Denormalize<S>>>;
   observe(target: ReadEndpoint | Queryable, ...args: readonly unknown[]): ObservableType<QueryState<unknown>> {
     this.#alive('observe');
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('observe', target, 'either');
     if (isQueryable(target))
       return storeObserve(this.#store, this.#cache.reader, target, args, this.#cache.liveQueries);
     assertReadEndpoint(target, 'controller.observe');
@@ -232,6 +236,7 @@ export class Controller {
    */
   get<S extends Queryable>(queryable: S, ...args: readonly unknown[]): Denormalize<S> | undefined {
     this.#alive('get');
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('get', queryable, 'queryable');
     return storeGet(this.#cache.reader, queryable, args);
   }
 
@@ -289,18 +294,21 @@ export class Controller {
   /** Marks the result of this request invalid: observers stop showing it and refetch. */
   invalidate<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): void {
     this.#alive('invalidate');
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('invalidate', endpoint);
     this.#requests.mark('invalidate', [endpoint.key(...args)], endpoint, args);
   }
 
   /** Marks every stored result of this endpoint invalid. */
   invalidateAll(endpoint: ControllerEndpoint): void {
     this.#alive('invalidateAll');
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('invalidateAll', endpoint);
     this.#requests.mark('invalidate', this.#cache.keysOf(endpoint), endpoint);
   }
 
   /** Marks every stored result of this endpoint stale: observers refetch in the background and keep their data. */
   expireAll(endpoint: ControllerEndpoint): void {
     this.#alive('expireAll');
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('expireAll', endpoint);
     this.#requests.mark('expire', this.#cache.keysOf(endpoint), endpoint);
   }
 
@@ -318,12 +326,14 @@ export class Controller {
     ...argsAndResponse: [...EndpointArgs<E>, EndpointResponse<E>]
   ): void {
     this.#alive('setResponse');
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('setResponse', endpoint);
     this.#set(endpoint, argsAndResponse, false);
   }
 
   /** Stores an error for this request as if the request had failed: `setError(endpoint, ...args, error)`. */
   setError<E extends ControllerEndpoint>(endpoint: E, ...argsAndError: [...EndpointArgs<E>, Error]): void {
     this.#alive('setError');
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('setError', endpoint);
     // production builds fail on such a value too (a TypeError, nothing written), without the prose
     if (process.env.NODE_ENV !== 'production') checkError(argsAndError[argsAndError.length - 1]);
     this.#set(endpoint, argsAndError, true);
@@ -338,6 +348,7 @@ export class Controller {
   /** A synchronous snapshot of one request in the store. */
   getResponse<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): ResponseSnapshot<EndpointData<E>> {
     this.#alive('getResponse');
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('getResponse', endpoint);
     const read = this.#cache.reader.readKey(endpoint, args, endpoint.key(...args));
     return responseSnapshot(read, this.#cache.now()) as ResponseSnapshot<EndpointData<E>>;
   }
