@@ -335,7 +335,9 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     }
     const argName = /^[A-Za-z0-9_]+$/.test(pk) ? pk : undefined;
     const itemStyle = get.parameters.find((p) => p.in === 'path' && p.name === param)?.style;
-    const compositeParam = [...ops, list].flatMap((op) => op.parameters).find((p) => p.in === 'path' && compositeKind(doc, p));
+    const compositeParam = [...ops, list]
+      .flatMap((op) => op.parameters)
+      .find((p) => p.in === 'path' && compositeKind(doc, p));
     if (compositeParam) {
       decide(
         itemPath,
@@ -747,7 +749,9 @@ function pathExample(name: string, style: string, explode: boolean, kind: 'array
   if (style === 'label') return `.${items.join(explode ? '.' : ',')}`;
   if (style === 'matrix') {
     if (!explode) return `;${name}=${items.join(',')}`;
-    return kind === 'array' ? items.map((item) => `;${name}=${item}`).join('') : items.map((item) => `;${item}`).join('');
+    return kind === 'array'
+      ? items.map((item) => `;${name}=${item}`).join('')
+      : items.map((item) => `;${item}`).join('');
   }
   return items.join(',');
 }

@@ -153,7 +153,10 @@ function endpointCode(endpoint: EndpointModel): string {
   if (endpoint.process) options.push(`process: ${endpoint.process}`);
   else if (endpoint.resultType) options.push(`process: (value: unknown) => value as ${endpoint.resultType}`);
   const comment = `/** ${endpoint.description ? `${endpoint.description.replace(/\*\//g, '*\\/')} ` : ''}(\`${endpoint.operation.replace(/\*\//g, '*\\/')}\`) */\n`;
-  let Endpoint = endpoint.pathStyles ? `withPathStyles(RestEndpoint, ${endpoint.pathStyles})` : 'RestEndpoint';
+  // the class named: inside withQueryStyles(...), its inference would take withQueryStyles' constraint instead
+  let Endpoint = endpoint.pathStyles
+    ? `withPathStyles<typeof RestEndpoint>(RestEndpoint, ${endpoint.pathStyles})`
+    : 'RestEndpoint';
   if (endpoint.queryStyles) Endpoint = `withQueryStyles(${Endpoint}, ${endpoint.queryStyles})`;
   let created = `new ${Endpoint === 'RestEndpoint' ? Endpoint : `(${Endpoint})`}({ ${options.join(', ')} })`;
   if (endpoint.pathStyles) created = `pathValues(${created})`;

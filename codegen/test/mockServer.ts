@@ -89,7 +89,9 @@ export async function startMockServer(
   const pathParams: Record<string, unknown>[] = [];
   api.register('notImplemented', (c: any) => {
     queries.push(c.request.query);
-    pathParams.push(readPathParams(definition, c.operation, String(c.request.headers['x-raw-path']).slice(basePath.length)));
+    pathParams.push(
+      readPathParams(definition, c.operation, String(c.request.headers['x-raw-path']).slice(basePath.length)),
+    );
     const label = `${String(c.operation.method).toUpperCase()} ${c.operation.path}`;
     const found = roles.get(label);
     if (!found) {
@@ -197,10 +199,12 @@ export async function startMockServer(
 /** The path parameters of `operation` in `rawPath` (escapes kept), each read by its style and explode. */
 function readPathParams(doc: Record<string, any>, operation: any, rawPath: string): Record<string, unknown> {
   const names: string[] = [];
-  const source = String(operation.path).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
+  const source = String(operation.path)
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\\?\{([^}]+)\\?\}/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
   const match = new RegExp(`^${source}$`).exec(rawPath);
   const params: Record<string, unknown> = {};
   if (!match) return params;
@@ -208,10 +212,16 @@ function readPathParams(doc: Record<string, any>, operation: any, rawPath: strin
   names.forEach((name, index) => {
     const p = declared.find((d) => d.in === 'path' && d.name === name) ?? {};
     let schema = p.schema ?? {};
-    if (schema.$ref) schema = schema.$ref.split('/').slice(1).reduce((at: any, key: string) => at?.[key], doc) ?? {};
+    if (schema.$ref)
+      schema =
+        schema.$ref
+          .split('/')
+          .slice(1)
+          .reduce((at: any, key: string) => at?.[key], doc) ?? {};
     const style: string = p.style ?? 'simple';
     const explode: boolean = p.explode ?? false;
-    const kind = schema.type === 'array' ? 'array' : schema.type === 'object' || schema.properties ? 'object' : 'scalar';
+    const kind =
+      schema.type === 'array' ? 'array' : schema.type === 'object' || schema.properties ? 'object' : 'scalar';
     let raw = match[index + 1]!;
     const fail = (why: string) => {
       throw new Error(`path parameter ${name} (${style}${explode ? ', exploded' : ''}): ${why} in "${raw}"`);

@@ -21,9 +21,11 @@ describe('path parameter styles', () => {
   it('writes an array path parameter (style simple, the default) as 1,2, and the server reads the items', async () => {
     const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
     const controller = new Controller();
-    expect(await controller.fetch(api.getItems, { ids: [1, 2], q: 'a,b' })).toEqual({ ok: true });
-    expect(generated.server.requests.at(-1)).toBe('GET /api/items/1,2?q=a%2Cb');
+    expect(await controller.fetch(api.getItems, { ids: [1, 2], q: 'a,b', tags: ['x', 'y'] })).toEqual({ ok: true });
+    // beside a styled query parameter (withQueryStyles around withPathStyles)
+    expect(generated.server.requests.at(-1)).toBe('GET /api/items/1,2?q=a%2Cb&tags=x,y');
     expect(generated.server.pathParams.at(-1)).toEqual({ ids: ['1', '2'] });
+    expect(generated.server.queries.at(-1)).toEqual({ q: 'a,b', tags: ['x', 'y'] });
     // a value holding a separator or a slash stays escaped
     await controller.fetch(api.getItems, { ids: ['3,4', '5/6'] as never });
     expect(generated.server.requests.at(-1)).toBe('GET /api/items/3%2C4,5%2F6');
@@ -50,7 +52,12 @@ describe('path parameter styles', () => {
 
   it('writes label arrays and objects (.1,2; exploded .1.2 and .x=1.y=2)', async () => {
     const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
-    await new Controller().fetch(api.getLabel, { ids: [1, 2], more: ['a.b', 'c'], point: { x: '1', y: '2' }, one: 'z' });
+    await new Controller().fetch(api.getLabel, {
+      ids: [1, 2],
+      more: ['a.b', 'c'],
+      point: { x: '1', y: '2' },
+      one: 'z',
+    });
     expect(generated.server.requests.at(-1)).toBe('GET /api/label/.1,2/.a.b.c/.x=1.y=2/.z'.replace('a.b', 'a%2Eb'));
     expect(generated.server.pathParams.at(-1)).toEqual({
       ids: ['1', '2'],
