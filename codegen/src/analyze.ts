@@ -335,6 +335,17 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     }
     const argName = /^[A-Za-z0-9_]+$/.test(pk) ? pk : undefined;
     const itemStyle = get.parameters.find((p) => p.in === 'path' && p.name === param)?.style;
+    const compositeParam = [...ops, list]
+      .flatMap((op) => op.parameters)
+      .find((p) => p.in === 'path' && compositeKind(doc, p));
+    if (compositeParam) {
+      decide(
+        itemPath,
+        'endpoints, no resource',
+        `the path parameter {${compositeParam.name}} is an ${compositeKind(doc, compositeParam)}: withPathStyles writes it, on endpoints`,
+      );
+      continue;
+    }
     if (itemStyle === 'label' || itemStyle === 'matrix') {
       decide(
         itemPath,
@@ -419,31 +430,50 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       continue;
     }
     const itemEntity = entityAtItemPath(doc, byPath, op.path, entityOf, pkOf, unionOf);
-    const pathStyles = op.parameters.filter((p) => p.in === 'path');
-    const converted = convertPath(styledPath(op.path, pathStyles));
+    const pathParams = op.parameters.filter((p) => p.in === 'path');
+    // array and object path parameters: written by withPathStyles, prefix and all (the path holds `:name` alone)
+    const composite = new Set(pathParams.filter((p) => compositeKind(doc, p)).map((p) => p.name));
+    const converted = convertPath(
+      styledPath(
+        op.path,
+        pathParams.map((p) => (composite.has(p.name) ? { name: p.name, style: undefined } : p)),
+      ),
+    );
     if (typeof converted === 'string') {
       skipped.push({ subject: op.label, reason: converted });
       continue;
     }
     for (const [from, to] of converted.renamed)
       decide(`${op.label} {${from}}`, `argument ${to}`, "rx-rest's path parameters are word characters only");
-    for (const p of pathStyles)
-      if (p.style === 'label' || p.style === 'matrix')
+    for (const p of pathParams)
+      if ((p.style === 'label' || p.style === 'matrix') && !composite.has(p.name))
         decide(
           `${op.label} {${p.name}}`,
           `path style ${p.style}`,
           `written into the path: ${p.style === 'label' ? `.{${p.name}}` : `;${p.name}={${p.name}}`}`,
         );
-    for (const p of pathStyles) {
-      const kind = deref(doc, p.schema)?.type;
-      if (kind === 'array' || kind === 'object')
-        decide(
-          `${op.label} {${p.name}}`,
-          'one value (string | number)',
-          `an ${kind} path parameter: rx-rest writes one encoded value, so pass it written out (${kind === 'array' ? "'1,2'" : "'a,1,b,2'"})`,
-        );
-    }
     const refs = newRefs(true);
+    const styledParams = pathParams.filter((p) => composite.has(p.name));
+    const pathStyles = styledParams.length
+      ? `{ ${styledParams
+          .map((p) => {
+            const argument = converted.renamed.get(p.name) ?? p.name;
+            const style = p.style === 'label' || p.style === 'matrix' ? p.style : 'simple';
+            const explode = p.explode ?? false;
+            const kind = compositeKind(doc, p)!;
+            decide(
+              `${op.label} {${p.name}}`,
+              `path style ${style}${explode ? ', exploded' : ''} (an ${kind})`,
+              `withPathStyles writes it: ${pathExample(p.name, style, explode, kind)}`,
+            );
+            return `${propertyKey(argument)}: [${quote(style)}, ${explode}${style === 'matrix' ? `, ${quote(p.name)}` : ''}]`;
+          })
+          .join(', ')} }`
+      : undefined;
+    const pathTypes = styledParams.map(
+      (p) =>
+        `${propertyKey(converted.renamed.get(p.name) ?? p.name)}: ${tsType(doc, p.schema, names, refs, { write: true, date: undefined })}`,
+    );
     let schema: string | undefined;
     let processBody: string | undefined;
     if (op.method === 'DELETE' && itemEntity) {
@@ -499,8 +529,9 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       method: op.method,
       path: converted.path,
       schema,
-      searchParams: queryType(doc, op, names, refs),
+      searchParams: queryType(doc, op, names, refs, pathTypes),
       queryStyles: queryStyles(doc, op, decide),
+      pathStyles,
       body: op.body ? tsType(doc, op.body, names, refs, { write: true, date: undefined }) : undefined,
       bodyOptional: !op.bodyRequired,
       paginationField: schema?.includes('schema.Collection') ? page : undefined,
@@ -683,15 +714,46 @@ function envelopeExpr(
   return `{ ${members.join(', ')} }`;
 }
 
-function queryType(doc: JsonSchema, op: Operation, names: NameTable, refs: Refs): string | undefined {
+/**
+ * The type of an operation's search params: its query parameters, and the array and object path parameters
+ * (`pathTypes`, required members: `pathValues` types the path's arguments by them).
+ */
+function queryType(
+  doc: JsonSchema,
+  op: Operation,
+  names: NameTable,
+  refs: Refs,
+  pathTypes: readonly string[] = [],
+): string | undefined {
   const query = op.parameters.filter((p: Parameter) => p.in === 'query');
-  if (query.length === 0) return undefined;
+  if (query.length === 0 && pathTypes.length === 0) return undefined;
   const members = query.map(
     (p) =>
       `${propertyKey(p.name)}${p.required ? '' : '?'}: ${tsType(doc, p.schema, names, refs, { write: true, date: undefined })}`,
   );
-  const type = `{ ${members.join('; ')} }`;
-  return query.some((p) => p.required) ? type : `${type} | undefined`;
+  const type = `{ ${[...pathTypes, ...members].join('; ')} }`;
+  return pathTypes.length || query.some((p) => p.required) ? type : `${type} | undefined`;
+}
+
+/** `array` or `object` when a path parameter's schema is one (withPathStyles writes it), else undefined. */
+function compositeKind(doc: JsonSchema, p: Parameter): 'array' | 'object' | undefined {
+  const schema = deref(doc, p.schema) ?? {};
+  if (schema.type === 'array') return 'array';
+  if (schema.type === 'object' || (schema.type === undefined && typeof schema.properties === 'object')) return 'object';
+  return undefined;
+}
+
+/** How withPathStyles writes an array (`[1, 2]`) or object (`{ a: 1, b: 2 }`) path parameter, for decisions. */
+function pathExample(name: string, style: string, explode: boolean, kind: 'array' | 'object'): string {
+  const items = kind === 'array' ? ['1', '2'] : explode ? ['a=1', 'b=2'] : ['a', '1', 'b', '2'];
+  if (style === 'label') return `.${items.join(explode ? '.' : ',')}`;
+  if (style === 'matrix') {
+    if (!explode) return `;${name}=${items.join(',')}`;
+    return kind === 'array'
+      ? items.map((item) => `;${name}=${item}`).join('')
+      : items.map((item) => `;${item}`).join('');
+  }
+  return items.join(',');
 }
 
 /**

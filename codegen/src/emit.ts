@@ -153,8 +153,13 @@ function endpointCode(endpoint: EndpointModel): string {
   if (endpoint.process) options.push(`process: ${endpoint.process}`);
   else if (endpoint.resultType) options.push(`process: (value: unknown) => value as ${endpoint.resultType}`);
   const comment = `/** ${endpoint.description ? `${endpoint.description.replace(/\*\//g, '*\\/')} ` : ''}(\`${endpoint.operation.replace(/\*\//g, '*\\/')}\`) */\n`;
-  const Endpoint = endpoint.queryStyles ? `(withQueryStyles(RestEndpoint, ${endpoint.queryStyles}))` : 'RestEndpoint';
-  let created = `new ${Endpoint}({ ${options.join(', ')} })`;
+  // the class named: inside withQueryStyles(...), its inference would take withQueryStyles' constraint instead
+  let Endpoint = endpoint.pathStyles
+    ? `withPathStyles<typeof RestEndpoint>(RestEndpoint, ${endpoint.pathStyles})`
+    : 'RestEndpoint';
+  if (endpoint.queryStyles) Endpoint = `withQueryStyles(${Endpoint}, ${endpoint.queryStyles})`;
+  let created = `new ${Endpoint === 'RestEndpoint' ? Endpoint : `(${Endpoint})`}({ ${options.join(', ')} })`;
+  if (endpoint.pathStyles) created = `pathValues(${created})`;
   if (endpoint.body && endpoint.bodyOptional) created = `optionalBody(${created})`;
   return `${comment}export const ${endpoint.name} = ${created};`;
 }
@@ -168,6 +173,7 @@ function endpointsFile(model: Model): string {
       'sendHeaders',
       'urlPrefix',
       ...(model.endpoints.some((e) => e.queryStyles) ? ['withQueryStyles'] : []),
+      ...(model.endpoints.some((e) => e.pathStyles) ? ['withPathStyles', 'pathValues'] : []),
     ].join(', ')} } from './client.js';`,
     ...importLines(
       model.endpoints.flatMap((e) => e.entityRefs),
@@ -252,6 +258,112 @@ export function withQueryStyles<C extends new (...args: any[]) => RestEndpoint<a
     }
   };
 }
+
+/** How an array or object path parameter is written: OpenAPI's \`style\` and \`explode\` (and a matrix parameter's name). */
+export type PathStyle =
+  | readonly [style: 'simple' | 'label', explode: boolean]
+  | readonly [style: 'matrix', explode: boolean, name: string];
+
+/**
+ * The endpoint class \`Endpoint\` writing the array and object path parameters of \`styles\` as the spec says, the
+ * separators as they are and each value through \`encodeURIComponent\` (so \`'a,b'\` stays one value; in a label, a \`.\` too): \`simple\`
+ * as \`1,2\` (an object \`a,1,b,2\`, exploded \`a=1,b=2\`), \`label\` as \`.1,2\` (exploded \`.1.2\`, \`.a=1.b=2\`),
+ * \`matrix\` as \`;ids=1,2\` (exploded \`;ids=1;ids=2\`, an object's \`;a=1;b=2\`); an object's keys sorted. A
+ * subclass, so that what derives from its endpoints (\`extend\`) writes them too.
+ */
+export function withPathStyles<C extends new (...args: any[]) => RestEndpoint<any, any, any, any, any, any>>(
+  Endpoint: C,
+  styles: Readonly<Record<string, PathStyle>>,
+): C {
+  const text = (value: unknown) =>
+    encodeURIComponent(value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  const write = (key: string, value: unknown): string => {
+    const [style, explode, name = key] = styles[key]!;
+    const isObject = typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
+    const entries = isObject
+      ? Object.entries(value as object)
+          .filter(([, item]) => item !== undefined && item !== null)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      : undefined;
+    const values = (Array.isArray(value) ? value : [value]).filter((item) => item !== undefined && item !== null);
+    const items = !entries
+      ? values.map(text)
+      : explode
+        ? entries.map(([k, item]) => \`\${encodeURIComponent(k)}=\${text(item)}\`)
+        : entries.flatMap(([k, item]) => [encodeURIComponent(k), text(item)]);
+    // a label value's dots escaped too, so that each \`.\` starts a value
+    if (style === 'label') return \`.\${items.map((item) => item.replace(/\\./g, '%2E')).join(explode ? '.' : ',')}\`;
+    if (style === 'matrix') {
+      const key = encodeURIComponent(name);
+      if (!explode || items.length === 0) return items.length ? \`;\${key}=\${items.join(',')}\` : \`;\${key}\`;
+      return entries ? items.map((item) => \`;\${item}\`).join('') : items.map((item) => \`;\${key}=\${item}\`).join('');
+    }
+    return items.join(',');
+  };
+  return class extends Endpoint {
+    override url(args?: Readonly<Record<string, unknown>>): string {
+      const written: [token: string, text: string][] = [];
+      const plain: Record<string, unknown> = { ...args };
+      for (const key of Object.keys(styles)) {
+        const value = plain[key];
+        if (value === undefined || value === null) continue;
+        const text = write(key, value);
+        // an empty simple value: left to rx-rest, which rejects an empty segment
+        if (text === '') plain[key] = '';
+        else written.push([key, text]);
+      }
+      if (written.length === 0) return super.url(plain as never);
+      // each written value stands in the URL as a word no argument holds (rx-rest leaves words as they are)
+      for (let mark = '_'; ; mark += '_') {
+        const tokens = written.map(([key, text]) => [\`\${mark}\${key}\${mark}\`, text] as const);
+        const filled = { ...plain };
+        tokens.forEach(([token], i) => (filled[written[i]![0]] = token));
+        let url: string = super.url(filled as never);
+        // a word that some argument holds too: a longer one
+        if (tokens.some(([token]) => url.split(token).length > 2)) continue;
+        for (const [token, text] of tokens) url = url.replace(token, () => text);
+        return url;
+      }
+    }
+  };
+}
+
+/**
+ * The endpoint typed so that its array and object path parameters are the search params' members of the same
+ * name (\`ids: number[]\`, as the spec types them) rather than one \`string | number\`; withPathStyles writes them.
+ */
+export function pathValues<E>(
+  endpoint: E,
+): E extends RestEndpoint<infer P, infer S, infer M, infer SP, infer B, infer R>
+  ? RestEndpoint<Unstyled<P, keyof NonNullable<SP> & string>, S, M, SP, B, R>
+  : E {
+  return endpoint as never;
+}
+
+/** The path \`P\` with its parameters named in \`K\` written \`{name}\` (no longer rx-rest parameters): \`pathValues\`. */
+export type Unstyled<P extends string, K extends string> = P extends \`\${infer Head}:\${infer Tail}\`
+  ? \`\${Head}\${StyledName<Tail, K>}\`
+  : P;
+
+/** \`Tail\` (after a \`:\`) with a name of \`K\` at its start written \`{name}\`, and the rest through \`Unstyled\`. */
+type StyledName<Tail extends string, K extends string> = {
+  [N in K]: Tail extends \`\${N}\${infer Rest}\` ? (EndsName<Rest> extends true ? [\`{\${N}}\${Unstyled<Rest, K>}\`] : never) : never;
+}[K] extends infer Found
+  ? [Found] extends [never]
+    ? \`:\${Unstyled<Tail, K>}\`
+    : Found extends [infer Text extends string]
+      ? Text
+      : never
+  : never;
+
+/** Whether \`Rest\` does not go on with a word character (so that a name before it ends there). */
+type EndsName<Rest extends string> = Rest extends \`\${infer C}\${string}\`
+  ? Uppercase<C> extends Lowercase<C>
+    ? C extends '_' | \`\${number}\`
+      ? false
+      : true
+    : false
+  : true;
 
 /** The endpoint class of the resources: sends \`requestHeaders\`. */
 export class ApiEndpoint extends RestEndpoint<any, any, any, any, any, any> {

@@ -113,6 +113,11 @@ export interface EndpointModel {
    * `style` and `explode`), for `withQueryStyles`; undefined when there are none.
    */
   readonly queryStyles: string | undefined;
+  /**
+   * The array and object path parameters (`{ ids: ['simple', false] }`: OpenAPI's `style` and `explode`, and a
+   * matrix parameter's name), for `withPathStyles`; undefined when there are none.
+   */
+  readonly pathStyles: string | undefined;
   /** A `process` body (the value and URL params → what the schema needs), e.g. for deletes. */
   readonly process: string | undefined;
   readonly entityRefs: readonly string[];

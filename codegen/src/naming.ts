@@ -134,6 +134,8 @@ export const GENERATED_NAMES: readonly string[] = [
   'requestHeaders',
   'sendHeaders',
   'ApiEndpoint',
+  'withPathStyles',
+  'pathValues',
   'Date',
   'Temporal',
   'String',

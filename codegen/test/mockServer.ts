@@ -21,6 +21,11 @@ export interface MockServer {
   readonly requests: string[];
   /** The query of each request routed to an operation, as openapi-backend parsed it (by the parameters' styles). */
   readonly queries: Record<string, unknown>[];
+  /**
+   * The path parameters of each request routed to an operation, read from the path as sent by their `style` and
+   * `explode` (OpenAPI 3, "Style Values"): an array as its items, an object as its properties, each decoded.
+   */
+  readonly pathParams: Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -81,8 +86,12 @@ export async function startMockServer(
   };
   api.register('notFound', () => ({ status: 404, body: { message: 'no such operation' } }));
   const queries: Record<string, unknown>[] = [];
+  const pathParams: Record<string, unknown>[] = [];
   api.register('notImplemented', (c: any) => {
     queries.push(c.request.query);
+    pathParams.push(
+      readPathParams(definition, c.operation, String(c.request.headers['x-raw-path']).slice(basePath.length)),
+    );
     const label = `${String(c.operation.method).toUpperCase()} ${c.operation.path}`;
     const found = roles.get(label);
     if (!found) {
@@ -161,7 +170,8 @@ export async function startMockServer(
           path: url.pathname,
           // the query string as sent: openapi-backend parses it (qs: `a[b]=1`, repeated keys) and splits by style
           query: url.search,
-          headers: req.headers as Record<string, string>,
+          // the path as sent (percent-escapes kept), for readPathParams
+          headers: { ...(req.headers as Record<string, string>), 'x-raw-path': url.pathname },
           body: text ? JSON.parse(text) : undefined,
         })) as { status: number; body: unknown };
         if (result.body === undefined) {
@@ -181,6 +191,73 @@ export async function startMockServer(
     records,
     requests,
     queries,
+    pathParams,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The path parameters of `operation` in `rawPath` (escapes kept), each read by its style and explode. */
+function readPathParams(doc: Record<string, any>, operation: any, rawPath: string): Record<string, unknown> {
+  const names: string[] = [];
+  const source = String(operation.path)
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\\?\{([^}]+)\\?\}/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+  const match = new RegExp(`^${source}$`).exec(rawPath);
+  const params: Record<string, unknown> = {};
+  if (!match) return params;
+  const declared: any[] = [...(doc.paths?.[operation.path]?.parameters ?? []), ...(operation.parameters ?? [])];
+  names.forEach((name, index) => {
+    const p = declared.find((d) => d.in === 'path' && d.name === name) ?? {};
+    let schema = p.schema ?? {};
+    if (schema.$ref)
+      schema =
+        schema.$ref
+          .split('/')
+          .slice(1)
+          .reduce((at: any, key: string) => at?.[key], doc) ?? {};
+    const style: string = p.style ?? 'simple';
+    const explode: boolean = p.explode ?? false;
+    const kind =
+      schema.type === 'array' ? 'array' : schema.type === 'object' || schema.properties ? 'object' : 'scalar';
+    let raw = match[index + 1]!;
+    const fail = (why: string) => {
+      throw new Error(`path parameter ${name} (${style}${explode ? ', exploded' : ''}): ${why} in "${raw}"`);
+    };
+    // the prefix and the separator between items, by style and explode
+    let separator = ',';
+    if (style === 'label') {
+      if (!raw.startsWith('.')) fail('no leading "."');
+      raw = raw.slice(1);
+      if (explode) separator = '.';
+    } else if (style === 'matrix') {
+      if (explode && kind === 'object') {
+        if (!raw.startsWith(';')) fail('no leading ";"');
+        raw = raw.slice(1);
+        separator = ';';
+      } else {
+        if (!raw.startsWith(`;${name}=`)) fail(`no leading ";${name}="`);
+        raw = raw.slice(name.length + 2);
+        if (explode && kind === 'array') separator = `;${name}=`;
+      }
+    }
+    if (kind === 'scalar') params[name] = decodeURIComponent(raw);
+    else if (kind === 'array') params[name] = raw.split(separator).map(decodeURIComponent);
+    else if (explode) {
+      params[name] = Object.fromEntries(
+        raw.split(separator).map((pair) => {
+          const [key, value, more] = pair.split('=');
+          if (value === undefined || more !== undefined) fail(`"${pair}" is not key=value`);
+          return [decodeURIComponent(key!), decodeURIComponent(value!)];
+        }),
+      );
+    } else {
+      const items = raw.split(',').map(decodeURIComponent);
+      if (items.length % 2) fail('not key,value pairs');
+      params[name] = Object.fromEntries(items.flatMap((item, i) => (i % 2 ? [] : [[item, items[i + 1]]])));
+    }
+  });
+  return params;
 }
