@@ -333,9 +333,11 @@ export class Controller {
   /** Stores an error for this request as if the request had failed: `setError(endpoint, ...args, error)`. */
   setError<E extends ControllerEndpoint>(endpoint: E, ...argsAndError: [...EndpointArgs<E>, Error]): void {
     this.#alive('setError');
-    if (process.env.NODE_ENV !== 'production') checkVerbTarget('setError', endpoint);
-    // production builds fail on such a value too (a TypeError, nothing written), without the prose
-    if (process.env.NODE_ENV !== 'production') checkError(argsAndError[argsAndError.length - 1]);
+    // production builds fail on such values too (a TypeError, nothing written), without the prose
+    if (process.env.NODE_ENV !== 'production') {
+      checkVerbTarget('setError', endpoint);
+      checkError(argsAndError[argsAndError.length - 1]);
+    }
     this.#set(endpoint, argsAndError, true);
   }
 
