@@ -128,6 +128,12 @@ export interface TypeMode {
   readonly write: boolean;
   /** `date-time` strings as this type (an entity's own fields); undefined: string */
   readonly date: string | undefined;
+  /**
+   * Set inside a value read as plain JSON (a `oneOf` of entities without a discriminator): entities and unions are
+   * their plain shapes, not their classes. Holds the schemas being expanded (a schema met again inside itself is
+   * `Record<string, unknown>`).
+   */
+  readonly plain?: ReadonlySet<string>;
 }
 
 const JSON_PLAIN: TypeMode = { write: false, date: undefined };
@@ -152,6 +158,11 @@ export function tsType(
   if (!schema || typeof schema !== 'object') return 'unknown';
   if (depth > 12) return 'unknown';
   const name = refName(schema);
+  if (name !== undefined && mode.plain && !mode.write && (names.entities.has(name) || names.unions.has(name))) {
+    if (mode.plain.has(name)) return 'Record<string, unknown>';
+    const plain = new Set(mode.plain).add(name);
+    return tsType(doc, deref(doc, schema), names, refs, { ...mode, plain }, depth + 1);
+  }
   if (name !== undefined) {
     const entity = names.entities.get(name);
     if (entity) {
@@ -190,9 +201,17 @@ export function tsType(
   if (schema.const !== undefined) return literal(schema.const);
   const branches = schema.oneOf ?? schema.anyOf;
   if (Array.isArray(branches)) {
+    // several branches with entities and no discriminator: read as plain JSON (see `schemaExpr`), so typed plain
+    const plain =
+      mode.plain ??
+      (!mode.write &&
+      !inlineUnion(schema, names) &&
+      branches.filter((b) => schemaExpr(doc, b, names, newRefs())).length > 1
+        ? new Set<string>()
+        : undefined);
     const parts = branches
       .filter((b: JsonSchema) => b?.type !== 'null')
-      .map((b: JsonSchema) => tsType(doc, b, names, refs, mode, depth + 1));
+      .map((b: JsonSchema) => tsType(doc, b, names, refs, plain ? { ...mode, plain } : mode, depth + 1));
     const unique = [...new Set(parts)];
     return (unique.length ? unique.join(' | ') : 'unknown') + nullable;
   }
@@ -296,8 +315,15 @@ export function schemaExpr(
     const discriminated = inlineUnion(schema, names);
     if (discriminated) return unionExpr(discriminated.members, discriminated.attribute, refs);
     // an expandable field (`anyOf: [string, Customer]`) or a nullable one: the one branch with a schema
-    const found = branches.map((b) => schemaExpr(doc, b, names, refs, seen, depth + 1)).filter((x) => x !== undefined);
-    return found.length === 1 ? found[0] : undefined;
+    // the names a branch uses are recorded only when that branch is the schema (none of a value read as plain JSON)
+    const scratch = newRefs(refs.unions !== undefined);
+    const found = branches
+      .map((b) => schemaExpr(doc, b, names, scratch, seen, depth + 1))
+      .filter((x) => x !== undefined);
+    if (found.length !== 1) return undefined;
+    for (const key of ['entities', 'types', 'unions'] as const)
+      for (const used of scratch[key] ?? []) refs[key]?.add(used);
+    return found[0];
   }
   if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && !schema.properties) {
     return schemaExpr(doc, schema.allOf[0], names, refs, seen, depth + 1);

@@ -54,7 +54,11 @@ export interface RestEndpointOptions<
   /** The path of `move` (the path of one item, e.g. `'/todos/:id'`); default: this endpoint's path. */
   readonly movePath?: string | undefined;
   /** Transforms the parsed response (synchronously); receives the URL arguments and the body after it. */
-  process?(this: RestEndpoint<P, S, M, SP, B, unknown>, value: ResultOf<S>, ...args: ProcessParameters<P, SP, B>): R;
+  process?(
+    this: RestEndpoint<P, S, M, SP, B, unknown>,
+    value: ResultOf<NoInfer<S>>,
+    ...args: ProcessParameters<P, SP, B>
+  ): R;
   /** Builds the `RequestInit` for a body (`undefined` when the call has none). */
   getRequestInit?(this: RestEndpoint<P, S, M, SP, B, unknown>, body: B | undefined): RequestInit | Promise<RequestInit>;
   /** Reads the value from a 2xx response. */

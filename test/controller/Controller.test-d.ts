@@ -159,6 +159,15 @@ describe('Controller verbs are typed from the endpoint', () => {
 
     const health = new RestEndpoint({ path: '/health', process: (value): { ok: boolean } => value as { ok: boolean } });
     expectTypeOf<EndpointResponse<typeof health>>().toEqualTypeOf<{ ok: boolean }>();
+    // no schema given, `process` declares the result: the schema is `undefined`, not inferred from `process`
+    expectTypeOf(health.schema).toEqualTypeOf<undefined>();
+    expectTypeOf(c.fetch(health)).toEqualTypeOf<Promise<{ ok: boolean }>>();
+    expectTypeOf(c.getResponse(health).data).toEqualTypeOf<{ ok: boolean } | undefined>();
+    // the same with `process`'s parameter annotated (as generated clients write it)
+    const counts = new RestEndpoint({ path: '/counts', process: (value: unknown) => value as number[] });
+    expectTypeOf(counts.schema).toEqualTypeOf<undefined>();
+    expectTypeOf(c.fetch(counts)).toEqualTypeOf<Promise<number[]>>();
+    expectTypeOf(c.getResponse(counts).data).toEqualTypeOf<number[] | undefined>();
     c.setResponse(health, {}, { ok: true });
     // @ts-expect-error without a schema nothing merges: the whole declared result
     c.setResponse(health, {}, {});
