@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Entity, INVALID, normalize } from '../../core/index.js';
+import { Controller, Entity, INVALID, NormalizeError, normalize, schema } from '../../core/index.js';
+import { controllerInternals } from '../../core/controller/Controller.js';
+import { reducer } from '../../core/store/index.js';
 import { normalizeInto, setRecord } from '../../core/schema/index.js';
 import type { EntityMeta, NormalizedTables } from '../../core/schema/types.js';
 import { stepOf, versionOf } from '../../core/schema/writeSteps.js';
@@ -203,5 +205,87 @@ describe('setRecord: a one-record write of a plain entity class in one function'
     }
     // its pk fields are found by its first normalize
     expect(setRecord(Fresh, { id: 1 }, [], tables(), meta(200), new WeakSet())).toBeUndefined();
+  });
+});
+
+describe("controller.set through the short path: what the store's readers and listeners see", () => {
+  it('gives the state, the action and the emissions the full write gives', () => {
+    const controller = new Controller({ now: () => 1_000 });
+    const list = new schema.All(Note);
+    controller.set(
+      [Note],
+      [
+        { id: 1, title: 'a', done: false, tags: ['x'] },
+        { id: 2, title: 'b', done: true },
+      ],
+    );
+    const seen: unknown[] = [];
+    const sub = controller.observe(list).subscribe((state) => seen.push(state.data));
+    const actions: unknown[] = [];
+    controller.actions$.subscribe((action) => actions.push(action));
+    const { store } = controllerInternals(controller);
+    for (const [value, changed] of [
+      [{ id: 1, title: 'new' }, [['SetRecordNote', '1']]],
+      [{ id: 1, title: 'new' }, []],
+      [{ id: 2, extra: 3 }, [['SetRecordNote', '2']]],
+    ] as const) {
+      const before = store.current;
+      const [first, second] = seen.at(-1) as Note[];
+      const emitted = seen.length;
+      const actionsBefore = actions.length;
+      const written = new WeakSet<object>();
+      // the full path: the reducer without the store's own tables (always a normalize)
+      const date = Math.max(...Object.values(before.entitiesMeta.SetRecordNote!).map((m) => m!.fetchedAt)) + 1;
+      expect(setRecord(Note, value, [{ id: value.id }], before, meta(date), written)).toBeDefined();
+      controller.set(Note, { id: value.id }, value);
+      const after = controller.getState();
+      const full = reducer(before, {
+        type: 'setEntity',
+        schema: Note,
+        args: [{ id: value.id }],
+        value,
+        date: after.entitiesMeta.SetRecordNote![String(value.id)]!.fetchedAt,
+        expiresAt: after.entitiesMeta.SetRecordNote![String(value.id)]!.expiresAt,
+      });
+      expect(after).toEqual(full.state);
+      expect(JSON.stringify(after)).toBe(JSON.stringify(full.state));
+      const acted = actions.length;
+      expect(acted).toBe(changed.length === 0 ? actionsBefore : actionsBefore + 1); // an unchanged record: no action
+      if (changed.length > 0)
+        expect(actions.at(-1)).toEqual({
+          type: 'set',
+          args: [{ id: value.id }],
+          changes: { entities: changed, endpoints: [], optimistic: false },
+        });
+      const [nextFirst, nextSecond] = seen.at(-1) as Note[];
+      if (changed.length === 0) {
+        expect(seen.length).toBe(emitted); // nothing changed: no emission
+      } else {
+        expect(seen.length).toBe(emitted + 1);
+        // the written record is a new instance, the other one the same
+        expect(value.id === 1 ? nextFirst : nextSecond).not.toBe(value.id === 1 ? first : second);
+        expect(value.id === 1 ? nextSecond : nextFirst).toBe(value.id === 1 ? second : first);
+      }
+    }
+    expect((seen.at(-1) as Note[]).map((note) => note.title)).toEqual(['new', 'b']);
+    sub.unsubscribe();
+    controller.dispose();
+  });
+});
+
+describe('setRecord and normalize on a pk that cannot be used', () => {
+  it('throws the NormalizeError normalize throws, and writes nothing', () => {
+    const base = tables();
+    const value = { id: 'undefined', title: 'c' };
+    const owned = new WeakSet<object>([base.entities.SetRecordNote!, base.entitiesMeta.SetRecordNote!]);
+    let full: unknown;
+    try {
+      normalizeInto(Note, value, [], base, meta(200), owned);
+    } catch (error) {
+      full = error;
+    }
+    expect(full).toBeInstanceOf(NormalizeError);
+    expect(() => setRecord(Note, value, [], base, meta(200), owned)).toThrow(full as Error);
+    expect(Object.keys(base.entities.SetRecordNote!)).toEqual(['1', '2']);
   });
 });

@@ -11,7 +11,8 @@
  * a request not older than this one, tables with a prototype) is `undefined`, and the caller normalizes.
  */
 import { planOf } from '../entityPlan.js';
-import { copyTable, hasOwn } from '../safeObject.js';
+import { copyTable, hasOwn, isPlainObject, ownValue } from '../safeObject.js';
+import { plainPk, usablePk } from '../Entity.js';
 import { forgetDerived } from '../tableDerived.js';
 import type { EntityMeta, NormalizedTables } from '../types.js';
 import { recordStep } from '../writeSteps.js';
@@ -35,96 +36,66 @@ export function setRecord(
   owned: WeakSet<object>,
 ): RecordWrite | undefined {
   const plan = planOf(schema);
+  const pkFields = plan?.pkFields; // found by the class's first normalize
   if (
-    plan === undefined ||
-    typeof value !== 'object' ||
-    value === null ||
-    Array.isArray(value) ||
-    !plan.defaultProcess ||
-    !plan.defaultPk ||
-    !plan.defaultMerge ||
-    plan.schemaFields.length !== 0 ||
-    plan.validator !== undefined ||
-    plan.validate !== undefined ||
-    plan.writePolicy !== undefined
+    pkFields === undefined ||
+    !isPlainObject(value) ||
+    !plan!.defaultProcess ||
+    !plan!.defaultPk ||
+    !plan!.defaultMerge ||
+    plan!.schemaFields.length !== 0 ||
+    plan!.validator ||
+    plan!.validate ||
+    plan!.writePolicy
   )
     return undefined;
-  const pkFields = plan.pkFields;
-  if (pkFields === undefined) return undefined; // found on the first normalize of the class
-  const incoming = value as Record<string, unknown>;
-  const proto: unknown = Object.getPrototypeOf(incoming);
-  if (proto !== Object.prototype && proto !== null) return undefined; // its own fields only (what a spread copies)
-  // the written fields: no object (a nested value is checked for cycles and shared with the stored one)
-  for (const field in incoming) {
-    const v = incoming[field];
-    if (typeof v === 'object' && v !== null) return undefined;
-  }
-  for (let i = 0; i < pkFields.length; i++) {
-    const v = incoming[pkFields[i] as string];
-    if (!(typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) return undefined;
-  }
-  const key = plan.key;
+  const key = plan!.key;
   const entities = tables.entities;
   const entitiesMeta = tables.entitiesMeta;
-  const table = hasOwn.call(entities, key) ? entities[key] : undefined;
-  const metaTable = hasOwn.call(entitiesMeta, key) ? entitiesMeta[key] : undefined;
-  if (
-    table === undefined ||
-    metaTable === undefined ||
-    Object.getPrototypeOf(table) !== null ||
-    Object.getPrototypeOf(metaTable) !== null
-  )
-    return undefined;
-  // at the top level the input is its own parent (as normalize calls it)
-  const rawPk: unknown = plan.pkMethod.call(incoming, incoming, undefined, args);
-  const pk =
-    typeof rawPk === 'string'
-      ? rawPk
-      : typeof rawPk === 'number' && Number.isFinite(rawPk)
-        ? String(rawPk)
-        : undefined;
-  if (pk === undefined || pk === '' || pk === 'undefined' || pk === 'null' || pk === 'NaN' || pk.startsWith('[object '))
-    return undefined;
-  const existing = table[pk];
-  const existingMeta = metaTable[pk];
+  const table = ownValue(entities, key);
+  const metaTable = ownValue(entitiesMeta, key);
+  if (table === undefined || metaTable === undefined) return undefined;
+  for (let i = 0; i < pkFields.length; i++) {
+    const v = value[pkFields[i]!];
+    if (!(typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) return undefined;
+  }
+  // at the top level the input is its own parent (as normalize calls it); an unusable pk throws as there
+  const rawPk = plan!.pkMethod.call(value, value, undefined, args);
+  const pk = typeof rawPk === 'string' && plainPk(rawPk) ? rawPk : usablePk(key, rawPk ?? undefined, value);
+  const existing = ownValue(table, pk);
+  const existingMeta = ownValue(metaTable, pk);
   // a stored plain record, written by an older request (an equal stamp may keep it without a write)
-  if (
-    typeof existing !== 'object' ||
-    existing === null ||
-    Array.isArray(existing) ||
-    Object.getPrototypeOf(existing) !== Object.prototype ||
-    existingMeta === undefined ||
-    !(existingMeta.fetchedAt < meta.fetchedAt)
-  )
+  if (!isPlainObject(existing) || existingMeta === undefined || !(existingMeta.fetchedAt < meta.fetchedAt))
     return undefined;
-  const stored = existing as Record<string, unknown>;
-  // the merge keeps the stored record when every written field holds its value already
+  // no object among the written fields (normalize checks those for cycles and shares them), and whether the
+  // merge keeps the stored record (every written field holds its value already)
   let same = true;
-  for (const field in incoming) {
-    const v = incoming[field];
-    const s = stored[field];
-    if (!(hasOwn.call(stored, field) && (v === s || (v !== v && s !== s)))) {
-      same = false;
-      break;
-    }
+  for (const field in value) {
+    const v = value[field];
+    if (typeof v === 'object' && v !== null) return undefined;
+    const s = existing[field];
+    if (same && !(hasOwn.call(existing, field) && (v === s || (v !== v && s !== s)))) same = false;
   }
   const changed: [key: string, pk: string][] = [];
   let nextEntities = entities;
   if (!same) {
     changed[0] = [key, pk];
-    nextEntities = copyTable(entities);
-    let written = table;
-    if (owned.has(table)) forgetDerived(table);
-    else owned.add((written = copyTable(table)));
-    nextEntities[key] = written;
-    written[pk] = { ...stored, ...incoming };
+    (nextEntities = copyTable(entities))[key] = writable(table, owned);
+    nextEntities[key]![pk] = { ...existing, ...value };
   }
   const nextMeta = copyTable(entitiesMeta);
-  let writtenMeta = metaTable;
-  if (owned.has(metaTable)) forgetDerived(metaTable);
-  else owned.add((writtenMeta = copyTable(metaTable)));
-  nextMeta[key] = writtenMeta;
-  writtenMeta[pk] = meta;
-  if (nextEntities !== entities) recordStep(nextEntities, entities, changed);
+  (nextMeta[key] = writable(metaTable, owned))[pk] = meta;
+  if (!same) recordStep(nextEntities, entities, changed);
   return { entities: nextEntities, entitiesMeta: nextMeta, changed };
+}
+
+/** `table` itself when the store owns it (what was derived from it dropped), else a copy, owned from now on. */
+function writable<T extends object>(table: T, owned: WeakSet<object>): T {
+  if (owned.has(table)) {
+    forgetDerived(table);
+    return table;
+  }
+  const copy = copyTable(table as never) as T;
+  owned.add(copy);
+  return copy;
 }
