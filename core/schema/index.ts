@@ -36,8 +36,6 @@ export * as schema from './schemaNamespace.js';
 
 // ---- Normalize / denormalize ---------------------------------------------------------------------
 export { normalize, normalizeInto, emptyTables } from './normalize.js';
-/** @internal A one-record write of a plain entity class in one function (the store's `set`; not exported by core/index.ts). */
-export { setRecord } from './normalize/setRecord.js';
 export { MemoCache } from './memo/MemoCache.js';
 export { denormalize } from './memo/denormalize.js';
 /** @internal What the core's patched lists changed, for keepRows (not exported by core/index.ts). */

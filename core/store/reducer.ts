@@ -1,4 +1,4 @@
-import { copyTable, jsonEqual, normalizeInto, setRecord } from '../schema/index.js';
+import { copyTable, jsonEqual, normalizeInto } from '../schema/index.js';
 import { jsonKept } from '../errors.js';
 import type { Action } from './actions.js';
 import { initialState, type RequestMeta, type State } from './state.js';
@@ -170,11 +170,14 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
     }
     case 'setEntity': {
       if (action.date < state.lastReset) return { state, changes: NONE };
-      const meta = { date: action.date, fetchedAt: action.date, expiresAt: action.expiresAt };
-      // one record of a plain entity class in one function (see setRecord), else normalized
-      const normalized =
-        (owned && setRecord(action.schema, action.value, action.args, state, meta, owned)) ||
-        normalizeInto(action.schema, action.value, action.args, state, meta, owned);
+      const normalized = normalizeInto(
+        action.schema,
+        action.value,
+        action.args,
+        state,
+        { fetchedAt: action.date, date: action.date, expiresAt: action.expiresAt },
+        owned,
+      );
       return normalized.changed.length === 0 && normalized.entitiesMeta === state.entitiesMeta
         ? { state, changes: NONE }
         : {
