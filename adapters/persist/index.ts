@@ -45,8 +45,8 @@ export interface PersistStorage {
  */
 export interface PersistOptions {
   /**
-   * Where the state is kept. Default: `localStorage` in a browser. Without it, where there is no
-   * `document` (a server render), `persist` does nothing: a server's storage would be shared by users.
+   * Where the state is kept. Default: `localStorage` in a browser. Where there is no `document` (a server
+   * render), `persist` does nothing, with or without it: a server's storage would be shared by users.
    */
   readonly storage?: PersistStorage | undefined;
   /** The storage key. Default `'rx-rest'`. */
@@ -179,8 +179,8 @@ function isEnvelope(value: unknown): value is PersistedState {
  * (quota, private mode) is reported, and the state it did not take is written by the next save (a
  * change, `flush()`, the page hidden, the teardown) once the storage works again. Every such case logs
  * one `console.warn` naming the reason and never throws. Returns the teardown; as a manager,
- * `dispose()` calls it. Without `options.storage` it uses `localStorage`, and where there is no
- * `document` (a server render) it does nothing. While a server-rendered page hydrates (an adapter
+ * `dispose()` calls it. Without `options.storage` it uses `localStorage`; where there is no
+ * `document` (a server render) it does nothing, even with a `storage` (nothing read or written). While a server-rendered page hydrates (an adapter
  * holds the hydration: `loadController`, `controllerPerRequest`, or `holdHydration()`), the save is read
  * once the page is hydrated, so the first render shows the server's data (no hydration mismatch); the
  * restore then keeps whatever is newer. A first argument that is no `Controller`, a `storage` without the
@@ -227,9 +227,10 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     throw new TypeError(`persist: ${wrong}`);
   }
   const inBrowser = typeof document !== 'undefined';
-  const storage = given ?? (inBrowser ? (globalThis.localStorage as PersistStorage | undefined) : undefined);
+  // a server render: nothing to keep across page loads, and a storage there (even one given) serves every user
+  const storage = inBrowser ? (given ?? (globalThis.localStorage as PersistStorage | undefined)) : undefined;
   if (storage === undefined || storage === null) {
-    // a server render (nothing to keep across page loads, and one storage for every user), or no localStorage
+    // a server render, or no localStorage
     if (inBrowser)
       warn(
         process.env.NODE_ENV !== 'production'
