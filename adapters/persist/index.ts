@@ -425,7 +425,9 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   // a server-rendered page hydrating: the first render must show the server's data, so the save is read
   // once the page is hydrated (data the page fetched meanwhile is newer and wins, as with a slow storage)
   let readNow: (() => void) | undefined;
-  const restored: Promise<boolean> = isHydrating()
+  // the teardown settles it false, even while a storage never answers
+  let gaveUp!: (restored: false) => void;
+  const reading: Promise<boolean> = isHydrating()
     ? new Promise<boolean>((resolve) => {
         const cancel = afterHydration(() => {
           readNow = undefined;
@@ -438,6 +440,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
         };
       })
     : restore();
+  const restored = Promise.race([reading, new Promise<false>((resolve) => (gaveUp = resolve))]);
 
   const onPageHide = () => save();
   const onVisibility = () => {
@@ -453,6 +456,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     stopped = true;
     release();
     readNow?.(); // torn down during hydration: the save is read now and merged with the state (below)
+    gaveUp(false);
     clearTimeout(timer);
     subscription.unsubscribe();
     globalThis.removeEventListener?.('pagehide', onPageHide);
@@ -461,7 +465,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   return Object.assign(teardown, {
     restored,
     flush: async (): Promise<void> => {
-      await restored;
+      await reading;
       save();
       await writes;
     },
