@@ -55,7 +55,10 @@ export interface PersistOptions {
   readonly version?: string | number | undefined;
   /** The age (ms) past which a save is ignored and removed. Default: no limit. */
   readonly maxAge?: number | undefined;
-  /** At most one save per this many ms; the last change of a window is always saved. Default 1000. */
+  /**
+   * At most one save per this many ms; the last change of a window is always saved. Default 1000. `Infinity`
+   * (or more than a timer can wait, 2^31 ms): changes are saved only by `flush()`, the page hidden and the teardown.
+   */
   readonly throttle?: number | undefined;
 }
 
@@ -308,6 +311,11 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     }
   };
 
+  /** Saves a pending change when the throttle window ends: never by a timer past what one can wait (`Infinity`). */
+  const later = (): void => {
+    if (throttle < 2 ** 31) timer = setTimeout(save, throttle);
+  };
+
   /** Saves now when a change is pending (the snapshot is taken when the write runs). */
   const save = (): void => {
     clearTimeout(timer);
@@ -330,7 +338,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     }
     if (changes.entities.length === 0 && changes.endpoints.length === 0) return; // optimistic layers only
     dirty = true;
-    if (ready && timer === undefined) timer = setTimeout(save, throttle);
+    if (ready && timer === undefined) later();
   };
 
   /** Ignores and removes the save for `reason`. */
@@ -406,7 +414,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
       merged.dispose();
       write('save the state', () => storage.setItem(key, envelope(state)));
       finalState = saved = undefined;
-    } else if (dirty && !stopped && timer === undefined) timer = setTimeout(save, throttle);
+    } else if (dirty && !stopped && timer === undefined) later();
     return restored;
   };
 

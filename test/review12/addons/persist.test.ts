@@ -71,6 +71,30 @@ describe('persist: a storage that never answers', () => {
 });
 
 describe('persist: throttle', () => {
+  it('throttle: Infinity saves no change by the timer (only flush, the page hidden, the teardown)', async () => {
+    vi.useFakeTimers();
+    const { items, calls, storage } = mapStorage();
+    const c = newController();
+    const stop = persist(c, { storage, throttle: Infinity });
+    cleanups.push(stop);
+    c.setResponse(getTodo, { id: 1 }, todo(1, 'one'));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls.filter((call) => call.startsWith('set'))).toEqual([]);
+    await stop.flush();
+    expect(items.get('rx-rest')).toContain('"one"');
+  });
+
+  it('a throttle longer than a timer can wait (2^31 ms) does not save at once either', async () => {
+    vi.useFakeTimers();
+    const { calls, storage } = mapStorage();
+    const c = newController();
+    const stop = persist(c, { storage, throttle: 2 ** 31 + 10 });
+    cleanups.push(stop);
+    c.setResponse(getTodo, { id: 1 }, todo(1, 'one'));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls.filter((call) => call.startsWith('set'))).toEqual([]);
+  });
+
   it('a throttle that is NaN is a TypeError naming it', () => {
     const c = newController();
     expect(() => persist(c, { storage: mapStorage().storage, throttle: NaN })).toThrow(TypeError);
