@@ -162,7 +162,7 @@ export class Panel {
     // the tick also notices the app putting a removed host back, and draws what changed meanwhile
     if (!this.#ended) this.#tick = setInterval(() => this.host.isConnected && this.#redraw(), TICK_MS);
     this.#changed = 'all';
-    this.render();
+    this.render(true);
   }
 
   /** Closes the panel: no subscription, timer or frame is left. */
@@ -196,11 +196,14 @@ export class Panel {
     this.render();
   }
 
-  /** Draws the visible tab now (the frame scheduler calls it); nothing while the host is out of the document. */
-  render(): void {
+  /**
+   * Draws the visible tab now (the frame scheduler calls it); nothing while the host is out of the document,
+   * unless `always` (the opening: a target the app puts into the page afterwards shows it drawn).
+   */
+  render(always = false): void {
     if (!this.#open) return;
     this.#frames.cancel();
-    if (!this.host.isConnected) {
+    if (!always && !this.host.isConnected) {
       this.#changed = 'all';
       return;
     }

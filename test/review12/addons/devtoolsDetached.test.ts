@@ -137,6 +137,16 @@ describe('a panel whose host left the document', () => {
     changes.stop();
   });
 
+  it('opened in a target the app puts into the page only afterwards: drawn once at opening, shown at once', async () => {
+    const c = controller();
+    c.setResponse(getItem, { id: 1 }, { id: 1, title: 'one' });
+    const target = document.createElement('section'); // not in the document yet
+    mount(c, { initialIsOpen: true, target });
+    document.body.append(target);
+    const host = target.querySelector('[data-rx-rest-devtools]')!;
+    expect(rowsOf(host, 'Queries')).toHaveLength(1);
+  });
+
   it('closed and detached, then mounted again, it is still closed and opens', async () => {
     const { c, target, host } = await openPanel();
     const toggle = within(host.shadowRoot as unknown as HTMLElement).getByRole('button', { name: 'rx-rest devtools' });
