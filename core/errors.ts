@@ -226,8 +226,10 @@ function validationMessage(
 ): string {
   // the first issue's path as text: `[2].title`
   let path = '';
-  for (const segment of issues[0]?.path ?? []) {
-    const key = (segment as StandardPathSegment).key ?? segment;
+  // (a hand-written validator's path may hold what the standard does not: null, or be no list)
+  const at = issues[0]?.path;
+  for (const segment of Array.isArray(at) ? at : []) {
+    const key = (segment as StandardPathSegment | null)?.key ?? segment;
     path += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
   }
   return (

@@ -110,7 +110,8 @@ function plainAction(action: ControllerAction): DevtoolsAction {
 
 /**
  * Reports every action of `controller` and the state after it to the Redux DevTools extension, and
- * applies its time travel (jump to a state or action, reset, commit, rollback, import) to the store.
+ * applies its time travel (jump to a state or action, reset, commit, rollback, import) to the store; while
+ * the monitor's recording is paused, no action is sent.
  * A state applied from the extension is not reported back. Where the extension is absent (Node, server
  * rendering, a browser without it) it does nothing. A message it cannot apply is warned about
  * (`console.warn`) and ignored. Returns a teardown that stops both directions; works as a manager.
@@ -134,6 +135,7 @@ export function connectDevtools(controller: Controller, options: DevtoolsOptions
   const current = () => takeSnapshot(controller, { invalid: true });
   const initial = current();
   let applying = false;
+  let paused = false; // the monitor's "pause recording" (a feature it was told of): actions are not sent
   /** Takes a state of the extension as the whole store (not reported back), then `after`. */
   const apply = (state: unknown, after?: () => void) => {
     applying = true;
@@ -147,7 +149,7 @@ export function connectDevtools(controller: Controller, options: DevtoolsOptions
   const init = () => connection.init(current());
 
   const actions = controller.actions$.subscribe((action) => {
-    if (applying && action.type === 'restore') return;
+    if (paused || (applying && action.type === 'restore')) return;
     try {
       connection.send(plainAction(action), current());
     } catch (error) {
@@ -167,6 +169,12 @@ export function connectDevtools(controller: Controller, options: DevtoolsOptions
           return init();
         case 'ROLLBACK':
           return apply(JSON.parse(message.state!), init);
+        case 'PAUSE_RECORDING': {
+          // its status, or (as zustand's middleware reads it) a toggle; the next send after it holds the whole state
+          const status = (payload as { status?: unknown }).status;
+          paused = typeof status === 'boolean' ? status : !paused;
+          return;
+        }
         case 'IMPORT_STATE': {
           const lifted = payload.nextLiftedState;
           return apply(lifted?.computedStates?.at(-1)?.state, () => connection.send(null, lifted));

@@ -25,7 +25,8 @@ const mounted = new WeakMap<Controller, { readonly panel: Panel; mounts: number 
  * Options that are not an object, a `position` that is not one of the four corners, or a `target` that is not
  * an element, are a TypeError.
  * Without `document` (server rendering) it does nothing. Mounting the same controller again shows the
- * same one panel (put back in the page if the app removed it); it goes when every mount's teardown has run. Closed, the panel does no work per action.
+ * same one panel (put back in the page if the app removed it); it goes when every mount's teardown has run. Closed, the panel does no work per action;
+ * open but removed from the document by the app, it draws nothing until it is back (a new mount, or the app putting it back).
  *
  * Keep it out of production bundles with a dynamic import of `rx-rest/devtools` under your bundler's
  * development flag (docs/addons.md).
@@ -57,7 +58,7 @@ export function mountDevtools(controller: Controller, options: MountDevtoolsOpti
     mounted.set(controller, entry);
   } else if (!entry.panel.host.isConnected) {
     // the app removed the host (a page that rewrote its body): this mount shows the same panel again
-    (options.target ?? doc.body).append(entry.panel.host);
+    entry.panel.reattach(options.target ?? doc.body);
   }
   const own = entry;
   own.mounts++;

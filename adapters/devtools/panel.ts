@@ -1,7 +1,8 @@
 /**
  * The in-page panel of one controller: a host element with an open shadow root holding the toggle and,
  * when open, the tabs. Open, it follows `actions$` and renders at most once per animation frame (and once a
- * second, for ages and requests in flight); closed, it holds no subscription, timer or frame.
+ * second, for ages and requests in flight); closed, it holds no subscription, timer or frame. While the app
+ * has removed its host from the document, it only logs actions and draws nothing.
  */
 import {
   inspectController,
@@ -148,15 +149,20 @@ export class Panel {
       next: (action) => {
         this.#version++;
         this.#log.push(action, Date.now());
-        this.#note(action);
-        this.#frames.request();
+        // out of the document (the app removed the host): logged, drawn in full once it is back
+        if (!this.host.isConnected) this.#changed = 'all';
+        else {
+          this.#note(action);
+          this.#frames.request();
+        }
       },
       complete: () => this.#end(),
     });
     // a disposed controller's actions$ completes at once: nothing more to follow
-    if (!this.#ended) this.#tick = setInterval(() => this.#redraw(), TICK_MS);
+    // the tick also notices the app putting a removed host back, and draws what changed meanwhile
+    if (!this.#ended) this.#tick = setInterval(() => this.host.isConnected && this.#redraw(), TICK_MS);
     this.#changed = 'all';
-    this.render();
+    this.render(true);
   }
 
   /** Closes the panel: no subscription, timer or frame is left. */
@@ -183,10 +189,24 @@ export class Panel {
     this.host.remove();
   }
 
-  /** Draws the visible tab now (the frame scheduler calls it). */
-  render(): void {
+  /** Puts the host, which the app removed from the document, into `parent`, and draws it now. */
+  reattach(parent: Element): void {
+    parent.append(this.host);
+    this.#changed = 'all';
+    this.render();
+  }
+
+  /**
+   * Draws the visible tab now (the frame scheduler calls it); nothing while the host is out of the document,
+   * unless `always` (the opening: a target the app puts into the page afterwards shows it drawn).
+   */
+  render(always = false): void {
     if (!this.#open) return;
     this.#frames.cancel();
+    if (!always && !this.host.isConnected) {
+      this.#changed = 'all';
+      return;
+    }
     const context: TabContext = {
       doc: this.#doc,
       controller: this.#controller,

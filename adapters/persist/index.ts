@@ -45,8 +45,8 @@ export interface PersistStorage {
  */
 export interface PersistOptions {
   /**
-   * Where the state is kept. Default: `localStorage` in a browser. Without it, where there is no
-   * `document` (a server render), `persist` does nothing: a server's storage would be shared by users.
+   * Where the state is kept. Default: `localStorage` in a browser. Where there is no `document` (a server
+   * render), `persist` does nothing, with or without it: a server's storage would be shared by users.
    */
   readonly storage?: PersistStorage | undefined;
   /** The storage key. Default `'rx-rest'`. */
@@ -55,7 +55,10 @@ export interface PersistOptions {
   readonly version?: string | number | undefined;
   /** The age (ms) past which a save is ignored and removed. Default: no limit. */
   readonly maxAge?: number | undefined;
-  /** At most one save per this many ms; the last change of a window is always saved. Default 1000. */
+  /**
+   * At most one save per this many ms; the last change of a window is always saved. Default 1000. `Infinity`
+   * (or more than a timer can wait, 2^31 ms): changes are saved only by `flush()`, the page hidden and the teardown.
+   */
   readonly throttle?: number | undefined;
 }
 
@@ -179,8 +182,8 @@ function isEnvelope(value: unknown): value is PersistedState {
  * (quota, private mode) is reported, and the state it did not take is written by the next save (a
  * change, `flush()`, the page hidden, the teardown) once the storage works again. Every such case logs
  * one `console.warn` naming the reason and never throws. Returns the teardown; as a manager,
- * `dispose()` calls it. Without `options.storage` it uses `localStorage`, and where there is no
- * `document` (a server render) it does nothing. While a server-rendered page hydrates (an adapter
+ * `dispose()` calls it. Without `options.storage` it uses `localStorage`; where there is no
+ * `document` (a server render) it does nothing, even with a `storage` (nothing read or written). While a server-rendered page hydrates (an adapter
  * holds the hydration: `loadController`, `controllerPerRequest`, or `holdHydration()`), the save is read
  * once the page is hydrated, so the first render shows the server's data (no hydration mismatch); the
  * restore then keeps whatever is newer. A first argument that is no `Controller`, a `storage` without the
@@ -227,9 +230,10 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     throw new TypeError(`persist: ${wrong}`);
   }
   const inBrowser = typeof document !== 'undefined';
-  const storage = given ?? (inBrowser ? (globalThis.localStorage as PersistStorage | undefined) : undefined);
+  // a server render: nothing to keep across page loads, and a storage there (even one given) serves every user
+  const storage = inBrowser ? (given ?? (globalThis.localStorage as PersistStorage | undefined)) : undefined;
   if (storage === undefined || storage === null) {
-    // a server render (nothing to keep across page loads, and one storage for every user), or no localStorage
+    // a server render, or no localStorage
     if (inBrowser)
       warn(
         process.env.NODE_ENV !== 'production'
@@ -307,6 +311,11 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     }
   };
 
+  /** Saves a pending change when the throttle window ends: never by a timer past what one can wait (`Infinity`). */
+  const later = (): void => {
+    if (throttle < 2 ** 31) timer = setTimeout(save, throttle);
+  };
+
   /** Saves now when a change is pending (the snapshot is taken when the write runs). */
   const save = (): void => {
     clearTimeout(timer);
@@ -329,7 +338,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     }
     if (changes.entities.length === 0 && changes.endpoints.length === 0) return; // optimistic layers only
     dirty = true;
-    if (ready && timer === undefined) timer = setTimeout(save, throttle);
+    if (ready && timer === undefined) later();
   };
 
   /** Ignores and removes the save for `reason`. */
@@ -405,7 +414,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
       merged.dispose();
       write('save the state', () => storage.setItem(key, envelope(state)));
       finalState = saved = undefined;
-    } else if (dirty && !stopped && timer === undefined) timer = setTimeout(save, throttle);
+    } else if (dirty && !stopped && timer === undefined) later();
     return restored;
   };
 
@@ -424,7 +433,9 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   // a server-rendered page hydrating: the first render must show the server's data, so the save is read
   // once the page is hydrated (data the page fetched meanwhile is newer and wins, as with a slow storage)
   let readNow: (() => void) | undefined;
-  const restored: Promise<boolean> = isHydrating()
+  // the teardown settles it false, even while a storage never answers
+  let gaveUp!: (restored: false) => void;
+  const reading: Promise<boolean> = isHydrating()
     ? new Promise<boolean>((resolve) => {
         const cancel = afterHydration(() => {
           readNow = undefined;
@@ -437,6 +448,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
         };
       })
     : restore();
+  const restored = Promise.race([reading, new Promise<false>((resolve) => (gaveUp = resolve))]);
 
   const onPageHide = () => save();
   const onVisibility = () => {
@@ -452,6 +464,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     stopped = true;
     release();
     readNow?.(); // torn down during hydration: the save is read now and merged with the state (below)
+    gaveUp(false);
     clearTimeout(timer);
     subscription.unsubscribe();
     globalThis.removeEventListener?.('pagehide', onPageHide);
@@ -460,7 +473,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   return Object.assign(teardown, {
     restored,
     flush: async (): Promise<void> => {
-      await restored;
+      await reading;
       save();
       await writes;
     },

@@ -332,7 +332,6 @@ describe('connectDevtools and bad messages', () => {
       { type: 'DISPATCH' },
       { type: 'DISPATCH', payload: null },
       { type: 'DISPATCH', payload: { type: 'TOGGLE_ACTION', id: 1 }, state: '{}' },
-      { type: 'DISPATCH', payload: { type: 'PAUSE_RECORDING', status: true } },
     ])
       connection.dispatch(message);
     expect(warn).not.toHaveBeenCalled();
