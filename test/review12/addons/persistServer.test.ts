@@ -84,3 +84,22 @@ describe.each([
     bob.dispose();
   });
 });
+
+describe('persist in a Web Worker (no document either, but one user: not a server)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('reads and writes the storage it is given', async () => {
+    vi.stubGlobal('importScripts', () => {}); // what a worker's global scope has and a server's has not
+    const { items, calls, storage } = sharedStorage(false);
+    const c = new Controller({ environment: {} });
+    const stop = persist(c, { storage, throttle: 0, version: 1 });
+    expect(await stop.restored).toBe(true);
+    expect(c.getResponse(getTodo, { id: 9 }).data?.title).toBe('alice');
+    c.setResponse(getTodo, { id: 1 }, todo(1, 'from the worker'));
+    await stop.flush();
+    expect(calls).toContain('set rx-rest');
+    expect(items.get('rx-rest')).toContain('from the worker');
+    stop();
+    c.dispose();
+  });
+});
