@@ -9,7 +9,7 @@ import type { OptimisticLayer, Store } from '../store/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { describe, readOwn, tryOnce } from './attempt.js';
 import type { Environment } from './Environment.js';
-import { NO_LAYER, expectedResponse } from './optimistic.js';
+import { NO_LAYER, expectedResponse, recomputeLayer } from './optimistic.js';
 import { Pins } from './Pins.js';
 import type { QueryReader } from './QueryReader.js';
 import { retryCount, withRetries } from './retry.js';
@@ -299,24 +299,21 @@ export class Requests implements RequestStatus {
     fetchedAt: number,
   ): number | undefined {
     let expected: unknown;
+    const now = this.#options.now();
     try {
       const entities = this.#reader.entities();
-      expected = expectedResponse(endpoint, args, {
-        now: this.#options.now(),
-        getEntity: (key, pk) => entities[key]?.[pk],
-      });
+      expected = expectedResponse(endpoint, args, { now, getEntity: (key, pk) => entities[key]?.[pk] });
     } catch {
       return undefined;
     }
     if (expected === NO_LAYER || endpoint.schema === undefined || endpoint.signal?.aborted) return undefined;
     const layer = ++this.#layerIds;
-    const { changes } = this.#store.dispatch({
-      type: 'optimistic',
-      // the schema not enumerable: a getState() taken while the layer lives survives JSON.stringify (a schema has cycles)
-      layer: Object.defineProperty({ id: layer, key, args, response: expected, fetchedAt }, 'schema', {
-        value: endpoint.schema,
-      }) as OptimisticLayer,
-    });
+    // the schema not enumerable: a getState() taken while the layer lives survives JSON.stringify (a schema has cycles)
+    const added = Object.defineProperty({ id: layer, key, args, response: expected, fetchedAt }, 'schema', {
+      value: endpoint.schema,
+    }) as OptimisticLayer;
+    recomputeLayer(added, endpoint, now);
+    const { changes } = this.#store.dispatch({ type: 'optimistic', layer: added });
     if (this.log.observed) this.log.emit({ type: 'optimistic', key, endpoint, args, changes });
     return layer;
   }
