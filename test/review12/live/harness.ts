@@ -127,6 +127,12 @@ export function useLiveServer() {
         return HttpResponse.json(next);
       }),
     ),
+    http.delete(`${API}/todos/:id`, ({ request, params }) =>
+      answer(request, () => {
+        todos.delete(Number(params.id));
+        return HttpResponse.json({ id: Number(params.id) });
+      }),
+    ),
     http.get(`${API}/counters/:id`, ({ request, params }) =>
       answer(request, () => HttpResponse.json(counters.get(Number(params.id)) ?? null)),
     ),

@@ -271,3 +271,47 @@ describe('optimistic layers of overlapping writes to one entity', () => {
     c.dispose();
   });
 });
+
+describe('overlapping writes to one entity', () => {
+  it('the older of two updates answers last: its answer does not overwrite the newer one', async () => {
+    const c = make();
+    await loaded(c, 1);
+    const one = record(c.observe(TodoResource.get, { id: 1 }));
+    live.hold.on = true;
+    const a = outcome(c.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'older' }));
+    const b = outcome(c.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'newer' }));
+    await settled(() => expect(live.held).toHaveLength(2));
+    live.held[1]!.json(todo(1, 'newer'));
+    await settled(() => expect(b.done).toBe(true));
+    live.held[0]!.json(todo(1, 'older'));
+    await settled(() => expect(a.done).toBe(true));
+    await flush();
+    expect(one.last().data?.title).toBe('newer');
+    one.unsubscribe();
+    c.dispose();
+  });
+
+  it('an optimistic delete that fails under a pending rename: the entity comes back renamed, in the list too', async () => {
+    const c = make();
+    await loaded(c, 1, 2);
+    const list = record(c.observe(TodoResource.getList));
+    await settled(() => expect(list.last().data).toHaveLength(2));
+    live.hold.on = true;
+    const rename = outcome(c.fetch(TodoResource.partialUpdate, { id: 2 }, { title: 'renamed' }));
+    const removal = outcome(c.fetch(TodoResource.delete, { id: 2 }));
+    expect(list.last().data?.map((t) => t.title)).toEqual(['todo 1']);
+    await settled(() => expect(live.held).toHaveLength(2));
+    const byMethod = (method: string) => live.held.find((h) => h.method === method)!;
+    byMethod('DELETE').json({ message: 'forbidden' }, 403);
+    await settled(() => expect(removal.done).toBe(true));
+    await flush();
+    expect(removal.error).toMatchObject({ name: 'NetworkError', status: 403 });
+    expect(list.last().data?.map((t) => t.title)).toEqual(['todo 1', 'renamed']);
+    byMethod('PATCH').json(todo(2, 'renamed'));
+    await settled(() => expect(rename.done).toBe(true));
+    await flush();
+    expect(list.last().data?.map((t) => t.title)).toEqual(['todo 1', 'renamed']);
+    list.unsubscribe();
+    c.dispose();
+  });
+});
