@@ -230,20 +230,19 @@ export class QueryStream {
     options: StreamObserveOptions,
     endpoint: ControllerEndpoint = this.endpoint,
   ): Observable<QueryState<unknown>> {
-    const frequency = options.poll ? endpoint.pollFrequency : undefined;
-    const period = typeof frequency === 'number' && frequency > 0 && !endpoint.sideEffect ? frequency : 0;
+    const period = (options.poll && endpoint.pollFrequency) || 0;
     return new Observable<QueryState<unknown>>((subscriber) => {
       const mounting = this.#subscribers++ === 0;
       const eager = !options.wait;
       if (eager) this.#eager++;
       else this.#wait = options.wait;
-      if (period) this.#periods.push(period);
+      if (period > 0) this.#periods.push(period);
       this.update(mounting ? MOUNTING : SUBSCRIBING);
       this.syncPolling();
       const subscription = this.#subject.subscribe(subscriber);
       return () => {
         subscription.unsubscribe();
-        if (period) this.#periods.splice(this.#periods.indexOf(period), 1);
+        if (period > 0) this.#periods.splice(this.#periods.indexOf(period), 1);
         if (eager) this.#eager--;
         this.#subscribers--;
         this.syncPolling();
@@ -391,9 +390,9 @@ export class QueryStream {
    */
   syncPolling(): void {
     const host = this.#host;
-    const frequency = this.#periods.length === 0 ? 0 : Math.min(...this.#periods);
-    const shouldPoll = frequency > 0 && host.pollingAllowed();
-    if (this.#poll && (!shouldPoll || frequency !== this.#period)) {
+    const frequency = Math.min(...this.#periods); // Infinity: none
+    const shouldPoll = frequency < Infinity && host.pollingAllowed();
+    if (this.#poll && !(shouldPoll && frequency === this.#period)) {
       this.#poll.unsubscribe();
       this.#poll = undefined;
     }

@@ -6,10 +6,11 @@
  */
 import { AbortError, NetworkError, NormalizeError, ValidationError, toError } from '../errors.js';
 import type { OptimisticLayer, Store } from '../store/index.js';
+import type { EntityTables } from '../schema/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { describe, readOwn, tryOnce } from './attempt.js';
 import type { Environment } from './Environment.js';
-import { NO_LAYER, expectedResponse, recomputeLayer } from './optimistic.js';
+import { NO_LAYER, expectedResponse } from './optimistic.js';
 import { Pins } from './Pins.js';
 import type { QueryReader } from './QueryReader.js';
 import { retryCount, withRetries } from './retry.js';
@@ -300,20 +301,28 @@ export class Requests implements RequestStatus {
   ): number | undefined {
     let expected: unknown;
     const now = this.#options.now();
+    const own = endpoint.getOptimisticResponse;
+    const snapshot = (entities: EntityTables) => ({ now, getEntity: (key: string, pk: string) => entities[key]?.[pk] });
     try {
-      const entities = this.#reader.entities();
-      expected = expectedResponse(endpoint, args, { now, getEntity: (key, pk) => entities[key]?.[pk] });
+      expected = expectedResponse(endpoint, args, snapshot(this.#reader.entities()));
     } catch {
       return undefined;
     }
     if (expected === NO_LAYER || endpoint.schema === undefined || endpoint.signal?.aborted) return undefined;
     const layer = ++this.#layerIds;
-    // the schema not enumerable: a getState() taken while the layer lives survives JSON.stringify (a schema has cycles)
-    const added = Object.defineProperty({ id: layer, key, args, response: expected, fetchedAt }, 'schema', {
-      value: endpoint.schema,
-    }) as OptimisticLayer;
-    recomputeLayer(added, endpoint, now);
-    const { changes } = this.#store.dispatch({ type: 'optimistic', layer: added });
+    const { changes } = this.#store.dispatch({
+      type: 'optimistic',
+      // not enumerable: a getState() taken while the layer lives survives JSON.stringify (a schema has cycles).
+      // `again`: an endpoint's own getOptimisticResponse runs again whenever the layers apply, over the layers
+      // below it (Data Client's snapshot), so a layer below that goes leaves only its own change out
+      layer: Object.defineProperties(
+        { id: layer, key, args, response: expected, fetchedAt },
+        {
+          schema: { value: endpoint.schema },
+          again: { value: own && ((entities: EntityTables) => own.call(endpoint, snapshot(entities), ...args)) },
+        },
+      ) as OptimisticLayer,
+    });
     if (this.log.observed) this.log.emit({ type: 'optimistic', key, endpoint, args, changes });
     return layer;
   }

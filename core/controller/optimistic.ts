@@ -17,27 +17,6 @@ export function expectedResponse(
   snapshot: StoreSnapshot,
 ): unknown {
   if (typeof endpoint.getOptimisticResponse === 'function') return endpoint.getOptimisticResponse(snapshot, ...args);
-  return defaultResponse(endpoint, args);
-}
-
-/**
- * Per layer of an endpoint with its own `getOptimisticResponse`: its expected response from the tables the
- * layers before it made (Data Client's snapshot "at the time the update is applied"), so that a layer below it
- * that goes (a failed increment) leaves only its own change out. A layer read back from JSON has none: its
- * stored response stands.
- */
-const fromTables = new WeakMap<OptimisticLayer, (entities: EntityTables) => unknown>();
-
-/** Makes `layer`'s expected response be computed anew by `getOptimisticResponse` whenever the layers apply. */
-export function recomputeLayer(layer: OptimisticLayer, endpoint: ControllerEndpoint, now: number): void {
-  if (typeof endpoint.getOptimisticResponse !== 'function') return;
-  fromTables.set(layer, (entities) =>
-    endpoint.getOptimisticResponse!({ now, getEntity: (key, pk) => entities[key]?.[pk] }, ...layer.args),
-  );
-}
-
-/** The expected response the endpoint's options give (no `getOptimisticResponse` of its own). */
-function defaultResponse(endpoint: ControllerEndpoint, args: readonly unknown[]): unknown {
   if (!endpoint.optimistic || !endpoint.sideEffect) return NO_LAYER;
   const schema = endpoint.schema;
   const [urlArgs, body] = args as [unknown, unknown];
@@ -71,13 +50,13 @@ export function applyLayers(state: State, previous: EffectiveEntities | undefine
   let tables = { entities: state.entities, entitiesMeta: state.entitiesMeta };
   const touched: (readonly [string, string])[] = [];
   for (const layer of state.optimistic) {
-    const recompute = fromTables.get(layer);
     try {
       // the entities' validators do not run: the expected response is the app's own guess (a partial
       // update holds only what changed), and the real response is validated when it arrives
       const applied = normalizeInto(
         layer.schema,
-        recompute ? recompute(tables.entities) : layer.response,
+        // an endpoint's own getOptimisticResponse runs again over the layers below (see Requests#addLayer)
+        (layer as { again?: (entities: EntityTables) => unknown }).again?.(tables.entities) ?? layer.response,
         layer.args,
         tables,
         { fetchedAt: layer.fetchedAt, date: layer.fetchedAt, expiresAt: layer.fetchedAt },
