@@ -46,7 +46,11 @@ export default defineConfig({
         test: {
           name: 'svelte',
           environment: 'jsdom',
-          include: ['test/adapters/svelte/**/*.dom.test.ts', 'test/review11/adapters/svelte/**/*.dom.test.ts'],
+          include: [
+            'test/adapters/svelte/**/*.dom.test.ts',
+            'test/review11/adapters/svelte/**/*.dom.test.ts',
+            'test/review12/live/svelte/**/*.dom.test.ts',
+          ],
         },
       },
       {
@@ -55,7 +59,11 @@ export default defineConfig({
         test: {
           name: 'solid',
           environment: 'jsdom',
-          include: ['test/adapters/solid/**/*.dom.test.tsx', 'test/review11/adapters/solid/**/*.dom.test.tsx'],
+          include: [
+            'test/adapters/solid/**/*.dom.test.tsx',
+            'test/review11/adapters/solid/**/*.dom.test.tsx',
+            'test/review12/live/solid/**/*.dom.test.tsx',
+          ],
         },
       },
     ],

@@ -194,7 +194,7 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
         subscriber.next({ ...IDLE, error: toError(error) });
         return undefined;
       }
-      return this.stream(endpoint, args, key).observe(options).subscribe(subscriber);
+      return this.stream(endpoint, args, key).observe(options, endpoint).subscribe(subscriber);
     });
   }
 

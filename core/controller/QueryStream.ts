@@ -179,8 +179,11 @@ export class QueryStream {
   readonly #subject: BehaviorSubject<QueryState<unknown>>;
   readonly #host: StreamHost;
   #subscribers = 0;
-  #pollers = 0;
+  /** The periods of the subscribers that poll (their endpoint's `pollFrequency`): the smallest runs (Data Client's useLive). */
+  readonly #periods: number[] = [];
   #poll: Unsubscribable | undefined;
+  /** The period of the running timer. */
+  #period = 0;
   #updating = false;
   #dirty = false;
   /** Subscribers that want every write's state at once (not `batch`); `#wait`: where a batching one waits. */
@@ -222,21 +225,24 @@ export class QueryStream {
     return this.#last.deps;
   }
 
-  /** The stream for one subscriber. */
-  observe(options: StreamObserveOptions): Observable<QueryState<unknown>> {
-    const poll = options.poll;
+  /** The stream for one subscriber, who observes with `endpoint` (one of this key's: its `pollFrequency` counts). */
+  observe(
+    options: StreamObserveOptions,
+    endpoint: ControllerEndpoint = this.endpoint,
+  ): Observable<QueryState<unknown>> {
+    const period = (options.poll && endpoint.pollFrequency) || 0;
     return new Observable<QueryState<unknown>>((subscriber) => {
       const mounting = this.#subscribers++ === 0;
       const eager = !options.wait;
       if (eager) this.#eager++;
       else this.#wait = options.wait;
-      if (poll) this.#pollers++;
+      if (period > 0) this.#periods.push(period);
       this.update(mounting ? MOUNTING : SUBSCRIBING);
       this.syncPolling();
       const subscription = this.#subject.subscribe(subscriber);
       return () => {
         subscription.unsubscribe();
-        if (poll) this.#pollers--;
+        if (period > 0) this.#periods.splice(this.#periods.indexOf(period), 1);
         if (eager) this.#eager--;
         this.#subscribers--;
         this.syncPolling();
@@ -377,16 +383,21 @@ export class QueryStream {
   }
 
   /**
-   * Starts or stops the polling timer: it runs while a polling subscriber is there and the cache lets
-   * it (by default not while the page is hidden or the network is down). Its first poll comes when the
-   * data is `pollFrequency` old. Resuming refetches at once when a poll was missed meanwhile.
+   * Starts, stops or re-times the polling timer: it runs while a polling subscriber is there and the cache lets
+   * it (by default not while the page is hidden or the network is down), at the smallest period of the polling
+   * subscribers. Its first poll comes when the data is that old. Resuming refetches at once when a poll was
+   * missed meanwhile.
    */
   syncPolling(): void {
-    const frequency = this.endpoint.pollFrequency;
     const host = this.#host;
-    const wanted = this.#pollers > 0 && typeof frequency === 'number' && frequency > 0 && !this.endpoint.sideEffect;
-    const shouldPoll = wanted && host.pollingAllowed();
+    const frequency = Math.min(...this.#periods); // Infinity: none
+    const shouldPoll = frequency < Infinity && host.pollingAllowed();
+    if (this.#poll && !(shouldPoll && frequency === this.#period)) {
+      this.#poll.unsubscribe();
+      this.#poll = undefined;
+    }
     if (shouldPoll && !this.#poll) {
+      this.#period = frequency;
       // the first poll when the data is `frequency` old (data rendered on the server or prefetched a
       // moment ago is not fetched again at once), then every `frequency`; data already that old (a poll
       // was missed while polling paused, or before this subscriber came) is polled at once
@@ -398,9 +409,6 @@ export class QueryStream {
         host.scheduler,
         age >= 0 && age < frequency ? frequency - age : frequency,
       );
-    } else if (!shouldPoll && this.#poll) {
-      this.#poll.unsubscribe();
-      this.#poll = undefined;
     }
   }
 }

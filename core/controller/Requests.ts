@@ -6,6 +6,7 @@
  */
 import { AbortError, NetworkError, NormalizeError, ValidationError, toError } from '../errors.js';
 import type { OptimisticLayer, Store } from '../store/index.js';
+import type { EntityTables } from '../schema/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { describe, readOwn, tryOnce } from './attempt.js';
 import type { Environment } from './Environment.js';
@@ -299,12 +300,11 @@ export class Requests implements RequestStatus {
     fetchedAt: number,
   ): number | undefined {
     let expected: unknown;
+    const now = this.#options.now();
+    const own = endpoint.getOptimisticResponse;
+    const snapshot = (entities: EntityTables) => ({ now, getEntity: (key: string, pk: string) => entities[key]?.[pk] });
     try {
-      const entities = this.#reader.entities();
-      expected = expectedResponse(endpoint, args, {
-        now: this.#options.now(),
-        getEntity: (key, pk) => entities[key]?.[pk],
-      });
+      expected = expectedResponse(endpoint, args, snapshot(this.#reader.entities()));
     } catch {
       return undefined;
     }
@@ -312,10 +312,16 @@ export class Requests implements RequestStatus {
     const layer = ++this.#layerIds;
     const { changes } = this.#store.dispatch({
       type: 'optimistic',
-      // the schema not enumerable: a getState() taken while the layer lives survives JSON.stringify (a schema has cycles)
-      layer: Object.defineProperty({ id: layer, key, args, response: expected, fetchedAt }, 'schema', {
-        value: endpoint.schema,
-      }) as OptimisticLayer,
+      // not enumerable: a getState() taken while the layer lives survives JSON.stringify (a schema has cycles).
+      // `again`: an endpoint's own getOptimisticResponse runs again whenever the layers apply, over the layers
+      // below it (Data Client's snapshot), so a layer below that goes leaves only its own change out
+      layer: Object.defineProperties(
+        { id: layer, key, args, response: expected, fetchedAt },
+        {
+          schema: { value: endpoint.schema },
+          again: { value: own && ((entities: EntityTables) => own.call(endpoint, snapshot(entities), ...args)) },
+        },
+      ) as OptimisticLayer,
     });
     if (this.log.observed) this.log.emit({ type: 'optimistic', key, endpoint, args, changes });
     return layer;

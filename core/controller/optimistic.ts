@@ -55,7 +55,8 @@ export function applyLayers(state: State, previous: EffectiveEntities | undefine
       // update holds only what changed), and the real response is validated when it arrives
       const applied = normalizeInto(
         layer.schema,
-        layer.response,
+        // an endpoint's own getOptimisticResponse runs again over the layers below (see Requests#addLayer)
+        (layer as { again?: (entities: EntityTables) => unknown }).again?.(tables.entities) ?? layer.response,
         layer.args,
         tables,
         { fetchedAt: layer.fetchedAt, date: layer.fetchedAt, expiresAt: layer.fetchedAt },

@@ -28,7 +28,11 @@ export interface ControllerEndpoint<A extends readonly unknown[] = any[], R = un
   /** Optional: the request with a per-call abort signal and `fetch` (`RestEndpoint.fetchWith`); without it the controller calls the endpoint and only stops waiting on abort. */
   fetchWith?(options: FetchOptions, ...args: A): Promise<R>;
   process?(value: unknown, ...args: A): unknown;
-  /** Optional: the expected response of an optimistic mutation, given a snapshot of the store. */
+  /**
+   * Optional: the expected response of an optimistic mutation, given a snapshot of the store with the layers of
+   * earlier mutations applied. It runs again whenever the layers apply (as in Data Client), so a layer below that
+   * goes (a failed request) or gets its answer is reflected: `count + 1` stays one more than what is below.
+   */
   getOptimisticResponse?(snapshot: StoreSnapshot, ...args: A): unknown;
 }
 
