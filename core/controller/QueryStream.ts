@@ -113,7 +113,8 @@ function keepsData(error: Error): boolean {
  * error of a request is not shown either (an error reading the stored value is), unless it was written
  * after the request in flight started (`startedAt`; `setError` during a load): then it is the key's
  * answer until a newer one.
- * `paused`: the request waits for the network.
+ * `paused`: the request waits for the network. `waiting`: the read waits for a mutation in flight (an optimistic
+ * delete took its data away): a request is on the way, so it is loading, though not fetching.
  */
 export function queryState(
   read: QueryRead,
@@ -121,11 +122,12 @@ export function queryState(
   now: number,
   paused = false,
   startedAt?: number,
+  waiting = false,
 ): QueryState<unknown> {
   const usable = !read.invalid && !read.invalidated && !(read.error && !keepsData(read.error));
   const data = usable ? read.data : undefined;
   const newerError = read.error !== undefined && startedAt !== undefined && read.fetchedAt > startedAt;
-  const loading = data === undefined && fetching && !newerError;
+  const loading = data === undefined && (fetching || waiting) && !newerError;
   return {
     data,
     error: loading && !read.unreadable ? undefined : read.error,
@@ -154,15 +156,19 @@ export function responseSnapshot(read: QueryRead, now: number): ResponseSnapshot
   };
 }
 
-/** The QueryState of `key` from a read: its pause and the start of its request in flight come from `requests`. */
+/**
+ * The QueryState of `key` from a read: its pause and the start of its request in flight come from `requests`;
+ * `waiting`: it waits for a mutation (see `queryState`).
+ */
 export function stateOf(
   requests: RequestStatus,
   key: string,
   read: QueryRead,
   fetching: boolean,
   now: number,
+  waiting?: boolean,
 ): QueryState<unknown> {
-  return queryState(read, fetching, now, requests.isPaused(key), requests.startOf(key));
+  return queryState(read, fetching, now, requests.isPaused(key), requests.startOf(key), waiting);
 }
 
 /** @internal A stream's subject and polling subscription, for tests that check what is left (not exported by the package). */
@@ -320,20 +326,21 @@ export class QueryStream {
         const now = host.now();
         let fetching = host.requests.isFetching(this.key);
         // a read that an optimistic layer alone makes unusable (the entity of a delete in flight) waits for its
-        // mutation: a request sent now could be answered first and bring back what the mutation removes
+        // mutation, loading meanwhile: a request sent now could be answered first and bring back what it removes
+        const waiting = read.invalid && host.reader.byLayerOnly(this, read);
         if (
           this.active &&
+          !waiting &&
           needsFetch(read, fetching, now, mounting) &&
           // stale as it was written (a lifetime of 0) and not marked since: refetched when a subscriber arrives, not
           // on every re-read (each answer would ask again); a key never written or marked has no such meta
-          (subscribing || (read.invalid && !read.error) || !host.reader.bornStale(this.key)) &&
-          !host.reader.byLayerOnly(this, read)
+          (subscribing || (read.invalid && !read.error) || !host.reader.bornStale(this.key))
         ) {
           host.refetch(this);
           fetching = host.requests.isFetching(this.key);
         }
         if (this.#dirty) continue;
-        const next = stateOf(host.requests, this.key, read, fetching, now);
+        const next = stateOf(host.requests, this.key, read, fetching, now, waiting);
         if (!sameState(next, this.#subject.getValue())) this.#subject.next(next);
       } while (this.#dirty);
     } finally {

@@ -15,7 +15,7 @@ import { Pins } from './Pins.js';
 import type { QueryReader } from './QueryReader.js';
 import { retryCount, withRetries } from './retry.js';
 import type { RequestListener, RequestOptions, WriteOptions } from './requestOptions.js';
-import { Stamps } from './Stamps.js';
+import { Stamps, justBefore } from './Stamps.js';
 import type { RequestStatus } from './QueryStream.js';
 import type { ControllerEndpoint } from './types.js';
 
@@ -186,6 +186,7 @@ export class Requests implements RequestStatus {
     const run = async (): Promise<unknown> => {
       await undefined; // the request is registered in flight before anything can settle it
       let startedAt = fetchedAt;
+      let entitiesAt = fetchedAt;
       let response: unknown;
       try {
         response = await withRetries(
@@ -194,6 +195,11 @@ export class Requests implements RequestStatus {
             unpauseEarly(); // marked by the attempt itself from now on, if it waits
             const waited = await online;
             if (attempt > 0 || waited) entry.startedAt = startedAt = this.stamps.next(); // a response is as new as its attempt
+            if (!endpoint.sideEffect) {
+              entitiesAt = this.#readBefore(startedAt);
+              // the tombstones of a delete in flight stay while this runs
+              if (entitiesAt < fetchedAt) this.pins.add(abort, entitiesAt);
+            }
             return tryOnce(endpoint, args, abort.signal, this.#options.fetch);
           },
           // the endpoint's retry options, else the controller's (mutations: none)
@@ -236,11 +242,12 @@ export class Requests implements RequestStatus {
       const date = this.#options.now();
       // no response of a later request has been written: this one wins every record it writes, so the
       // store's records are exactly its own (and the data read is the object observers show)
-      const newest = this.stamps.isNewest(startedAt);
+      const newest = this.stamps.isNewest(entitiesAt);
       try {
         this.write(endpoint, key, args, response, {
           isError: false,
           fetchedAt: startedAt,
+          entitiesAt,
           settles: layer,
           date,
           fetched: true,
@@ -277,6 +284,18 @@ export class Requests implements RequestStatus {
       this.#listener.onFetchingChange(key);
     }
     return entry.promise;
+  }
+
+  /**
+   * The stamp of the entities a GET sent at `start` answers: before the oldest mutation still in flight, if any. The
+   * server may read them before it applies that mutation, so the mutation's answer stays newer (its optimistic layer
+   * shows over them meanwhile), and a GET sent after that answer arrived is newer than it.
+   */
+  #readBefore(start: number): number {
+    let stamp = start;
+    for (const entry of this.#running)
+      if (entry.endpoint.sideEffect && entry.startedAt <= stamp) stamp = justBefore(entry.startedAt);
+    return stamp;
   }
 
   /** A request ends without writing: its optimistic layer, if any, is dropped. */
@@ -419,6 +438,7 @@ export class Requests implements RequestStatus {
             args,
             response: value,
             fetchedAt,
+            entitiesAt: options.entitiesAt,
             date,
             expiresAt: date + endpoint.dataExpiryLength,
             settles: options.settles,

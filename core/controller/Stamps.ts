@@ -9,6 +9,9 @@ import type { State } from '../store/index.js';
 /** How much later than the previous one a write stamped in the same millisecond counts (exact in binary). */
 const START_STEP = 1 / 1024;
 
+/** A stamp just before `stamp`: later than every stamp handed out before it (exact in binary). */
+export const justBefore = (stamp: number): number => stamp - START_STEP / 2;
+
 /** The latest stamp (`fetchedAt`) of any write a state holds; stamps that are not finite numbers are skipped. */
 export function newestWriteIn(state: State): number {
   let newest = Number.NEGATIVE_INFINITY;

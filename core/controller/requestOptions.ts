@@ -27,6 +27,8 @@ export interface WriteOptions {
   readonly isError: boolean;
   /** When its request started (ordering); default: `date`. */
   readonly fetchedAt?: number | undefined;
+  /** The stamp of its entity records, when older than `fetchedAt` (see `ResponseAction.entitiesAt`). */
+  readonly entitiesAt?: number | undefined;
   /** The optimistic layer it replaces. */
   readonly settles?: number | undefined;
   /** A response of a request (`fetch`), not one given by `setResponse` (`set`). */

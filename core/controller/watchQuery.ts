@@ -48,7 +48,8 @@ export function watchQuery<E extends ControllerEndpoint>(
 /**
  * The state `controller.observe` would emit first, without subscribing: no request, no timer. For server
  * rendering (a per-request controller) and for reading a query once. `loading`/`fetching` say that a
- * subscriber would start a request. `null` arguments give the idle state.
+ * subscriber would start a request (`loading` alone: it would wait for a mutation in flight, an optimistic delete
+ * of its entity). `null` arguments give the idle state.
  *
  * @example
  * const { data, loading } = peekQuery(controller, TodoResource.getList, { userId: 1 });
@@ -64,9 +65,8 @@ export function peekQuery<E extends ControllerEndpoint>(
   const read = cache.reader.readKey(endpoint, args, key);
   const now = cache.now();
   const requests = cache.requests;
+  const waiting = cache.reader.byLayerOnly({ endpoint, args }, read);
   const fetching =
-    requests.isFetching(key) ||
-    (needsFetch(read, false, now, cache.streams.get(key)?.active !== true) &&
-      !cache.reader.byLayerOnly({ endpoint, args }, read));
-  return stateOf(requests, key, read, fetching, now) as QueryState<EndpointData<E>>;
+    requests.isFetching(key) || (!waiting && needsFetch(read, false, now, cache.streams.get(key)?.active !== true));
+  return stateOf(requests, key, read, fetching, now, waiting) as QueryState<EndpointData<E>>;
 }

@@ -8,6 +8,11 @@ export interface ResponseAction {
   readonly args: readonly unknown[];
   readonly response: unknown;
   readonly fetchedAt: number;
+  /**
+   * The stamp its entity records are written with, when older than `fetchedAt` (a GET sent while a mutation was in
+   * flight: the server may have read before that mutation, whose answer stays newer).
+   */
+  readonly entitiesAt?: number | undefined;
   readonly date: number;
   readonly expiresAt: number;
   /** The optimistic layer this response replaces, if any. */

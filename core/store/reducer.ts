@@ -83,7 +83,7 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
         action.response,
         action.args,
         state,
-        { fetchedAt: action.fetchedAt, date: action.date, expiresAt: action.expiresAt },
+        { fetchedAt: action.entitiesAt ?? action.fetchedAt, date: action.date, expiresAt: action.expiresAt },
         owned,
       );
       let endpoints = state.endpoints;
