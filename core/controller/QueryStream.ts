@@ -409,13 +409,10 @@ export class QueryStream {
       // moment ago is not fetched again at once), then every `frequency`; data already that old (a poll
       // was missed while polling paused, or before this subscriber came) is polled at once
       const age = host.now() - (host.reader.dateOf(this.key) ?? Number.NEGATIVE_INFINITY);
-      if (age >= frequency) host.refetch(this);
-      this.#poll = every(
-        frequency,
-        () => host.refetch(this),
-        host.scheduler,
-        age >= 0 && age < frequency ? frequency - age : frequency,
-      );
+      // a poll waits for an optimistic delete of its data in flight, as focus and reconnect do (see `revalidate`)
+      const poll = () => host.reader.byLayerOnly(this, this.#last) || host.refetch(this);
+      if (age >= frequency) poll();
+      this.#poll = every(frequency, poll, host.scheduler, age >= 0 && age < frequency ? frequency - age : frequency);
     }
   }
 }

@@ -47,6 +47,27 @@ describe('an optimistic delete in flight', () => {
     list.unsubscribe();
   });
 
+  it("a poll of the deleted entity's own key waits for it, as focus does: no GET while it runs", async () => {
+    useFakeClock();
+    const PolledGet = TodoResource.get.extend({ pollFrequency: 1000 });
+    const c = make();
+    const one = record(c.observe(PolledGet, { id: 2 }));
+    await until(() => expect(one.last().data?.id).toBe(2));
+    expect(count('GET /todos/2')).toBe(1);
+    const deletes = gate(fake, 'delete', '/todos/:id');
+    const deleting = outcome(c.fetch(TodoResource.delete, { id: 2 }));
+    await until(() => expect(deletes).toHaveLength(1));
+    await tick(3500); // three polls while the delete runs
+    expect(count('GET /todos/2')).toBe(1);
+    expect(one.last()).toMatchObject({ data: undefined, loading: true });
+    deletes[0]!.json({ message: 'no' }, 403);
+    await until(() => expect(deleting.done).toBe(true));
+    expect(one.last().data?.id).toBe(2);
+    await tick(1000); // polling goes on once it is over
+    expect(count('GET /todos/2')).toBe(2);
+    one.unsubscribe();
+  });
+
   it('focus while it runs does not refetch the deleted entity; it stays loading until the answer', async () => {
     const { c, env } = withEnvironment({ refetchOnFocus: true });
     const one = record(c.observe(TodoResource.get, { id: 2 }));
