@@ -251,7 +251,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
             ? 'remove'
             : placeOf(existing as string[], merged as string[], pks as readonly string[]),
         );
-      else ctx.write(this.key, listPk, merged);
+      else ctx.writeMerged(this.key, listPk, existing, merged);
     }
   }
 
