@@ -6,7 +6,7 @@ import type { DenormalizeContext } from '../SchemaNode.js';
 import { assignField, hasOwn, ownValue } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import type { EntityTables } from '../types.js';
-import { NO_DEPS, newNode, type RecordNode } from './dependencies.js';
+import { NO_DEPS, newNode, sameList, type RecordNode } from './dependencies.js';
 import type { Recording } from './Recording.js';
 
 /** What a build reads nested values with: `plan`, when given, is the plan of `schema` (an Entity class). */
@@ -82,16 +82,9 @@ function entityList(
   out.length = kept;
   if (typeof previous !== 'object' || previous === null) return out;
   const before = (previous as Record<string, unknown>)[name];
-  if (sameItems(before, out)) return before as unknown[];
+  if (sameList(before, out)) return before as unknown[];
   const older = typeof prior === 'object' && prior !== null ? (prior as Record<string, unknown>)[name] : undefined;
-  return sameItems(older, out) ? (older as unknown[]) : out;
-}
-
-/** Whether `before` is a list of the items of `out`, in order. */
-function sameItems(before: unknown, out: readonly unknown[]): boolean {
-  if (!Array.isArray(before) || before.length !== out.length) return false;
-  for (let i = 0; i < out.length; i++) if (before[i] !== out[i]) return false;
-  return true;
+  return sameList(older, out) ? (older as unknown[]) : out;
 }
 
 /**

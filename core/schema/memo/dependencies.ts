@@ -119,10 +119,6 @@ export function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean
   return true;
 }
 
-/** `entry` without its prior (one prior is kept per input, not a chain). */
-const withoutPrior = (entry: StableEntry): StableEntry =>
-  entry.prior === undefined ? entry : { shape: entry.shape, parts: entry.parts, value: entry.value };
-
 /**
  * Whether `a` and `b` can stand for each other: lists of the same values in order, or objects of one prototype
  * whose own fields hold the same values (two builds of an entity from records that read the same).
@@ -155,15 +151,16 @@ export function stableValue<T>(
 ): T {
   const entry = kept.get(input);
   if (entry && entry.shape === shape && sameParts(entry.parts, parts)) return entry.value as T;
+  // the parts of before the last change (a change and its undoing): that value again; one prior kept, not a chain
   const prior = entry?.prior;
-  // the parts of before the last change (a change and its undoing): that value again, and the last one as prior
-  if (prior !== undefined && prior.shape === shape && sameParts(prior.parts, parts)) {
-    kept.set(input, { shape, parts: prior.parts, value: prior.value, prior: withoutPrior(entry as StableEntry) });
-    return prior.value as T;
-  }
-  const value = build();
-  kept.set(input, { shape, parts, value, prior: entry && withoutPrior(entry) });
-  return value;
+  const value = prior !== undefined && prior.shape === shape && sameParts(prior.parts, parts) ? prior.value : build();
+  kept.set(input, {
+    shape,
+    parts,
+    value,
+    prior: entry && { shape: entry.shape, parts: entry.parts, value: entry.value },
+  });
+  return value as T;
 }
 
 /**

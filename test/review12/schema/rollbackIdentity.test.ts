@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { Entity, createResource } from '../../../core/index.js';
+import { Entity, RestEndpoint, createResource } from '../../../core/index.js';
 import { useControllers } from '../../fixtures/controllers.js';
 import { record } from '../../fixtures/streams.js';
 
@@ -45,6 +45,9 @@ const Writers = createResource({ urlPrefix: API, path: '/writers/:id', schema: W
 const Docs = createResource({ urlPrefix: API, path: '/docs/:id', schema: Doc, optimistic: true });
 const Shelves = createResource({ urlPrefix: API, path: '/shelves/:id', schema: Shelf });
 
+/** A plain list endpoint (no Collection): its result is a list of pks read through the stable values by input. */
+const docsByWriter = new RestEndpoint({ urlPrefix: API, path: '/writers/:id/docs', schema: [Doc] });
+
 let answer: () => Response = () => HttpResponse.json({ message: 'no' }, { status: 500 });
 const server = setupServer(
   http.patch(`${API}/writers/:id`, () => answer()),
@@ -65,6 +68,7 @@ function seeded() {
   c.setResponse(Docs.getList, {}, [doc(1), doc(2), doc(3, 2)]);
   c.setResponse(Shelves.get, { id: 1 }, { id: 1, docs: [doc(1), doc(2), doc(3, 2)] });
   c.setResponse(Docs.get, { id: 2 }, doc(2)); // its own result: fresh, no request
+  c.setResponse(docsByWriter, { id: 1 }, [doc(1), doc(2)]);
   const list = record(c.observe(Docs.getList, {}));
   const one = record(c.observe(Docs.get, { id: 2 }));
   const shelf = record(c.observe(Shelves.get, { id: 1 }));
@@ -100,6 +104,17 @@ describe('a rolled-back optimistic write gives back the objects shown before it'
     list.unsubscribe();
     one.unsubscribe();
     shelf.unsubscribe();
+  });
+
+  it('a plain [Entity] list endpoint gives back its list too', async () => {
+    const { c, list, one, shelf } = seeded();
+    const plain = record(c.observe(docsByWriter, { id: 1 }));
+    const before = plain.last().data!;
+    const done = fail(c.fetch(Writers.partialUpdate, { id: 1 }, { name: 'guess' }));
+    expect(plain.last().data![1]!.writer!.name).toBe('guess');
+    await done;
+    expect(plain.last().data).toBe(before);
+    for (const stream of [plain, list, one, shelf]) stream.unsubscribe();
   });
 
   it('a record and its nested entity changed together (update with a body holding the writer)', async () => {
