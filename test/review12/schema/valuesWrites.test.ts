@@ -86,7 +86,7 @@ describe('a write into a large Collection of Values reads each unchanged entry a
   it('remove of one entry', () => {
     const { c, looks, reset } = counted(n);
     reset();
-    c.setResponse(remove, { id: 'r7' }, { r7: { id: 'r7' } } as never);
+    c.setResponse(remove, { id: 'r7' }, { r7: { id: 'r7' } });
     expect(looks()).toBeLessThanOrEqual(4 * n + 20);
     expect(stored(c).r7).toBeUndefined();
     expect(Object.keys(stored(c))).toHaveLength(n - 1);
@@ -160,13 +160,23 @@ describe('identity through Values collection writes', () => {
     expect(Object.keys(c.getResponse(mixedMap, {}).data!)).toEqual(['a', 'b', 'c']);
   });
 
+  it('remove given one item (not an object of entries) is a type error: its fields would be read as entries', () => {
+    const c = make();
+    c.setResponse(map, {}, rows(2));
+    // @ts-expect-error one item: remove of a Values collection takes an object of entries, as assign does
+    const single: Parameters<typeof c.setResponse<typeof remove>>[2] = { id: 'r1', name: 'row 1' };
+    expect(single).toBeDefined();
+    c.setResponse(remove, { id: 'r1' }, { r1: { id: 'r1', name: 'row 1' } });
+    expect(Object.keys(stored(c))).toEqual(['r0']);
+  });
+
   it('remove of an entry not there keeps the object; of one there, a new object without it (a __proto__ key stays)', () => {
     const c = make();
     c.setResponse(map, {}, JSON.parse('{"__proto__":{"id":"p","name":"proto"},"r1":{"id":"r1","name":"one"}}'));
     const before = stored(c);
-    c.setResponse(remove, { id: 'zz' }, { zz: { id: 'zz' } } as never);
+    c.setResponse(remove, { id: 'zz' }, { zz: { id: 'zz' } });
     expect(stored(c)).toBe(before);
-    c.setResponse(remove, { id: 'r1' }, { r1: { id: 'r1' } } as never);
+    c.setResponse(remove, { id: 'r1' }, { r1: { id: 'r1' } });
     expect(stored(c)).not.toBe(before);
     expect(Object.keys(stored(c))).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(stored(c))).toBe(Object.getPrototypeOf(before));
