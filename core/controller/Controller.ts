@@ -3,7 +3,7 @@ import { connectSource } from './connect.js';
 import { isQueryable, storeGet, storeObserve } from './StoreQueries.js';
 import type { ArraySchema, Denormalize } from '../schema/index.js';
 import { checkRows } from './setRows.js';
-import { Store, restoreState, type State } from '../store/index.js';
+import { Store, restoreState, warnJsonLosses, type State } from '../store/index.js';
 import { cacheOptions, type ControllerOptions, type ResolvedOptions } from './options.js';
 import { QueryCache } from './QueryCache.js';
 import { isFresh, responseSnapshot } from './QueryStream.js';
@@ -277,7 +277,7 @@ export class Controller {
     const stamp = this.#requests.stamps.next();
     // normalized with `schema` as if a response held it at `stamp` (partial values merge); throws what normalize
     // throws (a value without a pk, say), and the store is then unchanged
-    const { changes } = this.#store.dispatch({
+    const { state, changes } = this.#store.dispatch({
       type: 'setEntity',
       schema,
       args,
@@ -286,6 +286,8 @@ export class Controller {
       expiresAt: now + 60_000,
     });
     this.#requests.stamps.wrote(stamp);
+    // the app's own values: in development, say where one would not survive JSON (snapshots, persist, syncTabs)
+    if (process.env.NODE_ENV !== 'production') warnJsonLosses(state, changes, 'controller.set');
     const log = this.#requests.log;
     if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
       log.emit({ type: 'set', args, changes });
@@ -344,7 +346,16 @@ export class Controller {
   /** `setResponse` / `setError`: the last argument is the value. */
   #set(endpoint: ControllerEndpoint, argsAndValue: readonly unknown[], isError: boolean): void {
     const args = argsAndValue.slice(0, -1);
-    this.#requests.write(endpoint, this.#cache.keyOf(endpoint, args), args, argsAndValue[args.length], { isError });
+    const { state, changes } = this.#requests.write(
+      endpoint,
+      this.#cache.keyOf(endpoint, args),
+      args,
+      argsAndValue[args.length],
+      {
+        isError,
+      },
+    );
+    if (process.env.NODE_ENV !== 'production' && !isError) warnJsonLosses(state, changes, 'controller.setResponse');
   }
 
   /** A synchronous snapshot of one request in the store. */

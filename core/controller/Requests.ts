@@ -5,7 +5,7 @@
  * `fetch` resolves with its own response.
  */
 import { AbortError, NetworkError, NormalizeError, ValidationError, toError } from '../errors.js';
-import type { OptimisticLayer, Store } from '../store/index.js';
+import type { OptimisticLayer, Store, Transition } from '../store/index.js';
 import type { EntityTables } from '../schema/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { describe, readOwn, tryOnce } from './attempt.js';
@@ -409,18 +409,18 @@ export class Requests implements RequestStatus {
     this.pins.clear();
   }
 
-  /** Stores a response (normalized; throws what normalize throws) or an error for `key`. */
+  /** Stores a response (normalized; throws what normalize throws) or an error for `key`; the transition made. */
   write(
     endpoint: ControllerEndpoint,
     key: string,
     args: readonly unknown[],
     value: unknown,
     options: WriteOptions,
-  ): void {
+  ): Transition {
     const date = options.date ?? this.#options.now();
     const fetchedAt = options.fetchedAt ?? this.stamps.next();
     if (!options.isError) this.stamps.wrote(fetchedAt);
-    const { changes } = this.#store.dispatch(
+    const transition = this.#store.dispatch(
       options.isError
         ? {
             type: 'error',
@@ -454,8 +454,9 @@ export class Requests implements RequestStatus {
         : options.fetched
           ? 'fetch'
           : 'set';
-      this.log.emit({ type, key, endpoint, args, error, changes });
+      this.log.emit({ type, key, endpoint, args, error, changes: transition.changes });
     }
+    return transition;
   }
 }
 

@@ -83,8 +83,13 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     : never;
   /** Whether this stores objects of entities (a Collection of `schema.Values`) rather than lists. */
   declare readonly isValuesCollection: boolean;
-  /** Schema removing the item(s) of a response from every matching list (and updating the entity). */
-  declare readonly remove: CollectionAdder<ItemOf<S>>;
+  /**
+   * Schema removing the item(s) of a response from every matching list (and updating the entity); for a Collection
+   * of `schema.Values`, the entries of a response (an object of entities, as `assign` takes) from every matching object.
+   */
+  declare readonly remove: [S] extends [Values<infer _I, infer _A>]
+    ? CollectionAdder<ItemOf<S>, Record<string, Denormalize<ItemOf<S>>>>
+    : CollectionAdder<ItemOf<S>>;
   /**
    * Schema moving an updated item between lists: out of the lists its stored values match and its new
    * values (the response, the body) do not, into the lists its new values match (at the end).
@@ -121,7 +126,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
     else {
       (this as { push: unknown }).push = new CollectionAdder(this, appendUnique);
       (this as { unshift: unknown }).unshift = new CollectionAdder(this, prependUnique);
-      this.remove = new CollectionAdder(this, removeItems);
+      (this as { remove: unknown }).remove = new CollectionAdder(this, removeItems);
       this.move = new CollectionMover(this, appendUnique);
     }
   }
@@ -251,7 +256,7 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
             ? 'remove'
             : placeOf(existing as string[], merged as string[], pks as readonly string[]),
         );
-      else ctx.write(this.key, listPk, merged);
+      else ctx.writeMerged(this.key, listPk, existing, merged);
     }
   }
 

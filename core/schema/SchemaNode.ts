@@ -20,6 +20,12 @@ export interface NormalizeContext {
    */
   write(key: string, pk: string, incoming: unknown, merge?: (existing: unknown, incoming: unknown) => unknown): void;
   /**
+   * Writes `merged`, the caller's merge of the stored record `existing` (`get`) with a change: `existing` itself
+   * when nothing changed, otherwise a new object that differs from it (not compared again: a one-entry change of
+   * a large object costs no walk over its unchanged entries). Not over a record written by a newer request.
+   */
+  writeMerged(key: string, pk: string, existing: unknown, merged: unknown): void;
+  /**
    * Writes a list's whole membership (a response's list). When the stored list changed after this
    * write's request started by additions and removals only, those are replayed over `pks`; when a whole
    * list newer than it is stored, that one stays.

@@ -6,7 +6,7 @@ export type { Changes, Transition } from './reducer.js';
 export { initialState, restoreState } from './state.js';
 export { mergeAction, mergeState, snapshotOf } from './stateSnapshot.js';
 /** @internal What writes the state as JSON names a value JSON cannot write; not part of the package's types. */
-export { assertJsonSafe } from './jsonSafe.js';
+export { assertJsonSafe, warnJsonLosses } from './jsonSafe.js';
 export type { MergeAction, SnapshotMeta, SnapshotOptions, StateSnapshot } from './stateSnapshot.js';
 export type { OptimisticLayer, RequestMeta, State } from './state.js';
 export type {

@@ -22,6 +22,11 @@ export interface StableEntry {
   readonly shape: string;
   readonly parts: readonly unknown[];
   readonly value: unknown;
+  /**
+   * The entry this one replaced (without its own prior): the value of before a change that was then undone (a
+   * rolled-back optimistic layer) is given back, not an equal new one.
+   */
+  readonly prior?: StableEntry | undefined;
 }
 
 interface ResultEntry {

@@ -14,6 +14,7 @@ import {
   newNode,
   sameList,
   sameRecords,
+  sameValue,
   stableValue,
   unsettle,
   type Dependencies,
@@ -344,6 +345,12 @@ export class ReadPass implements DenormalizeContext, PatchHost {
     // the same values read again (a node the write `reached`; a patched list), or a list rewritten to the same items
     if (rebuilt ? sameReads && before !== deps && sameRecords(before!, deps, true) : sameList(previous, built.value))
       built.value = previous;
+    else if (previous !== undefined && built.value !== previous) {
+      // a change undone (a rolled-back layer): the value of before it, which this build can stand for
+      const prior = built.prior;
+      built.prior = previous;
+      if (prior !== undefined && sameValue(prior, built.value)) built.value = prior;
+    }
     if (!this.reshaped && deps.length > 0 && !sameReads) this.reshaped = true;
     if (!sameReads && (rebuilt || before !== undefined)) this.#memo.reshapes++; // another result's paths may go through it
     // a rebuild that read the same records is listed already

@@ -6,7 +6,7 @@ import type { DenormalizeContext } from '../SchemaNode.js';
 import { assignField, hasOwn, ownValue } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import type { EntityTables } from '../types.js';
-import { NO_DEPS, newNode, type RecordNode } from './dependencies.js';
+import { NO_DEPS, newNode, sameList, type RecordNode } from './dependencies.js';
 import type { Recording } from './Recording.js';
 
 /** What a build reads nested values with: `plan`, when given, is the plan of `schema` (an Entity class). */
@@ -26,7 +26,7 @@ export function buildEntity(
   plan: EntityPlan,
   record: Record<string, unknown>,
   ctx: EntityReader,
-  node: { value: unknown },
+  node: { value: unknown; readonly prior?: unknown },
   previous: unknown,
 ): unknown {
   if (plan.validate && plan.validate(record)) return INVALID;
@@ -45,7 +45,7 @@ export function buildEntity(
         : !entity.list
           ? ctx.unvisit(entity.Cls, raw, entity.plan)
           : Array.isArray(raw)
-            ? entityList(entity.Cls, entity.plan, raw, ctx, previous, field.name)
+            ? entityList(entity.Cls, entity.plan, raw, ctx, previous, field.name, node.prior)
             : raw;
     if (value === INVALID) {
       if (field.required) return INVALID;
@@ -60,7 +60,8 @@ export function buildEntity(
 /**
  * The `[Entity]` field `name` read from its stored pks: items that are invalid or missing are dropped (as
  * `denormalizeList` does). When `previous` (the last build of the record) holds the same entities in that
- * field, its list comes back; a record's first build has nothing to compare with and no lookup to make.
+ * field, its list comes back (or the list of the build before it, `prior`: a change undone); a record's first build
+ * has nothing to compare with and no lookup to make.
  */
 function entityList(
   Cls: typeof Entity,
@@ -69,6 +70,7 @@ function entityList(
   ctx: EntityReader,
   previous: unknown,
   name: string,
+  prior: unknown,
 ): unknown[] {
   // a copy of the pks, overwritten: the list is made at its length (a list grown by `push` holds at least 16 slots)
   const out = raw.slice();
@@ -80,9 +82,9 @@ function entityList(
   out.length = kept;
   if (typeof previous !== 'object' || previous === null) return out;
   const before = (previous as Record<string, unknown>)[name];
-  if (!Array.isArray(before) || before.length !== out.length) return out;
-  for (let i = 0; i < out.length; i++) if (before[i] !== out[i]) return out;
-  return before;
+  if (sameList(before, out)) return before as unknown[];
+  const older = typeof prior === 'object' && prior !== null ? (prior as Record<string, unknown>)[name] : undefined;
+  return sameList(older, out) ? (older as unknown[]) : out;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ownValue } from '../safeObject.js';
+import { hasOwn, ownValue } from '../safeObject.js';
 import { INVALID } from '../special.js';
 import type { StableEntry } from './MemoCache.js';
 import type { EntityTables } from '../types.js';
@@ -26,6 +26,11 @@ export interface RecordNode {
    */
   record: object;
   value: unknown;
+  /**
+   * The value before its last rebuild gave another one: handed out again when a rebuild gives one that can stand for
+   * it (`sameValue`), so that a change undone (a rolled-back optimistic layer) reads as the objects of before.
+   */
+  prior: unknown;
   /** `undefined` forces a rebuild. */
   deps: Dependencies | undefined;
   /** The pass that resolved it last: its number once built or validated (or while building), minus it while validating. */
@@ -51,6 +56,7 @@ export function newNode(schema: unknown, key: string, pk: string, record: object
     pk,
     record,
     value: undefined,
+    prior: undefined,
     deps: undefined,
     pass: 0,
     dirty: 0,
@@ -114,6 +120,25 @@ export function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean
 }
 
 /**
+ * Whether `a` and `b` can stand for each other: lists of the same values in order, or objects of one prototype
+ * whose own fields hold the same values (two builds of an entity from records that read the same).
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && sameParts(a, b);
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  let count = 0;
+  for (const key in a) {
+    if (!hasOwn.call(a, key)) continue;
+    if (!hasOwn.call(b, key) || (a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key])
+      return false;
+    count++;
+  }
+  for (const key in b) if (hasOwn.call(b, key)) count--;
+  return count === 0;
+}
+
+/**
  * Referential stability (`DenormalizeContext.stable`): the value `kept` holds for `input` when it was built from the
  * same `shape` and `parts`, else `build()`'s, kept.
  */
@@ -126,9 +151,16 @@ export function stableValue<T>(
 ): T {
   const entry = kept.get(input);
   if (entry && entry.shape === shape && sameParts(entry.parts, parts)) return entry.value as T;
-  const value = build();
-  kept.set(input, { shape, parts, value });
-  return value;
+  // the parts of before the last change (a change and its undoing): that value again; one prior kept, not a chain
+  const prior = entry?.prior;
+  const value = prior !== undefined && prior.shape === shape && sameParts(prior.parts, parts) ? prior.value : build();
+  kept.set(input, {
+    shape,
+    parts,
+    value,
+    prior: entry && { shape: entry.shape, parts: entry.parts, value: entry.value },
+  });
+  return value as T;
 }
 
 /**

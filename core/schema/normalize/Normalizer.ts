@@ -81,6 +81,13 @@ export class Normalizer implements NormalizeContext {
     this.#writeIn(state, pk, recordOf(state, pk), incoming, merge);
   }
 
+  writeMerged(key: string, pk: string, existing: unknown, merged: unknown): void {
+    const state = this.writer.state(key);
+    const existingMeta = this.#metaOf(state, pk, existing);
+    if (existingMeta !== undefined && this.meta.fetchedAt < existingMeta.fetchedAt) return; // a newer write holds
+    this.writer.set(state, pk, existing, merged, this.meta);
+  }
+
   writeList(key: string, pk: string, pks: readonly string[]): void {
     const state = this.writer.state(key);
     const existing = recordOf(state, pk);
