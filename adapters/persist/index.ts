@@ -230,7 +230,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     throw new TypeError(`persist: ${wrong}`);
   }
   // a page, or a Web Worker (no document, but one user's: `importScripts` is a worker's); a server is neither
-  const inBrowser = typeof document !== 'undefined' || typeof importScripts === 'function';
+  const inBrowser = typeof document !== 'undefined' || 'importScripts' in globalThis;
   // a server render: nothing to keep across page loads, and a storage there (even one given) serves every user
   const storage = inBrowser ? (given ?? (globalThis.localStorage as PersistStorage | undefined)) : undefined;
   if (storage === undefined || storage === null) {
