@@ -43,6 +43,8 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   readonly #clock: () => number;
   /** Numbers transitions: a stream listed with the current one is already listed for it. */
   #transitions = 0;
+  /** The optimistic layers of the last transition's state: fewer in the next one is a change undone (see `MemoCache.undoing`). */
+  #layers = 0;
   /** Where polling and retry waits are scheduled (`undefined`: the global timers). */
   declare readonly scheduler: SchedulerLike | undefined;
   /** The requests of this cache's keys. */
@@ -253,6 +255,8 @@ export class QueryCache implements StreamHost, RequestListener, CollectorView, E
   #onTransition({ state, changes }: Transition): void {
     this.gc.changed(state, changes.entities); // a deleted record or an edited list: the next sweep buries it
     const reader = this.reader;
+    reader.memo.undoing = state.optimistic.length < this.#layers;
+    this.#layers = state.optimistic.length;
     const before = reader.follow(state);
     if (changes.entities === 'all' || changes.endpoints === 'all') {
       for (const stream of [...this.streams.values()]) stream.update();

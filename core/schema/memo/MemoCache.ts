@@ -63,6 +63,12 @@ export class MemoCache {
   /** @internal The node map made last for each table key: a new version of the table starts from its nodes. */
   readonly latest = new Map<string, Map<string, RecordNode>>();
   /** @internal */ readonly stableByInput = new WeakMap<object, StableEntry>();
+  /**
+   * @internal The last write took optimistic layers away (a rolled-back or answered mutation): a rebuilt value is
+   * compared with the one of before its last change, and that one is given back when it reads the same (`prior`).
+   * Off otherwise, so that writes do not pay for the comparison.
+   */
+  undoing = false;
   /** @internal Entities read past the depth limit, by record. */ readonly shallow = new WeakMap<object, object>();
   /** The last write whose changes were marked dirty, the mark, and what it changed. */
   #marked:

@@ -349,7 +349,7 @@ export class ReadPass implements DenormalizeContext, PatchHost {
       // a change undone (a rolled-back layer): the value of before it, which this build can stand for
       const prior = built.prior;
       built.prior = previous;
-      if (prior !== undefined && sameValue(prior, built.value)) built.value = prior;
+      if (this.#memo.undoing && prior !== undefined && sameValue(prior, built.value)) built.value = prior;
     }
     if (!this.reshaped && deps.length > 0 && !sameReads) this.reshaped = true;
     if (!sameReads && (rebuilt || before !== undefined)) this.#memo.reshapes++; // another result's paths may go through it
