@@ -86,6 +86,26 @@ interface Pager {
 
 const pagers = new WeakMap<Controller, Map<string, Pager>>();
 
+/** @internal How many lists' cursors and pagers `controller` keeps (tests). */
+export const infiniteInternals = (controller: Controller) => ({
+  cursors: cursors.get(controller)?.size ?? 0,
+  pagers: pagers.get(controller)?.size ?? 0,
+});
+
+/** Per map of cursors or pagers, the size at which it is next looked through (see `forget`). */
+const sweepAt = new WeakMap<Map<string, unknown>, number>();
+
+/**
+ * Before a list joins `lists`: once it doubled since it was last looked through, forgets the lists the store no
+ * longer holds (collected: a new first page would start their paging over anyway) that are not `busy`.
+ */
+function forget<T>(controller: Controller, lists: Map<string, T>, busy?: (value: T) => boolean): void {
+  if (lists.size < (sweepAt.get(lists) ?? 32)) return;
+  const meta = controllerInternals(controller).store.current.meta;
+  for (const [key, value] of lists) if (meta[key] === undefined && !busy?.(value)) lists.delete(key);
+  sweepAt.set(lists, Math.max(32, lists.size * 2));
+}
+
 /** The pager of the list `key` on `controller` (a reader's own one when the arguments have no key). */
 function pagerOf(controller: Controller, key: string | undefined): Pager {
   const made = (): Pager => ({
@@ -96,7 +116,10 @@ function pagerOf(controller: Controller, key: string | undefined): Pager {
   let lists = pagers.get(controller);
   if (!lists) pagers.set(controller, (lists = new Map()));
   let pager = lists.get(key);
-  if (!pager) lists.set(key, (pager = made()));
+  if (!pager) {
+    forget(controller, lists, (kept) => kept.loading !== undefined || kept.paged.observed);
+    lists.set(key, (pager = made()));
+  }
   return pager;
 }
 
@@ -253,6 +276,7 @@ export function observeInfinite<E extends ReadEndpoint>(
     // The store's current state, not getState(): that hands the state out, and the next write copies its tables
     const meta = controllerInternals(controller).store.current.meta[key];
     if (!current || (current.fetchedAt !== meta?.fetchedAt && !meta?.error)) {
+      if (!current) forget(controller, lists);
       current = { fetchedAt: meta?.fetchedAt, param: undefined, next: paging.next(snapshot.data, undefined) };
       lists.set(key, current);
     }

@@ -3,6 +3,7 @@ import { setupServer } from 'msw/node';
 import { firstValueFrom, filter, type Subscription } from 'rxjs';
 import { controllerInternals } from '../../core/controller/Controller.js';
 import { Controller, observeInfinite, type InfiniteState } from '../../core/index.js';
+import { infiniteInternals } from '../../core/controller/infinite.js';
 import { FEED_PAGE, PostFeed, PostResource, feedHandlers } from '../fixtures/feedServer.js';
 
 const feed = feedHandlers();
@@ -351,5 +352,45 @@ describe('observeInfinite errors', () => {
     expect(() => observeInfinite(controller, list, undefined)).toThrow(
       /observeInfinite\(Post\.plainList\): no paginationField/,
     );
+  });
+});
+
+describe('the paging of lists the store let go', () => {
+  it('is forgotten with them: a controller that pages through many argument lists keeps no paging for collected ones', async () => {
+    const clock = { now: 1_000 };
+    controller = new Controller({ retry: false, now: () => clock.now, gcTime: 1_000 });
+    const opened = 80;
+    for (let userId = 1; userId <= opened; userId++) {
+      const posts = observeInfinite(controller, PostResource.getList, { userId }, { pageSize: FEED_PAGE });
+      const subscription = posts.state$.subscribe();
+      await firstValueFrom(posts.state$.pipe(filter((s) => s.data !== undefined)));
+      subscription.unsubscribe();
+      clock.now += 2_000; // its list is collected
+      controller.gc();
+    }
+    const kept = infiniteInternals(controller);
+    expect(kept.cursors).toBeLessThan(opened / 2);
+    expect(kept.pagers).toBeLessThan(opened / 2);
+    // a list still observed keeps its paging across the sweeps: its next page follows its first
+    const posts = observeInfinite(controller, PostResource.getList, undefined, { pageSize: FEED_PAGE });
+    const view = follow(posts);
+    await view.until((s) => s.data !== undefined);
+    await posts.loadNext();
+    for (let userId = 1; userId <= 40; userId++) {
+      const other = observeInfinite(
+        controller,
+        PostResource.getList,
+        { userId: 1000 + userId },
+        { pageSize: FEED_PAGE },
+      );
+      const subscription = other.state$.subscribe();
+      await firstValueFrom(other.state$.pipe(filter((s) => s.data !== undefined)));
+      subscription.unsubscribe();
+      clock.now += 2_000;
+      controller.gc();
+    }
+    await posts.loadNext();
+    expect(ids(view.last.data)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(view.last.hasNext).toBe(false);
   });
 });
