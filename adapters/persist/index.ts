@@ -45,8 +45,10 @@ export interface PersistStorage {
  */
 export interface PersistOptions {
   /**
-   * Where the state is kept. Default: `localStorage` in a browser. Where there is no `document` (a server
-   * render), `persist` does nothing, with or without it: a server's storage would be shared by users.
+   * Where the state is kept. Default: `localStorage` in a browser. Without it, where there is no
+   * `document` (a server render), `persist` does nothing. Given where there is no `document` and no worker
+   * (Node: a script, a test, or a server), it is read and written, with a warning in development: on a server
+   * one storage would be shared by every user's requests, so start `persist` in the browser only.
    */
   readonly storage?: PersistStorage | undefined;
   /** The storage key. Default `'rx-rest'`. */
@@ -182,8 +184,8 @@ function isEnvelope(value: unknown): value is PersistedState {
  * (quota, private mode) is reported, and the state it did not take is written by the next save (a
  * change, `flush()`, the page hidden, the teardown) once the storage works again. Every such case logs
  * one `console.warn` naming the reason and never throws. Returns the teardown; as a manager,
- * `dispose()` calls it. Without `options.storage` it uses `localStorage`; where there is no
- * `document` (a server render) it does nothing, even with a `storage` (nothing read or written). While a server-rendered page hydrates (an adapter
+ * `dispose()` calls it. Without `options.storage` it uses `localStorage`, and where there is no
+ * `document` (a server render) it does nothing; a `storage` given there is used (see `PersistOptions.storage`). While a server-rendered page hydrates (an adapter
  * holds the hydration: `loadController`, `controllerPerRequest`, or `holdHydration()`), the save is read
  * once the page is hydrated, so the first render shows the server's data (no hydration mismatch); the
  * restore then keeps whatever is newer. A first argument that is no `Controller`, a `storage` without the
@@ -229,12 +231,17 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     }
     throw new TypeError(`persist: ${wrong}`);
   }
-  // a page, or a Web Worker (no document, but one user's: `importScripts` is a worker's); a server is neither
+  // a page, or a Web Worker (no document, but one user's: `importScripts` is a worker's)
   const inBrowser = typeof document !== 'undefined' || 'importScripts' in globalThis;
-  // a server render: nothing to keep across page loads, and a storage there (even one given) serves every user
-  const storage = inBrowser ? (given ?? (globalThis.localStorage as PersistStorage | undefined)) : undefined;
+  // Node without a storage given: a server render (nothing to keep across page loads); with one, a script or a
+  // server: it is the app's, but a server's would serve every user's requests
+  if (process.env.NODE_ENV !== 'production' && given && !inBrowser)
+    warn(
+      'options.storage is used where there is no document (Node). On a server, one storage would carry one user\'s data into another user\'s page: start persist in the browser only (in a component, or where typeof window !== "undefined").',
+    );
+  const storage = given ?? (inBrowser ? (globalThis.localStorage as PersistStorage | undefined) : undefined);
   if (storage === undefined || storage === null) {
-    // a server render, or no localStorage
+    // a server render (nothing to keep across page loads, and one storage for every user), or no localStorage
     if (inBrowser)
       warn(
         process.env.NODE_ENV !== 'production'

@@ -175,9 +175,9 @@ const CASES = [
   // once the explanations of their warnings left production; persist 1.53 with the checks of its arguments, 1.71
   // once a record deleted while the save is read stays deleted; sync 1.49 with a reset applied at its stamp, 1.61
   // with the deletions a tab remembers capped (the oldest forgotten) and looked up per record (+0.06), 1.65 with a
-  // protocol version in each message, a tab ignoring those of another release (+0.04); persist 1.75 with nothing read
-  // or written on a server even with a given storage (a Web Worker is no server), `restored` settled by the teardown
-  // and a throttle of Infinity saving on flush, hide and teardown only
+  // protocol version in each message, a tab ignoring those of another release (+0.04); persist 1.75 with `restored`
+  // settled by the teardown, a throttle of Infinity saving on flush, hide and teardown only, and a Web Worker's
+  // given storage used without a warning
   entry('rx-rest/persist', 'adapters/persist/index.ts', [], 1.77 * KiB),
   entry('rx-rest/sync', 'adapters/sync/index.ts', [], 1.65 * KiB),
 ];

@@ -1,9 +1,9 @@
 // @vitest-environment node
 /**
- * `persist` on a server (API.md "Server rendering": starting the add-ons on a server does nothing and
- * throws nothing). A storage given explicitly changes nothing there: a storage shared at module level
- * by every request of a server would carry one user's data into another user's page, so it is neither
- * read nor written, whether it answers synchronously or with promises.
+ * `persist` where there is no document (API.md "Server rendering": starting the add-ons on a server does nothing
+ * and throws nothing). Without a storage it does nothing. A storage given there is the app's (a Node script, a
+ * test) and is used, with a development warning: on a server, one storage shared by every request would carry one
+ * user's data into another user's page. A Web Worker has no document either, but is one user's: no warning.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Controller, RestEndpoint, takeSnapshot } from '../../../core/index.js';
@@ -39,50 +39,41 @@ function sharedStorage(async: boolean) {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe.each([
-  ['a synchronous storage', false],
-  ['an asynchronous storage', true],
-])('persist on a server given %s', (_, async) => {
-  it('neither reads nor writes it, across requests, changes, a reset, flush and teardown', async () => {
+describe('persist where there is no document (Node: a server render, a script, a test)', () => {
+  it('without a storage: nothing is read or written, and nothing is said', async () => {
     expect(typeof document).toBe('undefined');
     const warn = vi.spyOn(console, 'warn');
-    const { items, calls, storage } = sharedStorage(async);
-    const before = items.get('rx-rest');
-    for (const user of ['alice', 'bob']) {
-      let stop!: ReturnType<typeof persist>;
-      const c = new Controller({
-        environment: {},
-        managers: [(c) => (stop = persist(c, { storage, throttle: 0, version: 1 }))],
-      });
-      expect(await stop.restored).toBe(false);
-      c.setResponse(getTodo, { id: 1 }, todo(1, `${user}'s private todo`));
-      await stop.flush();
-      c.resetEntireStore();
-      c.setResponse(getTodo, { id: 2 }, todo(2, `${user}'s second`));
-      await stop.flush();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      c.dispose();
-      stop(); // twice: harmless
-    }
-    expect(calls).toEqual([]);
-    expect(items.get('rx-rest')).toBe(before);
+    const c = new Controller({ environment: {} });
+    const stop = persist(c, { throttle: 0 });
+    expect(await stop.restored).toBe(false);
+    c.setResponse(getTodo, { id: 1 }, todo(1, 'server data'));
+    await stop.flush();
+    stop();
+    c.dispose();
     expect(warn).not.toHaveBeenCalled();
   });
 
-  it('restores nothing from it: a request of another user never sees its data', async () => {
-    const { storage } = sharedStorage(async);
-    const alice = new Controller({ environment: {} });
-    alice.setResponse(getTodo, { id: 7 }, todo(7, "alice's"));
-    storage.setItem('rx-rest', JSON.stringify({ format: 'rx-rest', savedAt: Date.now(), state: takeSnapshot(alice) }));
-    const bob = new Controller({ environment: {} });
-    const stop = persist(bob, { storage });
-    expect(await stop.restored).toBe(false);
-    expect(bob.getResponse(getTodo, { id: 7 }).data).toBeUndefined();
-    expect(takeSnapshot(bob).entities).toEqual({});
-    stop();
-    alice.dispose();
-    bob.dispose();
-  });
+  it.each([
+    ['a synchronous storage', false],
+    ['an asynchronous storage', true],
+  ])(
+    "given %s: it is the app's, so it is read and written, with a warning that a server would share it",
+    async (_, async) => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const { items, storage } = sharedStorage(async);
+      const c = new Controller({ environment: {} });
+      const stop = persist(c, { storage, throttle: 0, version: 1 });
+      expect(await stop.restored).toBe(true);
+      expect(c.getResponse(getTodo, { id: 9 }).data?.title).toBe('alice');
+      c.setResponse(getTodo, { id: 1 }, todo(1, 'written'));
+      await stop.flush();
+      expect(items.get('rx-rest')).toContain('written');
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(/rx-rest\/persist: options\.storage .*no document.*server/);
+      stop();
+      c.dispose();
+    },
+  );
 });
 
 describe('persist in a Web Worker (no document either, but one user: not a server)', () => {
@@ -90,6 +81,7 @@ describe('persist in a Web Worker (no document either, but one user: not a serve
 
   it('reads and writes the storage it is given', async () => {
     vi.stubGlobal('importScripts', () => {}); // what a worker's global scope has and a server's has not
+    const warn = vi.spyOn(console, 'warn');
     const { items, calls, storage } = sharedStorage(false);
     const c = new Controller({ environment: {} });
     const stop = persist(c, { storage, throttle: 0, version: 1 });
@@ -99,6 +91,7 @@ describe('persist in a Web Worker (no document either, but one user: not a serve
     await stop.flush();
     expect(calls).toContain('set rx-rest');
     expect(items.get('rx-rest')).toContain('from the worker');
+    expect(warn).not.toHaveBeenCalled();
     stop();
     c.dispose();
   });
