@@ -56,7 +56,7 @@ export function applyLayers(state: State, previous: EffectiveEntities | undefine
       const applied = normalizeInto(
         layer.schema,
         // an endpoint's own getOptimisticResponse runs again over the layers below (see Requests#addLayer)
-        (layer as { again?: (entities: EntityTables) => unknown }).again?.(tables.entities) ?? layer.response,
+        layer.again?.(tables.entities) ?? layer.response,
         layer.args,
         tables,
         { fetchedAt: layer.fetchedAt, date: layer.fetchedAt, expiresAt: layer.fetchedAt },

@@ -43,6 +43,11 @@ export interface OptimisticLayer {
   readonly response: unknown;
   /** When the mutation started. */
   readonly fetchedAt: number;
+  /**
+   * The endpoint's own `getOptimisticResponse` run again over the tables of the layers below, whenever the layers
+   * apply (not enumerable; a layer read back from JSON has none, and its `response` stands).
+   */
+  readonly again?: ((entities: EntityTables) => unknown) | undefined;
 }
 
 /** The whole normalized state (Data Client's shape). Changed only by `reducer`. */
