@@ -12,6 +12,10 @@
  *   mapping the list) → its text in the DOM;
  * - a burst of 100 such updates in one task → all 100 shown.
  *
+ * Two floors run beside them on each page, no data library at all: Svelte with the rows in a deep `$state` (a field
+ * assigned) and in a `$state.raw` list (replaced by a mapped copy), Solid with the rows in a store (a field set). What
+ * any data layer adds to a page is measured above them.
+ *
  * Rounds interleave the variants (a fresh page each), and the table gives medians and the ratio
  * rx-rest / TanStack. Environment: BENCH_BROWSER_ROUNDS (default 5), BENCH_BROWSER_UPDATES (single
  * updates per page, default 15), BENCH_BROWSER_BURSTS (bursts per page, default 5), BENCH_BROWSER_SIZES
@@ -52,9 +56,12 @@ const ALL = [
     label: 'Svelte, rx-rest {#each $todos.data} + reconcile',
     base: 'tanstack',
   },
+  { page: 'svelte', name: 'floor', label: 'Svelte alone: a deep $state, a field assigned', base: 'tanstack' },
+  { page: 'svelte', name: 'floor-raw', label: 'Svelte alone: a $state.raw list, mapped', base: 'tanstack' },
   { page: 'solid', name: 'tanstack', label: 'Solid, TanStack solid-query' },
   { page: 'solid', name: 'rx', label: 'Solid, rx-rest createQuery + <For>', base: 'tanstack' },
   { page: 'solid', name: 'rx-reconcile', label: 'Solid, rx-rest createQuery({ reconcile: true })', base: 'tanstack' },
+  { page: 'solid', name: 'floor', label: 'Solid alone: a store, a field set', base: 'tanstack' },
 ] as const;
 const NAMES = process.env.BENCH_BROWSER_VARIANTS?.split(','); // tanstack is always run: the ratios need it
 const VARIANTS = ALL.filter(

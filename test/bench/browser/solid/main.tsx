@@ -5,4 +5,5 @@ void start({
   rx: () => import('./rx.jsx'),
   'rx-reconcile': () => import('./rxReconcile.jsx'),
   tanstack: () => import('./tanstack.jsx'),
+  floor: () => import('./floor.jsx'),
 });

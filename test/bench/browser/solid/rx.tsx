@@ -8,6 +8,7 @@ import { For } from 'solid-js';
 import { render } from 'solid-js/web';
 import { Todo, TodoResource } from '../api.js';
 import type { Variant } from '../harness.js';
+import { row } from './row.jsx';
 
 const controller = new Controller({ gcTime: Number.POSITIVE_INFINITY });
 
@@ -17,13 +18,7 @@ function List() {
   const todos = createQuery(TodoResource.getList, {}, { controller, reconcile });
   return (
     <ul>
-      <For each={todos()}>
-        {(todo) => (
-          <li id={`t${todo.id}`} classList={{ done: todo.completed }}>
-            {todo.title}
-          </li>
-        )}
-      </For>
+      <For each={todos()}>{row}</For>
     </ul>
   );
 }

@@ -4,6 +4,7 @@ import { For } from 'solid-js';
 import { render } from 'solid-js/web';
 import type { TodoRow } from '../api.js';
 import type { Variant } from '../harness.js';
+import { row } from './row.jsx';
 
 const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, gcTime: Infinity } } });
 
@@ -14,13 +15,7 @@ function List() {
   );
   return (
     <ul>
-      <For each={todos.data}>
-        {(todo) => (
-          <li id={`t${todo.id}`} classList={{ done: todo.completed }}>
-            {todo.title}
-          </li>
-        )}
-      </For>
+      <For each={todos.data}>{row}</For>
     </ul>
   );
 }

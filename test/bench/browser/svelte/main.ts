@@ -8,4 +8,6 @@ void start({
   'rx-reconcile': () => import('./rxReconcile.js'),
   'rx-store-reconcile': () => import('./rxStoreReconcile.js'),
   tanstack: () => import('./tanstack.js'),
+  floor: () => import('./floor.js'),
+  'floor-raw': () => import('./floorRaw.js'),
 });
