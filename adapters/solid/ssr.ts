@@ -96,6 +96,8 @@ export function serverQuery<E extends ReadEndpoint>(
       const stored = controller.getResponse(endpoint, ...list);
       if (stored.data !== undefined && !stored.stale && !stored.invalid) return sent();
       return controller.fetch(endpoint, ...list).then(sent, (error: unknown) => {
+        // a failure that keeps the data (a 5xx refresh of stale data): the data, as the browser shows it
+        if (data() !== undefined) return sent();
         throw forThePage(sent().snapshot.meta[key]?.error ?? { message: String(error) });
       });
     },

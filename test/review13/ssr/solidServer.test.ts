@@ -183,3 +183,30 @@ describe('a failed request during a server render', () => {
     expect(controller.getResponse(TodoResource.get, { id: 1 }).data?.title).toBe('todo 1');
   });
 });
+
+describe('held data whose refetch fails during a server render', () => {
+  const One = () => {
+    const todo = createQuery(TodoResource.get, () => ({ id: 1 }));
+    return p(() => `todo: ${todo()?.title}`);
+  };
+
+  it('a 5xx refetch of stale data renders the data it had (as the browser keeps it), not the ErrorBoundary', async () => {
+    const controller = await holdingTodo1();
+    controller.expireAll(TodoResource.get);
+    fake.fail('GET', 503);
+    const html = await renderToStringAsync(page(controller, One));
+    expect(fake.requests).toEqual(['GET /todos/1']);
+    const shown = html.replace(/<script>[\s\S]*?<\/script>/g, '');
+    expect(shown).toContain('todo: todo 1');
+    expect(shown).not.toContain('failed:');
+    expect(html).toContain('NetworkError'); // the page's snapshot carries the error: the browser shows it beside the data
+  });
+
+  it('a 404 refetch of stale data surfaces the error (as in the browser)', async () => {
+    const controller = await holdingTodo1();
+    controller.expireAll(TodoResource.get);
+    fake.fail('GET', 404);
+    const html = await renderToStringAsync(page(controller, One));
+    expect(html).toContain('failed: NetworkError 404');
+  });
+});
