@@ -4,7 +4,7 @@
 import { createComponent, ErrorBoundary, Suspense, type JSX } from 'solid-js';
 import { escape, isServer, ssr } from 'solid-js/web';
 import type { Controller } from '../../../core/index.js';
-import { ControllerProvider, createQuery } from '../../../adapters/solid/index.js';
+import { ControllerProvider, createQuery, createQueryState } from '../../../adapters/solid/index.js';
 import { TodoResource } from '../../fixtures/todoResource.js';
 
 /** What the API answers: todo 1 (the controller holds it on the server) and user 2's list (it does not). */
@@ -44,6 +44,31 @@ export function PartPage(controller: Controller): () => JSX.Element {
                 }, {});
               },
             });
+          },
+        });
+      },
+    });
+}
+
+/** One `<Suspense>` with a createQuery and a createQueryState whose data the server's controller holds. */
+export function HeldPage(controller: Controller): () => JSX.Element {
+  return () =>
+    createComponent(ControllerProvider, {
+      controller,
+      get children() {
+        return createComponent(Suspense, {
+          fallback: 'Loading…',
+          get children() {
+            return createComponent(() => {
+              const todo = createQuery(TodoResource.get, () => ({ id: 1 }));
+              const list = createQueryState(TodoResource.getList, () => ({ userId: 2 }));
+              return paragraph(
+                () =>
+                  `todo: ${todo()?.title}; list: ${list()
+                    .data?.map((t) => t.title)
+                    .join(', ')}`,
+              );
+            }, {});
           },
         });
       },
