@@ -72,10 +72,46 @@ export function readingData<T>(
 const waits = () => !!(sharedConfig.context as { async?: boolean } | undefined)?.async;
 
 /**
+ * On the server, the resource of a query (`serverQuery`, `serverState`): it loads when `source` gives a key,
+ * resolving once `controller` holds fresh data for the request (from a route preload, or fetched now) with the
+ * snapshot of that request (`Sent`), which Solid writes into the page; a failure gives `failed` the snapshot and
+ * the error. Under `renderToString`, which loads no resource, what the query rendered from the controller (`data`)
+ * is written into the page under the resource's id all the same, so the browser restores it while hydrating (no
+ * request, the same HTML) without a state handed by hand.
+ */
+function serverResource<E extends ReadEndpoint>(
+  controller: Controller,
+  endpoint: E,
+  request: Accessor<Request<E>>,
+  data: () => unknown,
+  source: () => string | null | false,
+  failed: (sent: Sent, error: unknown) => Sent,
+  deferStream?: boolean,
+): Resource<Sent | undefined> {
+  const sentOf = (key: string): Sent => ({ 'rx-rest': key, snapshot: takeSnapshot(controller, { keys: [key] }) });
+  const context = sharedConfig.context as { serialize?: (id: string, value: unknown) => void } | undefined;
+  const id = context && sharedConfig.getContextId(); // the resource's, made next
+  const [resource] = createResource(
+    source,
+    (key): Sent | Promise<Sent> => {
+      const { list } = request();
+      const sent = () => sentOf(key);
+      const stored = controller.getResponse(endpoint, ...list);
+      if (stored.data !== undefined && !stored.stale && !stored.invalid) return sent();
+      return controller.fetch(endpoint, ...list).then(sent, (error: unknown) => failed(sent(), error));
+    },
+    { deferStream },
+  );
+  const key = untrack(request).key;
+  if (!waits() && key !== null && untrack(data) !== undefined) context?.serialize?.(id!, sentOf(key));
+  return resource;
+}
+
+/**
  * On the server: a resource that resolves once `controller` holds fresh data for the request (from a
- * route preload, or fetched now; a failure is its error, for `<ErrorBoundary>`), with the snapshot of
- * that request as its value, which Solid writes into the page (held back from the stream's first flush
- * with `deferStream`). It reads the data from the controller.
+ * route preload, or fetched now; a failure is its error, for `<ErrorBoundary>`, unless the data stays beside it,
+ * as after a 5xx refresh of stale data), with the snapshot of that request as its value, which Solid writes into
+ * the page (held back from the stream's first flush with `deferStream`). It reads the data from the controller.
  */
 export function serverQuery<E extends ReadEndpoint>(
   controller: Controller,
@@ -83,23 +119,20 @@ export function serverQuery<E extends ReadEndpoint>(
   request: Accessor<Request<E>>,
   deferStream: boolean,
 ): QueryResource<EndpointData<E>> {
-  const data = () => {
-    const { list, key } = request();
-    return key === null ? undefined : peekQuery(controller, endpoint, ...list).data;
-  };
-  const [resource] = createResource(
+  const data = heldData(controller, endpoint, request);
+  const resource = serverResource(
+    controller,
+    endpoint,
+    request,
+    data,
     // renderToString loads no resource (one with a source shows the boundary's fallback): not where data is held
     () => (waits() || data() === undefined) && request().key, // null: idle
-    (key): Sent | Promise<Sent> => {
-      const { list } = request();
-      const sent = () => ({ 'rx-rest': key, snapshot: takeSnapshot(controller, { keys: [key] }) });
-      const stored = controller.getResponse(endpoint, ...list);
-      if (stored.data !== undefined && !stored.stale && !stored.invalid) return sent();
-      return controller.fetch(endpoint, ...list).then(sent, (error: unknown) => {
-        throw forThePage(sent().snapshot.meta[key]?.error ?? { message: String(error) });
-      });
+    (sent, error) => {
+      // a failure that keeps the data (a 5xx refresh of stale data): the data, as the browser shows it
+      if (data() !== undefined) return sent;
+      throw forThePage(sent.snapshot.meta[sent['rx-rest']]?.error ?? { message: String(error) });
     },
-    { deferStream },
+    deferStream,
   );
   // the controller's data in any case: a synchronous renderToString never loads the resource
   return readingData(
@@ -109,6 +142,14 @@ export function serverQuery<E extends ReadEndpoint>(
     () => false,
   );
 }
+
+/** The data the controller holds for the request (undefined when idle). */
+const heldData =
+  <E extends ReadEndpoint>(controller: Controller, endpoint: E, request: Accessor<Request<E>>) =>
+  () => {
+    const { list, key } = request();
+    return key === null ? undefined : peekQuery(controller, endpoint, ...list).data;
+  };
 
 /**
  * On the server, the state of a query that does not suspend (`createQueryState`, `createInfiniteQuery`):
@@ -124,17 +165,15 @@ export function serverState<E extends ReadEndpoint, S>(
   request: Accessor<Request<E>>,
   state: Accessor<S>,
 ): Accessor<S> {
-  const [resource] = createResource(
+  const resource = serverResource(
+    controller,
+    endpoint,
+    request,
+    heldData(controller, endpoint, request),
     // renderToString loads no resource: it renders the state (as the browser's first render does), not the fallback
     () => waits() && request().key, // null: idle
-    (key): Sent | Promise<Sent> => {
-      const { list } = request();
-      const sent = (): Sent => ({ 'rx-rest': key, snapshot: takeSnapshot(controller, { keys: [key] }) });
-      const stored = controller.getResponse(endpoint, ...list);
-      if (stored.data !== undefined && !stored.stale && !stored.invalid) return sent();
-      // a failure is in the snapshot too (the request's meta holds it): the browser shows the same state
-      return controller.fetch(endpoint, ...list).then(sent, sent);
-    },
+    // a failure is in the snapshot too (the request's meta holds it): the browser shows the same state
+    (sent) => sent,
   );
   return () => {
     resource();
