@@ -16,6 +16,7 @@
 import { BehaviorSubject, Observable, type SchedulerLike, type Unsubscribable } from 'rxjs';
 import { NO_PATHS, NO_READ_DEPS, NOT_READ, type QueryRead, type QueryReader, type ReadDeps } from './QueryReader.js';
 import { isTransient } from './retry.js';
+import { isHydrating } from './hydration.js';
 import { every } from './timers.js';
 import type { ControllerEndpoint, ObserveOptions, QueryState, ResponseSnapshot } from './types.js';
 
@@ -331,7 +332,8 @@ export class QueryStream {
         if (
           this.active &&
           !waiting &&
-          needsFetch(read, fetching, now, mounting) &&
+          // while a server-rendered page hydrates, data is not refetched for its age: it is what the server rendered
+          needsFetch(read, fetching, isHydrating() ? -Infinity : now, mounting) &&
           // stale as it was written (a lifetime of 0) and not marked since: refetched when a subscriber arrives, not
           // on every re-read (each answer would ask again); a key never written or marked has no such meta
           (subscribing || (read.invalid && !read.error) || !host.reader.bornStale(this.key))

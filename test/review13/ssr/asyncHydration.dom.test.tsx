@@ -7,13 +7,16 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { hydrate } from 'solid-js/web';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Controller } from '../../../core/index.js';
+import { Controller, holdHydration } from '../../../core/index.js';
 import { answering, pages } from './asyncPages.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
-/** The page the server renders, hydrated in `#app`; `urls` logs the browser's requests. */
-function hydrated(name: string) {
+/**
+ * The page the server renders, hydrated in `#app`; `urls` logs the browser's requests. `hold`: under a hold on the
+ * hydration, released when `hydrate` returned (as `controllerPerRequest` and `loadController` hold it).
+ */
+function hydrated(name: string, { hold = false } = {}) {
   const html = execFileSync('node_modules/.bin/tsx', ['test/review13/ssr/renderAsync.ts', name], {
     cwd: root,
     encoding: 'utf8',
@@ -28,7 +31,9 @@ function hydrated(name: string) {
   for (const value of Object.values(sent)) if (value instanceof Promise) value.catch(() => {});
   const urls: string[] = [];
   const controller = new Controller({ retry: 0, fetch: answering(urls) });
+  const release = hold ? holdHydration() : () => {};
   const dispose = hydrate(pages[name]!(controller), app);
+  release();
   return { app, serverText, urls, controller, dispose };
 }
 
@@ -42,6 +47,16 @@ describe('a renderToStringAsync page, hydrated', () => {
     expect(app.textContent).toBe(serverText);
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(app.textContent).toBe(serverText);
+    expect(urls).toEqual([]);
+    expect(errors).not.toHaveBeenCalled();
+    dispose();
+  }, 30_000);
+
+  it('data stale as soon as written (dataExpiryLength: 0) is shown, not fetched again, under the hydration hold', async () => {
+    const { app, serverText, urls, dispose } = hydrated('expiring', { hold: true });
+    expect(serverText).toBe('expiring: one');
+    expect(app.textContent).toBe(serverText);
+    await new Promise((resolve) => setTimeout(resolve, 30));
     expect(urls).toEqual([]);
     expect(errors).not.toHaveBeenCalled();
     dispose();

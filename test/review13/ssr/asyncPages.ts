@@ -18,6 +18,8 @@ export class Note extends Entity {
 
 const API = 'http://notes.test';
 export const NoteResource = createResource({ urlPrefix: API, path: '/notes/:id', schema: Note });
+/** `NoteResource.get` whose data is stale as soon as it is written. */
+export const ExpiringNote = NoteResource.get.extend({ dataExpiryLength: 0 });
 
 /** What the API answers for a URL, and what the server's fetch answers (a status, or a body). */
 export const answers: Record<string, { status: number; body: unknown }> = {
@@ -84,6 +86,12 @@ export const pages: Record<string, (controller: Controller) => () => JSX.Element
             .data?.map((note) => note.title)
             .join(', ')}`,
       );
+    }),
+  /** Data stale as soon as it is written (a lifetime of 0): what the server rendered all the same. */
+  expiring: (controller) =>
+    shell(controller, () => {
+      const note = createQuery(ExpiringNote, () => ({ id: 1 }));
+      return paragraph(() => `expiring: ${note()?.title}`);
     }),
   /** A request that fails with a 404. */
   missing: (controller) =>
