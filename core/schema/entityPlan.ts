@@ -93,6 +93,13 @@ export interface EntityPlan {
 const plans = new WeakMap<Function, EntityPlan>();
 
 /**
+ * @internal The plans of the entity classes this build has used that check their records (`static validator`
+ * or `static validate`), by table: what a restored snapshot's records (storage, another tab) are checked with.
+ * The last such class of a table that was planned wins; a class that checks nothing leaves its table's entry.
+ */
+export const checkedTables = new Map<string, EntityPlan>();
+
+/**
  * How deep reads resolve nested entities by default (data-client's limit): a chain deeper than this
  * (1,500 departments and buildings referring to each other) reads its remaining levels as pks instead of
  * running out of stack. `static maxEntityDepth` on an Entity changes it.
@@ -257,5 +264,6 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     keeper: Object.assign(new make(), defaults),
   };
   plans.set(Cls, plan);
+  if (plan.validate || plan.validator) checkedTables.set(key, plan);
   return plan;
 }
