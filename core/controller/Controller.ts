@@ -318,7 +318,7 @@ export class Controller {
     const verb = `${mark}All`;
     this.#alive(verb);
     if (process.env.NODE_ENV !== 'production') checkVerbTarget(verb, endpoint);
-    else if (typeof endpoint?.key != 'function') throw new TypeError(`controller.${verb}: endpoint`);
+    else if (typeof endpoint?.key != 'function') throw new TypeError(`${verb}(endpoint)`);
     this.#requests.mark(mark, this.#cache.keysOf(endpoint), endpoint);
   }
 

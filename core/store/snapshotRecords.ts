@@ -3,22 +3,23 @@
  * the `static validator` and `static validate` of their entity class. Only apps that restore snapshots bundle it.
  */
 import { SnapshotError } from '../errors.js';
-import { checkedTables, validated } from '../schema/index.js';
+import { entityPlans, validated } from '../schema/index.js';
 import type { State } from './state.js';
 
 /**
  * Throws a `SnapshotError` naming the first record of `state` (a restored snapshot) that its entity's checks
  * refuse, with their message: a snapshot is restored whole or not at all, as a response is written whole or not
- * at all. The classes are those this build has used (`checkedTables`): a table no class of it has read or
- * written yet is taken as it is. A record is checked as it is stored (the validator's output, nested entities as
- * their pks), so the `static validator` of a class that nests entities is not run (it would refuse their pks), nor
- * is an async one (a response refuses it anyway); `static validate` is, as reads run it on stored records.
+ * at all. The classes are those this build has used (`entityPlans`): a table no class of it has read or written
+ * yet is taken as it is (two classes of one table: a record passes the checks of both). A record is checked as it
+ * is stored (the validator's output, nested entities as their pks), so the `static validator` of a class that
+ * nests entities is not run (it would refuse their pks), nor is an async one (a response refuses it anyway);
+ * `static validate` is, as reads run it on stored records.
  */
 export function checkRecords(state: State): void {
-  for (const key in state.entities) {
-    const plan = checkedTables.get(key);
-    if (plan === undefined) continue;
-    const table = state.entities[key]!;
+  for (const plan of entityPlans.values()) {
+    const key = plan.key;
+    const table = state.entities[key];
+    if (table === undefined || !(plan.validate || plan.validator)) continue;
     for (const pk in table) {
       const record = table[pk] as Record<string, unknown>;
       let problem: string | undefined;
