@@ -120,20 +120,17 @@ const isChannel = (value: unknown): value is SyncChannel =>
   typeof value.close === 'function' &&
   (typeof value.addEventListener === 'function' || 'onmessage' in value);
 /**
- * How far ahead of this tab's clock (`Date.now()`) another tab's stamp may be: a stamp is the start of a
+ * Whether `stamp` is more than 10 minutes ahead of this tab's clock (`Date.now()`). A stamp is the start of a
  * request, on the clock of a tab of the same browser, or of a server whose snapshot a tab restored (seconds off,
- * when its clock is synced). One later than that is corrupt or hostile: taken, it would be the newest write this
- * tab knows, and its own later writes could no longer pass it (at 8.64e15 its stamps stop growing at all), so
- * ordering would fall to arrival order.
- */
-const MAX_AHEAD = 600_000;
-/**
- * Whether `stamp` is later than MAX_AHEAD from now. In development, one beyond what a `Date` holds (or not a time
- * at all) is left to `restoreSnapshot`, whose warning names it as no time; in production every such message is
- * ignored alike.
+ * when its clock is synced). One later is corrupt or hostile: taken, it would be the newest write this tab knows,
+ * and its own later writes could no longer pass it (at 8.64e15 its stamps stop growing at all), so ordering would
+ * fall to arrival order. In development, one beyond what a `Date` holds (or no time at all) is left to
+ * `restoreSnapshot`, whose warning names it as no time; in production every such message is ignored alike.
  */
 const ahead = (stamp: unknown) =>
-  (stamp as number) > Date.now() + MAX_AHEAD && (process.env.NODE_ENV === 'production' || (stamp as number) <= 8.64e15);
+  process.env.NODE_ENV !== 'production'
+    ? (stamp as number) > Date.now() + 600_000 && (stamp as number) <= 8.64e15
+    : (stamp as number) > Date.now() + 600_000;
 const isTime = (meta: unknown) =>
   isObject(meta) &&
   ['date', 'fetchedAt', 'expiresAt'].every((field) => typeof meta[field] === 'number') &&
@@ -180,13 +177,12 @@ function syncMessageProblem(message: unknown): string | undefined {
   if (!isObject(message) || message.format !== SYNC_FORMAT) return dev ? `no ${SYNC_FORMAT} format marker` : '';
   const { from, kind, to, snapshot } = message;
   if (typeof from !== 'string' || (to !== undefined && typeof to !== 'string')) return dev ? 'no sender id' : '';
-  if (kind === 'hello') return undefined;
-  if (kind !== 'snapshot' && kind !== 'reset') return dev ? `unknown kind ${JSON.stringify(kind)}` : '';
   if (process.env.NODE_ENV !== 'production') {
     const at = aheadAt(message);
     if (at) return `a stamp ahead of this tab's clock (${at} is more than 10 minutes after now)`;
-  } else if (ahead(message.at)) return '';
-  if (kind === 'reset') return undefined;
+  } else if (ahead(message.at)) return ''; // a reset's (a snapshot's stamps: see isTime)
+  if (kind === 'hello' || kind === 'reset') return undefined;
+  if (kind !== 'snapshot') return dev ? `unknown kind ${JSON.stringify(kind)}` : '';
   const s = snapshot as Record<string, unknown>;
   const key = hostileKey(s);
   if (key !== undefined) return dev ? `the key ${key} in its snapshot` : '';
@@ -256,7 +252,7 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
         : 'syncTabs: channel',
     );
   }
-  const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const id = Math.random() + ''; // (52 random bits: no two tabs of an origin draw one)
   // a message from the channel is being applied: what it changes is not posted back
   let applying = false;
   let warnedVersion = false;
