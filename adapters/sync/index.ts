@@ -119,8 +119,35 @@ const isChannel = (value: unknown): value is SyncChannel =>
   typeof value.postMessage === 'function' &&
   typeof value.close === 'function' &&
   (typeof value.addEventListener === 'function' || 'onmessage' in value);
+/**
+ * Whether `stamp` is more than 10 minutes ahead of this tab's clock (`Date.now()`). A stamp is the start of a
+ * request, on the clock of a tab of the same browser, or of a server whose snapshot a tab restored (seconds off,
+ * when its clock is synced). One later is corrupt or hostile: taken, it would be the newest write this tab knows,
+ * and its own later writes could no longer pass it (at 8.64e15 its stamps stop growing at all), so ordering would
+ * fall to arrival order. In development, one beyond what a `Date` holds (or no time at all) is left to
+ * `restoreSnapshot`, whose warning names it as no time; in production every such message is ignored alike.
+ */
+const ahead = (stamp: unknown) =>
+  process.env.NODE_ENV !== 'production'
+    ? (stamp as number) > Date.now() + 600_000 && (stamp as number) <= 8.64e15
+    : (stamp as number) > Date.now() + 600_000;
 const isTime = (meta: unknown) =>
-  isObject(meta) && ['date', 'fetchedAt', 'expiresAt'].every((field) => typeof meta[field] === 'number');
+  isObject(meta) &&
+  ['date', 'fetchedAt', 'expiresAt'].every((field) => typeof meta[field] === 'number') &&
+  !ahead(meta.fetchedAt);
+
+/** Development: where a snapshot (or a reset's `at`) holds a stamp `ahead`, for the warning. */
+function aheadAt(message: Record<string, unknown>): string | undefined {
+  if (ahead(message.at)) return `lastReset: ${String(message.at)}`;
+  const { entitiesMeta, meta } = (message.snapshot ?? {}) as Record<string, unknown>;
+  const tables: [string, unknown][] = isObject(entitiesMeta)
+    ? Object.entries(entitiesMeta).map(([key, table]) => [`entitiesMeta.${key}`, table])
+    : [];
+  for (const [path, table] of [...tables, ['meta', meta] as [string, unknown]])
+    for (const [key, m] of isObject(table) ? Object.entries(table) : [])
+      if (isObject(m) && ahead(m.fetchedAt)) return `${path}.${key}.fetchedAt: ${String(m.fetchedAt)}`;
+  return undefined;
+}
 
 /** Every table of `value` (`depth` levels of objects) holds what `item` accepts. */
 function tables(value: unknown, depth: number, item: (value: unknown) => boolean): boolean {
@@ -150,6 +177,10 @@ function syncMessageProblem(message: unknown): string | undefined {
   if (!isObject(message) || message.format !== SYNC_FORMAT) return dev ? `no ${SYNC_FORMAT} format marker` : '';
   const { from, kind, to, snapshot } = message;
   if (typeof from !== 'string' || (to !== undefined && typeof to !== 'string')) return dev ? 'no sender id' : '';
+  if (process.env.NODE_ENV !== 'production') {
+    const at = aheadAt(message);
+    if (at) return `a stamp ahead of this tab's clock (${at} is more than 10 minutes after now)`;
+  } else if (ahead(message.at)) return ''; // a reset's (a snapshot's stamps: see isTime)
   if (kind === 'hello' || kind === 'reset') return undefined;
   if (kind !== 'snapshot') return dev ? `unknown kind ${JSON.stringify(kind)}` : '';
   const s = snapshot as Record<string, unknown>;
@@ -183,7 +214,9 @@ const isEmpty = (snapshot: StateSnapshot) =>
  * hydrated, so the first render shows the server's data. A deleted record stays deleted in every tab,
  * however late an older copy of it comes in: each tab remembers the deletions it made or read (entity, pk
  * and the deletion's stamp; after its store collected them too), answers a hello with them, and drops a
- * copy older than a deletion it knows from what it applies. A first argument that is no `Controller`, or a
+ * copy older than a deletion it knows from what it applies. A message holding a stamp more than 10 minutes ahead
+ * of this tab's clock (corrupt or hostile: it would stop this tab's ordering) is ignored with a warning, as a
+ * malformed one is. A first argument that is no `Controller`, or a
  * `channel` that is no channel, throws a `TypeError`.
  *
  * @example
@@ -219,7 +252,7 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
         : 'syncTabs: channel',
     );
   }
-  const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const id = Math.random() + ''; // (52 random bits: no two tabs of an origin draw one)
   // a message from the channel is being applied: what it changes is not posted back
   let applying = false;
   let warnedVersion = false;

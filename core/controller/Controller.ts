@@ -302,16 +302,24 @@ export class Controller {
 
   /** Marks every stored result of this endpoint invalid. */
   invalidateAll(endpoint: ControllerEndpoint): void {
-    this.#alive('invalidateAll');
-    if (process.env.NODE_ENV !== 'production') checkVerbTarget('invalidateAll', endpoint);
-    this.#requests.mark('invalidate', this.#cache.keysOf(endpoint), endpoint);
+    this.#markAll('invalidate', endpoint);
   }
 
   /** Marks every stored result of this endpoint stale: observers refetch in the background and keep their data. */
   expireAll(endpoint: ControllerEndpoint): void {
-    this.#alive('expireAll');
-    if (process.env.NODE_ENV !== 'production') checkVerbTarget('expireAll', endpoint);
-    this.#requests.mark('expire', this.#cache.keysOf(endpoint), endpoint);
+    this.#markAll('expire', endpoint);
+  }
+
+  /**
+   * `invalidateAll` and `expireAll`. What is no endpoint throws in production too: it has no stored keys, so the
+   * call would otherwise do nothing without a word.
+   */
+  #markAll(mark: 'invalidate' | 'expire', endpoint: ControllerEndpoint): void {
+    const verb = `${mark}All`;
+    this.#alive(verb);
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget(verb, endpoint);
+    else if (typeof endpoint?.key != 'function') throw new TypeError(`${verb}(endpoint)`);
+    this.#requests.mark(mark, this.#cache.keysOf(endpoint), endpoint);
   }
 
   /**

@@ -82,7 +82,9 @@ export function takeSnapshot(controller: Controller, options?: TakeSnapshotOptio
  * layers in flight stay). Observers of what changed re-emit; `actions$` reports a `restore`. Throws a
  * `TypeError` for a value that is no snapshot, and a `SnapshotError` (a `TypeError` too) naming the field
  * for a time that is not a finite number or values nested more than 4,096 levels deep: a restore is all
- * or nothing, the store is unchanged. Times from another clock are kept (a result dated after this
+ * or nothing, the store is unchanged: so does a record that the `static validator` or `static validate` of its
+ * entity class refuses, as a response's would be (for the classes this page has used; see docs/validation.md).
+ * Times from another clock are kept (a result dated after this
  * controller's now counts as dated now, for its freshness); this controller's later requests and writes
  * are ordered after the newest of them.
  *

@@ -90,7 +90,12 @@ export interface EntityPlan {
   readonly pkMethod: (this: object, parent?: unknown, key?: string, args?: readonly unknown[]) => unknown;
 }
 
-const plans = new WeakMap<Function, EntityPlan>();
+/**
+ * @internal The plan of each Entity class this build has used (normalized or read). A `Map`, not a `WeakMap`:
+ * classes live as long as their module, and a restored snapshot's records are checked with the plans of their
+ * tables (store/snapshotRecords.ts), found here without a registry on the way of every app.
+ */
+export const entityPlans = new Map<Function, EntityPlan>();
 
 /**
  * How deep reads resolve nested entities by default (data-client's limit): a chain deeper than this
@@ -105,7 +110,7 @@ export const MAX_ENTITY_DEPTH = 64;
  */
 export function planOf(schema: unknown): EntityPlan | undefined {
   if (typeof schema !== 'function') return undefined;
-  return plans.get(schema) ?? (isEntityClass(schema) ? entityPlan(schema) : undefined);
+  return entityPlans.get(schema) ?? (isEntityClass(schema) ? entityPlan(schema) : undefined);
 }
 
 /**
@@ -197,7 +202,7 @@ function isEntityInstance(value: unknown): boolean {
 
 /** The resolved plan of an Entity class: key, defaults, nested schema fields and deserializers. */
 export function entityPlan(Cls: typeof Entity): EntityPlan {
-  let plan = plans.get(Cls);
+  let plan = entityPlans.get(Cls);
   if (plan) return plan;
   const key = entityKey(Cls);
   if (typeof Cls.prototype.pk !== 'function') {
@@ -256,6 +261,6 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
       Cls.shouldReorder === Entity.shouldReorder,
     keeper: Object.assign(new make(), defaults),
   };
-  plans.set(Cls, plan);
+  entityPlans.set(Cls, plan);
   return plan;
 }

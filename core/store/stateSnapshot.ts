@@ -17,6 +17,7 @@ import {
 import type { Changes, Transition } from './reducer.js';
 import { restoreState, type RequestMeta, type State } from './state.js';
 import { jsonChecked } from './jsonSafe.js';
+import { checkRecords } from './snapshotRecords.js';
 
 /**
  * One request's meta in a snapshot: its error, when it has one, as plain fields (a `ValidationError` also
@@ -291,6 +292,9 @@ export function mergeAction(snapshot: unknown, replace: boolean, now: number): M
     );
   }
   const state = restoreState(snapshot, now);
+  // what comes from elsewhere passes the entity checks a response passes (not the controller's own state, taken
+  // back by time travel or a reset: a validator whose output it would refuse, a transform, must not stop those)
+  if (!replace) checkRecords(state);
   // a replacing restore takes the snapshot's last reset (another tab's reset), checked like its times
   const lastReset = replace ? (snapshot as { lastReset?: unknown }).lastReset : undefined;
   if (lastReset === undefined) return { state, invalid: invalidOf(snapshot), replace };

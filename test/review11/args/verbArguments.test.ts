@@ -157,8 +157,9 @@ describe('production builds', () => {
       ),
     ).toThrow(TypeError);
     expect(() => c.setError(notAn(Item), { id: 1 }, new Error('down'))).toThrow(TypeError);
-    c.expireAll(undefined as never); // production: nothing to mark (no check, no bytes)
-    c.invalidateAll({} as never);
+    // (review13: these threw nothing in production, silently marking nothing; now a TypeError naming the argument)
+    expect(() => c.expireAll(undefined as never)).toThrow(new TypeError('expireAll(endpoint)'));
+    expect(() => c.invalidateAll({} as never)).toThrow(new TypeError('invalidateAll(endpoint)'));
     expect(c.getState()).toBe(before);
     c.dispose();
   });

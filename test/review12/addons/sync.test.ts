@@ -132,7 +132,8 @@ describe('syncTabs: hostile pages on the channel', () => {
 });
 
 describe('syncTabs: a reset stamped far in the future (a forged or skewed clock)', () => {
-  it('empties the tab (a reset is a reset), and what any tab writes later is still written and shown', async () => {
+  // (review13: a stamp far ahead of the tab's clock is refused, not applied: see test/review13/sync/futureStamps.test.ts)
+  it('is ignored (the tab keeps its data), and what any tab writes later is still written and shown', async () => {
     const a = tab();
     const b = tab();
     const spy = page();
@@ -140,7 +141,8 @@ describe('syncTabs: a reset stamped far in the future (a forged or skewed clock)
     await until(() => expect(b.c.get(PlainTodo, { id: 1 })?.title).toBe('one'));
     const genuine = spy.messages.find((m) => m.kind === 'snapshot');
     spy.post({ ...genuine, from: 'a hostile page', kind: 'reset', at: 8.64e15, snapshot: undefined });
-    await until(() => expect(b.c.get(PlainTodo, { id: 1 })).toBeUndefined());
+    await sleep(30);
+    expect(b.c.get(PlainTodo, { id: 1 })?.title).toBe('one');
     a.c.setResponse(getTodo, { id: 2 }, todo(2, 'two'));
     await until(() => expect(b.c.get(PlainTodo, { id: 2 })?.title).toBe('two'));
     b.c.setResponse(getTodo, { id: 3 }, todo(3, 'three'));
