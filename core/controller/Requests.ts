@@ -26,6 +26,8 @@ interface InFlight {
   promise: Promise<unknown>;
   /** The stamp of its current attempt (see `Stamps.next`). */
   startedAt: number;
+  /** The stamp of its first attempt (its optimistic layer's). */
+  readonly firstAt: number;
   /** Aborts it (its retries too). */
   readonly abort: AbortController;
   /** A `fetch` caller awaits it: it runs to the end even when its last observer leaves. */
@@ -158,7 +160,7 @@ export class Requests implements RequestStatus {
     const generation = this.#generation;
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
-    const entry = { abort, awaited, startedAt: fetchedAt, endpoint, key } as InFlight;
+    const entry = { abort, awaited, startedAt: fetchedAt, firstAt: fetchedAt, endpoint, key } as InFlight;
     this.#running.add(entry);
     this.pins.add(abort, fetchedAt);
     const stop = this.#resetSignal.signal;
@@ -296,6 +298,14 @@ export class Requests implements RequestStatus {
     for (const entry of this.#running)
       if (entry.endpoint.sideEffect && entry.startedAt <= stamp) stamp = justBefore(entry.startedAt);
     return stamp;
+  }
+
+  /** The first stamp of the oldest mutation in flight, if any: a write meanwhile keeps field stamps (`SetEntityAction.since`). */
+  mutationsSince(): number | undefined {
+    let since: number | undefined;
+    for (const entry of this.#running)
+      if (entry.endpoint.sideEffect && !(since !== undefined && since <= entry.firstAt)) since = entry.firstAt;
+    return since;
   }
 
   /** A request ends without writing: its optimistic layer, if any, is dropped. */
@@ -442,6 +452,7 @@ export class Requests implements RequestStatus {
             date,
             expiresAt: date + endpoint.dataExpiryLength,
             settles: options.settles,
+            since: this.mutationsSince(),
           },
     );
     this.#listener.onWritten(key);

@@ -21,6 +21,14 @@ import { checkPlainFields, pkOf, referenceTo } from './inputChecks.js';
 /** Entity nesting depth from which cycles in the input are tracked (see `Normalizer.path`). */
 const DEEP = 32;
 
+/**
+ * Field stamps, kept while a mutation is in flight (see `Normalizer`'s `since`): for a record's meta, the stamp
+ * of each field written before the meta's `fetchedAt` (a field not listed has that stamp). A write that
+ * started earlier (the mutation's answer, its optimistic layer) then still writes the fields that no later
+ * write touched. Beside the meta, not in it: snapshots, persist and other tabs see the record's stamp only.
+ */
+const fieldStamps = new WeakMap<EntityMeta, { readonly [field: string]: number }>();
+
 /** Normalizes one input (see `normalizeInto`): the visitor the schemas call back (`NormalizeContext`). */
 export class Normalizer implements NormalizeContext {
   declare readonly args: readonly unknown[];
@@ -39,18 +47,23 @@ export class Normalizer implements NormalizeContext {
   readonly #entityPks: string[] = [];
   /** A whole list of the input was not written: a newer one is stored (see `writeList`). */
   keptNewerList = false;
+  /** A mutation in flight started before this write: the fields of a record it leaves keep their stamps (`fieldStamps`). */
+  declare readonly stampsFields: boolean;
 
+  /** `since`: the first stamp of the oldest mutation in flight, if any. */
   constructor(
     state: NormalizedTables,
     args: readonly unknown[],
     meta: EntityMeta,
     owned?: WeakSet<object>,
     validates = true,
+    since?: number,
   ) {
     this.writer = new TableWriter(state, owned);
     this.args = args;
     this.meta = meta;
     this.validates = validates;
+    this.stampsFields = since !== undefined && since < meta.fetchedAt;
   }
 
   visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown {
@@ -154,18 +167,70 @@ export class Normalizer implements NormalizeContext {
       return;
     }
     let next: unknown;
+    let meta = newer || existingMeta === undefined ? this.meta : existingMeta;
     if (existing === INVALID || incoming === INVALID || !merge) {
       if (!newer) return; // a response to an older request never overwrites a newer write
       next = incoming;
     } else if (merge === true) {
-      next = newer ? { ...(existing as object), ...(incoming as object) } : { ...(incoming as object), ...existing };
+      const stamps = newer ? undefined : fieldStamps.get(meta);
+      if (stamps !== undefined) {
+        meta = this.#olderFields((next = { ...existing }) as Record<string, unknown>, incoming, meta, stamps);
+      } else {
+        next = newer ? { ...(existing as object), ...(incoming as object) } : { ...(incoming as object), ...existing };
+        if (newer && this.stampsFields && existingMeta !== undefined)
+          meta = this.#keptFields(existing as object, incoming as object, existingMeta);
+      }
     } else {
       next = newer ? merge(existing, incoming) : merge(incoming, existing);
     }
     next = shareUnchanged(next, existing);
     // written again by this normalize (a pk twice in a batch): back as it was before it, the same record
     if (existingMeta === this.meta && next !== existing) next = shareUnchanged(next, this.writer.original(state, pk));
-    this.writer.set(state, pk, existing, next, newer || existingMeta === undefined ? this.meta : existingMeta);
+    this.writer.set(state, pk, existing, next, meta);
+  }
+
+  /**
+   * The meta of a record this newer write merges into while a mutation that started before it is in flight: the
+   * fields of `existing` it leaves keep their older stamps (`fieldStamps`), so that the mutation's answer still
+   * writes them. This write's own meta when it writes every field.
+   */
+  #keptFields(existing: object, incoming: object, existingMeta: EntityMeta): EntityMeta {
+    const before = fieldStamps.get(existingMeta);
+    const at = this.meta.fetchedAt;
+    let stamps: Record<string, number> | undefined;
+    for (const field in existing) {
+      if (hasOwn.call(incoming, field)) continue;
+      const stamp = before?.[field] ?? existingMeta.fetchedAt;
+      if (stamp < at) (stamps ??= Object.create(null) as Record<string, number>)[field] = stamp;
+    }
+    if (stamps === undefined) return this.meta;
+    const meta = { ...this.meta };
+    fieldStamps.set(meta, stamps);
+    return meta;
+  }
+
+  /**
+   * An older write into `next` (a copy of a stored record that has field stamps): each incoming field is written
+   * unless a later write holds it. Returns the record's meta: its stamp, a later arrival (so that snapshots and
+   * other tabs take the merged record over the one before it), and the fields' stamps.
+   */
+  #olderFields(
+    next: Record<string, unknown>,
+    incoming: unknown,
+    existingMeta: EntityMeta,
+    stamps: { readonly [field: string]: number },
+  ): EntityMeta {
+    const at = this.meta.fetchedAt;
+    const kept: Record<string, number> = Object.assign(Object.create(null) as Record<string, number>, stamps);
+    for (const field in incoming as Record<string, unknown>) {
+      if (hasOwn.call(next, field) && at < (stamps[field] ?? existingMeta.fetchedAt)) continue;
+      next[field] = (incoming as Record<string, unknown>)[field];
+      kept[field] = at;
+    }
+    const date = this.meta.date > existingMeta.date ? this.meta.date : existingMeta.date + 1 / 4096;
+    const meta = { date, fetchedAt: existingMeta.fetchedAt, expiresAt: existingMeta.expiresAt };
+    fieldStamps.set(meta, kept);
+    return meta;
   }
 
   /** Writes an entity whose class decides with `shouldUpdate` and `shouldReorder` how it meets the stored one. */
@@ -200,7 +265,8 @@ export class Normalizer implements NormalizeContext {
       } else {
         repeats.set(pk, repeatedOf(existing));
       }
-    } else if (meta === undefined || this.meta.fetchedAt > meta.fetchedAt) {
+    } else if (meta === undefined || this.meta.fetchedAt > meta.fetchedAt || fieldStamps.has(meta)) {
+      // newer: its time is recorded; older over field stamps: the fields it writes take its stamp
       return false;
     }
     for (const field in incoming) {
