@@ -476,16 +476,12 @@ export class Requests implements RequestStatus {
   }
 }
 
-/** Whether the schemas `a` and `b` hold an entity table in common (a schema that is no object or class holds none). */
+/** Whether the schemas `a` and `b` hold an entity table in common (see `schemaTables`). */
 function meets(a: unknown, b: unknown): boolean {
-  if (!isSchemaObject(a) || !isSchemaObject(b)) return false;
   const theirs = schemaTables(b);
   for (const table of schemaTables(a)) if (theirs.has(table)) return true;
   return false;
 }
-
-const isSchemaObject = (schema: unknown): schema is object =>
-  (typeof schema === 'object' && schema !== null) || typeof schema === 'function';
 
 /** The `timeout` of a `RestEndpoint` (other endpoints have none). */
 const timeoutOf = (endpoint: ControllerEndpoint): unknown => (endpoint as { timeout?: unknown }).timeout;

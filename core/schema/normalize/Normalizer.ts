@@ -29,6 +29,8 @@ const DEEP = 32;
  */
 const fieldStamps = new WeakMap<EntityMeta, { readonly [field: string]: number }>();
 
+type Fields = Record<string, unknown>;
+
 /** Normalizes one input (see `normalizeInto`): the visitor the schemas call back (`NormalizeContext`). */
 export class Normalizer implements NormalizeContext {
   declare readonly args: readonly unknown[];
@@ -172,14 +174,11 @@ export class Normalizer implements NormalizeContext {
       if (!newer) return; // a response to an older request never overwrites a newer write
       next = incoming;
     } else if (merge === true) {
-      const stamps = newer ? undefined : fieldStamps.get(meta);
-      if (stamps !== undefined) {
-        meta = this.#olderFields((next = { ...existing }) as Record<string, unknown>, incoming, meta, stamps);
-      } else {
+      // field by field: a newer write while a mutation is in flight, an older one over a record with field stamps
+      if (existingMeta !== undefined && (newer ? this.stampsFields : fieldStamps.has(existingMeta)))
+        meta = this.#byField((next = { ...existing }) as Fields, incoming as Fields, existingMeta);
+      else
         next = newer ? { ...(existing as object), ...(incoming as object) } : { ...(incoming as object), ...existing };
-        if (newer && this.stampsFields && existingMeta !== undefined)
-          meta = this.#keptFields(existing as object, incoming as object, existingMeta);
-      }
     } else {
       next = newer ? merge(existing, incoming) : merge(incoming, existing);
     }
@@ -190,46 +189,36 @@ export class Normalizer implements NormalizeContext {
   }
 
   /**
-   * The meta of a record this newer write merges into while a mutation that started before it is in flight: the
-   * fields of `existing` it leaves keep their older stamps (`fieldStamps`), so that the mutation's answer still
-   * writes them. This write's own meta when it writes every field.
+   * The default merge field by field (see `fieldStamps`) into `next`, a copy of the stored record whose meta is
+   * `old`: each field keeps the later of its own stamp and this write's. Returns the record's meta: this write's
+   * when it is the later one and wrote every field; else with the fields' stamps, and for an older write the
+   * record's stamp with a later arrival (so that snapshots and other tabs take the merged record over the one
+   * before it).
    */
-  #keptFields(existing: object, incoming: object, existingMeta: EntityMeta): EntityMeta {
-    const before = fieldStamps.get(existingMeta);
+  #byField(next: Fields, incoming: Fields, old: EntityMeta): EntityMeta {
     const at = this.meta.fetchedAt;
-    let stamps: Record<string, number> | undefined;
-    for (const field in existing) {
-      if (hasOwn.call(incoming, field)) continue;
-      const stamp = before?.[field] ?? existingMeta.fetchedAt;
-      if (stamp < at) (stamps ??= Object.create(null) as Record<string, number>)[field] = stamp;
+    const newer = at >= old.fetchedAt;
+    const before = fieldStamps.get(old);
+    const stamps = Object.create(null) as { [field: string]: number };
+    let listed = !newer;
+    for (const field in next) {
+      const stamp = (stamps[field] = before?.[field] ?? old.fetchedAt);
+      if (stamp < at && !hasOwn.call(incoming, field)) listed = true;
     }
-    if (stamps === undefined) return this.meta;
-    const meta = { ...this.meta };
+    for (const field in incoming)
+      if (!(stamps[field]! > at)) {
+        next[field] = incoming[field];
+        stamps[field] = at;
+      }
+    if (!listed) return this.meta;
+    const meta = newer
+      ? { ...this.meta }
+      : {
+          date: this.meta.date > old.date ? this.meta.date : old.date + 1 / 4096,
+          fetchedAt: old.fetchedAt,
+          expiresAt: old.expiresAt,
+        };
     fieldStamps.set(meta, stamps);
-    return meta;
-  }
-
-  /**
-   * An older write into `next` (a copy of a stored record that has field stamps): each incoming field is written
-   * unless a later write holds it. Returns the record's meta: its stamp, a later arrival (so that snapshots and
-   * other tabs take the merged record over the one before it), and the fields' stamps.
-   */
-  #olderFields(
-    next: Record<string, unknown>,
-    incoming: unknown,
-    existingMeta: EntityMeta,
-    stamps: { readonly [field: string]: number },
-  ): EntityMeta {
-    const at = this.meta.fetchedAt;
-    const kept: Record<string, number> = Object.assign(Object.create(null) as Record<string, number>, stamps);
-    for (const field in incoming as Record<string, unknown>) {
-      if (hasOwn.call(next, field) && at < (stamps[field] ?? existingMeta.fetchedAt)) continue;
-      next[field] = (incoming as Record<string, unknown>)[field];
-      kept[field] = at;
-    }
-    const date = this.meta.date > existingMeta.date ? this.meta.date : existingMeta.date + 1 / 4096;
-    const meta = { date, fetchedAt: existingMeta.fetchedAt, expiresAt: existingMeta.expiresAt };
-    fieldStamps.set(meta, kept);
     return meta;
   }
 
