@@ -6,7 +6,7 @@
  */
 import { AbortError, NetworkError, NormalizeError, ValidationError, toError } from '../errors.js';
 import type { OptimisticLayer, Store, Transition } from '../store/index.js';
-import type { EntityTables } from '../schema/index.js';
+import { schemaTables, type EntityTables } from '../schema/index.js';
 import type { ActionLog } from './ActionLog.js';
 import { describe, readOwn, tryOnce } from './attempt.js';
 import type { Environment } from './Environment.js';
@@ -26,6 +26,8 @@ interface InFlight {
   promise: Promise<unknown>;
   /** The stamp of its current attempt (see `Stamps.next`). */
   startedAt: number;
+  /** The stamp of its first attempt (its optimistic layer's). */
+  readonly firstAt: number;
   /** Aborts it (its retries too). */
   readonly abort: AbortController;
   /** A `fetch` caller awaits it: it runs to the end even when its last observer leaves. */
@@ -158,7 +160,7 @@ export class Requests implements RequestStatus {
     const generation = this.#generation;
     const layer = this.#addLayer(endpoint, args, key, fetchedAt);
     const abort = new AbortController();
-    const entry = { abort, awaited, startedAt: fetchedAt, endpoint, key } as InFlight;
+    const entry = { abort, awaited, startedAt: fetchedAt, firstAt: fetchedAt, endpoint, key } as InFlight;
     this.#running.add(entry);
     this.pins.add(abort, fetchedAt);
     const stop = this.#resetSignal.signal;
@@ -196,7 +198,7 @@ export class Requests implements RequestStatus {
             const waited = await online;
             if (attempt > 0 || waited) entry.startedAt = startedAt = this.stamps.next(); // a response is as new as its attempt
             if (!endpoint.sideEffect) {
-              entitiesAt = this.#readBefore(startedAt);
+              entitiesAt = this.#readBefore(startedAt, endpoint.schema);
               // the tombstones of a delete in flight stay while this runs
               if (entitiesAt < fetchedAt) this.pins.add(abort, entitiesAt);
             }
@@ -287,15 +289,28 @@ export class Requests implements RequestStatus {
   }
 
   /**
-   * The stamp of the entities a GET sent at `start` answers: before the oldest mutation still in flight, if any. The
-   * server may read them before it applies that mutation, so the mutation's answer stays newer (its optimistic layer
-   * shows over them meanwhile), and a GET sent after that answer arrived is newer than it.
+   * The stamp of the entities a GET of `schema` sent at `start` answers: before the oldest mutation still in flight
+   * that can write them (its schema holds one of their tables, at any depth, or it has none), if any. The server may
+   * read them before it applies that mutation, so the mutation's answer stays newer (its optimistic layer shows over
+   * them meanwhile), and a GET sent after that answer arrived is newer than it. A mutation of other tables leaves
+   * the GET as new as its request (a `set` made before it was sent does not win over its answer).
    */
-  #readBefore(start: number): number {
+  #readBefore(start: number, schema: unknown): number {
     let stamp = start;
-    for (const entry of this.#running)
-      if (entry.endpoint.sideEffect && entry.startedAt <= stamp) stamp = justBefore(entry.startedAt);
+    for (const entry of this.#running) {
+      const other = entry.endpoint.schema;
+      if (entry.endpoint.sideEffect && entry.startedAt <= stamp && (other == null || meets(other, schema)))
+        stamp = justBefore(entry.startedAt);
+    }
     return stamp;
+  }
+
+  /** The first stamp of the oldest mutation in flight, if any: a write meanwhile keeps field stamps (`SetEntityAction.since`). */
+  mutationsSince(): number | undefined {
+    let since: number | undefined;
+    for (const entry of this.#running)
+      if (entry.endpoint.sideEffect && !(since !== undefined && since <= entry.firstAt)) since = entry.firstAt;
+    return since;
   }
 
   /** A request ends without writing: its optimistic layer, if any, is dropped. */
@@ -442,6 +457,7 @@ export class Requests implements RequestStatus {
             date,
             expiresAt: date + endpoint.dataExpiryLength,
             settles: options.settles,
+            since: this.mutationsSince(),
           },
     );
     this.#listener.onWritten(key);
@@ -458,6 +474,13 @@ export class Requests implements RequestStatus {
     }
     return transition;
   }
+}
+
+/** Whether the schemas `a` and `b` hold an entity table in common (see `schemaTables`). */
+function meets(a: unknown, b: unknown): boolean {
+  const theirs = schemaTables(b);
+  for (const table of schemaTables(a)) if (theirs.has(table)) return true;
+  return false;
 }
 
 /** The `timeout` of a `RestEndpoint` (other endpoints have none). */

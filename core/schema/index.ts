@@ -41,6 +41,7 @@ export { denormalize } from './memo/denormalize.js';
 /** @internal What the core's patched lists changed, for keepRows (not exported by core/index.ts). */
 export { patches } from './memo/patchList.js';
 export { query, queryKey, queryTables, lookupIndex } from './queryKey.js';
+export { schemaTables } from './schemaTables.js';
 export { MAX_ENTITY_DEPTH, entityPlans } from './entityPlan.js';
 export { INVALID } from './special.js';
 export type { Invalid } from './special.js';

@@ -42,7 +42,8 @@ export function normalize<R = unknown>(
 
 /**
  * `normalize` for the store: tables in `owned` are written in place (see `TableWriter`), the
- * roots are always new objects. `validates: false` skips the entities' validators (an optimistic layer).
+ * roots are always new objects. `validates: false` skips the entities' validators (an optimistic layer). `since`:
+ * the first stamp of the oldest mutation in flight, if any (see `Normalizer`).
  */
 export function normalizeInto<R = unknown>(
   schema: unknown,
@@ -52,11 +53,12 @@ export function normalizeInto<R = unknown>(
   meta: Partial<EntityMeta> | undefined,
   owned: WeakSet<object> | undefined,
   validates = true,
+  since?: number,
 ): NormalizeResult<R> {
   shapeKeeper ??= keepShape(new Normalizer(emptyTables(), [], { date: 0, fetchedAt: 0, expiresAt: 0 }));
   const date = meta?.date ?? Date.now();
   const fullMeta: EntityMeta = { date, fetchedAt: meta?.fetchedAt ?? date, expiresAt: meta?.expiresAt ?? date };
-  const normalizer = new Normalizer(state, args, fullMeta, owned, validates);
+  const normalizer = new Normalizer(state, args, fullMeta, owned, validates, since);
   let result: R;
   try {
     // at the top level the input is its own parent (as in data-client): pk(parent), process(input, parent)

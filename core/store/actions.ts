@@ -17,6 +17,8 @@ export interface ResponseAction {
   readonly expiresAt: number;
   /** The optimistic layer this response replaces, if any. */
   readonly settles?: number | undefined;
+  /** The first stamp of the oldest mutation in flight, if any: see `SetEntityAction.since`. */
+  readonly since?: number | undefined;
 }
 
 /** A failed request: the error is kept beside the data (which stays), and the optimistic layer, if any, removed. */
@@ -69,6 +71,11 @@ export interface SetEntityAction {
   readonly value: unknown;
   readonly date: number;
   readonly expiresAt: number;
+  /**
+   * The first stamp of the oldest mutation in flight, if any: the fields of a record this write leaves as they
+   * were keep their own (older) stamps, so that the mutation's answer and optimistic layer still write them.
+   */
+  readonly since?: number | undefined;
 }
 
 /** Garbage collection: drops the results and meta of `keys` and the entity records `entities` (`[key, pk]`). */

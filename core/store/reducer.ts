@@ -85,6 +85,8 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
         state,
         { fetchedAt: action.entitiesAt ?? action.fetchedAt, date: action.date, expiresAt: action.expiresAt },
         owned,
+        true,
+        action.since,
       );
       let endpoints = state.endpoints;
       let meta = state.meta;
@@ -177,6 +179,8 @@ export function reducer(state: State, action: Action, owned?: WeakSet<object>): 
         state,
         { fetchedAt: action.date, date: action.date, expiresAt: action.expiresAt },
         owned,
+        true,
+        action.since,
       );
       return normalized.changed.length === 0 && normalized.entitiesMeta === state.entitiesMeta
         ? { state, changes: NONE }

@@ -21,6 +21,16 @@ import { checkPlainFields, pkOf, referenceTo } from './inputChecks.js';
 /** Entity nesting depth from which cycles in the input are tracked (see `Normalizer.path`). */
 const DEEP = 32;
 
+/**
+ * Field stamps, kept while a mutation is in flight (see `Normalizer`'s `since`): for a record's meta, the stamp
+ * of each field written before the meta's `fetchedAt` (a field not listed has that stamp). A write that
+ * started earlier (the mutation's answer, its optimistic layer) then still writes the fields that no later
+ * write touched. Beside the meta, not in it: snapshots, persist and other tabs see the record's stamp only.
+ */
+const fieldStamps = new WeakMap<EntityMeta, { readonly [field: string]: number }>();
+
+type Fields = Record<string, unknown>;
+
 /** Normalizes one input (see `normalizeInto`): the visitor the schemas call back (`NormalizeContext`). */
 export class Normalizer implements NormalizeContext {
   declare readonly args: readonly unknown[];
@@ -39,18 +49,23 @@ export class Normalizer implements NormalizeContext {
   readonly #entityPks: string[] = [];
   /** A whole list of the input was not written: a newer one is stored (see `writeList`). */
   keptNewerList = false;
+  /** A mutation in flight started before this write: the fields of a record it leaves keep their stamps (`fieldStamps`). */
+  declare readonly stampsFields: boolean;
 
+  /** `since`: the first stamp of the oldest mutation in flight, if any. */
   constructor(
     state: NormalizedTables,
     args: readonly unknown[],
     meta: EntityMeta,
     owned?: WeakSet<object>,
     validates = true,
+    since?: number,
   ) {
     this.writer = new TableWriter(state, owned);
     this.args = args;
     this.meta = meta;
     this.validates = validates;
+    this.stampsFields = since !== undefined && since < meta.fetchedAt;
   }
 
   visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown {
@@ -154,18 +169,57 @@ export class Normalizer implements NormalizeContext {
       return;
     }
     let next: unknown;
+    let meta = newer || existingMeta === undefined ? this.meta : existingMeta;
     if (existing === INVALID || incoming === INVALID || !merge) {
       if (!newer) return; // a response to an older request never overwrites a newer write
       next = incoming;
     } else if (merge === true) {
-      next = newer ? { ...(existing as object), ...(incoming as object) } : { ...(incoming as object), ...existing };
+      // field by field: a newer write while a mutation is in flight, an older one over a record with field stamps
+      if (existingMeta !== undefined && (newer ? this.stampsFields : fieldStamps.has(existingMeta)))
+        meta = this.#byField((next = { ...existing }) as Fields, incoming as Fields, existingMeta);
+      else
+        next = newer ? { ...(existing as object), ...(incoming as object) } : { ...(incoming as object), ...existing };
     } else {
       next = newer ? merge(existing, incoming) : merge(incoming, existing);
     }
     next = shareUnchanged(next, existing);
     // written again by this normalize (a pk twice in a batch): back as it was before it, the same record
     if (existingMeta === this.meta && next !== existing) next = shareUnchanged(next, this.writer.original(state, pk));
-    this.writer.set(state, pk, existing, next, newer || existingMeta === undefined ? this.meta : existingMeta);
+    this.writer.set(state, pk, existing, next, meta);
+  }
+
+  /**
+   * The default merge field by field (see `fieldStamps`) into `next`, a copy of the stored record whose meta is
+   * `old`: each field keeps the later of its own stamp and this write's. Returns the record's meta: this write's
+   * when it is the later one and wrote every field; else with the fields' stamps, and for an older write the
+   * record's stamp with a later arrival (so that snapshots and other tabs take the merged record over the one
+   * before it).
+   */
+  #byField(next: Fields, incoming: Fields, old: EntityMeta): EntityMeta {
+    const at = this.meta.fetchedAt;
+    const newer = at >= old.fetchedAt;
+    const before = fieldStamps.get(old);
+    const stamps = Object.create(null) as { [field: string]: number };
+    let listed = !newer;
+    for (const field in next) {
+      const stamp = (stamps[field] = before?.[field] ?? old.fetchedAt);
+      if (stamp < at && !hasOwn.call(incoming, field)) listed = true;
+    }
+    for (const field in incoming)
+      if (!(stamps[field]! > at)) {
+        next[field] = incoming[field];
+        stamps[field] = at;
+      }
+    if (!listed) return this.meta;
+    const meta = newer
+      ? { ...this.meta }
+      : {
+          date: this.meta.date > old.date ? this.meta.date : old.date + 1 / 4096,
+          fetchedAt: old.fetchedAt,
+          expiresAt: old.expiresAt,
+        };
+    fieldStamps.set(meta, stamps);
+    return meta;
   }
 
   /** Writes an entity whose class decides with `shouldUpdate` and `shouldReorder` how it meets the stored one. */
@@ -200,7 +254,8 @@ export class Normalizer implements NormalizeContext {
       } else {
         repeats.set(pk, repeatedOf(existing));
       }
-    } else if (meta === undefined || this.meta.fetchedAt > meta.fetchedAt) {
+    } else if (meta === undefined || this.meta.fetchedAt > meta.fetchedAt || fieldStamps.has(meta)) {
+      // newer: its time is recorded; older over field stamps: the fields it writes take its stamp
       return false;
     }
     for (const field in incoming) {
