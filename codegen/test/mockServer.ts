@@ -74,16 +74,12 @@ export async function startMockServer(
       });
     }
   }
+  cutCycles(definition);
   const records = new Map<string, Map<string, Record<string, unknown>>>();
   const api = new OpenAPIBackend({ definition: definition as any, quick: true, validate: false, apiRoot: basePath });
   let nextId = 1000;
-  const mockOf = (operationId: string, code?: number) => {
-    try {
-      return api.mockResponseForOperation(operationId, code === undefined ? {} : { code }).mock;
-    } catch {
-      return undefined;
-    }
-  };
+  const mockOf = (operationId: string, code?: number) =>
+    api.mockResponseForOperation(operationId, code === undefined ? {} : { code }).mock;
   api.register('notFound', () => ({ status: 404, body: { message: 'no such operation' } }));
   const queries: Record<string, unknown>[] = [];
   const pathParams: Record<string, unknown>[] = [];
@@ -260,4 +256,84 @@ function readPathParams(doc: Record<string, any>, operation: any, rawPath: strin
     }
   });
   return params;
+}
+
+/** A schema cut where it reached itself (`acyclic`'s answer for a `$ref` already being walked). */
+const CUT = Symbol('cut');
+
+/**
+ * openapi-backend's mocks (mock-json-schema) follow `$ref`s without end: a response whose schema reaches
+ * itself (`Category.children: Category[]`, `Node.parent: Node`) overflows the stack. Each such response's
+ * schema is replaced, in the mock server's copy of the spec, by the same schema inlined and cut where it
+ * reached itself: an optional property dropped, a required one `null`, an array empty, a map without
+ * values, a `oneOf`/`anyOf` without that member. Its mock is then a finite value of the spec's shape.
+ */
+function cutCycles(definition: Record<string, any>): void {
+  for (const item of Object.values<any>(definition.paths ?? {})) {
+    for (const method of METHODS) {
+      for (const response of Object.values<any>(item?.[method]?.responses ?? {})) {
+        for (const media of Object.values<any>(response?.content ?? {})) {
+          if (!media?.schema || media.example !== undefined || media.examples !== undefined) continue;
+          const cut = { found: false };
+          const schema = acyclic(media.schema, definition, [], cut);
+          if (cut.found) media.schema = schema === CUT ? {} : schema;
+        }
+      }
+    }
+  }
+}
+
+/** `schema` with its internal `$ref`s inlined, cut where one names a schema already on `stack`. */
+function acyclic(schema: any, doc: Record<string, any>, stack: string[], cut: { found: boolean }): any {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  if (typeof schema.$ref === 'string') {
+    const { $ref: ref, ...siblings } = schema;
+    if (stack.includes(ref)) {
+      cut.found = true;
+      return CUT;
+    }
+    const target = (ref as string)
+      .slice(2)
+      .split('/')
+      .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((at: any, key) => at?.[key], doc);
+    const inlined = acyclic(target ?? {}, doc, [...stack, ref], cut);
+    return inlined === CUT ? CUT : { ...siblings, ...inlined };
+  }
+  const out: Record<string, any> = { ...schema };
+  if (schema.allOf) {
+    const members = schema.allOf.map((member: unknown) => acyclic(member, doc, stack, cut));
+    if (members.includes(CUT)) return CUT;
+    out.allOf = members;
+  }
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    if (!schema[key]) continue;
+    const members = schema[key]
+      .map((member: unknown) => acyclic(member, doc, stack, cut))
+      .filter((m: unknown) => m !== CUT);
+    if (!members.length) return CUT;
+    out[key] = members;
+  }
+  if (schema.properties) {
+    const required: string[] = schema.required ?? [];
+    out.properties = {};
+    for (const [name, property] of Object.entries(schema.properties)) {
+      const value = acyclic(property, doc, stack, cut);
+      if (value !== CUT) out.properties[name] = value;
+      else if (required.includes(name)) out.properties[name] = { example: null };
+    }
+  }
+  if (schema.items) {
+    const items = acyclic(schema.items, doc, stack, cut);
+    if (items === CUT) {
+      out.items = {};
+      out.example = [];
+    } else out.items = items;
+  }
+  if (typeof schema.additionalProperties === 'object') {
+    const values = acyclic(schema.additionalProperties, doc, stack, cut);
+    if (values === CUT) out.additionalProperties = false;
+    else out.additionalProperties = values;
+  }
+  return out;
 }
