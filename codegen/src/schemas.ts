@@ -142,8 +142,21 @@ function literal(value: unknown): string {
   return typeof value === 'string' ? `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(value);
 }
 
+/** `type` parenthesized when a `|` or `&` joins its top level (`{ a: 1 | 2 }` needs none, `{ a } | { b }` does). */
 function paren(type: string): string {
-  return /[|&]/.test(type) && !/^\{[\s\S]*\}$/.test(type) ? `(${type})` : type;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < type.length; i++) {
+    const c = type[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if (c === '{' || c === '(' || c === '[' || c === '<') depth++;
+    else if (c === '}' || c === ')' || c === ']' || (c === '>' && type[i - 1] !== '=')) depth--;
+    else if (depth === 0 && (c === '|' || c === '&')) return `(${type})`;
+  }
+  return type;
 }
 
 /** A JSON Schema as a TypeScript type. */

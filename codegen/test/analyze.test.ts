@@ -345,3 +345,14 @@ describe('allOf inheritance', () => {
     expect(model.unions).toEqual([]);
   });
 });
+
+describe('types of plain JSON', () => {
+  it('an array of a union of objects is the array of the union, not a union with one array', () => {
+    const A = { type: 'object', properties: { a: { type: 'integer' } } };
+    const B = { type: 'object', properties: { b: { type: 'string' } } };
+    const model = analyze(
+      spec({}, { '/mixed': { get: { operationId: 'listMixed', ...ok({ type: 'array', items: { anyOf: [A, B] } }) } } }),
+    );
+    expect(model.endpoints[0]!.resultType).toBe('({ a?: number } | { b?: string })[]');
+  });
+});
