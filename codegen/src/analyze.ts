@@ -110,6 +110,19 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   const pkOf = new Map<string, string>();
   const keyOf = new Map<string, string>();
   const bases = inheritanceBases(doc, schemas, (name) => override(name).entity === true);
+  /** The pk of schema `name` (with properties `props`) by its names: `id`, its item path's parameter, a guess. */
+  const pkByName = (name: string, props: string[]): { pk: string; reason: string; guessed: boolean } | undefined => {
+    if (props.includes('id')) return { pk: 'id', reason: 'it has an id property', guessed: false };
+    const param = [...(itemParams.get(name) ?? [])].find((p) => props.includes(p));
+    if (param)
+      return { pk: param, reason: `the item path's parameter {${param}} is one of its properties`, guessed: false };
+    const guess = [
+      `${camelCase(name)}Id`,
+      `${name.replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase())}_id`,
+      ...PK_GUESSES,
+    ].find((p) => props.includes(p));
+    return guess ? { pk: guess, reason: `guessed from the property name ${guess}`, guessed: true } : undefined;
+  };
   const considerEntity = (name: string) => {
     const over = override(name);
     const shape = objectShape(doc, schemas[name]);
@@ -130,24 +143,23 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
             );
       pk = over.pk;
       decide(name, `entity, pk ${pk}`, `x-rx-rest-pk in ${over.source}`);
-    } else if (props.includes('id')) {
-      pk = 'id';
-      decide(name, 'entity, pk id', 'it has an id property');
     } else {
-      const param = [...(itemParams.get(name) ?? [])].find((p) => props.includes(p));
-      if (param) {
-        pk = param;
-        decide(name, `entity, pk ${pk}`, `the item path's parameter {${param}} is one of its properties`);
-      } else {
-        const guess = [
-          `${camelCase(name)}Id`,
-          `${name.replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase())}_id`,
-          ...PK_GUESSES,
-        ].find((p) => props.includes(p));
-        if (guess) {
-          pk = guess;
-          decide(name, `entity, pk ${pk}`, `guessed from the property name ${guess}`, true);
+      let found = pkByName(name, props);
+      // a subtype takes its base's pk however the base found it (`Dog: allOf: [Animal]`, Animal's {animalId})
+      if (!found || found.guessed) {
+        for (const [baseName, base] of bases) {
+          if (![...base.members.values()].includes(name)) continue;
+          const baseShape = objectShape(doc, schemas[baseName]);
+          const inherited = baseShape && pkByName(baseName, Object.keys(baseShape.properties));
+          if (inherited && props.includes(inherited.pk)) {
+            found = { ...inherited, reason: `the pk of its base ${baseName}: ${inherited.reason}` };
+            break;
+          }
         }
+      }
+      if (found) {
+        pk = found.pk;
+        decide(name, `entity, pk ${pk}`, found.reason, found.guessed);
       }
     }
     if (pk === undefined) {

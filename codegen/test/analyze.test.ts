@@ -334,6 +334,27 @@ describe('allOf inheritance', () => {
     });
   });
 
+  it("subtypes take the base's pk however the base found it: its item path's parameter, or a guess from its own name", () => {
+    const Animal = {
+      type: 'object',
+      required: ['animalId', 'animalType'],
+      properties: { animalId: { type: 'integer' }, animalType: { type: 'string' }, name: { type: 'string' } },
+      discriminator: { propertyName: 'animalType' },
+    };
+    const extend = (base: string, field: string) => ({
+      allOf: [ref(base), { type: 'object', properties: { [field]: { type: 'boolean' } } }],
+    });
+    const schemas = { Animal, Dog: extend('Animal', 'barks'), Cat: extend('Animal', 'purrs') };
+    const item = { '/animals/{animalId}': { get: { operationId: 'getAnimal', ...ok(ref('Animal')) } } };
+    for (const model of [analyze(spec(schemas, item)), analyze(spec(schemas))]) {
+      expect(model.entities.map((e) => [e.name, e.pk]).sort()).toEqual([
+        ['Cat', 'animalId'],
+        ['Dog', 'animalId'],
+      ]);
+      expect(model.unions).toEqual([{ name: 'Animal', attribute: 'animalType', members: { Cat: 'Cat', Dog: 'Dog' } }]);
+    }
+  });
+
   it('subtypes that are not entities leave the base an entity of its own', () => {
     const model = analyze(
       spec({
