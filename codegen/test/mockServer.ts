@@ -75,6 +75,7 @@ export async function startMockServer(
     }
   }
   cutCycles(definition);
+  fromOpenApi31(definition);
   const records = new Map<string, Map<string, Record<string, unknown>>>();
   const api = new OpenAPIBackend({ definition: definition as any, quick: true, validate: false, apiRoot: basePath });
   let nextId = 1000;
@@ -97,7 +98,14 @@ export async function startMockServer(
         .filter((code) => /^2\d\d$/.test(code))
         .sort();
       const withBody = codes.find((code) => responses[code]?.content?.['application/json']);
-      if (withBody === undefined && codes.length) return { status: Number(codes[0]), body: undefined };
+      if (withBody === undefined && codes.length) {
+        // a body of another type (text/plain, image/png): its example, else a stand-in of that type
+        const [type, media] = Object.entries<any>(responses[codes[0]!]?.content ?? {})[0] ?? [];
+        if (type === undefined) return { status: Number(codes[0]), body: undefined };
+        const text = /^text\/|xml|csv/.test(type);
+        const example = media?.example ?? (text ? 'text' : Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+        return { status: Number(codes[0]), body: example, contentType: type };
+      }
       const mock = mockOf(c.operation.operationId, withBody === undefined ? undefined : Number(withBody));
       return { status: withBody === undefined ? 200 : Number(withBody), body: mock ?? {} };
     }
@@ -169,9 +177,13 @@ export async function startMockServer(
           // the path as sent (percent-escapes kept), for readPathParams
           headers: { ...(req.headers as Record<string, string>), 'x-raw-path': url.pathname },
           body: text ? JSON.parse(text) : undefined,
-        })) as { status: number; body: unknown };
+        })) as { status: number; body: unknown; contentType?: string };
         if (result.body === undefined) {
           res.writeHead(result.status === 200 ? 204 : result.status).end();
+          return;
+        }
+        if (result.contentType !== undefined) {
+          res.writeHead(result.status, { 'content-type': result.contentType }).end(result.body);
           return;
         }
         res.writeHead(result.status, { 'content-type': 'application/json' }).end(JSON.stringify(result.body));
@@ -337,3 +349,20 @@ function acyclic(schema: any, doc: Record<string, any>, stack: string[], cut: { 
   }
   return out;
 }
+
+/**
+ * OpenAPI 3.1's JSON Schema in a form openapi-backend's mocks read (they know OpenAPI 3.0's): `const: x`
+ * becomes `enum: [x]` (a `const` discriminator would be mocked as `{}`, naming no member), and a list of
+ * types (`type: [string, 'null']`) its first type that is not `null`.
+ */
+function fromOpenApi31(node: unknown, seen = new Set<object>()): void {
+  if (typeof node !== 'object' || node === null || seen.has(node)) return;
+  seen.add(node);
+  const schema = node as Record<string, any>;
+  if ('const' in schema && !Array.isArray(schema.enum)) schema.enum = [schema.const];
+  if (Array.isArray(schema.type)) schema.type = schema.type.find((type: unknown) => type !== 'null') ?? 'null';
+  for (const [key, value] of Object.entries(schema)) if (!EXAMPLE_KEYS.has(key)) fromOpenApi31(value, seen);
+}
+
+/** Keywords whose values are data, not schemas. */
+const EXAMPLE_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const']);
