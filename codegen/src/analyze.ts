@@ -942,9 +942,31 @@ function inheritedPk(doc: JsonSchema, schema: JsonSchema, seen = new Set<unknown
   return undefined;
 }
 
-/** A property's `default` as a literal, when it is a string, number or boolean its type allows. */
+/** What a JSON value's kind is called in a schema's `type` (`integer` is a number too). */
+function jsonKind(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+/** Whether each item of a list default is of its `items`' primitive type (when it names one). */
+function itemsFit(schema: JsonSchema, value: unknown[]): boolean {
+  const type: unknown = schema.items?.type;
+  if (typeof type !== 'string' || !['string', 'number', 'integer', 'boolean'].includes(type)) return true;
+  return value.every((item) => jsonKind(item) === (type === 'integer' ? 'number' : type));
+}
+
+/**
+ * A property's `default` as a literal, when it is a string, number or boolean its type allows, or a list
+ * (of items of its items' type) or an object for a property of that type (not of dates: they are deserialized).
+ */
 function specDefault(schema: JsonSchema): string | undefined {
   const value: unknown = schema.default;
+  const json = jsonKind(value);
+  if (json === 'array' || json === 'object') {
+    const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (!types.includes(json) || schema.items?.format === 'date-time' || schema.items?.$ref) return undefined;
+    if (json === 'array' && !itemsFit(schema, value as unknown[])) return undefined;
+    return JSON.stringify(value);
+  }
   if (!['string', 'number', 'boolean'].includes(typeof value)) return undefined;
   if (Array.isArray(schema.enum) && !schema.enum.includes(value)) return undefined;
   if (schema.const !== undefined && schema.const !== value) return undefined;

@@ -296,6 +296,28 @@ describe('success codes, nullable enums, keywords beside a $ref, defaults', () =
     expect(field('size')).toMatchObject({ type: "'s' | 'm'", init: "'m'" });
     expect(field('tag')).toMatchObject({ type: 'string | null', init: "'x'" });
   });
+
+  it('a list or an object default is taken too; one that its type does not allow is not', () => {
+    const model = analyze(
+      spec({
+        Pet: {
+          ...Pet,
+          properties: {
+            ...Pet.properties,
+            tags: { type: 'array', items: { type: 'string' }, default: ['a', "b's"] },
+            counts: { type: 'object', additionalProperties: { type: 'integer' }, default: { a: 1 } },
+            wrong: { type: 'array', items: { type: 'integer' }, default: ['x'] },
+            notList: { type: 'array', items: { type: 'integer' }, default: { a: 1 } },
+          },
+        },
+      }),
+    );
+    const field = (name: string) => model.entities[0]!.fields.find((f) => f.name === name);
+    expect(field('tags')).toMatchObject({ type: 'string[]', init: '["a","b\'s"]' });
+    expect(field('counts')).toMatchObject({ type: '{ [key: string]: number }', init: '{"a":1}' });
+    expect(field('wrong')).toMatchObject({ type: 'number[] | undefined', init: 'undefined' });
+    expect(field('notList')).toMatchObject({ type: 'number[] | undefined', init: 'undefined' });
+  });
 });
 
 describe('x-rx-rest-* in the spec', () => {

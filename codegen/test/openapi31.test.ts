@@ -35,6 +35,8 @@ describe('OpenAPI 3.1 shapes against the mock server', () => {
     expect(pet).toBeInstanceOf(api.Pet);
     expect(pet.tag === null || typeof pet.tag === 'string').toBe(true);
     expect(pet.owner === null || pet.owner instanceof api.Thing).toBe(true);
+    // list and object defaults, as the spec gives them, for a record that lacks them
+    expect(api.Pet.fromJS({ uuid: 'u', name: 'n' })).toMatchObject({ aliases: ['a', "b's"], prefs: { a: 1 } });
     const thing: any = await controller.fetch(api.getThing, { thing_id: 3 });
     expect(requests.at(-1)).toBe('GET /v1/things/3');
     expect(thing.created).toBeInstanceOf(Date);
