@@ -74,6 +74,7 @@ export async function startMockServer(
       });
     }
   }
+  discriminatorExamples(definition);
   cutCycles(definition);
   fromOpenApi31(definition);
   const records = new Map<string, Map<string, Record<string, unknown>>>();
@@ -366,3 +367,30 @@ function fromOpenApi31(node: unknown, seen = new Set<object>()): void {
 
 /** Keywords whose values are data, not schemas. */
 const EXAMPLE_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const']);
+
+/**
+ * openapi-backend mocks a base schema's discriminator property (`animalType: { type: string }`) as
+ * `"string"`, which names no subtype. Each such property gets the example of its first value, and each
+ * subtype (its mapping's, or one that extends the base with `allOf`) an `allOf` part giving its own value.
+ */
+function discriminatorExamples(definition: Record<string, any>): void {
+  const schemas: Record<string, any> = definition.components?.schemas ?? {};
+  for (const [base, schema] of Object.entries(schemas)) {
+    const attribute: unknown = schema?.discriminator?.propertyName;
+    if (typeof attribute !== 'string' || schema.oneOf || schema.anyOf) continue;
+    const property = schema.properties?.[attribute];
+    if (!property || property.enum || property.const !== undefined || property.example !== undefined) continue;
+    const values: [value: string, subtype: string][] = Object.entries<unknown>(schema.discriminator.mapping ?? {}).map(
+      ([value, ref]) => [value, String(ref).split('/').pop()!],
+    );
+    for (const [name, other] of Object.entries(schemas)) {
+      const extendsBase = other?.allOf?.some?.((part: any) => part?.$ref === `#/components/schemas/${base}`);
+      if (extendsBase && !values.some(([, subtype]) => subtype === name)) values.push([name, name]);
+    }
+    if (!values.length) continue;
+    property.example = values[0]![0];
+    for (const [value, subtype] of values)
+      if (Array.isArray(schemas[subtype]?.allOf))
+        schemas[subtype].allOf.push({ properties: { [attribute]: { example: value } } });
+  }
+}
