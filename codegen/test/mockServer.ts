@@ -31,7 +31,6 @@ export interface MockServer {
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
-/** Starts the mock server for a bundled spec and its model, on 127.0.0.1 and a free port. */
 /** Operations outside the resources that act on one table (Petstore's `POST /pet`, `PUT /pet`, ...). */
 export interface ExtraTable {
   readonly name: string;
@@ -40,6 +39,17 @@ export interface ExtraTable {
   readonly ops: Readonly<Record<string, Role>>;
 }
 
+/** The JSON media type of a response's content, found as the generator finds it (`application/json`, `+json`, the wildcard). */
+function jsonMedia(content: Record<string, unknown> | undefined): string | undefined {
+  const types = Object.keys(content ?? {});
+  return (
+    types.find((type) => /^application\/json/i.test(type)) ??
+    types.find((type) => /json/i.test(type)) ??
+    types.find((type) => type === '*/*')
+  );
+}
+
+/** Starts the mock server for a bundled spec and its model, on 127.0.0.1 and a free port. */
 export async function startMockServer(
   doc: Record<string, any>,
   model: Model,
@@ -98,7 +108,7 @@ export async function startMockServer(
       const codes = Object.keys(responses)
         .filter((code) => /^2\d\d$/.test(code))
         .sort();
-      const withBody = codes.find((code) => responses[code]?.content?.['application/json']);
+      const withBody = codes.find((code) => jsonMedia(responses[code]?.content) !== undefined);
       if (withBody === undefined && codes.length) {
         // a body of another type (text/plain, image/png): its example, else a stand-in of that type
         const [type, media] = Object.entries<any>(responses[codes[0]!]?.content ?? {})[0] ?? [];
@@ -107,7 +117,13 @@ export async function startMockServer(
         const example = media?.example ?? (text ? 'text' : Buffer.from([0x89, 0x50, 0x4e, 0x47]));
         return { status: Number(codes[0]), body: example, contentType: type };
       }
-      const mock = mockOf(c.operation.operationId, withBody === undefined ? undefined : Number(withBody));
+      const mock =
+        withBody === undefined
+          ? mockOf(c.operation.operationId)
+          : api.mockResponseForOperation(c.operation.operationId, {
+              code: Number(withBody),
+              mediaType: jsonMedia(responses[withBody].content),
+            }).mock;
       return { status: withBody === undefined ? 200 : Number(withBody), body: mock ?? {} };
     }
     const table = records.get(found.resource) ?? records.set(found.resource, new Map()).get(found.resource)!;

@@ -27,7 +27,7 @@ describe('OpenAPI 3.1 shapes against the mock server', () => {
     const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
     const { requests } = generated.server;
     const controller = new Controller();
-    const shapes: any[] = await controller.fetch(api.listShapes);
+    const shapes = (await controller.fetch(api.listShapes)) as any[];
     expect(shapes.length).toBeGreaterThan(0);
     for (const shape of shapes) expect(shape).toBeInstanceOf(shape.kind === 'circle' ? api.Circle : api.Square);
     const pet: any = await controller.fetch(api.getPetsByPetId, { pet_id: 'a b/c' });
@@ -40,6 +40,9 @@ describe('OpenAPI 3.1 shapes against the mock server', () => {
     const thing: any = await controller.fetch(api.getThing, { thing_id: 3 });
     expect(requests.at(-1)).toBe('GET /v1/things/3');
     expect(thing.created).toBeInstanceOf(Date);
+    // JSON under another media type: `*/*` (springdoc's), `application/hal+json`
+    expect(await controller.fetch(api.getThingAnyType, { id: 4 })).toBeInstanceOf(api.Thing);
+    expect(await controller.fetch(api.getThingHal, { id: 5 })).toBeInstanceOf(api.Thing);
   }, 60_000);
 
   it('a text response resolves a string, an image a Blob, a response without a body null', async () => {

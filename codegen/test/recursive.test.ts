@@ -30,7 +30,7 @@ describe('recursive schemas against the mock server', () => {
   it('the mock server answers the recursive operations with data of the spec’s shape', async () => {
     const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
     const controller = new Controller();
-    const categories: any[] = await controller.fetch(api.CategoryResource.getList);
+    const categories = (await controller.fetch(api.CategoryResource.getList)) as any[];
     expect(categories.length).toBeGreaterThan(0);
     for (const category of categories) {
       expect(category).toBeInstanceOf(api.Category);

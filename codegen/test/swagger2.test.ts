@@ -32,7 +32,7 @@ describe('a Swagger 2.0 document against the mock server', () => {
     const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
     const { requests } = generated.server;
     const controller = new Controller();
-    const animals: any[] = await controller.fetch(api.listAnimals, { tags: ['a', 'b'] });
+    const animals = (await controller.fetch(api.listAnimals, { tags: ['a', 'b'] })) as any[];
     expect(requests.at(-1)).toBe('GET /api/animals?tags=a,b');
     expect(animals.length).toBeGreaterThan(0);
     for (const animal of animals) expect(animal).toBeInstanceOf(animal.animalType === 'Cat' ? api.Cat : api.Dog);
