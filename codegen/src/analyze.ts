@@ -522,7 +522,13 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       if (list) refs.entities.add(list.entity);
       else if (op.method === 'GET' && schema !== undefined) schema = listsAsCollections(schema);
     }
-    const resultType = schema === undefined && op.response ? tsType(doc, op.response, names, refs) : undefined;
+    const content = schema === undefined && !op.response ? op.content : undefined;
+    const resultType =
+      schema === undefined && op.response
+        ? tsType(doc, op.response, names, refs)
+        : content === undefined
+          ? undefined
+          : { text: 'string', blob: 'Blob' }[content];
     const wanted = op.operationId
       ? camelCase(op.operationId)
       : camelCase(`${op.method.toLowerCase()} ${op.path.replace(/\{([^}]+)\}/g, 'by $1')}`);
@@ -548,6 +554,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       bodyOptional: !op.bodyRequired,
       paginationField: schema?.includes('schema.Collection') ? page : undefined,
       resultType: resultType === 'unknown' ? undefined : resultType,
+      content,
       process: processBody,
       entityRefs: [...refs.entities].sort(),
       typeRefs: [...refs.types].sort(),

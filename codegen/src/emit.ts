@@ -169,6 +169,7 @@ function endpointCode(endpoint: EndpointModel): string {
   if (endpoint.searchParams) options.push(`searchParams: {} as ${endpoint.searchParams}`);
   if (endpoint.body) options.push(`body: {} as ${endpoint.body}`);
   if (endpoint.paginationField) options.push(`paginationField: ${JSON.stringify(endpoint.paginationField)}`);
+  if (endpoint.content) options.push(`content: ${JSON.stringify(endpoint.content)}`);
   // a method, not `getRequestInit: sendHeaders`, whose `this` (any endpoint) would make every type argument `any`
   options.push('getRequestInit(body) { return sendHeaders.call(this, body); }');
   if (endpoint.process) options.push(`process: ${endpoint.process}`);

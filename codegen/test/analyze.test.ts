@@ -389,6 +389,31 @@ describe('allOf inheritance', () => {
   });
 });
 
+describe('responses that are not JSON', () => {
+  it('text is read as a string, a binary type as a Blob, and typed so; a mix of both is left to the Content-Type', () => {
+    const body = (content: Record<string, unknown>) => ({ responses: { '200': { description: 'ok', content } } });
+    const model = analyze(
+      spec(
+        {},
+        {
+          '/report': { get: { operationId: 'getReport', ...body({ 'text/csv': { schema: { type: 'string' } } }) } },
+          '/photo': {
+            get: {
+              operationId: 'getPhoto',
+              ...body({ 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': {} }),
+            },
+          },
+          '/either': { get: { operationId: 'getEither', ...body({ 'text/plain': {}, 'application/pdf': {} }) } },
+        },
+      ),
+    );
+    const endpoint = (name: string) => model.endpoints.find((e) => e.name === name)!;
+    expect(endpoint('getReport')).toMatchObject({ content: 'text', resultType: 'string' });
+    expect(endpoint('getPhoto')).toMatchObject({ content: 'blob', resultType: 'Blob' });
+    expect(endpoint('getEither')).toMatchObject({ content: undefined, resultType: undefined });
+  });
+});
+
 describe('types of plain JSON', () => {
   it('an array of a union of objects is the array of the union, not a union with one array', () => {
     const A = { type: 'object', properties: { a: { type: 'integer' } } };

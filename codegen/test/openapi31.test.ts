@@ -4,6 +4,8 @@
  * Generated, type-checked with `tsc --strict`, and driven through a Controller. openapi-backend's mocks
  * know neither `const` nor a list of types, and its handlers answer JSON: the mock server fills those in.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controller } from 'rx-rest';
 import { generateAgainstMock, typeCheck, type Generated } from './harness.js';
@@ -20,7 +22,16 @@ describe('OpenAPI 3.1 shapes against the mock server', () => {
   it('names colliding and missing operationIds apart, and the output passes tsc --strict', () => {
     const names = generated.model.endpoints.map((e) => e.name);
     expect(names).toEqual(expect.arrayContaining(['listPets', 'listPets2', 'getPetsByPetId', 'getThing']));
-    expect(typeCheck(generated.dir, generated.result.files.keys())).toEqual([]);
+    // a response that is not JSON is read and typed as what it is
+    writeFileSync(
+      join(generated.dir, 'calls.ts'),
+      [
+        `import { getName, getPhoto } from './index.js';`,
+        `export const name: Promise<string> = getName({ pet_id: 'x' });`,
+        `export const photo: Promise<Blob> = getPhoto({ pet_id: 'x' });`,
+      ].join('\n'),
+    );
+    expect(typeCheck(generated.dir, [...generated.result.files.keys(), 'calls.ts'])).toEqual([]);
   }, 120_000);
 
   it('reads a const-discriminated union, nullable fields, and a dashed parameter holding a slash', async () => {
