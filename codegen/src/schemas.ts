@@ -276,18 +276,24 @@ function objectType(
 ): string {
   const inner: TypeMode = { ...mode, date: undefined };
   const members: string[] = [];
+  // an index signature must admit the types of the properties beside it
+  const indexTypes: string[] = [];
   for (const [key, property] of Object.entries(shape.properties)) {
     // also beside a $ref (OpenAPI 3.1): `{ $ref: Owner, readOnly: true }`
     const resolved = deref(doc, property);
     if (mode.write && (resolved?.readOnly === true || property?.readOnly === true)) continue;
     if (!mode.write && (resolved?.writeOnly === true || property?.writeOnly === true)) continue;
     const optional = shape.required.has(key) ? '' : '?';
-    members.push(`${propertyKey(key)}${optional}: ${tsType(doc, property, names, refs, inner, depth + 1)}`);
+    const type = tsType(doc, property, names, refs, inner, depth + 1);
+    members.push(`${propertyKey(key)}${optional}: ${type}`);
+    indexTypes.push(type);
   }
-  if (shape.additional)
-    members.push(
-      `[key: string]: ${tsType(doc, shape.additional, names, refs, inner, depth + 1)}${members.length ? ' | undefined' : ''}`,
-    );
+  if (shape.additional) {
+    const types = [tsType(doc, shape.additional, names, refs, inner, depth + 1), ...indexTypes];
+    if (members.length) types.push('undefined');
+    const index = types.includes('unknown') ? ['unknown'] : [...new Set(types)];
+    members.push(`[key: string]: ${index.join(' | ')}`);
+  }
   if (members.length === 0) return 'Record<string, unknown>';
   return `{ ${members.join('; ')} }`;
 }

@@ -423,4 +423,21 @@ describe('types of plain JSON', () => {
     );
     expect(model.endpoints[0]!.resultType).toBe('({ a?: number } | { b?: string })[]');
   });
+
+  it('properties beside additionalProperties of another type: the index signature admits their types too', () => {
+    // (Jersey's MultivaluedMap: `empty` beside lists of strings)
+    const headers = {
+      type: 'object',
+      properties: {
+        empty: { type: 'boolean' },
+        size: { type: 'integer' },
+        first: { type: 'array', items: { type: 'string' } },
+      },
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+    };
+    const model = analyze(spec({}, { '/headers': { get: { operationId: 'getHeaders', ...ok(headers) } } }));
+    expect(model.endpoints[0]!.resultType).toBe(
+      '{ empty?: boolean; size?: number; first?: string[]; [key: string]: string[] | boolean | number | undefined }',
+    );
+  });
 });
