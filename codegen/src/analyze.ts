@@ -110,6 +110,19 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   const pkOf = new Map<string, string>();
   const keyOf = new Map<string, string>();
   const bases = inheritanceBases(doc, schemas, (name) => override(name).entity === true);
+  /** The pk of schema `name` (with properties `props`) by its names: `id`, its item path's parameter, a guess. */
+  const pkByName = (name: string, props: string[]): { pk: string; reason: string; guessed: boolean } | undefined => {
+    if (props.includes('id')) return { pk: 'id', reason: 'it has an id property', guessed: false };
+    const param = [...(itemParams.get(name) ?? [])].find((p) => props.includes(p));
+    if (param)
+      return { pk: param, reason: `the item path's parameter {${param}} is one of its properties`, guessed: false };
+    const guess = [
+      `${camelCase(name)}Id`,
+      `${name.replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase())}_id`,
+      ...PK_GUESSES,
+    ].find((p) => props.includes(p));
+    return guess ? { pk: guess, reason: `guessed from the property name ${guess}`, guessed: true } : undefined;
+  };
   const considerEntity = (name: string) => {
     const over = override(name);
     const shape = objectShape(doc, schemas[name]);
@@ -130,24 +143,23 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
             );
       pk = over.pk;
       decide(name, `entity, pk ${pk}`, `x-rx-rest-pk in ${over.source}`);
-    } else if (props.includes('id')) {
-      pk = 'id';
-      decide(name, 'entity, pk id', 'it has an id property');
     } else {
-      const param = [...(itemParams.get(name) ?? [])].find((p) => props.includes(p));
-      if (param) {
-        pk = param;
-        decide(name, `entity, pk ${pk}`, `the item path's parameter {${param}} is one of its properties`);
-      } else {
-        const guess = [
-          `${camelCase(name)}Id`,
-          `${name.replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase())}_id`,
-          ...PK_GUESSES,
-        ].find((p) => props.includes(p));
-        if (guess) {
-          pk = guess;
-          decide(name, `entity, pk ${pk}`, `guessed from the property name ${guess}`, true);
+      let found = pkByName(name, props);
+      // a subtype takes its base's pk however the base found it (`Dog: allOf: [Animal]`, Animal's {animalId})
+      if (!found || found.guessed) {
+        for (const [baseName, base] of bases) {
+          if (![...base.members.values()].includes(name)) continue;
+          const baseShape = objectShape(doc, schemas[baseName]);
+          const inherited = baseShape && pkByName(baseName, Object.keys(baseShape.properties));
+          if (inherited && props.includes(inherited.pk)) {
+            found = { ...inherited, reason: `the pk of its base ${baseName}: ${inherited.reason}` };
+            break;
+          }
         }
+      }
+      if (found) {
+        pk = found.pk;
+        decide(name, `entity, pk ${pk}`, found.reason, found.guessed);
       }
     }
     if (pk === undefined) {
@@ -510,7 +522,13 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       if (list) refs.entities.add(list.entity);
       else if (op.method === 'GET' && schema !== undefined) schema = listsAsCollections(schema);
     }
-    const resultType = schema === undefined && op.response ? tsType(doc, op.response, names, refs) : undefined;
+    const content = schema === undefined && !op.response ? op.content : undefined;
+    const resultType =
+      schema === undefined && op.response
+        ? tsType(doc, op.response, names, refs)
+        : content === undefined
+          ? undefined
+          : { text: 'string', blob: 'Blob' }[content];
     const wanted = op.operationId
       ? camelCase(op.operationId)
       : camelCase(`${op.method.toLowerCase()} ${op.path.replace(/\{([^}]+)\}/g, 'by $1')}`);
@@ -536,6 +554,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       bodyOptional: !op.bodyRequired,
       paginationField: schema?.includes('schema.Collection') ? page : undefined,
       resultType: resultType === 'unknown' ? undefined : resultType,
+      content,
       process: processBody,
       entityRefs: [...refs.entities].sort(),
       typeRefs: [...refs.types].sort(),
@@ -930,9 +949,31 @@ function inheritedPk(doc: JsonSchema, schema: JsonSchema, seen = new Set<unknown
   return undefined;
 }
 
-/** A property's `default` as a literal, when it is a string, number or boolean its type allows. */
+/** What a JSON value's kind is called in a schema's `type` (`integer` is a number too). */
+function jsonKind(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+/** Whether each item of a list default is of its `items`' primitive type (when it names one). */
+function itemsFit(schema: JsonSchema, value: unknown[]): boolean {
+  const type: unknown = schema.items?.type;
+  if (typeof type !== 'string' || !['string', 'number', 'integer', 'boolean'].includes(type)) return true;
+  return value.every((item) => jsonKind(item) === (type === 'integer' ? 'number' : type));
+}
+
+/**
+ * A property's `default` as a literal, when it is a string, number or boolean its type allows, or a list
+ * (of items of its items' type) or an object for a property of that type (not of dates: they are deserialized).
+ */
 function specDefault(schema: JsonSchema): string | undefined {
   const value: unknown = schema.default;
+  const json = jsonKind(value);
+  if (json === 'array' || json === 'object') {
+    const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (!types.includes(json) || schema.items?.format === 'date-time' || schema.items?.$ref) return undefined;
+    if (json === 'array' && !itemsFit(schema, value as unknown[])) return undefined;
+    return JSON.stringify(value);
+  }
   if (!['string', 'number', 'boolean'].includes(typeof value)) return undefined;
   if (Array.isArray(schema.enum) && !schema.enum.includes(value)) return undefined;
   if (schema.const !== undefined && schema.const !== value) return undefined;

@@ -29,6 +29,17 @@ function entityFile(model: Model, entity: EntityModel): string {
   const lines: string[] = [];
   const members: string[] = [];
   const pkField = entity.fields.find((f) => f.name === entity.pk);
+  // a property named `pk` cannot be an instance's field (`pk()` is the Entity's method): process copies it
+  const pkData = entity.fields.find((f) => f.name === 'pk');
+  let pkCopy: string | undefined;
+  if (pkData) {
+    pkCopy = 'pkValue';
+    for (let n = 2; entity.fields.some((f) => f.name === pkCopy); n++) pkCopy = `pkValue${n}`;
+    lines.push(
+      `  /** The record's \`pk\` (an instance's \`pk\` is its method \`pk()\`), copied by \`process\`. */\n` +
+        (pkData.init === undefined ? `  ${pkCopy}!: ${pkData.type};` : `  ${pkCopy}: ${pkData.type} = ${pkData.init};`),
+    );
+  }
   for (const field of entity.fields) {
     if (RESERVED_FIELDS.has(field.name)) continue;
     lines.push(
@@ -39,17 +50,27 @@ function entityFile(model: Model, entity: EntityModel): string {
     );
     if (field.schema) members.push(`${propertyKey(field.name)}: ${field.schema}`);
   }
-  const pkValue = access(entity.pk);
+  let pkValue = access(entity.pk);
+  let pkRead = '';
+  if (entity.pk === 'pk') {
+    // a plain value (a response record, an Invalidate's `{ pk }`) holds its own `pk`; an instance its copy
+    pkRead = `const value: unknown = Object.prototype.hasOwnProperty.call(this, 'pk') ? (this as { pk: unknown }).pk : this.${pkCopy};\n    `;
+    pkValue = 'value';
+  }
   const pkBody =
-    pkField && !/\| (undefined|null)$/.test(pkField.type)
+    pkRead +
+    (pkField && !/\| (undefined|null)$/.test(pkField.type) && !pkRead
       ? `return \`\${${pkValue}}\`;`
-      : `return ${pkValue} == null ? undefined : \`\${${pkValue}}\`;`;
+      : `return ${pkValue} == null ? undefined : \`\${${pkValue}}\`;`);
   const schema = members.length
     ? entity.lazySchema
       ? `\n  static override get schema() {\n    return { ${members.join(', ')} };\n  }`
       : `\n  static override schema = { ${members.join(', ')} };`
     : '';
-  return `${header(model)}${imports.join('\n')}\n\n${doc(entity.description)}export class ${entity.name} extends Entity {\n${lines.join('\n')}\n\n  pk() {\n    ${pkBody}\n  }\n\n  static override key = ${JSON.stringify(entity.key)};${schema}\n}\n`;
+  const process = pkCopy
+    ? `\n\n  static override process(input: unknown, parent: unknown, key: string | undefined, args: readonly unknown[]) {\n    const record = super.process(input, parent, key, args);\n    if ('pk' in record) record.${pkCopy} = record.pk;\n    return record;\n  }`
+    : '';
+  return `${header(model)}${imports.join('\n')}\n\n${doc(entity.description)}export class ${entity.name} extends Entity {\n${lines.join('\n')}\n\n  pk() {\n    ${pkBody}\n  }\n\n  static override key = ${JSON.stringify(entity.key)};${schema}${process}\n}\n`;
 }
 
 function importLines(
@@ -148,6 +169,7 @@ function endpointCode(endpoint: EndpointModel): string {
   if (endpoint.searchParams) options.push(`searchParams: {} as ${endpoint.searchParams}`);
   if (endpoint.body) options.push(`body: {} as ${endpoint.body}`);
   if (endpoint.paginationField) options.push(`paginationField: ${JSON.stringify(endpoint.paginationField)}`);
+  if (endpoint.content) options.push(`content: ${JSON.stringify(endpoint.content)}`);
   // a method, not `getRequestInit: sendHeaders`, whose `this` (any endpoint) would make every type argument `any`
   options.push('getRequestInit(body) { return sendHeaders.call(this, body); }');
   if (endpoint.process) options.push(`process: ${endpoint.process}`);

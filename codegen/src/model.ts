@@ -108,6 +108,8 @@ export interface EndpointModel {
   readonly paginationField: string | undefined;
   /** The type of the plain JSON result when there is no schema. */
   readonly resultType: string | undefined;
+  /** The endpoint's `content` for a response that is not JSON: `'text'` (a string) or `'blob'`. */
+  readonly content: 'text' | 'blob' | undefined;
   /**
    * The query parameters rx-rest would not write as the spec says (`{ filter: ['deepObject', true] }`: OpenAPI's
    * `style` and `explode`), for `withQueryStyles`; undefined when there are none.

@@ -28,10 +28,15 @@ export interface Operation {
   readonly bodyRequired: boolean;
   /** The JSON schema of the first 2xx response with a JSON body (undefined: none has one). */
   readonly response: JsonSchema | undefined;
+  /** How a response that is not JSON is read: `'text'` (text, XML, CSV), `'blob'` (other types); else undefined. */
+  readonly content: 'text' | 'blob' | undefined;
   readonly security: readonly string[];
   readonly summary: string | undefined;
   readonly raw: JsonSchema;
 }
+
+/** Media types read as text (as rx-rest reads them when no `content` is set). */
+const TEXT_MEDIA = /^text\/|\bxml\b|\bcsv\b|\bhtml\b|\bjavascript\b|\bcss\b|\burlencoded\b/i;
 
 function jsonContent(doc: JsonSchema, content: JsonSchema | undefined): JsonSchema | undefined | false {
   if (!content || typeof content !== 'object') return undefined;
@@ -80,6 +85,14 @@ export function listOperations(doc: JsonSchema): Operation[] {
         response = found;
         break;
       }
+      // without a JSON body: the first 2xx's body, all text or all binary (a mix is left to the Content-Type)
+      let content: Operation['content'];
+      const first = codes.find((code) => /^2(\d\d|XX)$/i.test(code) && code !== '204');
+      const media = response || first === undefined ? [] : Object.keys(deref(doc, op.responses[first])?.content ?? {});
+      if (media.length && !media.some((type) => /json/i.test(type) || type === '*/*')) {
+        const text = media.filter((type) => TEXT_MEDIA.test(type)).length;
+        content = text === media.length ? 'text' : text === 0 ? 'blob' : undefined;
+      }
       const security = ((op.security ?? globalSecurity) as JsonSchema[]).flatMap((req) => Object.keys(req ?? {}));
       operations.push({
         label: `${method.toUpperCase()} ${path}`,
@@ -90,6 +103,7 @@ export function listOperations(doc: JsonSchema): Operation[] {
         body,
         bodyRequired: requestBody?.required === true,
         response,
+        content,
         security,
         summary:
           typeof op.summary === 'string'

@@ -142,8 +142,21 @@ function literal(value: unknown): string {
   return typeof value === 'string' ? `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(value);
 }
 
+/** `type` parenthesized when a `|` or `&` joins its top level (`{ a: 1 | 2 }` needs none, `{ a } | { b }` does). */
 function paren(type: string): string {
-  return /[|&]/.test(type) && !/^\{[\s\S]*\}$/.test(type) ? `(${type})` : type;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < type.length; i++) {
+    const c = type[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if (c === '{' || c === '(' || c === '[' || c === '<') depth++;
+    else if (c === '}' || c === ')' || c === ']' || (c === '>' && type[i - 1] !== '=')) depth--;
+    else if (depth === 0 && (c === '|' || c === '&')) return `(${type})`;
+  }
+  return type;
 }
 
 /** A JSON Schema as a TypeScript type. */
@@ -263,18 +276,24 @@ function objectType(
 ): string {
   const inner: TypeMode = { ...mode, date: undefined };
   const members: string[] = [];
+  // an index signature must admit the types of the properties beside it
+  const indexTypes: string[] = [];
   for (const [key, property] of Object.entries(shape.properties)) {
     // also beside a $ref (OpenAPI 3.1): `{ $ref: Owner, readOnly: true }`
     const resolved = deref(doc, property);
     if (mode.write && (resolved?.readOnly === true || property?.readOnly === true)) continue;
     if (!mode.write && (resolved?.writeOnly === true || property?.writeOnly === true)) continue;
     const optional = shape.required.has(key) ? '' : '?';
-    members.push(`${propertyKey(key)}${optional}: ${tsType(doc, property, names, refs, inner, depth + 1)}`);
+    const type = tsType(doc, property, names, refs, inner, depth + 1);
+    members.push(`${propertyKey(key)}${optional}: ${type}`);
+    indexTypes.push(type);
   }
-  if (shape.additional)
-    members.push(
-      `[key: string]: ${tsType(doc, shape.additional, names, refs, inner, depth + 1)}${members.length ? ' | undefined' : ''}`,
-    );
+  if (shape.additional) {
+    const types = [tsType(doc, shape.additional, names, refs, inner, depth + 1), ...indexTypes];
+    if (members.length) types.push('undefined');
+    const index = types.includes('unknown') ? ['unknown'] : [...new Set(types)];
+    members.push(`[key: string]: ${index.join(' | ')}`);
+  }
   if (members.length === 0) return 'Record<string, unknown>';
   return `{ ${members.join('; ')} }`;
 }

@@ -296,6 +296,28 @@ describe('success codes, nullable enums, keywords beside a $ref, defaults', () =
     expect(field('size')).toMatchObject({ type: "'s' | 'm'", init: "'m'" });
     expect(field('tag')).toMatchObject({ type: 'string | null', init: "'x'" });
   });
+
+  it('a list or an object default is taken too; one that its type does not allow is not', () => {
+    const model = analyze(
+      spec({
+        Pet: {
+          ...Pet,
+          properties: {
+            ...Pet.properties,
+            tags: { type: 'array', items: { type: 'string' }, default: ['a', "b's"] },
+            counts: { type: 'object', additionalProperties: { type: 'integer' }, default: { a: 1 } },
+            wrong: { type: 'array', items: { type: 'integer' }, default: ['x'] },
+            notList: { type: 'array', items: { type: 'integer' }, default: { a: 1 } },
+          },
+        },
+      }),
+    );
+    const field = (name: string) => model.entities[0]!.fields.find((f) => f.name === name);
+    expect(field('tags')).toMatchObject({ type: 'string[]', init: '["a","b\'s"]' });
+    expect(field('counts')).toMatchObject({ type: '{ [key: string]: number }', init: '{"a":1}' });
+    expect(field('wrong')).toMatchObject({ type: 'number[] | undefined', init: 'undefined' });
+    expect(field('notList')).toMatchObject({ type: 'number[] | undefined', init: 'undefined' });
+  });
 });
 
 describe('x-rx-rest-* in the spec', () => {
@@ -334,6 +356,27 @@ describe('allOf inheritance', () => {
     });
   });
 
+  it("subtypes take the base's pk however the base found it: its item path's parameter, or a guess from its own name", () => {
+    const Animal = {
+      type: 'object',
+      required: ['animalId', 'animalType'],
+      properties: { animalId: { type: 'integer' }, animalType: { type: 'string' }, name: { type: 'string' } },
+      discriminator: { propertyName: 'animalType' },
+    };
+    const extend = (base: string, field: string) => ({
+      allOf: [ref(base), { type: 'object', properties: { [field]: { type: 'boolean' } } }],
+    });
+    const schemas = { Animal, Dog: extend('Animal', 'barks'), Cat: extend('Animal', 'purrs') };
+    const item = { '/animals/{animalId}': { get: { operationId: 'getAnimal', ...ok(ref('Animal')) } } };
+    for (const model of [analyze(spec(schemas, item)), analyze(spec(schemas))]) {
+      expect(model.entities.map((e) => [e.name, e.pk]).sort()).toEqual([
+        ['Cat', 'animalId'],
+        ['Dog', 'animalId'],
+      ]);
+      expect(model.unions).toEqual([{ name: 'Animal', attribute: 'animalType', members: { Cat: 'Cat', Dog: 'Dog' } }]);
+    }
+  });
+
   it('subtypes that are not entities leave the base an entity of its own', () => {
     const model = analyze(
       spec({
@@ -343,5 +386,58 @@ describe('allOf inheritance', () => {
     );
     expect(model.entities.map((e) => e.name)).toEqual(['Pet']);
     expect(model.unions).toEqual([]);
+  });
+});
+
+describe('responses that are not JSON', () => {
+  it('text is read as a string, a binary type as a Blob, and typed so; a mix of both is left to the Content-Type', () => {
+    const body = (content: Record<string, unknown>) => ({ responses: { '200': { description: 'ok', content } } });
+    const model = analyze(
+      spec(
+        {},
+        {
+          '/report': { get: { operationId: 'getReport', ...body({ 'text/csv': { schema: { type: 'string' } } }) } },
+          '/photo': {
+            get: {
+              operationId: 'getPhoto',
+              ...body({ 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': {} }),
+            },
+          },
+          '/either': { get: { operationId: 'getEither', ...body({ 'text/plain': {}, 'application/pdf': {} }) } },
+        },
+      ),
+    );
+    const endpoint = (name: string) => model.endpoints.find((e) => e.name === name)!;
+    expect(endpoint('getReport')).toMatchObject({ content: 'text', resultType: 'string' });
+    expect(endpoint('getPhoto')).toMatchObject({ content: 'blob', resultType: 'Blob' });
+    expect(endpoint('getEither')).toMatchObject({ content: undefined, resultType: undefined });
+  });
+});
+
+describe('types of plain JSON', () => {
+  it('an array of a union of objects is the array of the union, not a union with one array', () => {
+    const A = { type: 'object', properties: { a: { type: 'integer' } } };
+    const B = { type: 'object', properties: { b: { type: 'string' } } };
+    const model = analyze(
+      spec({}, { '/mixed': { get: { operationId: 'listMixed', ...ok({ type: 'array', items: { anyOf: [A, B] } }) } } }),
+    );
+    expect(model.endpoints[0]!.resultType).toBe('({ a?: number } | { b?: string })[]');
+  });
+
+  it('properties beside additionalProperties of another type: the index signature admits their types too', () => {
+    // (Jersey's MultivaluedMap: `empty` beside lists of strings)
+    const headers = {
+      type: 'object',
+      properties: {
+        empty: { type: 'boolean' },
+        size: { type: 'integer' },
+        first: { type: 'array', items: { type: 'string' } },
+      },
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+    };
+    const model = analyze(spec({}, { '/headers': { get: { operationId: 'getHeaders', ...ok(headers) } } }));
+    expect(model.endpoints[0]!.resultType).toBe(
+      '{ empty?: boolean; size?: number; first?: string[]; [key: string]: string[] | boolean | number | undefined }',
+    );
   });
 });

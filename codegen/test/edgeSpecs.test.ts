@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { Controller } from 'rx-rest';
 import { generate } from '../src/generate.js';
 import { typeCheck } from './harness.js';
 
@@ -131,6 +132,53 @@ describe('schemas in other files', () => {
     const error2 = await generateFrom('missing', missing, 'api.yaml').catch((e: unknown) => e);
     expect(error2).toMatchObject({ name: 'SpecError' });
     expect((error2 as Error).message).toMatch(/\.\.\/schemas\/nowhere\.json.*paths\/owner\.yaml/);
+  }, 60_000);
+});
+
+describe('a property named pk (Django REST Framework), which is also the method pk() of every Entity', () => {
+  it('the pk is read from the record, and an instance holds the value as pkValue', async () => {
+    const { out, files } = await generateFrom('pkField', {
+      'api.yaml': {
+        openapi: '3.0.3',
+        info: { title: 'pk fields', version: '1' },
+        paths: {
+          '/books': { get: { operationId: 'listBooks', ...ok({ type: 'array', items: ref('Book') }) } },
+          '/books/{pk}': {
+            get: {
+              operationId: 'getBook',
+              parameters: [{ name: 'pk', in: 'path', required: true, schema: { type: 'integer' } }],
+              ...ok(ref('Book')),
+            },
+          },
+          '/authors/{id}': { get: { operationId: 'getAuthor', parameters: [idParam], ...ok(ref('Author')) } },
+        },
+        components: {
+          schemas: {
+            Book: {
+              type: 'object',
+              required: ['pk', 'title'],
+              properties: { pk: { type: 'integer' }, title: { type: 'string' } },
+            },
+            Author: withId({ pk: { type: 'string' }, name: { type: 'string' } }),
+          },
+        },
+      },
+    });
+    expect(typeCheck(out, files)).toEqual([]);
+    const api = await import(/* @vite-ignore */ join(out, 'index.ts'));
+    const controller = new Controller();
+    controller.setResponse(api.BookResource.getList, [
+      { pk: 1, title: 'one' },
+      { pk: 2, title: 'two' },
+    ]);
+    const books: any[] = controller.getResponse(api.BookResource.getList).data as any[];
+    expect(books.map((book) => book.pk())).toEqual(['1', '2']);
+    expect(books.map((book) => book.pkValue)).toEqual([1, 2]);
+    expect(controller.get(api.Book, { pk: 2 })).toMatchObject({ title: 'two', pkValue: 2 });
+    controller.setResponse(api.getAuthor, { id: 7 }, { id: 7, pk: 'a-7', name: 'Ann' });
+    const author: any = controller.getResponse(api.getAuthor, { id: 7 }).data;
+    expect(author.pk()).toBe('7');
+    expect(author.pkValue).toBe('a-7');
   }, 60_000);
 });
 

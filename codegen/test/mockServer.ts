@@ -31,7 +31,6 @@ export interface MockServer {
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
-/** Starts the mock server for a bundled spec and its model, on 127.0.0.1 and a free port. */
 /** Operations outside the resources that act on one table (Petstore's `POST /pet`, `PUT /pet`, ...). */
 export interface ExtraTable {
   readonly name: string;
@@ -40,6 +39,17 @@ export interface ExtraTable {
   readonly ops: Readonly<Record<string, Role>>;
 }
 
+/** The JSON media type of a response's content, found as the generator finds it (`application/json`, `+json`, the wildcard). */
+function jsonMedia(content: Record<string, unknown> | undefined): string | undefined {
+  const types = Object.keys(content ?? {});
+  return (
+    types.find((type) => /^application\/json/i.test(type)) ??
+    types.find((type) => /json/i.test(type)) ??
+    types.find((type) => type === '*/*')
+  );
+}
+
+/** Starts the mock server for a bundled spec and its model, on 127.0.0.1 and a free port. */
 export async function startMockServer(
   doc: Record<string, any>,
   model: Model,
@@ -74,16 +84,14 @@ export async function startMockServer(
       });
     }
   }
+  discriminatorExamples(definition);
+  cutCycles(definition);
+  fromOpenApi31(definition);
   const records = new Map<string, Map<string, Record<string, unknown>>>();
   const api = new OpenAPIBackend({ definition: definition as any, quick: true, validate: false, apiRoot: basePath });
   let nextId = 1000;
-  const mockOf = (operationId: string, code?: number) => {
-    try {
-      return api.mockResponseForOperation(operationId, code === undefined ? {} : { code }).mock;
-    } catch {
-      return undefined;
-    }
-  };
+  const mockOf = (operationId: string, code?: number) =>
+    api.mockResponseForOperation(operationId, code === undefined ? {} : { code }).mock;
   api.register('notFound', () => ({ status: 404, body: { message: 'no such operation' } }));
   const queries: Record<string, unknown>[] = [];
   const pathParams: Record<string, unknown>[] = [];
@@ -100,9 +108,22 @@ export async function startMockServer(
       const codes = Object.keys(responses)
         .filter((code) => /^2\d\d$/.test(code))
         .sort();
-      const withBody = codes.find((code) => responses[code]?.content?.['application/json']);
-      if (withBody === undefined && codes.length) return { status: Number(codes[0]), body: undefined };
-      const mock = mockOf(c.operation.operationId, withBody === undefined ? undefined : Number(withBody));
+      const withBody = codes.find((code) => jsonMedia(responses[code]?.content) !== undefined);
+      if (withBody === undefined && codes.length) {
+        // a body of another type (text/plain, image/png): its example, else a stand-in of that type
+        const [type, media] = Object.entries<any>(responses[codes[0]!]?.content ?? {})[0] ?? [];
+        if (type === undefined) return { status: Number(codes[0]), body: undefined };
+        const text = /^text\/|xml|csv/.test(type);
+        const example = media?.example ?? (text ? 'text' : Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+        return { status: Number(codes[0]), body: example, contentType: type };
+      }
+      const mock =
+        withBody === undefined
+          ? mockOf(c.operation.operationId)
+          : api.mockResponseForOperation(c.operation.operationId, {
+              code: Number(withBody),
+              mediaType: jsonMedia(responses[withBody].content),
+            }).mock;
       return { status: withBody === undefined ? 200 : Number(withBody), body: mock ?? {} };
     }
     const table = records.get(found.resource) ?? records.set(found.resource, new Map()).get(found.resource)!;
@@ -173,9 +194,13 @@ export async function startMockServer(
           // the path as sent (percent-escapes kept), for readPathParams
           headers: { ...(req.headers as Record<string, string>), 'x-raw-path': url.pathname },
           body: text ? JSON.parse(text) : undefined,
-        })) as { status: number; body: unknown };
+        })) as { status: number; body: unknown; contentType?: string };
         if (result.body === undefined) {
           res.writeHead(result.status === 200 ? 204 : result.status).end();
+          return;
+        }
+        if (result.contentType !== undefined) {
+          res.writeHead(result.status, { 'content-type': result.contentType }).end(result.body);
           return;
         }
         res.writeHead(result.status, { 'content-type': 'application/json' }).end(JSON.stringify(result.body));
@@ -260,4 +285,128 @@ function readPathParams(doc: Record<string, any>, operation: any, rawPath: strin
     }
   });
   return params;
+}
+
+/** A schema cut where it reached itself (`acyclic`'s answer for a `$ref` already being walked). */
+const CUT = Symbol('cut');
+
+/**
+ * openapi-backend's mocks (mock-json-schema) follow `$ref`s without end: a response whose schema reaches
+ * itself (`Category.children: Category[]`, `Node.parent: Node`) overflows the stack. Each such response's
+ * schema is replaced, in the mock server's copy of the spec, by the same schema inlined and cut where it
+ * reached itself: an optional property dropped, a required one `null`, an array empty, a map without
+ * values, a `oneOf`/`anyOf` without that member. Its mock is then a finite value of the spec's shape.
+ */
+function cutCycles(definition: Record<string, any>): void {
+  for (const item of Object.values<any>(definition.paths ?? {})) {
+    for (const method of METHODS) {
+      for (const response of Object.values<any>(item?.[method]?.responses ?? {})) {
+        for (const media of Object.values<any>(response?.content ?? {})) {
+          if (!media?.schema || media.example !== undefined || media.examples !== undefined) continue;
+          const cut = { found: false };
+          const schema = acyclic(media.schema, definition, [], cut);
+          if (cut.found) media.schema = schema === CUT ? {} : schema;
+        }
+      }
+    }
+  }
+}
+
+/** `schema` with its internal `$ref`s inlined, cut where one names a schema already on `stack`. */
+function acyclic(schema: any, doc: Record<string, any>, stack: string[], cut: { found: boolean }): any {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  if (typeof schema.$ref === 'string') {
+    const { $ref: ref, ...siblings } = schema;
+    if (stack.includes(ref)) {
+      cut.found = true;
+      return CUT;
+    }
+    const target = (ref as string)
+      .slice(2)
+      .split('/')
+      .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((at: any, key) => at?.[key], doc);
+    const inlined = acyclic(target ?? {}, doc, [...stack, ref], cut);
+    return inlined === CUT ? CUT : { ...siblings, ...inlined };
+  }
+  const out: Record<string, any> = { ...schema };
+  if (schema.allOf) {
+    const members = schema.allOf.map((member: unknown) => acyclic(member, doc, stack, cut));
+    if (members.includes(CUT)) return CUT;
+    out.allOf = members;
+  }
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    if (!schema[key]) continue;
+    const members = schema[key]
+      .map((member: unknown) => acyclic(member, doc, stack, cut))
+      .filter((m: unknown) => m !== CUT);
+    if (!members.length) return CUT;
+    out[key] = members;
+  }
+  if (schema.properties) {
+    const required: string[] = schema.required ?? [];
+    out.properties = {};
+    for (const [name, property] of Object.entries(schema.properties)) {
+      const value = acyclic(property, doc, stack, cut);
+      if (value !== CUT) out.properties[name] = value;
+      else if (required.includes(name)) out.properties[name] = { example: null };
+    }
+  }
+  if (schema.items) {
+    const items = acyclic(schema.items, doc, stack, cut);
+    if (items === CUT) {
+      out.items = {};
+      out.example = [];
+    } else out.items = items;
+  }
+  if (typeof schema.additionalProperties === 'object') {
+    const values = acyclic(schema.additionalProperties, doc, stack, cut);
+    if (values === CUT) out.additionalProperties = false;
+    else out.additionalProperties = values;
+  }
+  return out;
+}
+
+/**
+ * OpenAPI 3.1's JSON Schema in a form openapi-backend's mocks read (they know OpenAPI 3.0's): `const: x`
+ * becomes `enum: [x]` (a `const` discriminator would be mocked as `{}`, naming no member), and a list of
+ * types (`type: [string, 'null']`) its first type that is not `null`.
+ */
+function fromOpenApi31(node: unknown, seen = new Set<object>()): void {
+  if (typeof node !== 'object' || node === null || seen.has(node)) return;
+  seen.add(node);
+  const schema = node as Record<string, any>;
+  if ('const' in schema && !Array.isArray(schema.enum)) schema.enum = [schema.const];
+  if (Array.isArray(schema.type)) schema.type = schema.type.find((type: unknown) => type !== 'null') ?? 'null';
+  for (const [key, value] of Object.entries(schema)) if (!EXAMPLE_KEYS.has(key)) fromOpenApi31(value, seen);
+}
+
+/** Keywords whose values are data, not schemas. */
+const EXAMPLE_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const']);
+
+/**
+ * openapi-backend mocks a base schema's discriminator property (`animalType: { type: string }`) as
+ * `"string"`, which names no subtype. Each such property gets the example of its first value, and each
+ * subtype (its mapping's, or one that extends the base with `allOf`) an `allOf` part giving its own value.
+ */
+function discriminatorExamples(definition: Record<string, any>): void {
+  const schemas: Record<string, any> = definition.components?.schemas ?? {};
+  for (const [base, schema] of Object.entries(schemas)) {
+    const attribute: unknown = schema?.discriminator?.propertyName;
+    if (typeof attribute !== 'string' || schema.oneOf || schema.anyOf) continue;
+    const property = schema.properties?.[attribute];
+    if (!property || property.enum || property.const !== undefined || property.example !== undefined) continue;
+    const values: [value: string, subtype: string][] = Object.entries<unknown>(schema.discriminator.mapping ?? {}).map(
+      ([value, ref]) => [value, String(ref).split('/').pop()!],
+    );
+    for (const [name, other] of Object.entries(schemas)) {
+      const extendsBase = other?.allOf?.some?.((part: any) => part?.$ref === `#/components/schemas/${base}`);
+      if (extendsBase && !values.some(([, subtype]) => subtype === name)) values.push([name, name]);
+    }
+    if (!values.length) continue;
+    property.example = values[0]![0];
+    for (const [value, subtype] of values)
+      if (Array.isArray(schemas[subtype]?.allOf))
+        schemas[subtype].allOf.push({ properties: { [attribute]: { example: value } } });
+  }
 }
