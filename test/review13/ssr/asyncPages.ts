@@ -1,10 +1,10 @@
 // Pages of asyncHydration.dom.test.tsx: rendered by renderAsync.ts with renderToStringAsync (Solid's server build,
 // a child process) and hydrated in jsdom (Solid's browser build). Written without JSX so that both builds run the
-// same components; `paragraph` is what compiled JSX gives on each side.
-import { createComponent, ErrorBoundary, Suspense, type JSX } from 'solid-js';
-import { escape, isServer, ssr } from 'solid-js/web';
+// same components (layout.ts).
+import type { JSX } from 'solid-js';
 import { Controller, createResource, Entity } from '../../../core/index.js';
-import { ControllerProvider, createQuery, createQueryState } from '../../../adapters/solid/index.js';
+import { createQuery, createQueryState } from '../../../adapters/solid/index.js';
+import { layout, paragraph } from './layout.js';
 
 /** A todo of this harness's API (its own entity: the page's tables are what this file says). */
 export class Note extends Entity {
@@ -47,31 +47,9 @@ export function answering(urls: string[] = [], failing: Record<string, number> =
   };
 }
 
-function paragraph(text: () => string): JSX.Element {
-  if (isServer) return ssr(['<p>', '</p>'], escape(text as unknown as string)) as unknown as JSX.Element;
-  return text as unknown as JSX.Element;
-}
-
-/** `<ControllerProvider><Suspense><ErrorBoundary>` the guide's layout, around `body`. */
-function shell(controller: Controller, body: () => JSX.Element): () => JSX.Element {
-  return () =>
-    createComponent(ControllerProvider, {
-      controller,
-      get children() {
-        return createComponent(Suspense, {
-          fallback: 'Loading…',
-          get children() {
-            return createComponent(ErrorBoundary, {
-              fallback: (error: Error & { status?: number }) => `failed: ${error.name} ${error.status}`,
-              get children() {
-                return createComponent(body, {});
-              },
-            });
-          },
-        });
-      },
-    });
-}
+/** The guide's layout around `body`, its error boundary showing the error's name and status. */
+const shell = (controller: Controller, body: () => JSX.Element) =>
+  layout(controller, body, (error) => `failed: ${error.name} ${error.status}`);
 
 /** The pages, by name. */
 export const pages: Record<string, (controller: Controller) => () => JSX.Element> = {

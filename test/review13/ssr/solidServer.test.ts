@@ -5,13 +5,14 @@
  * environment, Solid's server build (no JSX: components return strings).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createComponent, ErrorBoundary, Suspense, type JSX } from 'solid-js';
-import { escape, renderToString, renderToStringAsync, ssr } from 'solid-js/web';
+import { createComponent, Suspense } from 'solid-js';
+import { renderToString, renderToStringAsync } from 'solid-js/web';
 import { Controller } from '../../../core/index.js';
-import { ControllerProvider, createQuery } from '../../../adapters/solid/index.js';
+import { createQuery } from '../../../adapters/solid/index.js';
 import { createTodoServer } from '../../fixtures/todoServer.js';
 import { TodoResource } from '../../fixtures/todoResource.js';
 import { streamed } from '../../adapters/solid/streamed.js';
+import { layout, paragraph } from './layout.js';
 
 const fake = createTodoServer();
 beforeAll(() => fake.server.listen({ onUnhandledRequest: 'error' }));
@@ -22,30 +23,11 @@ afterEach(() => {
   fake.setLatency(0);
 });
 
-/** `<ControllerProvider><Suspense><ErrorBoundary>{children}</ErrorBoundary></Suspense></ControllerProvider>` (the guide's layout). */
-function page(controller: Controller, children: () => unknown): () => JSX.Element {
-  return () =>
-    createComponent(ControllerProvider, {
-      controller,
-      get children() {
-        return createComponent(Suspense, {
-          fallback: 'Loading…',
-          get children() {
-            return createComponent(ErrorBoundary, {
-              fallback: (error: Error & { status?: number }) =>
-                `failed: ${error.name} ${error.status ?? ''}: ${error.message}`,
-              get children() {
-                return createComponent(children as () => JSX.Element, {});
-              },
-            });
-          },
-        });
-      },
-    });
-}
+/** The guide's layout around `children`, its error boundary showing the error's name, status and message. */
+const page = (controller: Controller, children: () => unknown) =>
+  layout(controller, children, (error) => `failed: ${error.name} ${error.status ?? ''}: ${error.message}`);
 
-/** What compiled JSX (`<p>{text()}</p>`) gives on the server: a template whose hole follows `text`. */
-const p = (text: () => string) => ssr(['<p>', '</p>'], escape(text as unknown as string)) as unknown as JSX.Element;
+const p = paragraph;
 
 /** A todo (held by the controller) and a list (not held) read by one boundary. */
 const HeldAndMissing = () => {
