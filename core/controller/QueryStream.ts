@@ -386,7 +386,7 @@ export class QueryStream {
   }
 
   /**
-   * Sets the timer that emits `stale: true` at `at` (0 or `Infinity`: none), unless it is set for that time
+   * Sets the timer that emits `stale: true` at `at` (none for 0, or for data that never expires: the last time a `Date` holds), unless it is set for that time
    * already. A wait longer than a timer holds (24.8 days) is taken in steps.
    */
   #timeStale(at: number): void {
@@ -394,7 +394,7 @@ export class QueryStream {
     this.#staleTimer?.unsubscribe();
     this.#staleAt = at;
     this.#staleTimer =
-      at > 0 && at < Infinity
+      at > 0 && at < 8.64e15
         ? after(
             Math.min(at - this.#host.now(), 2147483647),
             () => {
