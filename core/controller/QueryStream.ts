@@ -17,7 +17,7 @@ import { BehaviorSubject, Observable, type SchedulerLike, type Unsubscribable } 
 import { NO_PATHS, NO_READ_DEPS, NOT_READ, type QueryRead, type QueryReader, type ReadDeps } from './QueryReader.js';
 import { isTransient } from './retry.js';
 import { isHydrating } from './hydration.js';
-import { every } from './timers.js';
+import { after, every } from './timers.js';
 import type { ControllerEndpoint, ObserveOptions, QueryState, ResponseSnapshot } from './types.js';
 
 /**
@@ -203,6 +203,9 @@ export class QueryStream {
   #mark = 0;
   /** The last read (an `entitiesOnly` update reads its key's result and meta from it). */
   #last: QueryRead = NOT_READ;
+  /** When the data shown falls stale (0: no such time), and the timer that then emits `stale: true`. */
+  #staleAt = 0;
+  #staleTimer: Unsubscribable | undefined;
 
   static {
     streamInternals = (stream) => ({ subject: stream.#subject, poll: stream.#poll });
@@ -253,7 +256,10 @@ export class QueryStream {
         if (eager) this.#eager--;
         this.#subscribers--;
         this.syncPolling();
-        if (this.#subscribers === 0) this.#host.release(this);
+        if (this.#subscribers === 0) {
+          this.#timeStale(0);
+          this.#host.release(this);
+        }
       };
     });
   }
@@ -342,8 +348,12 @@ export class QueryStream {
           fetching = host.requests.isFetching(this.key);
         }
         if (this.#dirty) continue;
-        const next = stateOf(host.requests, this.key, read, fetching, now, waiting);
+        let next = stateOf(host.requests, this.key, read, fetching, now, waiting);
         if (!sameState(next, this.#subject.getValue())) this.#subject.next(next);
+        else next = this.#subject.getValue();
+        // the data shown turns stale at its expiry: subscribers see `stale: true` then (no request: staleness
+        // refetches on the usual triggers)
+        this.#timeStale(this.active && next.data !== undefined && !next.stale ? read.expiresAt : 0);
       } while (this.#dirty);
     } finally {
       this.#updating = false;
@@ -368,10 +378,34 @@ export class QueryStream {
 
   /** The stream is dropped by its cache: it depends on nothing any more and stops polling. */
   close(): void {
+    this.#timeStale(0);
     this.#waiting = false;
     this.#poll?.unsubscribe();
     this.#poll = undefined;
     this.#last = { ...this.#last, deps: NO_READ_DEPS };
+  }
+
+  /**
+   * Sets the timer that emits `stale: true` at `at` (none for 0, or for data that never expires: the last time a `Date` holds), unless it is set for that time
+   * already. A wait longer than a timer holds (24.8 days) is taken in steps.
+   */
+  #timeStale(at: number): void {
+    if (at === this.#staleAt) return;
+    this.#staleTimer?.unsubscribe();
+    this.#staleAt = at;
+    this.#staleTimer =
+      at > 0 && at < 8.64e15
+        ? after(
+            Math.min(at - this.#host.now(), 2147483647),
+            () => {
+              this.#staleAt = 0;
+              const state = this.#subject.getValue();
+              if (this.#host.now() < at) this.#timeStale(at);
+              else if (state.data !== undefined && !state.stale) this.#subject.next({ ...state, stale: true });
+            },
+            this.#host.scheduler,
+          )
+        : undefined;
   }
 
   /**

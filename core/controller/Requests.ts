@@ -443,7 +443,7 @@ export class Requests implements RequestStatus {
             error: value as Error,
             fetchedAt,
             date,
-            expiresAt: date + endpoint.errorExpiryLength,
+            expiresAt: expiry(date, endpoint.errorExpiryLength),
             settles: options.settles,
           }
         : {
@@ -455,7 +455,7 @@ export class Requests implements RequestStatus {
             fetchedAt,
             entitiesAt: options.entitiesAt,
             date,
-            expiresAt: date + endpoint.dataExpiryLength,
+            expiresAt: expiry(date, endpoint.dataExpiryLength),
             settles: options.settles,
             since: this.mutationsSince(),
           },
@@ -485,3 +485,9 @@ function meets(a: unknown, b: unknown): boolean {
 
 /** The `timeout` of a `RestEndpoint` (other endpoints have none). */
 const timeoutOf = (endpoint: ControllerEndpoint): unknown => (endpoint as { timeout?: unknown }).timeout;
+
+/**
+ * When a write made at `date` expires after `lifetime` ms: at most the last time a `Date` holds, so that a
+ * lifetime of `Infinity` (never stale) stays a finite time that `JSON.stringify` keeps and a restore accepts.
+ */
+const expiry = (date: number, lifetime: number): number => Math.min(date + lifetime, 8.64e15);

@@ -154,6 +154,17 @@ export function setUpEndpoint<P extends string, S extends Schema | undefined, M 
     dataExpiryLength: options.dataExpiryLength ?? 60_000,
     errorExpiryLength: options.errorExpiryLength ?? 1_000,
   };
+  // a lifetime that is no number (`NaN`, a string from an environment variable) would write times no restore takes
+  for (const option of ['dataExpiryLength', 'errorExpiryLength'] as const) {
+    const value = members[option];
+    if (typeof value !== 'number' || value !== value)
+      throw new EndpointDefinitionError(
+        process.env.NODE_ENV !== 'production'
+          ? `${options.name ?? `${options.urlPrefix ?? ''}${options.path}`}: ${option} must be a number of milliseconds ` +
+              `(Infinity: never stale), not ${typeof value} ${JSON.stringify(value) ?? String(value)}.`
+          : option,
+      );
+  }
   for (const [key, value] of Object.entries(members)) {
     // Options left undefined stay off the instance, so a subclass's prototype member can answer.
     if (value !== undefined && !NOT_COPIED.has(key))
