@@ -18,14 +18,15 @@ interface Budget {
 /**
  * A value as indented JSON-like text: Entity instances by their fields, values with `toJSON` (dates,
  * Temporal) as it gives them, a cycle as `[Circular]`, the INVALID marker, symbols, functions and bigints
- * by name, and errors by their name and message. Never throws.
+ * by name, and errors by their name and message. A member that cannot be read (its `toJSON` or getter
+ * throws) is marked `(not shown: <message>)`, the rest of the value shown. Never throws.
  */
 export function describeValue(value: unknown): string {
   let text: string;
   try {
     text = JSON.stringify(plain(value, new Set(), 0, { left: MAX_VALUES }), null, 2) ?? 'undefined';
   } catch (error) {
-    text = `(not shown: ${error instanceof Error ? error.message : String(error)})`;
+    text = notShown(error);
   }
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (${text.length - MAX_TEXT} more characters)` : text;
 }
@@ -47,11 +48,19 @@ function plain(value: unknown, ancestors: Set<object>, depth: number, budget: Bu
       return value;
   }
   if (value === null) return null;
+  if (value instanceof Unreadable) return notShown(value.error);
   if (ancestors.has(value)) return '[Circular]';
   if (depth >= MAX_DEPTH) return '…';
-  if (value instanceof Error) return `${value.name}: ${value.message}`;
-  const toJSON = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function') return plain(toJSON.call(value), ancestors, depth, budget);
+  // a member that cannot be read (its toJSON, a getter or an error's message throws) is marked, the rest shown
+  let json: unknown = value;
+  try {
+    if (value instanceof Error) return `${value.name}: ${value.message}`;
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') json = toJSON.call(value);
+  } catch (error) {
+    return notShown(error);
+  }
+  if (json !== value) return plain(json, ancestors, depth, budget);
   ancestors.add(value);
   try {
     if (Array.isArray(value)) {
@@ -61,7 +70,7 @@ function plain(value: unknown, ancestors: Set<object>, depth: number, budget: Bu
           out.push(`… (${value.length - i} more items)`);
           break;
         }
-        out.push(plain(value[i], ancestors, depth + 1, budget));
+        out.push(plain(member(value, i), ancestors, depth + 1, budget));
       }
       return out;
     }
@@ -75,13 +84,36 @@ function plain(value: unknown, ancestors: Set<object>, depth: number, budget: Bu
         break;
       }
       Object.defineProperty(out, keys[i]!, {
-        value: plain((value as Record<string, unknown>)[keys[i]!], ancestors, depth + 1, budget),
+        value: plain(member(value, keys[i]!), ancestors, depth + 1, budget),
         enumerable: true,
       });
     }
     return out;
   } finally {
     ancestors.delete(value);
+  }
+}
+
+/** What reading a member threw, so that the member is marked rather than the whole value hidden. */
+class Unreadable {
+  constructor(readonly error: unknown) {}
+}
+
+/** `value[key]`, or an `Unreadable` when reading it throws (a getter, a Proxy). */
+function member(value: object, key: string | number): unknown {
+  try {
+    return (value as Record<string | number, unknown>)[key];
+  } catch (error) {
+    return new Unreadable(error);
+  }
+}
+
+/** The panel's mark for a value it cannot read: `(not shown: <what reading it threw>)`. */
+function notShown(error: unknown): string {
+  try {
+    return `(not shown: ${error instanceof Error ? error.message : String(error)})`;
+  } catch {
+    return '(not shown)'; // an error whose message cannot be read either
   }
 }
 

@@ -17,7 +17,7 @@ import type {
   UnionModel,
 } from './model.js';
 import { ConfigError, SpecError } from './errors.js';
-import { NameRegistry, camelCase, convertPath, pascalCase, propertyKey, styledPath } from './naming.js';
+import { NameRegistry, camelCase, convertPath, dataOnlyFields, pascalCase, propertyKey, styledPath } from './naming.js';
 import { listOperations, type Operation, type Parameter } from './operations.js';
 import {
   deref,
@@ -311,6 +311,12 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     }
     const entityRefs = new Set([...refs.entities, ...schemaRefs.entities]);
     entityRefs.delete(cls);
+    for (const [from, to] of dataOnlyFields({ fields }))
+      decide(
+        `${schemaName}.${from}`,
+        `field ${to}`,
+        `an instance cannot have a field ${from}: the store keeps it as sent, process copies it to ${to}`,
+      );
     entities.push({
       name: cls,
       key: keyOf.get(schemaName)!,
@@ -363,6 +369,16 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
         itemPath,
         'endpoints, no resource',
         `the parameter {${param}} has style ${itemStyle}: a resource's list path is its item path without the parameter`,
+      );
+      continue;
+    }
+    const listPathArgs = new Set(list.parameters.filter((p) => p.in === 'path').map((p) => p.name));
+    const clash = list.parameters.find((p) => p.in === 'query' && listPathArgs.has(p.name));
+    if (clash) {
+      decide(
+        itemPath,
+        'endpoints, no resource',
+        `${list.label} has a query parameter ?${clash.name} named like its path parameter: its endpoint sends it as another argument`,
       );
       continue;
     }
@@ -482,6 +498,27 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
           })
           .join(', ')} }`
       : undefined;
+    // a query parameter named like a path argument would share its argument (the path takes it): another argument
+    // (`nameQuery`), which withQueryNames sends under the spec's name
+    const pathArgs = new Set(pathParams.map((p) => converted.renamed.get(p.name) ?? p.name));
+    const taken = new Set(op.parameters.map((p) => p.name));
+    const queryRenames: [string, string][] = [];
+    const queryOp: Operation = {
+      ...op,
+      parameters: op.parameters.map((p) => {
+        if (p.in !== 'query' || !pathArgs.has(p.name)) return p;
+        let argument = `${camelCase(p.name)}Query`;
+        for (let n = 2; taken.has(argument) || pathArgs.has(argument); n++) argument = `${camelCase(p.name)}Query${n}`;
+        taken.add(argument);
+        queryRenames.push([argument, p.name]);
+        decide(
+          `${op.label} ?${p.name}`,
+          `argument ${argument}`,
+          `the path parameter {${p.name}} has its name; withQueryNames sends it as ?${p.name}`,
+        );
+        return { ...p, name: argument };
+      }),
+    };
     const pathTypes = styledParams.map(
       (p) =>
         `${propertyKey(converted.renamed.get(p.name) ?? p.name)}: ${tsType(doc, p.schema, names, refs, { write: true, date: undefined })}`,
@@ -540,15 +577,18 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
         `${wanted} is taken: by a schema, another operation or a name the generated code uses`,
       );
     if (!op.operationId) decide(op.label, `endpoint ${name}`, 'no operationId: named after the method and path', true);
-    const page = op.method === 'GET' ? paginationField(op) : undefined;
+    const page = op.method === 'GET' ? paginationField(queryOp) : undefined;
     endpoints.push({
       name,
       operation: op.label,
       method: op.method,
       path: converted.path,
       schema,
-      searchParams: queryType(doc, op, names, refs, pathTypes),
+      searchParams: queryType(doc, queryOp, names, refs, pathTypes),
       queryStyles: queryStyles(doc, op, decide),
+      queryNames: queryRenames.length
+        ? `{ ${queryRenames.map(([argument, name]) => `${propertyKey(argument)}: ${quote(name)}`).join(', ')} }`
+        : undefined,
       pathStyles,
       body: op.body ? tsType(doc, op.body, names, refs, { write: true, date: undefined }) : undefined,
       bodyOptional: !op.bodyRequired,

@@ -116,6 +116,11 @@ export interface EndpointModel {
    */
   readonly queryStyles: string | undefined;
   /**
+   * The query parameters named like a path parameter, passed as another argument (`{ nameQuery: 'name' }`:
+   * argument → the spec's name), for `withQueryNames`; undefined when there are none.
+   */
+  readonly queryNames: string | undefined;
+  /**
    * The array and object path parameters (`{ ids: ['simple', false] }`: OpenAPI's `style` and `explode`, and a
    * matrix parameter's name), for `withPathStyles`; undefined when there are none.
    */

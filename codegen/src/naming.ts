@@ -1,4 +1,5 @@
 /** Names: identifiers from schema names and operationIds, and rx-rest paths from OpenAPI paths. */
+import type { EntityModel } from './model.js';
 
 const RESERVED = new Set(
   (
@@ -134,6 +135,7 @@ export const GENERATED_NAMES: readonly string[] = [
   'requestHeaders',
   'sendHeaders',
   'ApiEndpoint',
+  'withQueryNames',
   'withPathStyles',
   'pathValues',
   'Date',
@@ -170,4 +172,29 @@ export class NameRegistry {
     this.#files.add(candidate.toLowerCase());
     return candidate;
   }
+}
+
+/**
+ * Properties that cannot be an instance's field, each with the field that holds its value (`pk`: the Entity's
+ * method `pk()`; `constructor`: a class cannot declare one; `__proto__`: assigning it would set the prototype). The
+ * store keeps the property as sent; `process` copies it to that field.
+ */
+const DATA_ONLY = new Map([
+  ['pk', 'pkValue'],
+  ['constructor', 'constructorValue'],
+  ['__proto__', 'protoValue'],
+]);
+
+/** The field holding each data-only property of `entity` (see `DATA_ONLY`): `pkValue`, or `pkValue2` when that is taken. */
+export function dataOnlyFields(entity: Pick<EntityModel, 'fields'>): Map<string, string> {
+  const copies = new Map<string, string>();
+  for (const field of entity.fields) {
+    const base = DATA_ONLY.get(field.name);
+    if (base === undefined) continue;
+    let copy = base;
+    for (let n = 2; entity.fields.some((f) => f.name === copy) || [...copies.values()].includes(copy); n++)
+      copy = `${base}${n}`;
+    copies.set(field.name, copy);
+  }
+  return copies;
 }

@@ -62,7 +62,8 @@ export function objectShape(
   const node = deref(doc, schema);
   if (!node || typeof node !== 'object' || seen.has(node)) return undefined;
   seen.add(node);
-  const properties: Record<string, JsonSchema> = {};
+  // no prototype: a property named `__proto__` is one more property (Object.assign into `{}` would set the prototype)
+  const properties = Object.create(null) as Record<string, JsonSchema>;
   const required = new Set<string>();
   let additional: JsonSchema | undefined;
   let found = false;

@@ -76,8 +76,13 @@ export interface EntityPlan {
   readonly automaticValidation: 'warn' | 'silent' | undefined;
   /** `static validate`, when the class overrides it. */
   readonly validate: ((processed: Readonly<Record<string, unknown>>) => string | undefined) | undefined;
-  /** `static validator`, when the class has one (a Standard Schema). */
-  readonly validator: StandardSchemaV1 | undefined;
+  /**
+   * `static validator`, when the class has one (a Standard Schema), as the write whose meta is `validatorFor`
+   * read it: each write reads the class's own once (see `Normalizer`), so that one assigned later takes effect.
+   */
+  validator: StandardSchemaV1 | undefined;
+  /** The meta of the write that last read `validator` off the class (a write's meta is its own object). */
+  validatorFor: object | undefined;
   /** The class, when it overrides `shouldUpdate` or `shouldReorder` (writes then ask it). */
   readonly writePolicy: typeof Entity | undefined;
   /** The class keeps Entity's static `process` (a shallow copy: normalize reads the input itself and copies once). */
@@ -250,7 +255,8 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     maxEntityDepth: Cls.maxEntityDepth ?? MAX_ENTITY_DEPTH,
     automaticValidation: Cls.automaticValidation,
     validate: Cls.validate === Entity.validate ? undefined : (processed) => Cls.validate(processed),
-    validator: Cls.validator ?? undefined,
+    validator: undefined,
+    validatorFor: undefined,
     writePolicy:
       Cls.shouldUpdate === Entity.shouldUpdate && Cls.shouldReorder === Entity.shouldReorder ? undefined : Cls,
     defaultProcess: Cls.process === Entity.process,

@@ -3,7 +3,7 @@
  * the `static validator` and `static validate` of their entity class. Only apps that restore snapshots bundle it.
  */
 import { SnapshotError } from '../errors.js';
-import { entityPlans, validated } from '../schema/index.js';
+import { entityPlans, validated, type Entity } from '../schema/index.js';
 import type { State } from './state.js';
 
 /**
@@ -16,17 +16,19 @@ import type { State } from './state.js';
  * `static validate` is, as reads run it on stored records.
  */
 export function checkRecords(state: State): void {
-  for (const plan of entityPlans.values()) {
+  for (const [Cls, plan] of entityPlans) {
     const key = plan.key;
     const table = state.entities[key];
-    if (table === undefined || !(plan.validate || plan.validator)) continue;
+    // the class's validator as it is now (one assigned after the class's first use counts)
+    const validator = (Cls as typeof Entity).validator;
+    if (table === undefined || !(plan.validate || validator)) continue;
     for (const pk in table) {
       const record = table[pk] as Record<string, unknown>;
       let problem: string | undefined;
       try {
         const output =
-          plan.validator && plan.schemaFields.length === 0
-            ? validated(plan.validator, record, () => ({ entity: key, pk }))
+          validator && plan.schemaFields.length === 0
+            ? validated(validator, record, () => ({ entity: key, pk }))
             : undefined;
         if (output instanceof Promise) output.catch(() => undefined);
         problem = plan.validate?.(record);

@@ -339,6 +339,12 @@ export class Normalizer implements NormalizeContext {
         input,
       );
     }
+    // the class's validator as it is now (one assigned after the class's first use, or replaced): read once per
+    // class and write (this write's meta is its own object), not per record
+    if (plan.validatorFor !== this.meta) {
+      plan.validatorFor = this.meta;
+      plan.validator = Cls.validator;
+    }
     if (plan.validator && this.validates) {
       const output = validated(plan.validator, processed, () => ({
         entity: plan.key,
