@@ -328,7 +328,9 @@ function follow<E extends ReadEndpoint, S>(
     let key: string | null | undefined;
     let current: { unsubscribe(): void } | undefined;
     let latest: S;
-    const next = (state: S) => state !== last && set((last = state)); // a state as before: nothing to update
+    // a state whose fields are those set last (a switch of args while the same placeholder stands in, or from one
+    // loading request to another): nothing to update (a `$todos.data` in an {#each} re-renders every row)
+    const next = (state: S) => !same(state, last) && set((last = state));
     const stopArgs = args$.subscribe((a) => {
       const request = a === null ? null : endpoint.key(...list(a));
       if (current && request === key) return; // same request: keep the subscription (and its data)
@@ -349,6 +351,14 @@ function follow<E extends ReadEndpoint, S>(
     };
   });
   return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), now, idle };
+}
+
+/** Whether the states `a` and `b` have the same fields, each the same value. */
+function same<S>(a: S, b: S | undefined): boolean {
+  if (a === b) return true;
+  if (!b) return false;
+  const keys = Object.keys(a as object) as (keyof S)[];
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 /** The store of `createQuery`, `useSuspense` and `createQueryState`, the one called (`name`): `useSuspense` never polls. */
