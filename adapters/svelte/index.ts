@@ -84,18 +84,17 @@ export { fetchQuery } from './fetchQuery.js';
  */
 export function setController(controller: Controller | (() => Controller)): Controller {
   hydratedOnMount(); // a server-rendered page is hydrated once this component mounted: the add-ons may start
-  if (typeof controller === 'function') controller = controller();
+  const dev = process.env.NODE_ENV !== 'production';
+  // a getter is called; in development not the Controller class itself (which throws that it needs `new`): the check below names it
+  if (typeof controller === 'function' && !(dev && controller.prototype?.observe)) controller = controller();
   // a development check (a production build leaves it out: getController then says that none is in context)
-  if (
-    process.env.NODE_ENV !== 'production' &&
-    typeof (controller as Partial<Controller> | null)?.observe !== 'function'
-  ) {
+  if (dev && typeof (controller as Partial<Controller> | null)?.observe !== 'function') {
     throw new TypeError(
-      `rx-rest/svelte: setController(controller) expects a Controller (or a getter of one), got ${controller === null ? 'null' : typeof controller === 'object' ? 'an object that is not one' : typeof controller}. ` +
+      `rx-rest/svelte: setController(controller) expects a Controller (or a getter of one), got ${controller === null ? 'null' : typeof controller === 'object' ? 'an object that is not one' : typeof controller === 'function' ? 'the Controller class, not an instance' : typeof controller}. ` +
         'Pass new Controller(), or in SvelteKit the controller your root +layout.ts load returned: setController(() => data.controller).',
     );
   }
-  return setContext(KEY, controller);
+  return setContext(KEY, controller as Controller);
 }
 
 /**
