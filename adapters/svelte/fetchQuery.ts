@@ -8,7 +8,7 @@ import type { Controller, EndpointArgs, EndpointData, ReadEndpoint } from '../..
 import { assertAlive, assertReadEndpoint } from '../../core/internal.js';
 
 /** The context key `setController` writes (`Symbol.for`: two copies of the package share it). */
-const KEY = Symbol.for('rx-rest/svelte controller');
+export const KEY = Symbol.for('rx-rest/svelte controller');
 
 /**
  * The data of one request, as a promise, from the controller of the nearest `setController`: it

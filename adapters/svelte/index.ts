@@ -36,8 +36,7 @@ import {
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
 import { hydratedOnMount } from './sveltekit.js';
-
-const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
+import { KEY } from './fetchQuery.js'; // the context key (Symbol.for: two copies of the package share it)
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type { QueryArgs };
@@ -84,11 +83,14 @@ export { fetchQuery } from './fetchQuery.js';
  */
 export function setController(controller: Controller | (() => Controller)): Controller {
   hydratedOnMount(); // a server-rendered page is hydrated once this component mounted: the add-ons may start
-  const dev = process.env.NODE_ENV !== 'production';
   // a getter is called; in development not the Controller class itself (which throws that it needs `new`): the check below names it
-  if (typeof controller === 'function' && !(dev && controller.prototype?.observe)) controller = controller();
+  if (typeof controller === 'function' && !(process.env.NODE_ENV !== 'production' && controller.prototype?.observe))
+    controller = controller();
   // a development check (a production build leaves it out: getController then says that none is in context)
-  if (dev && typeof (controller as Partial<Controller> | null)?.observe !== 'function') {
+  if (
+    process.env.NODE_ENV !== 'production' &&
+    typeof (controller as Partial<Controller> | null)?.observe !== 'function'
+  ) {
     throw new TypeError(
       `rx-rest/svelte: setController(controller) expects a Controller (or a getter of one), got ${controller === null ? 'null' : typeof controller === 'object' ? 'an object that is not one' : typeof controller === 'function' ? 'the Controller class, not an instance' : typeof controller}. ` +
         'Pass new Controller(), or in SvelteKit the controller your root +layout.ts load returned: setController(() => data.controller).',
@@ -329,7 +331,9 @@ function follow<E extends ReadEndpoint, S>(
     let latest: S;
     // a state whose fields are those set last (a switch of args while the same placeholder stands in, or from one
     // loading request to another): nothing to update (a `$todos.data` in an {#each} re-renders every row)
-    const next = (state: S) => !same(state, last) && set((last = state));
+    // (a store's states all have the same fields)
+    const next = (state: S) =>
+      (Object.keys(state as object) as (keyof S)[]).some((key) => state[key] !== last?.[key]) && set((last = state));
     const stopArgs = args$.subscribe((a) => {
       const request = a === null ? null : endpoint.key(...list(a));
       if (current && request === key) return; // same request: keep the subscription (and its data)
@@ -350,14 +354,6 @@ function follow<E extends ReadEndpoint, S>(
     };
   });
   return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), now, idle };
-}
-
-/** Whether the states `a` and `b` have the same fields, each the same value. */
-function same<S>(a: S, b: S | undefined): boolean {
-  if (a === b) return true;
-  if (!b) return false;
-  const keys = Object.keys(a as object) as (keyof S)[];
-  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 /** The store of `createQuery`, `useSuspense` and `createQueryState`, the one called (`name`): `useSuspense` never polls. */
@@ -385,19 +381,13 @@ function query<E extends ReadEndpoint>(
 }
 
 /**
- * The state with the data's entities as rows (`reconcile`); a state whose data and fields are all as
- * before is the state before (which `follow` does not emit).
+ * The state with the data's entities as rows (`reconcile`); a state whose data (the same rows, the same array)
+ * and fields are all as before is not emitted (`follow` compares the fields).
  */
 function reconciled<S extends QueryResult<unknown>>(): (viewed: S) => S {
   const rows = reconcileRows();
-  let last: S | undefined;
   return (viewed) => {
     const data = rows(viewed.data);
-    const keys = Object.keys(viewed) as (keyof S)[];
-    const same =
-      !!last &&
-      keys.length === Object.keys(last).length &&
-      keys.every((key) => (key === 'data' ? data : viewed[key]) === last![key]);
-    return (last = same ? last! : data === viewed.data ? viewed : { ...viewed, data });
+    return data === viewed.data ? viewed : { ...viewed, data };
   };
 }
