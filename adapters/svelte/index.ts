@@ -36,7 +36,7 @@ import {
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
 import { hydratedOnMount } from './sveltekit.js';
-import { KEY } from './fetchQuery.js'; // the context key (Symbol.for: two copies of the package share it)
+import { KEY, checkEndpoint } from './fetchQuery.js'; // the context key (Symbol.for: two copies of the package share it)
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type { QueryArgs };
@@ -201,6 +201,7 @@ export function createMutation<E extends ControllerEndpoint>(
   endpoint: E,
   options?: Controller | Pick<QueryOptions, 'controller'>,
 ): MutationStore<E> {
+  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, 'createMutation');
   // development: on a disposed controller, an error that names `mutate`, not the `controller.fetch` it calls
   const { state$, getState, mutate, reset } = observeMutation(
     process.env.NODE_ENV !== 'production'
@@ -237,6 +238,7 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args?: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
+  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, 'createInfiniteQuery');
   const controller = controllerOf(options);
   const source = infiniteSource(controller, endpoint, options);
   const alive = () => assertAlive(controller, 'createInfiniteQuery');
@@ -251,10 +253,21 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
 }
 
 function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {
+  // development: options that are not options fail here, by name, not inside the core
+  if (process.env.NODE_ENV !== 'production' && options != null && typeof options !== 'object') badOptions(options);
   const given = options && 'fetch' in options ? options : options?.controller; // a Controller, or options holding one
+  if (process.env.NODE_ENV !== 'production' && given != null && typeof given.observe !== 'function')
+    badOptions(given, '.controller');
   if (!given) return getController();
   hydratedOnMount(); // an app without setController: the page is hydrated once this component mounted
   return given;
+}
+
+/** Development: the TypeError of options (or their `controller`: `member`) that are not what they should be. */
+function badOptions(given: unknown, member = ''): never {
+  throw new TypeError(
+    `rx-rest/svelte: the options (the last argument) of createQuery, createQueryState, useSuspense, createInfiniteQuery or createMutation must be { controller?, ... } or a Controller; got ${typeof given} as options${member}. Pass { controller } with the app's Controller, or leave it out to use the one setController put in context.`,
+  );
 }
 
 /** An Observable's `subscribe` as a Svelte store's (which returns the unsubscribe function). */
@@ -363,6 +376,7 @@ function query<E extends ReadEndpoint>(
   options: Controller | SvelteQueryOptions | undefined,
   name: 'createQuery' | 'useSuspense' | 'createQueryState',
 ): Readable<QueryResult<EndpointData<E>>> {
+  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, name);
   const controller = controllerOf(options);
   // a disposed controller's error names the function the user called, not peekQuery or watchQuery
   const alive = () => assertAlive(controller, name);
