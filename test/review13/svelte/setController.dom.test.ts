@@ -44,5 +44,4 @@ describe('setController', () => {
     expect(error?.message).toMatch(/setController\(controller\) expects a Controller/);
     expect(error?.message).toMatch(/new Controller\(\)/);
   });
-
 });
