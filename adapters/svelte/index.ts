@@ -36,8 +36,7 @@ import {
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
 import { hydratedOnMount } from './sveltekit.js';
-
-const KEY = Symbol.for('rx-rest/svelte controller'); // Symbol.for: two copies of the package share it
+import { KEY, checkEndpoint } from './fetchQuery.js'; // the context key (Symbol.for: two copies of the package share it)
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type { QueryArgs };
@@ -84,18 +83,20 @@ export { fetchQuery } from './fetchQuery.js';
  */
 export function setController(controller: Controller | (() => Controller)): Controller {
   hydratedOnMount(); // a server-rendered page is hydrated once this component mounted: the add-ons may start
-  if (typeof controller === 'function') controller = controller();
+  // a getter is called; in development not the Controller class itself (which throws that it needs `new`): the check below names it
+  if (typeof controller === 'function' && !(process.env.NODE_ENV !== 'production' && controller.prototype?.observe))
+    controller = controller();
   // a development check (a production build leaves it out: getController then says that none is in context)
   if (
     process.env.NODE_ENV !== 'production' &&
     typeof (controller as Partial<Controller> | null)?.observe !== 'function'
   ) {
     throw new TypeError(
-      `rx-rest/svelte: setController(controller) expects a Controller (or a getter of one), got ${controller === null ? 'null' : typeof controller === 'object' ? 'an object that is not one' : typeof controller}. ` +
+      `rx-rest/svelte: setController(controller) expects a Controller (or a getter of one), got ${controller === null ? 'null' : typeof controller === 'object' ? 'an object that is not one' : typeof controller === 'function' ? 'the Controller class, not an instance' : typeof controller}. ` +
         'Pass new Controller(), or in SvelteKit the controller your root +layout.ts load returned: setController(() => data.controller).',
     );
   }
-  return setContext(KEY, controller);
+  return setContext(KEY, controller as Controller);
 }
 
 /**
@@ -200,6 +201,7 @@ export function createMutation<E extends ControllerEndpoint>(
   endpoint: E,
   options?: Controller | Pick<QueryOptions, 'controller'>,
 ): MutationStore<E> {
+  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, 'createMutation');
   // development: on a disposed controller, an error that names `mutate`, not the `controller.fetch` it calls
   const { state$, getState, mutate, reset } = observeMutation(
     process.env.NODE_ENV !== 'production'
@@ -236,6 +238,7 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args?: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
+  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, 'createInfiniteQuery');
   const controller = controllerOf(options);
   const source = infiniteSource(controller, endpoint, options);
   const alive = () => assertAlive(controller, 'createInfiniteQuery');
@@ -250,10 +253,21 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
 }
 
 function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {
+  // development: options that are not options fail here, by name, not inside the core
+  if (process.env.NODE_ENV !== 'production' && options != null && typeof options !== 'object') badOptions(options);
   const given = options && 'fetch' in options ? options : options?.controller; // a Controller, or options holding one
+  if (process.env.NODE_ENV !== 'production' && given != null && typeof given.observe !== 'function')
+    badOptions(given, '.controller');
   if (!given) return getController();
   hydratedOnMount(); // an app without setController: the page is hydrated once this component mounted
   return given;
+}
+
+/** Development: the TypeError of options (or their `controller`: `member`) that are not what they should be. */
+function badOptions(given: unknown, member = ''): never {
+  throw new TypeError(
+    `rx-rest/svelte: the options (the last argument) of createQuery, createQueryState, useSuspense, createInfiniteQuery or createMutation must be { controller?, ... } or a Controller; got ${typeof given} as options${member}. Pass { controller } with the app's Controller, or leave it out to use the one setController put in context.`,
+  );
 }
 
 /** An Observable's `subscribe` as a Svelte store's (which returns the unsubscribe function). */
@@ -328,7 +342,11 @@ function follow<E extends ReadEndpoint, S>(
     let key: string | null | undefined;
     let current: { unsubscribe(): void } | undefined;
     let latest: S;
-    const next = (state: S) => state !== last && set((last = state)); // a state as before: nothing to update
+    // a state whose fields are those set last (a switch of args while the same placeholder stands in, or from one
+    // loading request to another): nothing to update (a `$todos.data` in an {#each} re-renders every row)
+    // (a store's states all have the same fields)
+    const next = (state: S) =>
+      (Object.keys(state as object) as (keyof S)[]).some((key) => state[key] !== last?.[key]) && set((last = state));
     const stopArgs = args$.subscribe((a) => {
       const request = a === null ? null : endpoint.key(...list(a));
       if (current && request === key) return; // same request: keep the subscription (and its data)
@@ -358,6 +376,7 @@ function query<E extends ReadEndpoint>(
   options: Controller | SvelteQueryOptions | undefined,
   name: 'createQuery' | 'useSuspense' | 'createQueryState',
 ): Readable<QueryResult<EndpointData<E>>> {
+  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, name);
   const controller = controllerOf(options);
   // a disposed controller's error names the function the user called, not peekQuery or watchQuery
   const alive = () => assertAlive(controller, name);
@@ -376,19 +395,13 @@ function query<E extends ReadEndpoint>(
 }
 
 /**
- * The state with the data's entities as rows (`reconcile`); a state whose data and fields are all as
- * before is the state before (which `follow` does not emit).
+ * The state with the data's entities as rows (`reconcile`); a state whose data (the same rows, the same array)
+ * and fields are all as before is not emitted (`follow` compares the fields).
  */
 function reconciled<S extends QueryResult<unknown>>(): (viewed: S) => S {
   const rows = reconcileRows();
-  let last: S | undefined;
   return (viewed) => {
     const data = rows(viewed.data);
-    const keys = Object.keys(viewed) as (keyof S)[];
-    const same =
-      !!last &&
-      keys.length === Object.keys(last).length &&
-      keys.every((key) => (key === 'data' ? data : viewed[key]) === last![key]);
-    return (last = same ? last! : data === viewed.data ? viewed : { ...viewed, data });
+    return data === viewed.data ? viewed : { ...viewed, data };
   };
 }
