@@ -2,37 +2,31 @@
  * The app lifecycle: the network and the page's visibility and focus, given as Subjects, with fake
  * timers for time. HTTP goes through the msw todo server.
  */
-import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { Controller, observeInfinite, peekQuery, watchQuery, type ControllerOptions } from '../../core/index.js';
+import { Controller, observeInfinite, peekQuery, watchQuery } from '../../core/index.js';
 import { PostResource } from '../fixtures/feedServer.js';
 import {
   TodoResource,
   answerNext,
+  controllerIn,
   flush,
   record,
-  status,
-  tick,
   settled,
+  status,
+  testEnvironment,
+  tick,
+  todoGets,
   useFakeClock,
   useTodoServer,
 } from '../reliability/faultHarness.js';
 
 const fake = useTodoServer();
 
-function environment() {
-  return { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
-}
-
-function controllerIn(env: ReturnType<typeof environment>, options: ControllerOptions = {}): Controller {
-  return new Controller({ retry: 0, environment: env, ...options });
-}
-
-const gets = (id: number) => fake.requests.filter((request) => request === `GET /todos/${id}`).length;
+const gets = (id: number) => todoGets(fake, id);
 
 describe('offline', () => {
   it('a GET waits while offline, its state paused and loading, and starts when the network returns', async () => {
-    const env = environment();
+    const env = testEnvironment();
     env.online$.next(false);
     const controller = controllerIn(env);
     const stream = record(controller.observe(TodoResource.get, { id: 1 }));
@@ -47,7 +41,7 @@ describe('offline', () => {
   });
 
   it('a fetch waits too, and an observer that leaves while it waits lets it go', async () => {
-    const env = environment();
+    const env = testEnvironment();
     env.online$.next(false);
     const controller = controllerIn(env);
     const fetched = controller.fetch(TodoResource.get, { id: 2 });
@@ -61,7 +55,7 @@ describe('offline', () => {
   });
 
   it('a mutation offline rejects at once with a NetworkError of status 0 and leaves the store as it was', async () => {
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     await controller.fetch(TodoResource.get, { id: 1 });
     const before = controller.getState().entities;
@@ -76,7 +70,7 @@ describe('offline', () => {
   });
 
   it('a mutation whose endpoint sets retry waits for the network instead', async () => {
-    const env = environment();
+    const env = testEnvironment();
     env.online$.next(false);
     const controller = controllerIn(env);
     const patch = TodoResource.partialUpdate.extend({ retry: 1 });
@@ -91,7 +85,7 @@ describe('offline', () => {
 
 describe('refetchOnReconnect', () => {
   it('by default, a stream whose load failed refetches by itself when the network comes back', async () => {
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     answerNext(fake, 'get', '/todos/1', status(503));
     const stream = record(controller.observe(TodoResource.get, { id: 1 }));
@@ -105,7 +99,7 @@ describe('refetchOnReconnect', () => {
   });
 
   it('turned off, it does not', async () => {
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env, { refetchOnReconnect: false });
     answerNext(fake, 'get', '/todos/1', status(503));
     const stream = record(controller.observe(TodoResource.get, { id: 1 }));
@@ -118,7 +112,7 @@ describe('refetchOnReconnect', () => {
   });
 
   it('fresh data is not refetched on reconnect', async () => {
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     const stream = record(controller.observe(TodoResource.get, { id: 1 }));
     await settled(() => expect(stream.last().data).toBeDefined());
@@ -135,7 +129,7 @@ describe('polling in the background', () => {
 
   it("starts from the data's age: data fetched 600 ms before the subscriber came is polled 400 ms later", async () => {
     useFakeClock();
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     await controller.fetch(Live, { id: 1 }); // rendered on the server, or prefetched by a load
     await tick(600);
     const stream = record(controller.observe(Live, { id: 1 })); // hydration: fresh data, no request
@@ -158,7 +152,7 @@ describe('polling in the background', () => {
 
   it('pauses while the page is hidden and resumes with one refetch at once when a poll was missed', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     const stream = record(controller.observe(Live, { id: 1 }));
     await tick(0);
@@ -177,7 +171,7 @@ describe('polling in the background', () => {
 
   it('pauses while offline too', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     const stream = record(controller.observe(Live, { id: 1 }));
     await tick(0);
@@ -190,7 +184,7 @@ describe('polling in the background', () => {
 
   it('goes on with pollInBackground', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env, { pollInBackground: true });
     const stream = record(controller.observe(Live, { id: 1 }));
     await tick(0);
@@ -205,7 +199,7 @@ describe('polling in the background', () => {
 describe('refetchOnFocus', () => {
   it('opt-in: stale streams refetch when the window regains focus, once for a burst of focus events', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env, { refetchOnFocus: true });
     const Short = TodoResource.get.extend({ dataExpiryLength: 1_000 });
     const stream = record(controller.observe(Short, { id: 1 }));
@@ -224,7 +218,7 @@ describe('refetchOnFocus', () => {
 
   it('off by default', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     const Short = TodoResource.get.extend({ dataExpiryLength: 1_000 });
     const stream = record(controller.observe(Short, { id: 1 }));
@@ -238,7 +232,7 @@ describe('refetchOnFocus', () => {
 
 describe('error and loading', () => {
   it('when a refetch starts with no data to show, the old error is cleared', async () => {
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     answerNext(fake, 'get', '/todos/4', status(404));
     const stream = record(controller.observe(TodoResource.get, { id: 4 }));
@@ -253,7 +247,7 @@ describe('error and loading', () => {
 
 describe('observe takes endpoints without side effects', () => {
   it('throws a TypeError at the call (not on subscribe) naming the endpoint and pointing to controller.fetch', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     const observe = controller.observe.bind(controller) as (endpoint: unknown, ...args: unknown[]) => unknown;
     expect(() => observe(TodoResource.partialUpdate, { id: 1 }, { title: 'x' })).toThrow(TypeError);
     expect(() => observe(TodoResource.partialUpdate, { id: 1 }, { title: 'x' })).toThrow(
@@ -268,7 +262,7 @@ describe('observe takes endpoints without side effects', () => {
 describe('dispose and managers', () => {
   it('starts managers with the controller and stops them, polling, requests and streams on dispose', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const events: string[] = [];
     const controller = controllerIn(env, {
       managers: [
@@ -300,7 +294,7 @@ describe('dispose and managers', () => {
   });
 
   it('later calls throw a clear error (fetch rejects); the state stays readable', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     await controller.fetch(TodoResource.get, { id: 1 });
     controller.dispose();
     expect(() => controller.observe(TodoResource.get, { id: 1 })).toThrow(/disposed/);
@@ -312,7 +306,7 @@ describe('dispose and managers', () => {
   });
 
   it('functions beside the controller name themselves in that error, not the verb they call inside', () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     controller.dispose();
     const after = /^(\w+)\(\) was called after controller\.dispose\(\)/;
     expect(() => observeInfinite(controller, PostResource.getList, undefined)).toThrow(after);
@@ -324,7 +318,7 @@ describe('dispose and managers', () => {
 
 describe('actions$', () => {
   it('emits every committed change as a typed action with its key, endpoint and args', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     const actions = record(controller.actions$);
     await controller.fetch(TodoResource.get, { id: 1 });
     controller.setResponse(TodoResource.get, { id: 2 }, { id: 2, title: 'pushed' });

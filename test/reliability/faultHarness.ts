@@ -4,6 +4,7 @@
  * "what the server holds".
  */
 import { http, HttpResponse, delay, type JsonBodyType } from 'msw';
+import { BehaviorSubject, Subject } from 'rxjs';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { Controller, type ControllerOptions, type State } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
@@ -40,6 +41,20 @@ export function useTodoServer() {
 export function testController(options: ControllerOptions = {}): Controller {
   return new Controller({ retry: 0, ...options });
 }
+
+/** An environment the test drives (network, visibility and focus as subjects), for `new Controller({ environment })`. */
+export function testEnvironment() {
+  return { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
+}
+
+/** A controller without retries (unless `options` say otherwise) in the environment `env` (see `testEnvironment`). */
+export function controllerIn(env: ReturnType<typeof testEnvironment>, options: ControllerOptions = {}): Controller {
+  return new Controller({ retry: 0, environment: env, ...options });
+}
+
+/** How many GETs of todo `id` the fake server has seen. */
+export const todoGets = (fake: ReturnType<typeof createTodoServer>, id: number): number =>
+  fake.requests.filter((request) => request === `GET /todos/${id}`).length;
 
 /** Lets pending promises and msw's handlers run without moving fake time. */
 export const flush = async (rounds = 5) => {

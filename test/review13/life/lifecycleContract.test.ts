@@ -3,19 +3,21 @@
  * polling, retries, offline waits, deduplication, aborts, dispose, reset and garbage collection. HTTP through msw,
  * time through fake timers.
  */
-import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import { Controller, type ControllerOptions } from '../../../core/index.js';
+import { Controller } from '../../../core/index.js';
 import {
   TodoResource,
   answerNext,
+  controllerIn,
   flush,
   hang,
   record,
   refused,
   settled,
   status,
+  testEnvironment,
   tick,
+  todoGets,
   until,
   useFakeClock,
   useTodoServer,
@@ -23,18 +25,12 @@ import {
 
 const fake = useTodoServer();
 
-function environment() {
-  return { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
-}
-function controllerIn(env: ReturnType<typeof environment>, options: ControllerOptions = {}): Controller {
-  return new Controller({ retry: 0, environment: env, ...options });
-}
-const gets = (id: number) => fake.requests.filter((request) => request === `GET /todos/${id}`).length;
+const gets = (id: number) => todoGets(fake, id);
 
 describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
   it('stale flips to true while subscribed once dataExpiryLength passes', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     const get = TodoResource.get.extend({ dataExpiryLength: 1_000 });
     const stream = record(controller.observe(get, { id: 1 }));
@@ -50,7 +46,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('focus: not while in flight, not unobserved keys', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env, { refetchOnFocus: true });
     const get = TodoResource.get.extend({ dataExpiryLength: 100 });
     await controller.fetch(get, { id: 2 });
@@ -88,7 +84,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('reconnect: once per event, not unobserved, not in flight', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     const get = TodoResource.get.extend({ dataExpiryLength: 100 });
     await controller.fetch(get, { id: 2 });
@@ -110,7 +106,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('polling: several subscribers one timer, stops with the last one', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     const live = TodoResource.get.extend({ pollFrequency: 1_000 });
     const a = record(controller.observe(live, { id: 1 }));
@@ -133,7 +129,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('retries: count and backoff, 4xx not retried', async () => {
     useFakeClock();
-    const controller = new Controller({ environment: environment(), retry: 3 });
+    const controller = new Controller({ environment: testEnvironment(), retry: 3 });
     answerNext(fake, 'get', '/todos/1', status(503), status(503), status(503), status(503));
     const stream = record(controller.observe(TodoResource.get, { id: 1 }));
     await tick(0);
@@ -159,7 +155,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('abort during a retry wait: last observer leaves, no more requests, no timers', async () => {
     useFakeClock();
-    const controller = new Controller({ environment: environment(), retry: 3 });
+    const controller = new Controller({ environment: testEnvironment(), retry: 3 });
     answerNext(fake, 'get', '/todos/1', status(503), status(503));
     const stream = record(controller.observe(TodoResource.get, { id: 1 }));
     await tick(0);
@@ -175,7 +171,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
     useFakeClock();
     const delays: Array<[number, number | undefined]> = [];
     const controller = new Controller({
-      environment: environment(),
+      environment: testEnvironment(),
       retry: 2,
       retryDelay: (attempt, error) => {
         delays.push([attempt, (error as { status?: number }).status]);
@@ -204,7 +200,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
   });
 
   it('offline: fetch with aborted signal while waiting rejects, no request later', async () => {
-    const env = environment();
+    const env = testEnvironment();
     env.online$.next(false);
     const controller = controllerIn(env);
     const abort = new AbortController();
@@ -222,7 +218,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('dispose mid-flight: promise rejects with a named error, nothing written, no timers', async () => {
     useFakeClock();
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const { http, HttpResponse } = await import('msw');
@@ -255,7 +251,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('dispose during a retry wait and offline wait: fetch settles, no timers', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = new Controller({ environment: env, retry: 3 });
     answerNext(fake, 'get', '/todos/1', status(503));
     const p = controller.fetch(TodoResource.get, { id: 1 }).catch((e) => e);
@@ -273,7 +269,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
   });
 
   it('reset: in-flight writes nothing afterwards', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const { http, HttpResponse } = await import('msw');
@@ -300,7 +296,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('gc: kept while observed, dropped after gcTime, entity reached by another result stays, refetch on observe', async () => {
     useFakeClock();
-    const controller = controllerIn(environment(), { gcTime: 1_000 });
+    const controller = controllerIn(testEnvironment(), { gcTime: 1_000 });
     const list = record(controller.observe(TodoResource.getList, {}));
     const one = record(controller.observe(TodoResource.get, { id: 1 }));
     const two = record(controller.observe(TodoResource.get, { id: 2 }));
@@ -328,7 +324,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
   });
 
   it('invalidate vs expire, fetchIfStale', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     const get = TodoResource.get;
     const s = record(controller.observe(get, { id: 1 }));
     await settled(() => expect(s.last().data?.title).toBe('todo 1'));
@@ -338,7 +334,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
     await flush(5);
     expect(s.last()).toMatchObject({ data, loading: false, fetching: true, stale: true });
     s.unsubscribe();
-    const c2 = controllerIn(environment());
+    const c2 = controllerIn(testEnvironment());
     await c2.fetch(get, { id: 2 });
     const n = gets(2);
     await c2.fetchIfStale(get, { id: 2 });
@@ -355,7 +351,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('polling pauses offline and resumes with one refetch', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     const live = TodoResource.get.extend({ pollFrequency: 1_000 });
     const a = record(controller.observe(live, { id: 1 }));
@@ -376,7 +372,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
   });
 
   it('dedupe: two observers and a fetch share one request; last observer leaving keeps the fetch', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const { http, HttpResponse } = await import('msw');
@@ -405,7 +401,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('reconnect refetches an errored stream even within errorExpiryLength', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     answerNext(fake, 'get', '/todos/1', refused);
     const s = record(controller.observe(TodoResource.get.extend({ errorExpiryLength: 60_000 }), { id: 1 }));
@@ -422,7 +418,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('retry waits while offline: paused, then resumes', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = new Controller({ environment: env, retry: 3, retryDelay: 1_000 });
     answerNext(fake, 'get', '/todos/1', refused);
     const s = record(controller.observe(TodoResource.get, { id: 1 }));

@@ -1,32 +1,27 @@
 /** Reset, abort and dispose while requests wait (retry waits, offline), and focus with reconnect at once. */
-import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import { Controller, type ControllerOptions } from '../../../core/index.js';
 import {
   TodoResource,
   answerNext,
+  controllerIn,
   flush,
   record,
   status,
+  testEnvironment,
   tick,
+  todoGets,
   until,
   useFakeClock,
   useTodoServer,
 } from '../../reliability/faultHarness.js';
 
 const fake = useTodoServer();
-function environment() {
-  return { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
-}
-function controllerIn(env: ReturnType<typeof environment>, options: ControllerOptions = {}): Controller {
-  return new Controller({ retry: 0, environment: env, ...options });
-}
-const gets = (id: number) => fake.requests.filter((request) => request === `GET /todos/${id}`).length;
+const gets = (id: number) => todoGets(fake, id);
 
 describe('lifecycle interplay: reset, abort, dispose', () => {
   it('reset during a retry wait: the caller gets the last error, no more requests, no timers', async () => {
     useFakeClock();
-    const controller = controllerIn(environment(), { retry: 3 });
+    const controller = controllerIn(testEnvironment(), { retry: 3 });
     answerNext(fake, 'get', '/todos/1', status(503));
     const p = controller.fetch(TodoResource.get, { id: 1 }).catch((e) => e);
     await tick(0);
@@ -42,7 +37,7 @@ describe('lifecycle interplay: reset, abort, dispose', () => {
 
   it('reset while a fetch waits offline: nothing from before the reset is written', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     env.online$.next(false);
     const p = controller.fetch(TodoResource.get, { id: 1 }).then(
@@ -63,7 +58,7 @@ describe('lifecycle interplay: reset, abort, dispose', () => {
 
   it('endpoint signal aborted during a retry wait rejects at once with AbortError; no timers', async () => {
     useFakeClock();
-    const controller = controllerIn(environment(), { retry: 3 });
+    const controller = controllerIn(testEnvironment(), { retry: 3 });
     const abort = new AbortController();
     answerNext(fake, 'get', '/todos/1', status(503));
     const p = controller.fetch(TodoResource.get.extend({ signal: abort.signal }), { id: 1 }).catch((e) => e);
@@ -80,7 +75,7 @@ describe('lifecycle interplay: reset, abort, dispose', () => {
   });
 
   it('dispose with an optimistic mutation in flight: rejects, rolls back, nothing written', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     await controller.fetch(TodoResource.get, { id: 1 });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -110,7 +105,7 @@ describe('lifecycle interplay: reset, abort, dispose', () => {
 
   it('stale streams refetch on reconnect only once even with focus in the same moment', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env, { refetchOnFocus: true });
     const get = TodoResource.get.extend({ dataExpiryLength: 100 });
     const s = record(controller.observe(get, { id: 1 }));
@@ -126,7 +121,7 @@ describe('lifecycle interplay: reset, abort, dispose', () => {
   });
 
   it('invalidate an unobserved key: no request; the next observe fetches', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     await controller.fetch(TodoResource.get, { id: 1 });
     controller.invalidate(TodoResource.get, { id: 1 });
     await flush(5);
@@ -141,7 +136,7 @@ describe('lifecycle interplay: reset, abort, dispose', () => {
 
   it('polling hidden, then visible: one request at once then regular', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     const live = TodoResource.get.extend({ pollFrequency: 1_000 });
     const s = record(controller.observe(live, { id: 1 }));

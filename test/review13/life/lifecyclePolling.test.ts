@@ -1,32 +1,27 @@
 /** Polling against a slow server and during retry waits, gc due times, offline with data. */
-import { BehaviorSubject, Subject } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { http, HttpResponse, delay } from 'msw';
-import { Controller, type ControllerOptions } from '../../../core/index.js';
 import {
   TodoResource,
   answerNext,
+  controllerIn,
   record,
   status,
+  testEnvironment,
   tick,
+  todoGets,
   until,
   useFakeClock,
   useTodoServer,
 } from '../../reliability/faultHarness.js';
 
 const fake = useTodoServer();
-function environment() {
-  return { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
-}
-function controllerIn(env: ReturnType<typeof environment>, options: ControllerOptions = {}): Controller {
-  return new Controller({ retry: 0, environment: env, ...options });
-}
-const gets = (id: number) => fake.requests.filter((request) => request === `GET /todos/${id}`).length;
+const gets = (id: number) => todoGets(fake, id);
 
 describe('polling and gc over time', () => {
   it('a slow answer longer than the poll period: one request at a time', async () => {
     useFakeClock();
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     const live = TodoResource.get.extend({ pollFrequency: 500 });
     let inflight = 0;
     let most = 0;
@@ -50,7 +45,7 @@ describe('polling and gc over time', () => {
 
   it('poll during a retry wait does not add requests', async () => {
     useFakeClock();
-    const controller = controllerIn(environment(), { retry: 3, retryDelay: 1_000 });
+    const controller = controllerIn(testEnvironment(), { retry: 3, retryDelay: 1_000 });
     const live = TodoResource.get.extend({ pollFrequency: 300 });
     answerNext(fake, 'get', '/todos/1', status(503), status(503), status(503), status(503));
     const s = record(controller.observe(live, { id: 1 }));
@@ -66,7 +61,7 @@ describe('polling and gc over time', () => {
 
   it('gc due time restarts when a key is observed again', async () => {
     useFakeClock();
-    const controller = controllerIn(environment(), { gcTime: 1_000 });
+    const controller = controllerIn(testEnvironment(), { gcTime: 1_000 });
     const a = record(controller.observe(TodoResource.get, { id: 1 }));
     await until(() => expect(a.last().data).toBeDefined());
     a.unsubscribe();
@@ -85,7 +80,7 @@ describe('polling and gc over time', () => {
 
   it('offline with data: paused, fetching, not loading, data kept', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     await controller.fetch(TodoResource.get, { id: 1 });
     env.online$.next(false);
@@ -101,7 +96,7 @@ describe('polling and gc over time', () => {
 
   it('polling continues after an error', async () => {
     useFakeClock();
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     const live = TodoResource.get.extend({ pollFrequency: 1_000 });
     answerNext(fake, 'get', '/todos/1', status(500));
     const s = record(controller.observe(live, { id: 1 }));

@@ -1,15 +1,18 @@
 /** QueryState at each step (loading vs fetching, stale, paused, error, placeholder), error expiry, polling periods. */
-import { BehaviorSubject, Subject } from 'rxjs';
+import { BehaviorSubject } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import { Controller, keepPrevious, type ControllerOptions } from '../../../core/index.js';
+import { Controller, keepPrevious } from '../../../core/index.js';
 import {
   TodoResource,
   answerNext,
+  controllerIn,
   record,
   refused,
   settled,
   status,
+  testEnvironment,
   tick,
+  todoGets,
   until,
   useFakeClock,
   useTodoServer,
@@ -17,17 +20,11 @@ import {
 import { map } from 'rxjs';
 
 const fake = useTodoServer();
-function environment() {
-  return { online$: new BehaviorSubject(true), visible$: new BehaviorSubject(true), focus$: new Subject<void>() };
-}
-function controllerIn(env: ReturnType<typeof environment>, options: ControllerOptions = {}): Controller {
-  return new Controller({ retry: 0, environment: env, ...options });
-}
-const gets = (id: number) => fake.requests.filter((request) => request === `GET /todos/${id}`).length;
+const gets = (id: number) => todoGets(fake, id);
 
 describe('lifecycle states, step by step', () => {
   it('states step by step: first load, invalidate, expire, error', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     const s = record(controller.observe(TodoResource.get, { id: 1 }));
     expect(s.values[0]).toEqual({
       data: undefined,
@@ -54,7 +51,7 @@ describe('lifecycle states, step by step', () => {
 
   it('errorExpiryLength: subscribed stream does not refetch until it passes; a new subscriber does', async () => {
     useFakeClock();
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     const get = TodoResource.get.extend({ errorExpiryLength: 5_000 });
     answerNext(fake, 'get', '/todos/1', status(404));
     const s = record(controller.observe(get, { id: 1 }));
@@ -76,7 +73,7 @@ describe('lifecycle states, step by step', () => {
   });
 
   it('fetchIfStale: fresh data resolves the same object without a request; a fresh error asks again', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     const a = await controller.fetch(TodoResource.get, { id: 1 });
     const b = await controller.fetchIfStale(TodoResource.get, { id: 1 });
     expect(b).toBe(a);
@@ -93,7 +90,7 @@ describe('lifecycle states, step by step', () => {
 
   it('focus refetches a stale watched key, and nothing once its last subscriber left', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env, { refetchOnFocus: true });
     const get = TodoResource.get.extend({ dataExpiryLength: 0 });
     const s = record(controller.observe(get, { id: 1 }));
@@ -113,7 +110,7 @@ describe('lifecycle states, step by step', () => {
 
   it('polling with several frequencies, one timer, slows when fastest leaves', async () => {
     useFakeClock();
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     const fast = TodoResource.get.extend({ pollFrequency: 500 });
     const slow = TodoResource.get.extend({ pollFrequency: 2_000 });
     const a = record(controller.observe(slow, { id: 1 }));
@@ -134,7 +131,7 @@ describe('lifecycle states, step by step', () => {
   });
 
   it('placeholder via keepPrevious', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     const args$ = new BehaviorSubject<{ id: number }>({ id: 1 });
     const { switchMap } = await import('rxjs');
     const states: unknown[] = [];
@@ -157,7 +154,7 @@ describe('lifecycle states, step by step', () => {
 
   it('reconnect: a stream paused offline with a pending fetch sends once, not twice', async () => {
     useFakeClock();
-    const env = environment();
+    const env = testEnvironment();
     const controller = controllerIn(env);
     env.online$.next(false);
     const s = record(controller.observe(TodoResource.get, { id: 1 }));
@@ -174,7 +171,7 @@ describe('lifecycle states, step by step', () => {
 
   it('refused retries then succeed: error never shown', async () => {
     useFakeClock();
-    const controller = new Controller({ environment: environment(), retry: 3 });
+    const controller = new Controller({ environment: testEnvironment(), retry: 3 });
     answerNext(fake, 'get', '/todos/1', refused, refused);
     const s = record(controller.observe(TodoResource.get, { id: 1 }));
     await tick(1_000);
@@ -188,7 +185,7 @@ describe('lifecycle states, step by step', () => {
 
   it('gc: fetch without observer kept gcTime from write; then dropped', async () => {
     useFakeClock();
-    const controller = controllerIn(environment(), { gcTime: 1_000 });
+    const controller = controllerIn(testEnvironment(), { gcTime: 1_000 });
     await controller.fetch(TodoResource.get, { id: 3 });
     await tick(500);
     controller.gc();
@@ -201,7 +198,7 @@ describe('lifecycle states, step by step', () => {
   });
 
   it('dispose completes streams and later observe throws', async () => {
-    const controller = controllerIn(environment());
+    const controller = controllerIn(testEnvironment());
     let completed = false;
     controller.observe(TodoResource.get, { id: 1 }).subscribe({ complete: () => (completed = true) });
     controller.dispose();
