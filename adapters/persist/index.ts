@@ -239,14 +239,21 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     warn(
       'options.storage is used where there is no document (Node). On a server, one storage would carry one user\'s data into another user\'s page: start persist in the browser only (in a component, or where typeof window !== "undefined").',
     );
-  const storage = given ?? (inBrowser ? (globalThis.localStorage as PersistStorage | undefined) : undefined);
+  let storage: PersistStorage | undefined;
+  let blocked = '';
+  try {
+    storage = given ?? (inBrowser ? (globalThis.localStorage as PersistStorage | undefined) : undefined);
+  } catch (error) {
+    // storage blocked (cookies blocked, a sandboxed iframe): reading `localStorage` itself throws a SecurityError
+    blocked = ` (${describe(error)})`;
+  }
   if (storage === undefined || storage === null) {
     // a server render (nothing to keep across page loads, and one storage for every user), or no localStorage
     if (inBrowser)
       warn(
         process.env.NODE_ENV !== 'production'
-          ? 'there is no storage here (no localStorage, no options.storage): nothing is kept.'
-          : 'no storage',
+          ? `there is no storage here (no localStorage${blocked}, no options.storage): nothing is kept.`
+          : 'no storage' + blocked,
       );
     return Object.assign(() => {}, { restored: Promise.resolve(false), flush: () => Promise.resolve() });
   }
