@@ -83,7 +83,6 @@ const MAX_MARKS = 1_000;
 
 /** The actions whose changes the other tabs need (not optimistic layers, not garbage collection). */
 const SHARED = new Set<ControllerAction['type']>(['fetch', 'set', 'setError', 'invalidate', 'expire', 'restore']);
-const HOSTILE = new Set(['__proto__', 'constructor', 'prototype']);
 
 const warn = (...what: unknown[]) => console.warn('rx-rest/sync:', ...what);
 
@@ -154,22 +153,6 @@ function tables(value: unknown, depth: number, item: (value: unknown) => boolean
   return isObject(value) && Object.values(value).every((v) => (depth > 1 ? tables(v, depth - 1, item) : item(v)));
 }
 
-/** A key anywhere in `value` that could reach a prototype. */
-function hostileKey(value: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  const stack = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
-    seen.add(node);
-    for (const key of Object.keys(node)) {
-      if (HOSTILE.has(key)) return key;
-      stack.push((node as Record<string, unknown>)[key]);
-    }
-  }
-  return undefined;
-}
-
 /** Why `message` is not a message of this add-on, or `undefined` when it is well formed. */
 function syncMessageProblem(message: unknown): string | undefined {
   // the reasons in development only (production warns with the message alone)
@@ -183,9 +166,8 @@ function syncMessageProblem(message: unknown): string | undefined {
   } else if (ahead(message.at)) return ''; // a reset's (a snapshot's stamps: see isTime)
   if (kind === 'hello' || kind === 'reset') return undefined;
   if (kind !== 'snapshot') return dev ? `unknown kind ${JSON.stringify(kind)}` : '';
+  // keys such as `__proto__` or `constructor` (a table, a pk, a field) are data: `restoreSnapshot` stores them as such
   const s = snapshot as Record<string, unknown>;
-  const key = hostileKey(s);
-  if (key !== undefined) return dev ? `the key ${key} in its snapshot` : '';
   const wellFormed =
     tables(s, 1, () => true) &&
     tables(s.entities, 2, (record) => typeof record === 'object' && record !== null) &&
@@ -195,8 +177,7 @@ function syncMessageProblem(message: unknown): string | undefined {
     (s.invalid === undefined ||
       (Array.isArray(s.invalid) &&
         s.invalid.every(
-          (pair) =>
-            Array.isArray(pair) && pair.length === 2 && pair.every((p) => typeof p === 'string' && !HOSTILE.has(p)),
+          (pair) => Array.isArray(pair) && pair.length === 2 && pair.every((p) => typeof p === 'string'),
         )));
   return wellFormed ? undefined : dev ? 'a malformed snapshot' : '';
 }
@@ -302,7 +283,7 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
       for (const [key, pk, mark] of marks.values())
         if (entities[key]?.[pk] === undefined && !entitiesMeta[key]?.[pk]) {
           ((snapshot as { invalid?: [string, string][] }).invalid ??= []).push([key, pk]);
-          (entitiesMeta[key] ??= {})[pk] = mark;
+          (entitiesMeta[key] ??= Object.create(null))[pk] = mark; // (a pk `__proto__` is data)
         }
   };
   /**
