@@ -156,15 +156,20 @@ const notAfter = (state: StateSnapshot, now: number, all: boolean): StateSnapsho
   return state;
 };
 
+/**
+ * The asynchronous writes in flight of each storage key, of every `persist` of the page: one started on a key
+ * (a controller made again after a dispose) reads and writes after them, so it reads the last save of the one
+ * before, and its own writes (a reset's removal) are not undone by that save landing later.
+ */
+const inFlight = new Map<string, Promise<void>>();
+
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 
 function isEnvelope(value: unknown): value is PersistedState {
-  const envelope = value as PersistedState | null;
+  const envelope = value as PersistedState | null | undefined;
   return (
-    typeof envelope === 'object' &&
-    envelope !== null &&
-    envelope.format === FORMAT &&
+    envelope?.format === FORMAT &&
     typeof envelope.savedAt === 'number' &&
     typeof envelope.state === 'object' &&
     envelope.state !== null
@@ -263,7 +268,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   let dirty = false; // a change not saved yet
   let failing = false; // the last write failed (warned once until one succeeds)
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let writes: Promise<void> | undefined; // asynchronous writes in flight, one after another
+  let writes: Promise<void> | undefined = inFlight.get(key); // asynchronous writes in flight, one after another
   let finalState: StateSnapshot | undefined; // the state at a teardown that came before the restore
   let saved: StateSnapshot | undefined; // the save read after such a teardown
   let reset = false; // the store was reset before the save was read
@@ -304,8 +309,9 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (next === undefined) return;
     const chained: Promise<void> = next.then(() => {
       if (writes === chained) writes = undefined;
+      if (inFlight.get(key) === chained) inFlight.delete(key);
     });
-    writes = chained;
+    inFlight.set(key, (writes = chained));
   };
 
   const envelope = (state: StateSnapshot): string => {
@@ -317,11 +323,14 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
         warn(`${at}: JSON cannot write it, so the save under '${key}' leaves it out (the store keeps it).`);
       }
     }
+    const json = () => JSON.stringify({ format: FORMAT, version, savedAt: Date.now(), state } satisfies PersistedState);
+    // (in production the warning gives JSON's own message)
+    if (process.env.NODE_ENV === 'production') return json();
     try {
-      return JSON.stringify({ format: FORMAT, version, savedAt: Date.now(), state } satisfies PersistedState);
+      return json();
     } catch (error) {
-      // JSON's own TypeError names no entity or field (in production the warning gives JSON's message)
-      const at = process.env.NODE_ENV !== 'production' && unwritable(state);
+      // JSON's own TypeError names no entity or field
+      const at = unwritable(state);
       throw at ? new TypeError(`${at}: JSON cannot write it (give it a toJSON, or keep a string)`) : error;
     }
   };
@@ -376,10 +385,15 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     }
     if (!isEnvelope(value)) return drop('is not an rx-rest save');
     if (value.version !== version)
-      return drop(`is of version ${String(value.version)}, not ${String(version)} (options.version)`);
+      return drop(
+        `is of version ${value.version}, not ${version}${process.env.NODE_ENV !== 'production' ? ' (options.version)' : ''}`,
+      );
     const now = Date.now();
     const age = now - value.savedAt;
-    if (age > maxAge) return drop(`is ${age} ms old, older than maxAge (${maxAge} ms)`);
+    if (age > maxAge)
+      return drop(
+        `is ${age} ms old${process.env.NODE_ENV !== 'production' ? `, older than maxAge (${maxAge} ms)` : ''}`,
+      );
     return notAfter(value.state, now, age < 0);
   };
 
@@ -434,8 +448,9 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   };
 
   const subscription = controller.actions$.subscribe(changed);
-  /** Reads the save and restores it (now for a synchronous storage). */
-  const restore = (): Promise<boolean> => {
+  /** Reads the save and restores it (now for a synchronous storage, with no write in flight). */
+  const restore = (): Promise<boolean> => (writes ? writes.then(readSave) : readSave());
+  const readSave = (): Promise<boolean> => {
     try {
       const raw = storage.getItem(key);
       return isThenable(raw)
@@ -452,24 +467,23 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   let gaveUp!: (restored: false) => void;
   const reading: Promise<boolean> = isHydrating()
     ? new Promise<boolean>((resolve) => {
-        const cancel = afterHydration(() => {
+        const read = () => {
           readNow = undefined;
           resolve(restore());
-        });
+        };
+        const cancel = afterHydration(read);
         readNow = () => {
           cancel();
-          readNow = undefined;
-          resolve(restore());
+          read();
         };
       })
     : restore();
   const restored = Promise.race([reading, new Promise<false>((resolve) => (gaveUp = resolve))]);
 
-  const onPageHide = () => save();
   const onVisibility = () => {
     if (globalThis.document?.visibilityState === 'hidden') save();
   };
-  globalThis.addEventListener?.('pagehide', onPageHide);
+  globalThis.addEventListener?.('pagehide', save); // (the page hidden: a pending change is saved at once)
   globalThis.document?.addEventListener?.('visibilitychange', onVisibility);
 
   const teardown = (): void => {
@@ -482,7 +496,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     gaveUp(false);
     clearTimeout(timer);
     subscription.unsubscribe();
-    globalThis.removeEventListener?.('pagehide', onPageHide);
+    globalThis.removeEventListener?.('pagehide', save);
     globalThis.document?.removeEventListener?.('visibilitychange', onVisibility);
   };
   return Object.assign(teardown, {
