@@ -280,8 +280,11 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   // deletions by this tab's sync, which remembers them, not by the store's marks: none is held after.)
   const release = holdTombstones(controller);
 
-  /** Runs a storage write now, or after the one in flight; a failure warns and nothing throws. */
-  const write = (what: string, run: () => unknown): void => {
+  /**
+   * Runs a storage write after the one in flight, or now (`now`: the page is being hidden, and an unloading page
+   * runs no more code); a failure warns and nothing throws.
+   */
+  const write = (what: string, run: () => unknown, now?: unknown): void => {
     const fail = (error: unknown) => {
       if (!failing)
         warn(
@@ -305,7 +308,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
       }
       return undefined;
     };
-    const next = writes ? writes.then(attempt) : attempt();
+    const next = writes && !now ? writes.then(attempt) : attempt();
     if (next === undefined) return;
     const chained: Promise<void> = next.then(() => {
       if (writes === chained) writes = undefined;
@@ -340,13 +343,16 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (throttle < 2 ** 31) timer = setTimeout(save, throttle);
   };
 
-  /** Saves now when a change is pending (the snapshot is taken when the write runs). */
-  const save = (): void => {
+  /**
+   * Saves now when a change is pending (the snapshot is taken when the write runs); `now` (an event of the page
+   * hidden), without waiting for a write in flight.
+   */
+  const save = (now?: unknown): void => {
     clearTimeout(timer);
     timer = undefined;
     if (!dirty || !ready || stopped) return;
     dirty = false;
-    write('save the state', () => storage.setItem(key, envelope(takeSnapshot(controller))));
+    write('save the state', () => storage.setItem(key, envelope(takeSnapshot(controller))), now);
   };
 
   const changed = (action: ControllerAction): void => {
@@ -360,7 +366,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
       write('remove the save', () => storage.removeItem(key));
       return;
     }
-    if (changes.entities.length === 0 && changes.endpoints.length === 0) return; // optimistic layers only
+    if (!(changes.entities.length || changes.endpoints.length)) return; // optimistic layers only
     dirty = true;
     if (ready && timer === undefined) later();
   };
@@ -481,7 +487,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   const restored = Promise.race([reading, new Promise<false>((resolve) => (gaveUp = resolve))]);
 
   const onVisibility = () => {
-    if (globalThis.document?.visibilityState === 'hidden') save();
+    if (globalThis.document?.visibilityState === 'hidden') save(true);
   };
   globalThis.addEventListener?.('pagehide', save); // (the page hidden: a pending change is saved at once)
   globalThis.document?.addEventListener?.('visibilitychange', onVisibility);
