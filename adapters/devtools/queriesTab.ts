@@ -49,7 +49,9 @@ export class QueriesTab implements Tab {
       const key = this.#selected;
       if (context === undefined || key === undefined) return;
       try {
-        run(context, context.inspector.query(key));
+        // a key gone since the panel drew it (a reset, a collection): nothing to act on (an invalidation would
+        // make a key with no data, a refetch a request the app never made)
+        if (context.inspector.keys().includes(key)) run(context, context.inspector.query(key));
       } catch (error) {
         // a disposed controller refuses: the panel still shows its last state
         console.warn('rx-rest/devtools:', error);
