@@ -181,3 +181,36 @@ describe('syncTabs: the deletions a tab remembers, under such pks', () => {
     expectPrototypesClean();
   });
 });
+
+describe('syncTabs: a hostile page posting __proto__, constructor and prototype at every level', () => {
+  it('nothing reaches Object.prototype, the tab keeps its data and still syncs', async () => {
+    const [a, b] = [tab(), tab()];
+    await sleep(20);
+    await a.fetch(PageResource.get, { slug: 'constructor' });
+    await until(() => expect(b.get(Page, { slug: 'constructor' })).toBeDefined());
+    const time = { date: Date.now(), fetchedAt: Date.now(), expiresAt: Date.now() + 60_000 };
+    const page = new BroadcastChannel(channel);
+    cleanups.push(() => page.close());
+    const json = JSON.stringify({
+      format: 'rx-rest/sync@1',
+      version: 2,
+      from: 'a hostile page',
+      kind: 'snapshot',
+      snapshot: {
+        entities: { PROTO: { PROTO: { slug: 'PROTO', title: 'hostile', PROTO: { polluted: true } } } },
+        entitiesMeta: { PROTO: { PROTO: time } },
+        endpoints: { PROTO: 'PROTO', constructor: { prototype: { polluted: true } } },
+        meta: { PROTO: time, constructor: time },
+        invalid: [['PROTO', 'toString']],
+      },
+    }).replaceAll('PROTO', '__proto__');
+    page.postMessage(JSON.parse(json));
+    await sleep(30);
+    expectPrototypesClean();
+    expect(({} as Record<string, unknown>).title).toBeUndefined();
+    expect(b.get(Page, { slug: 'constructor' })?.title).toBe('The constructor page');
+    await a.fetch(PageResource.get, { slug: 'fields' });
+    await until(() => expect(b.get(Page, { slug: 'fields' })?.title).toBe('Odd fields'));
+    expectPrototypesClean();
+  });
+});
