@@ -31,7 +31,10 @@ import { holdTombstones } from '../../core/internal.js';
 export interface PersistStorage {
   /** The value under `key`; `null` or `undefined` when there is none. */
   getItem(key: string): string | null | undefined | PromiseLike<string | null | undefined>;
-  /** Stores `value` under `key`; a returned promise is awaited before the next write. */
+  /**
+   * Stores `value` under `key`; a returned promise is awaited before the next write (of any `persist` on this key),
+   * except by the save made as the page is hidden, which an unloading page could not wait for.
+   */
   setItem(key: string, value: string): unknown;
   /** Removes `key`; a returned promise is awaited before the next write. */
   removeItem(key: string): unknown;
