@@ -400,8 +400,11 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
     complete: stop, // the controller was disposed
   });
   if (!stopped) {
-    if (channel.addEventListener) channel.addEventListener('message', receive);
-    else channel.onmessage = receive;
+    // a MessagePort delivers to its listeners once started (setting onmessage starts it; addEventListener does not)
+    if (channel.addEventListener) {
+      channel.addEventListener('message', receive);
+      (channel as MessagePort).start?.();
+    } else channel.onmessage = receive;
     post('hello');
   }
   return stop;
