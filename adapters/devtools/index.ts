@@ -147,14 +147,33 @@ export function connectDevtools(controller: Controller, options: DevtoolsOptions
     after?.();
   };
   const init = () => connection.init(current());
-
-  const actions = controller.actions$.subscribe((action) => {
-    if (paused || (applying && action.type === 'restore')) return;
+  let closed = false;
+  let unsubscribe: (() => void) | undefined;
+  let actions: { unsubscribe(): void } | undefined;
+  const teardown = () => {
+    if (closed) return;
+    closed = true;
+    actions?.unsubscribe();
     try {
-      connection.send(plainAction(action), current());
+      if (typeof unsubscribe === 'function') unsubscribe();
+      connection.unsubscribe();
     } catch (error) {
-      warn('could not send an action to Redux DevTools', error);
+      warn('could not unsubscribe from Redux DevTools', error);
     }
+  };
+
+  // (a disposed controller's completes at once, before `actions` is set: the teardown runs then)
+  actions = controller.actions$.subscribe({
+    next(action) {
+      if (paused || (applying && action.type === 'restore')) return;
+      try {
+        connection.send(plainAction(action), current());
+      } catch (error) {
+        warn('could not send an action to Redux DevTools', error);
+      }
+    },
+    // the controller was disposed (also when connectDevtools was called by hand, not as a manager)
+    complete: () => teardown(),
   });
   const listener = (message: DevtoolsMessage) => {
     const payload = message?.type === 'DISPATCH' ? message.payload : undefined;
@@ -184,22 +203,14 @@ export function connectDevtools(controller: Controller, options: DevtoolsOptions
       warn(`ignored a ${payload?.type} message of Redux DevTools`, error);
     }
   };
-  let unsubscribe: (() => void) | undefined;
-  try {
-    init();
-    unsubscribe = connection.subscribe(listener);
-  } catch (error) {
-    warn('could not subscribe to Redux DevTools', error);
-  }
-  return () => {
-    actions.unsubscribe();
+  if (!closed)
     try {
-      if (typeof unsubscribe === 'function') unsubscribe();
-      connection.unsubscribe();
+      init();
+      unsubscribe = connection.subscribe(listener);
     } catch (error) {
-      warn('could not unsubscribe from Redux DevTools', error);
+      warn('could not subscribe to Redux DevTools', error);
     }
-  };
+  return teardown;
 }
 
 export { mountDevtools } from './mount.js';

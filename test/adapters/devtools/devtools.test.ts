@@ -363,6 +363,30 @@ describe('connectDevtools teardown', () => {
     expect(connection.listeners.size).toBe(0);
   });
 
+  it('started by hand, not as a manager: a disposed controller closes the connection (as syncTabs stops)', () => {
+    const extension = installExtension();
+    const controller = new Controller();
+    const teardown = connectDevtools(controller);
+    const connection = extension.connections[0]!;
+    const close = vi.spyOn(connection, 'unsubscribe');
+    controller.dispose();
+    expect(connection.listeners.size).toBe(0);
+    expect(close).toHaveBeenCalledTimes(1);
+    teardown(); // the app's own teardown afterwards closes nothing twice
+    expect(close).toHaveBeenCalledTimes(1);
+  });
+
+  it('given a controller already disposed: connects, closes at once and listens to nothing', () => {
+    const extension = installExtension();
+    const controller = new Controller();
+    controller.dispose();
+    const teardown = connectDevtools(controller);
+    const connection = extension.connections[0]!;
+    expect(connection.listeners.size).toBe(0);
+    expect(connection.inits).toHaveLength(0);
+    expect(teardown()).toBeUndefined();
+  });
+
   it('removes its listener and closes the connection (unsubscribe()), once', () => {
     const extension = installExtension();
     const controller = new Controller();
