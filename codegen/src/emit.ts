@@ -65,7 +65,12 @@ function entityFile(model: Model, entity: EntityModel): string {
   const process = copied.length
     ? `\n\n  static override process(input: unknown, parent: unknown, key: string | undefined, args: readonly unknown[]) {\n    const record = super.process(input, parent, key, args);\n${copied.join('')}    return record;\n  }`
     : '';
-  return `${header(model)}${imports.join('\n')}\n\n${doc(entity.description)}export class ${entity.name} extends Entity {\n${lines.join('\n')}\n\n  pk() {\n    ${pkBody}\n  }\n\n  static override key = ${JSON.stringify(entity.key)};${schema}${process}\n}\n`;
+  // rx-rest assigns a record's `constructor` onto the instance (an own field hiding the class): an accessor on
+  // the prototype answers the class and lets that assignment do nothing (the value is in its copy)
+  const ctor = copies.has('constructor')
+    ? `\n\n  static {\n    Object.defineProperty(this.prototype, 'constructor', { get: () => this, set() {}, configurable: true });\n  }`
+    : '';
+  return `${header(model)}${imports.join('\n')}\n\n${doc(entity.description)}export class ${entity.name} extends Entity {\n${lines.join('\n')}\n\n  pk() {\n    ${pkBody}\n  }\n\n  static override key = ${JSON.stringify(entity.key)};${schema}${process}${ctor}\n}\n`;
 }
 
 function importLines(

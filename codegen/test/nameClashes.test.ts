@@ -44,6 +44,29 @@ describe('names that clash', () => {
     expect(list.map((w) => w.protoValue)).toEqual(['proto 1']);
   }, 60_000);
 
+  it("a record with a constructor key: the instance's constructor is still the class, the value in constructorValue", async () => {
+    const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
+    const resource = generated.model.resources.find((r) => r.entity === 'Widget')!;
+    const table = generated.server.records.get(resource.name) ?? new Map<string, Record<string, unknown>>();
+    generated.server.records.set(resource.name, table);
+    table.clear();
+    table.set('1', { id: 1, constructor: 'x' });
+    const controller = new Controller();
+    const widget = (await controller.fetch(api.WidgetResource.get, { id: 1 })) as Record<string, unknown>;
+    expect(widget.constructor).toBe(api.Widget);
+    expect(Object.prototype.hasOwnProperty.call(widget, 'constructor')).toBe(false);
+    expect(widget.constructorValue).toBe('x');
+    expect(widget.pk).toBe(api.Widget.prototype.pk);
+    expect((controller.getState().entities.Widget!['1'] as Record<string, unknown>).constructor).toBe('x');
+    // a list reads the same, and so does fromJS
+    const [listed] = (await controller.fetch(api.WidgetResource.getList)) as Record<string, unknown>[];
+    expect(listed!.constructor).toBe(api.Widget);
+    expect(listed!.constructorValue).toBe('x');
+    const made = api.Widget.fromJS({ id: 2, constructor: 'y' }) as Record<string, unknown>;
+    expect(made.constructor).toBe(api.Widget);
+    expect(Object.prototype.hasOwnProperty.call(made, 'constructor')).toBe(false);
+  }, 60_000);
+
   it('a query parameter named like a path parameter is its own argument, and both are sent', async () => {
     const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
     const controller = new Controller();
