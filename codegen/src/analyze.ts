@@ -351,7 +351,13 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       decide(itemPath, 'endpoints, no resource', `the parameter {${param}} is not ${entity}'s pk ${pk}`);
       continue;
     }
-    const argName = /^[A-Za-z0-9_]+$/.test(pk) ? pk : undefined;
+    // `__proto__` in an object literal sets its prototype: the argument is the instance's field for it (pk() reads it)
+    const argName =
+      pk === '__proto__'
+        ? dataOnlyFields(entities.find((e) => e.name === entity)!).get(pk)
+        : /^[A-Za-z0-9_]+$/.test(pk)
+          ? pk
+          : undefined;
     const itemStyle = get.parameters.find((p) => p.in === 'path' && p.name === param)?.style;
     const compositeParam = [...ops, list]
       .flatMap((op) => op.parameters)
@@ -440,7 +446,9 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       decide(
         `${name} {${param}}`,
         `argument ${argName}`,
-        `named after the pk, so a delete invalidates by its URL arguments`,
+        pk === '__proto__'
+          ? `an object literal's __proto__ sets its prototype; named after the pk's field, so a delete invalidates by its URL arguments`
+          : `named after the pk, so a delete invalidates by its URL arguments`,
       );
     if (page) decide(`${name}.getList`, `paginationField ${page}`, 'a query parameter that pages');
   }
@@ -472,7 +480,13 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       continue;
     }
     for (const [from, to] of converted.renamed)
-      decide(`${op.label} {${from}}`, `argument ${to}`, "rx-rest's path parameters are word characters only");
+      decide(
+        `${op.label} {${from}}`,
+        `argument ${to}`,
+        from === '__proto__'
+          ? "an object literal's __proto__ sets its prototype, not an argument"
+          : "rx-rest's path parameters are word characters only",
+      );
     for (const p of pathParams)
       if ((p.style === 'label' || p.style === 'matrix') && !composite.has(p.name))
         decide(
