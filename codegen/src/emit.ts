@@ -179,8 +179,9 @@ function endpointCode(endpoint: EndpointModel): string {
   let Endpoint = endpoint.pathStyles
     ? `withPathStyles<typeof RestEndpoint>(RestEndpoint, ${endpoint.pathStyles})`
     : 'RestEndpoint';
-  if (endpoint.queryStyles) Endpoint = `withQueryStyles(${Endpoint}, ${endpoint.queryStyles})`;
-  if (endpoint.queryNames) Endpoint = `withQueryNames(${Endpoint}, ${endpoint.queryNames})`;
+  // (and inside withQueryNames(...), withQueryStyles' would: each class argument is given)
+  if (endpoint.queryStyles) Endpoint = `withQueryStyles<typeof RestEndpoint>(${Endpoint}, ${endpoint.queryStyles})`;
+  if (endpoint.queryNames) Endpoint = `withQueryNames<typeof RestEndpoint>(${Endpoint}, ${endpoint.queryNames})`;
   let created = `new ${Endpoint === 'RestEndpoint' ? Endpoint : `(${Endpoint})`}({ ${options.join(', ')} })`;
   if (endpoint.pathStyles) created = `pathValues(${created})`;
   if (endpoint.body && endpoint.bodyOptional) created = `optionalBody(${created})`;
