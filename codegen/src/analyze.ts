@@ -268,11 +268,12 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       if (property.writeOnly === true || raw?.writeOnly === true) continue;
       const required = shape.required.has(prop) || prop === pkOf.get(schemaName);
       const nullable = isNullable(property) || isNullable(raw);
-      let type = tsType(doc, raw, names, refs, { write: false, date: dateType });
-      let schema = schemaExpr(doc, raw, names, schemaRefs);
       const isDate =
         (property.type === 'string' && property.format === 'date-time') ||
         (Array.isArray(property.type) && property.type.includes('string') && property.format === 'date-time');
+      // a date-time schema of its own name (`Timestamp`) is read as a date like any other: typed so, not by its name
+      let type = tsType(doc, isDate ? property : raw, names, refs, { write: false, date: dateType });
+      let schema = schemaExpr(doc, raw, names, schemaRefs);
       if (schema === undefined && isDate)
         schema = config.temporal ? 'Temporal.Instant.from' : '(iso: string) => new Date(iso)';
       const nestedName = refName(raw) ?? refName(property.allOf?.length === 1 ? property.allOf[0] : undefined);
@@ -457,9 +458,15 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   const endpoints: EndpointModel[] = [];
   const endpointNames = classNames;
   const headers = new Set<string>();
+  /** Security schemes that are an API key in the query → its parameter's name (not sent: see docs/openapi.md, Limits). */
+  const queryKeys = new Map<string, string>();
   for (const op of operations) {
     for (const p of op.parameters) if (p.in === 'header' || p.in === 'cookie') headers.add(`${p.in} ${p.name}`);
-    for (const s of op.security) headers.add(`security ${s}`);
+    for (const s of op.security) {
+      const scheme = deref(doc, doc.components?.securitySchemes?.[s]);
+      if (scheme?.type === 'apiKey' && scheme.in === 'query') queryKeys.set(s, String(scheme.name));
+      else headers.add(`security ${s}`);
+    }
     if (used.has(op)) continue;
     if (op.body === false) {
       skipped.push({ subject: op.label, reason: 'its request body is not JSON (rx-rest sends JSON)' });
@@ -672,6 +679,12 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   );
   for (const header of headers)
     decide(header, 'requestHeaders', 'a header, cookie or security parameter: set it in requestHeaders (client.ts)');
+  for (const [scheme, name] of queryKeys)
+    decide(
+      `security ${scheme}`,
+      'not sent',
+      `an API key in the query (?${name}): the generated endpoints send no query parameter the operations do not declare`,
+    );
   return {
     title: String(doc.info?.title ?? 'API'),
     urlPrefix,

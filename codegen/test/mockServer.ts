@@ -231,7 +231,7 @@ function readPathParams(doc: Record<string, any>, operation: any, rawPath: strin
   const source = String(operation.path)
     .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
     .replace(/\\?\{([^}]+)\\?\}/g, (_, name: string) => {
-      names.push(name);
+      names.push(name.replace(/\\(.)/g, '$1'));
       return '([^/]+)';
     });
   const match = new RegExp(`^${source}$`).exec(rawPath);
