@@ -389,6 +389,14 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       );
       continue;
     }
+    // one urlPrefix for all the members: an operation served elsewhere stays an endpoint
+    const serverOf = (op: Operation) =>
+      op.server && config.urlPrefix === undefined ? serverUrl(op.server) : undefined;
+    const same = (op: Operation) => serverOf(op) === serverOf(get);
+    if (!same(list)) {
+      decide(itemPath, 'endpoints, no resource', `${get.label} and ${list.label} have different servers`);
+      continue;
+    }
     const converted = convertPath(itemPath, (p) => (p === param ? argName : undefined));
     if (typeof converted === 'string') continue;
     const refs = newRefs(true);
@@ -401,18 +409,18 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       members[member] = method ? { operation: op.label, method } : { operation: op.label };
       used.add(op);
     };
-    const push = listOps.find((op) => op.method === 'POST' && op.body !== false);
+    const push = listOps.find((op) => op.method === 'POST' && op.body !== false && same(op));
     if (push) take('push', push);
-    const put = ops.find((op) => op.method === 'PUT' && op.body !== false);
-    const postItem = ops.find((op) => op.method === 'POST' && op.body !== false);
+    const put = ops.find((op) => op.method === 'PUT' && op.body !== false && same(op));
+    const postItem = ops.find((op) => op.method === 'POST' && op.body !== false && same(op));
     if (put) take('update', put);
     else if (postItem) {
       take('update', postItem, 'POST');
       decide(postItem.label, `${entity}Resource.update with method POST`, 'the item path updates with POST');
     }
-    const patch = ops.find((op) => op.method === 'PATCH' && op.body !== false);
+    const patch = ops.find((op) => op.method === 'PATCH' && op.body !== false && same(op));
     if (patch) take('partialUpdate', patch);
-    const del = ops.find((op) => op.method === 'DELETE');
+    const del = ops.find((op) => op.method === 'DELETE' && same(op));
     if (del) take('delete', del);
     const bodyOp = push ?? put ?? postItem ?? patch;
     const body =
@@ -426,6 +434,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     resources.push({
       name,
       entity,
+      urlPrefix: ownUrlPrefix(get, config, decide),
       path: converted.path,
       searchParams: query,
       body,
@@ -603,6 +612,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       name,
       operation: op.label,
       method: op.method,
+      urlPrefix: ownUrlPrefix(op, config, decide),
       path: converted.path,
       schema,
       searchParams: queryType(doc, queryOp, names, refs, pathTypes),
@@ -665,13 +675,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     members: u.members,
   }));
   const server = (doc.servers ?? [])[0];
-  let urlPrefix = config.urlPrefix ?? (typeof server?.url === 'string' ? server.url : '');
-  if (config.urlPrefix === undefined && server?.variables) {
-    urlPrefix = urlPrefix.replace(/\{([^}]+)\}/g, (all: string, v: string) =>
-      String(server.variables[v]?.default ?? all),
-    );
-  }
-  urlPrefix = urlPrefix.replace(/\/$/, '');
+  const urlPrefix = (config.urlPrefix ?? (server ? serverUrl(server) : '')).replace(/\/$/, '');
   decide(
     'urlPrefix',
     JSON.stringify(urlPrefix),
@@ -1091,4 +1095,24 @@ function checkMapping(name: string, schema: JsonSchema | undefined, schemas: Rec
         `The discriminator mapping of ${name} maps "${value}" to ${ref}, which is no schema of the spec (its schemas: ${listed(Object.keys(schemas))}).`,
       );
   }
+}
+
+/** A server's URL with its variables' defaults, without a trailing `/`. */
+function serverUrl(server: { readonly url?: unknown; readonly variables?: JsonSchema }): string {
+  const url = typeof server.url === 'string' ? server.url : '';
+  return url
+    .replace(/\{([^}]+)\}/g, (all: string, v: string) => String(server.variables?.[v]?.default ?? all))
+    .replace(/\/$/, '');
+}
+
+/** The urlPrefix of an operation with its own servers (none when the config sets one for all), and the decision. */
+function ownUrlPrefix(
+  op: Operation,
+  config: Config,
+  decide: (subject: string, decision: string, reason: string) => void,
+): string | undefined {
+  if (op.server === undefined || config.urlPrefix !== undefined) return undefined;
+  const url = serverUrl(op.server);
+  decide(op.label, `urlPrefix ${JSON.stringify(url)}`, `the ${op.server.of}'s servers[0]`);
+  return url;
 }

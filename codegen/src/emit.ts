@@ -114,7 +114,7 @@ function unionsFile(model: Model): string {
 
 function resourceCode(resource: ResourceModel): string {
   const options = [
-    `urlPrefix`,
+    resource.urlPrefix === undefined ? 'urlPrefix' : `urlPrefix: ${JSON.stringify(resource.urlPrefix)}`,
     `path: ${JSON.stringify(resource.path)}`,
     `schema: ${resource.entity}`,
     // the list operation's styled query parameters: on the class, so that every member, and what derives from one
@@ -163,7 +163,11 @@ function resourcesFile(model: Model): string {
 }
 
 function endpointCode(endpoint: EndpointModel): string {
-  const options = [`name: ${JSON.stringify(endpoint.name)}`, `urlPrefix`, `path: ${JSON.stringify(endpoint.path)}`];
+  const options = [
+    `name: ${JSON.stringify(endpoint.name)}`,
+    endpoint.urlPrefix === undefined ? 'urlPrefix' : `urlPrefix: ${JSON.stringify(endpoint.urlPrefix)}`,
+    `path: ${JSON.stringify(endpoint.path)}`,
+  ];
   if (endpoint.method !== 'GET') options.push(`method: ${JSON.stringify(endpoint.method)}`);
   if (endpoint.schema) options.push(`schema: ${endpoint.schema}`);
   if (endpoint.searchParams) options.push(`searchParams: {} as ${endpoint.searchParams}`);

@@ -31,6 +31,9 @@ export interface Operation {
   /** How a response that is not JSON is read: `'text'` (text, XML, CSV), `'blob'` (other types); else undefined. */
   readonly content: 'text' | 'blob' | undefined;
   readonly security: readonly string[];
+  /** The operation's own `servers[0]`, else its path item's (an empty list inherits); undefined: the document's. */
+  readonly server:
+    { readonly url: unknown; readonly variables?: JsonSchema; readonly of: 'operation' | 'path item' } | undefined;
   readonly summary: string | undefined;
   readonly raw: JsonSchema;
 }
@@ -108,6 +111,12 @@ export function listOperations(doc: JsonSchema): Operation[] {
         response,
         content,
         security,
+        server:
+          Array.isArray(op.servers) && op.servers.length
+            ? { ...op.servers[0], of: 'operation' }
+            : Array.isArray(item.servers) && item.servers.length
+              ? { ...item.servers[0], of: 'path item' }
+              : undefined,
         summary:
           typeof op.summary === 'string'
             ? op.summary

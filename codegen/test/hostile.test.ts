@@ -79,7 +79,7 @@ describe('a hostile OpenAPI 3.0 document', () => {
 
   it('a nullable ref to an entity, date-times, a create, a replace and a 204 delete', async () => {
     const controller = new Controller();
-    const created = await controller.fetch(api.DogResource.getList.push, {
+    const created: any = await controller.fetch(api.DogResource.getList.push, {
       id: 0,
       petType: 'Dog',
       name: 'Rex',
@@ -89,7 +89,7 @@ describe('a hostile OpenAPI 3.0 document', () => {
     expect(created).toBeInstanceOf(api.Dog);
     expect(created).toMatchObject({ name: 'Rex', owner: null });
     expect(created.born).toEqual(new Date('2020-01-02T03:04:05Z'));
-    const renamed = await controller.fetch(
+    const renamed: any = await controller.fetch(
       api.DogResource.update,
       { id: created.id },
       { id: created.id, petType: 'Dog', name: 'Max', owner: null },
@@ -98,7 +98,7 @@ describe('a hostile OpenAPI 3.0 document', () => {
     // an owner as the server sends it (its id is readOnly: the server gives it)
     const table = generated.server.records.get('DogResource')!;
     table.set(`${created.id}`, { ...table.get(`${created.id}`)!, owner: { id: 'a1', email: 'a@b.c', lastSeen: null } });
-    const owned = await controller.fetch(api.DogResource.get, { id: created.id });
+    const owned: any = await controller.fetch(api.DogResource.get, { id: created.id });
     expect(owned.owner).toBeInstanceOf(api.Account);
     expect(owned.owner.lastSeen).toBeNull();
     expect(controller.get(api.Account, 'a1')).toBe(owned.owner);
