@@ -1,5 +1,5 @@
 /** The command: writes files, prints the decisions, `--check` for drift, `--strict` for guesses, named errors. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -124,6 +124,14 @@ describe('rx-rest-openapi', () => {
     const below = await run(yaml, '--out', join(file, 'api'), '--quiet');
     expect(below.code).toBe(1);
     expect(below.output).toMatch(/^OutputError: Cannot write .*a-file\/api/);
+  });
+
+  it('an --out holding a directory named like a generated file: an OutputError naming it, exit 1', async () => {
+    const out = join(dir, 'odd-out');
+    mkdirSync(join(out, 'Pet.ts'), { recursive: true });
+    const result = await run(yaml, '--out', out, '--quiet');
+    expect(result.output).toMatch(/^OutputError: Cannot read .*odd-out\/Pet\.ts: EISDIR/);
+    expect(result.code).toBe(1);
   });
 
   it('an invalid Swagger 2.0 document is a SpecError in its own terms (#/definitions/...), not those of its conversion', async () => {
