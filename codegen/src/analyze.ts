@@ -235,6 +235,8 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   for (const name of Object.keys(schemas))
     if (!entityOf.has(name) && !unionOf.has(name)) typeOf.set(name, classNames.take(pascalCase(name)));
   const inputs = new Map<string, string>();
+  /** component schema name of a type → its body type (undefined: the type itself) */
+  const typeInputs = new Map<string, string | undefined>();
   const entityByClass = new Map([...entityOf].map(([schemaName, cls]) => [cls, schemaName]));
   const names: NameTable = {
     entities: entityOf,
@@ -243,6 +245,20 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     inputOf(entity) {
       let input = inputs.get(entity);
       if (input === undefined) inputs.set(entity, (input = classNames.take(`${entity}Input`)));
+      return input;
+    },
+    typeInputOf(schemaName) {
+      let input = typeInputs.get(schemaName);
+      if (!typeInputs.has(schemaName)) {
+        // undefined while its written form is compared (a type met again inside itself is read as its own name)
+        typeInputs.set(schemaName, undefined);
+        const schema = deref(doc, schemas[schemaName]);
+        const written = tsType(doc, schema, names, newRefs(), { write: true, date: undefined });
+        if (written !== tsType(doc, schema, names, newRefs())) {
+          input = classNames.take(`${typeOf.get(schemaName)}Input`);
+          typeInputs.set(schemaName, input);
+        }
+      }
       return input;
     },
   };
@@ -645,8 +661,21 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       description: firstLine(deref(doc, schemas[schemaName])?.description),
     });
   }
-  for (let done = 0; done < inputs.size; done++) {
-    const [entity, name] = [...inputs][done]!;
+  // the input types of entities and of other types, each of which may ask for more
+  const typeInputsDone = new Set<string>();
+  for (let done = 0; done < inputs.size || [...typeInputs.values()].some((n) => n && !typeInputsDone.has(n));) {
+    if (done === inputs.size) {
+      const [schemaName, name] = [...typeInputs].find(([, n]) => n && !typeInputsDone.has(n)) as [string, string];
+      typeInputsDone.add(name);
+      types.push({
+        name,
+        type: tsType(doc, deref(doc, schemas[schemaName]), names, newRefs(), { write: true, date: undefined }),
+        entityRefs: [],
+        description: `The request body form of ${typeOf.get(schemaName)} (readOnly fields left out).`,
+      });
+      continue;
+    }
+    const [entity, name] = [...inputs][done++]!;
     const refs = newRefs();
     const schemaName = entityByClass.get(entity)!;
     // a subtype's body names its own discriminator values, as its entity does (`petType: 'cat'`)

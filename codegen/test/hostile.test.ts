@@ -56,6 +56,26 @@ describe('a hostile OpenAPI 3.0 document', () => {
     );
   });
 
+  it('a body of a type that is no entity: its written form (readOnly out, writeOnly in, entities as their inputs)', async () => {
+    expect(text('types.ts')).toMatch(
+      /export type Settings = \{ theme\?: 'light' \| 'dark' \| null; updated\?: string; account\?: Account \};/,
+    );
+    expect(text('types.ts')).toMatch(
+      /export type SettingsInput = \{ theme\?: 'light' \| 'dark' \| null; pin\?: string; account\?: AccountInput \};/,
+    );
+    expect(endpoint('putSettings')).toContain('body: {} as SettingsInput');
+    const controller = new Controller();
+    const settings = (await controller.fetch(api.putSettings, {
+      theme: 'dark',
+      pin: '1234',
+      account: { email: 'a@b.c' },
+    })) as {
+      account?: unknown;
+    };
+    expect(generated.server.requests.at(-1)).toBe('PUT /v2/settings');
+    expect(settings.account).toBeInstanceOf(api.Account);
+  }, 60_000);
+
   it('odd enum values are literal types', () => {
     expect(text('types.ts')).toContain(`export type Plan = 'free' | '' | 'class' | 'default' | "it's" | 'a"b' | '1';`);
     expect(text('types.ts')).toContain('export type Level = 0 | 1 | -1 | 2.5;');
@@ -103,18 +123,18 @@ describe('a hostile OpenAPI 3.0 document', () => {
     expect(owned.owner.lastSeen).toBeNull();
     expect(controller.get(api.Account, 'a1')).toBe(owned.owner);
     await controller.fetch(api.DogResource.delete, { id: created.id });
-    expect(generated.server.requests.at(-1)).toBe(`DELETE /x/dogs/${created.id}`);
+    expect(generated.server.requests.at(-1)).toBe(`DELETE /v2/dogs/${created.id}`);
     expect(controller.get(api.Dog, `${created.id}`)).toBeUndefined();
   }, 60_000);
 
   it('path parameters with a dot and a dash; colliding operationIds kept apart', async () => {
     const controller = new Controller();
     await controller.fetch(api.getFile, { file_name: 'a.txt', version: 3 });
-    expect(generated.server.requests.at(-1)).toBe('GET /x/files/a.txt/v3');
+    expect(generated.server.requests.at(-1)).toBe('GET /v2/files/a.txt/v3');
     expect(generated.server.pathParams.at(-1)).toEqual({ 'file.name': 'a.txt', version: '3' });
     const tags = await controller.fetch(api.getFile2, { file_id: 'f-1' });
     expect(Array.isArray(tags)).toBe(true);
-    expect(generated.server.requests.at(-1)).toBe('GET /x/files/f-1/tags');
+    expect(generated.server.requests.at(-1)).toBe('GET /v2/files/f-1/tags');
     expect(report(generated.model, 0)).toMatch(/GET \/files\/\{file-id\}\/tags\s+endpoint getFile2\s+getFile is taken/);
   }, 60_000);
 
@@ -134,7 +154,7 @@ describe('a hostile OpenAPI 3.0 document', () => {
     expect(endpoint('getReport')).toContain("searchParams: {} as { format?: 'pdf' | 'csv' } | undefined");
     const controller = new Controller();
     await controller.fetch(api.getReport, { id: 'r-2', format: 'csv' });
-    expect(generated.server.requests.at(-1)).toBe('GET /x/reports/r-2?format=csv');
+    expect(generated.server.requests.at(-1)).toBe('GET /v2/reports/r-2?format=csv');
   }, 60_000);
 
   it('arrays of arrays: of numbers, of date-times and of entities (normalized)', async () => {
