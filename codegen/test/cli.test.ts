@@ -201,6 +201,20 @@ describe('rx-rest-openapi', () => {
         /^SpecError: The spec is not valid OpenAPI:[^]*Missing \$ref pointer "#\/components\/schemas\/Nope"/,
       ],
       [
+        'two operations of one operationId',
+        () =>
+          spec(
+            'twice.yaml',
+            ok200('#/components/schemas/A')
+              .replace('    get:\n', '    get:\n      operationId: same\n')
+              .replace(
+                'paths:\n',
+                "paths:\n  /b:\n    get:\n      operationId: same\n      responses: { '204': { description: none } }\n",
+              ) + 'components:\n  schemas:\n    A: { type: object }\n',
+          ),
+        /^SpecError: The spec is not valid OpenAPI:[^]*The operationId `same` is duplicated/,
+      ],
+      [
         'a $ref to a missing file',
         () => spec('gone-ref.yaml', ok200('./gone.yaml#/Pet')),
         /^SpecError: Cannot read .*gone\.yaml \(the \$ref "\.\/gone\.yaml#\/Pet" in gone-ref\.yaml\): ENOENT/,
