@@ -235,6 +235,8 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   for (const name of Object.keys(schemas))
     if (!entityOf.has(name) && !unionOf.has(name)) typeOf.set(name, classNames.take(pascalCase(name)));
   const inputs = new Map<string, string>();
+  /** component schema name of a type → its body type (undefined: the type itself) */
+  const typeInputs = new Map<string, string | undefined>();
   const entityByClass = new Map([...entityOf].map(([schemaName, cls]) => [cls, schemaName]));
   const names: NameTable = {
     entities: entityOf,
@@ -243,6 +245,20 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     inputOf(entity) {
       let input = inputs.get(entity);
       if (input === undefined) inputs.set(entity, (input = classNames.take(`${entity}Input`)));
+      return input;
+    },
+    typeInputOf(schemaName) {
+      let input = typeInputs.get(schemaName);
+      if (!typeInputs.has(schemaName)) {
+        // undefined while its written form is compared (a type met again inside itself is read as its own name)
+        typeInputs.set(schemaName, undefined);
+        const schema = deref(doc, schemas[schemaName]);
+        const written = tsType(doc, schema, names, newRefs(), { write: true, date: undefined });
+        if (written !== tsType(doc, schema, names, newRefs())) {
+          input = classNames.take(`${typeOf.get(schemaName)}Input`);
+          typeInputs.set(schemaName, input);
+        }
+      }
       return input;
     },
   };
@@ -268,11 +284,12 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       if (property.writeOnly === true || raw?.writeOnly === true) continue;
       const required = shape.required.has(prop) || prop === pkOf.get(schemaName);
       const nullable = isNullable(property) || isNullable(raw);
-      let type = tsType(doc, raw, names, refs, { write: false, date: dateType });
-      let schema = schemaExpr(doc, raw, names, schemaRefs);
       const isDate =
         (property.type === 'string' && property.format === 'date-time') ||
         (Array.isArray(property.type) && property.type.includes('string') && property.format === 'date-time');
+      // a date-time schema of its own name (`Timestamp`) is read as a date like any other: typed so, not by its name
+      let type = tsType(doc, isDate ? property : raw, names, refs, { write: false, date: dateType });
+      let schema = schemaExpr(doc, raw, names, schemaRefs);
       if (schema === undefined && isDate)
         schema = config.temporal ? 'Temporal.Instant.from' : '(iso: string) => new Date(iso)';
       const nestedName = refName(raw) ?? refName(property.allOf?.length === 1 ? property.allOf[0] : undefined);
@@ -351,7 +368,13 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       decide(itemPath, 'endpoints, no resource', `the parameter {${param}} is not ${entity}'s pk ${pk}`);
       continue;
     }
-    const argName = /^[A-Za-z0-9_]+$/.test(pk) ? pk : undefined;
+    // `__proto__` in an object literal sets its prototype: the argument is the instance's field for it (pk() reads it)
+    const argName =
+      pk === '__proto__'
+        ? dataOnlyFields(entities.find((e) => e.name === entity)!).get(pk)
+        : /^[A-Za-z0-9_]+$/.test(pk)
+          ? pk
+          : undefined;
     const itemStyle = get.parameters.find((p) => p.in === 'path' && p.name === param)?.style;
     const compositeParam = [...ops, list]
       .flatMap((op) => op.parameters)
@@ -382,6 +405,14 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       );
       continue;
     }
+    // one urlPrefix for all the members: an operation served elsewhere stays an endpoint
+    const serverOf = (op: Operation) =>
+      op.server && config.urlPrefix === undefined ? serverUrl(op.server) : undefined;
+    const same = (op: Operation) => serverOf(op) === serverOf(get);
+    if (!same(list)) {
+      decide(itemPath, 'endpoints, no resource', `${get.label} and ${list.label} have different servers`);
+      continue;
+    }
     const converted = convertPath(itemPath, (p) => (p === param ? argName : undefined));
     if (typeof converted === 'string') continue;
     const refs = newRefs(true);
@@ -394,18 +425,18 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       members[member] = method ? { operation: op.label, method } : { operation: op.label };
       used.add(op);
     };
-    const push = listOps.find((op) => op.method === 'POST' && op.body !== false);
+    const push = listOps.find((op) => op.method === 'POST' && op.body !== false && same(op));
     if (push) take('push', push);
-    const put = ops.find((op) => op.method === 'PUT' && op.body !== false);
-    const postItem = ops.find((op) => op.method === 'POST' && op.body !== false);
+    const put = ops.find((op) => op.method === 'PUT' && op.body !== false && same(op));
+    const postItem = ops.find((op) => op.method === 'POST' && op.body !== false && same(op));
     if (put) take('update', put);
     else if (postItem) {
       take('update', postItem, 'POST');
       decide(postItem.label, `${entity}Resource.update with method POST`, 'the item path updates with POST');
     }
-    const patch = ops.find((op) => op.method === 'PATCH' && op.body !== false);
+    const patch = ops.find((op) => op.method === 'PATCH' && op.body !== false && same(op));
     if (patch) take('partialUpdate', patch);
-    const del = ops.find((op) => op.method === 'DELETE');
+    const del = ops.find((op) => op.method === 'DELETE' && same(op));
     if (del) take('delete', del);
     const bodyOp = push ?? put ?? postItem ?? patch;
     const body =
@@ -419,6 +450,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     resources.push({
       name,
       entity,
+      urlPrefix: ownUrlPrefix(get, config, decide),
       path: converted.path,
       searchParams: query,
       body,
@@ -440,7 +472,9 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       decide(
         `${name} {${param}}`,
         `argument ${argName}`,
-        `named after the pk, so a delete invalidates by its URL arguments`,
+        pk === '__proto__'
+          ? `an object literal's __proto__ sets its prototype; named after the pk's field, so a delete invalidates by its URL arguments`
+          : `named after the pk, so a delete invalidates by its URL arguments`,
       );
     if (page) decide(`${name}.getList`, `paginationField ${page}`, 'a query parameter that pages');
   }
@@ -449,9 +483,15 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   const endpoints: EndpointModel[] = [];
   const endpointNames = classNames;
   const headers = new Set<string>();
+  /** Security schemes that are an API key in the query → its parameter's name (not sent: see docs/openapi.md, Limits). */
+  const queryKeys = new Map<string, string>();
   for (const op of operations) {
     for (const p of op.parameters) if (p.in === 'header' || p.in === 'cookie') headers.add(`${p.in} ${p.name}`);
-    for (const s of op.security) headers.add(`security ${s}`);
+    for (const s of op.security) {
+      const scheme = deref(doc, doc.components?.securitySchemes?.[s]);
+      if (scheme?.type === 'apiKey' && scheme.in === 'query') queryKeys.set(s, String(scheme.name));
+      else headers.add(`security ${s}`);
+    }
     if (used.has(op)) continue;
     if (op.body === false) {
       skipped.push({ subject: op.label, reason: 'its request body is not JSON (rx-rest sends JSON)' });
@@ -472,7 +512,13 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       continue;
     }
     for (const [from, to] of converted.renamed)
-      decide(`${op.label} {${from}}`, `argument ${to}`, "rx-rest's path parameters are word characters only");
+      decide(
+        `${op.label} {${from}}`,
+        `argument ${to}`,
+        from === '__proto__'
+          ? "an object literal's __proto__ sets its prototype, not an argument"
+          : "rx-rest's path parameters are word characters only",
+      );
     for (const p of pathParams)
       if ((p.style === 'label' || p.style === 'matrix') && !composite.has(p.name))
         decide(
@@ -582,6 +628,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       name,
       operation: op.label,
       method: op.method,
+      urlPrefix: ownUrlPrefix(op, config, decide),
       path: converted.path,
       schema,
       searchParams: queryType(doc, queryOp, names, refs, pathTypes),
@@ -614,8 +661,21 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       description: firstLine(deref(doc, schemas[schemaName])?.description),
     });
   }
-  for (let done = 0; done < inputs.size; done++) {
-    const [entity, name] = [...inputs][done]!;
+  // the input types of entities and of other types, each of which may ask for more
+  const typeInputsDone = new Set<string>();
+  for (let done = 0; done < inputs.size || [...typeInputs.values()].some((n) => n && !typeInputsDone.has(n));) {
+    if (done === inputs.size) {
+      const [schemaName, name] = [...typeInputs].find(([, n]) => n && !typeInputsDone.has(n)) as [string, string];
+      typeInputsDone.add(name);
+      types.push({
+        name,
+        type: tsType(doc, deref(doc, schemas[schemaName]), names, newRefs(), { write: true, date: undefined }),
+        entityRefs: [],
+        description: `The request body form of ${typeOf.get(schemaName)} (readOnly fields left out).`,
+      });
+      continue;
+    }
+    const [entity, name] = [...inputs][done++]!;
     const refs = newRefs();
     const schemaName = entityByClass.get(entity)!;
     // a subtype's body names its own discriminator values, as its entity does (`petType: 'cat'`)
@@ -644,13 +704,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     members: u.members,
   }));
   const server = (doc.servers ?? [])[0];
-  let urlPrefix = config.urlPrefix ?? (typeof server?.url === 'string' ? server.url : '');
-  if (config.urlPrefix === undefined && server?.variables) {
-    urlPrefix = urlPrefix.replace(/\{([^}]+)\}/g, (all: string, v: string) =>
-      String(server.variables[v]?.default ?? all),
-    );
-  }
-  urlPrefix = urlPrefix.replace(/\/$/, '');
+  const urlPrefix = (config.urlPrefix ?? (server ? serverUrl(server) : '')).replace(/\/$/, '');
   decide(
     'urlPrefix',
     JSON.stringify(urlPrefix),
@@ -658,6 +712,12 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
   );
   for (const header of headers)
     decide(header, 'requestHeaders', 'a header, cookie or security parameter: set it in requestHeaders (client.ts)');
+  for (const [scheme, name] of queryKeys)
+    decide(
+      `security ${scheme}`,
+      'not sent',
+      `an API key in the query (?${name}): the generated endpoints send no query parameter the operations do not declare`,
+    );
   return {
     title: String(doc.info?.title ?? 'API'),
     urlPrefix,
@@ -1064,4 +1124,24 @@ function checkMapping(name: string, schema: JsonSchema | undefined, schemas: Rec
         `The discriminator mapping of ${name} maps "${value}" to ${ref}, which is no schema of the spec (its schemas: ${listed(Object.keys(schemas))}).`,
       );
   }
+}
+
+/** A server's URL with its variables' defaults, without a trailing `/`. */
+function serverUrl(server: { readonly url?: unknown; readonly variables?: JsonSchema }): string {
+  const url = typeof server.url === 'string' ? server.url : '';
+  return url
+    .replace(/\{([^}]+)\}/g, (all: string, v: string) => String(server.variables?.[v]?.default ?? all))
+    .replace(/\/$/, '');
+}
+
+/** The urlPrefix of an operation with its own servers (none when the config sets one for all), and the decision. */
+function ownUrlPrefix(
+  op: Operation,
+  config: Config,
+  decide: (subject: string, decision: string, reason: string) => void,
+): string | undefined {
+  if (op.server === undefined || config.urlPrefix !== undefined) return undefined;
+  const url = serverUrl(op.server);
+  decide(op.label, `urlPrefix ${JSON.stringify(url)}`, `the ${op.server.of}'s servers[0]`);
+  return url;
 }

@@ -65,7 +65,12 @@ function entityFile(model: Model, entity: EntityModel): string {
   const process = copied.length
     ? `\n\n  static override process(input: unknown, parent: unknown, key: string | undefined, args: readonly unknown[]) {\n    const record = super.process(input, parent, key, args);\n${copied.join('')}    return record;\n  }`
     : '';
-  return `${header(model)}${imports.join('\n')}\n\n${doc(entity.description)}export class ${entity.name} extends Entity {\n${lines.join('\n')}\n\n  pk() {\n    ${pkBody}\n  }\n\n  static override key = ${JSON.stringify(entity.key)};${schema}${process}\n}\n`;
+  // rx-rest assigns a record's `constructor` onto the instance (an own field hiding the class): an accessor on
+  // the prototype answers the class and lets that assignment do nothing (the value is in its copy)
+  const ctor = copies.has('constructor')
+    ? `\n\n  static {\n    Object.defineProperty(this.prototype, 'constructor', { get: () => this, set() {}, configurable: true });\n  }`
+    : '';
+  return `${header(model)}${imports.join('\n')}\n\n${doc(entity.description)}export class ${entity.name} extends Entity {\n${lines.join('\n')}\n\n  pk() {\n    ${pkBody}\n  }\n\n  static override key = ${JSON.stringify(entity.key)};${schema}${process}${ctor}\n}\n`;
 }
 
 function importLines(
@@ -109,7 +114,7 @@ function unionsFile(model: Model): string {
 
 function resourceCode(resource: ResourceModel): string {
   const options = [
-    `urlPrefix`,
+    resource.urlPrefix === undefined ? 'urlPrefix' : `urlPrefix: ${JSON.stringify(resource.urlPrefix)}`,
     `path: ${JSON.stringify(resource.path)}`,
     `schema: ${resource.entity}`,
     // the list operation's styled query parameters: on the class, so that every member, and what derives from one
@@ -158,7 +163,11 @@ function resourcesFile(model: Model): string {
 }
 
 function endpointCode(endpoint: EndpointModel): string {
-  const options = [`name: ${JSON.stringify(endpoint.name)}`, `urlPrefix`, `path: ${JSON.stringify(endpoint.path)}`];
+  const options = [
+    `name: ${JSON.stringify(endpoint.name)}`,
+    endpoint.urlPrefix === undefined ? 'urlPrefix' : `urlPrefix: ${JSON.stringify(endpoint.urlPrefix)}`,
+    `path: ${JSON.stringify(endpoint.path)}`,
+  ];
   if (endpoint.method !== 'GET') options.push(`method: ${JSON.stringify(endpoint.method)}`);
   if (endpoint.schema) options.push(`schema: ${endpoint.schema}`);
   if (endpoint.searchParams) options.push(`searchParams: {} as ${endpoint.searchParams}`);
@@ -174,8 +183,9 @@ function endpointCode(endpoint: EndpointModel): string {
   let Endpoint = endpoint.pathStyles
     ? `withPathStyles<typeof RestEndpoint>(RestEndpoint, ${endpoint.pathStyles})`
     : 'RestEndpoint';
-  if (endpoint.queryStyles) Endpoint = `withQueryStyles(${Endpoint}, ${endpoint.queryStyles})`;
-  if (endpoint.queryNames) Endpoint = `withQueryNames(${Endpoint}, ${endpoint.queryNames})`;
+  // (and inside withQueryNames(...), withQueryStyles' would: each class argument is given)
+  if (endpoint.queryStyles) Endpoint = `withQueryStyles<typeof RestEndpoint>(${Endpoint}, ${endpoint.queryStyles})`;
+  if (endpoint.queryNames) Endpoint = `withQueryNames<typeof RestEndpoint>(${Endpoint}, ${endpoint.queryNames})`;
   let created = `new ${Endpoint === 'RestEndpoint' ? Endpoint : `(${Endpoint})`}({ ${options.join(', ')} })`;
   if (endpoint.pathStyles) created = `pathValues(${created})`;
   if (endpoint.body && endpoint.bodyOptional) created = `optionalBody(${created})`;

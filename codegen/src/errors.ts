@@ -10,7 +10,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** An output directory (`--out`) that is a file or cannot be written. */
+/** An output directory (`--out`) that is a file, or whose files cannot be read or written. */
 export class OutputError extends Error {
   override readonly name = 'OutputError';
 }

@@ -41,7 +41,10 @@ export async function generate(spec: string, options: GenerateOptions): Promise<
   const names = await readdir(options.out).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.endsWith('.ts')) continue;
-    const text = await readFile(join(options.out, name), 'utf8');
+    const file = join(options.out, name);
+    const text = await readFile(file, 'utf8').catch((error: Error) => {
+      throw new OutputError(`Cannot read ${file}: ${error.message}`, { cause: error });
+    });
     if (text.startsWith(MARK)) existing.set(name, text);
   }
   const changed = [...new Set([...files.keys(), ...existing.keys()])]

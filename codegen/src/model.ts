@@ -73,6 +73,8 @@ export interface ResourceModel {
   readonly entity: string;
   /** The item path in rx-rest's grammar (`/pets/:id`). */
   readonly path: string;
+  /** Its operations' own server (`servers[0]` of the item GET and the list); undefined: the client's urlPrefix. */
+  readonly urlPrefix: string | undefined;
   readonly searchParams: string | undefined;
   readonly body: string | undefined;
   /** Whether a call may leave the body out: no member's `requestBody` is `required` (OpenAPI's default). */
@@ -99,6 +101,8 @@ export interface EndpointModel {
   readonly name: string;
   readonly operation: string;
   readonly method: string;
+  /** The operation's own server (its or its path item's `servers[0]`); undefined: the client's urlPrefix. */
+  readonly urlPrefix: string | undefined;
   readonly path: string;
   readonly schema: string | undefined;
   readonly searchParams: string | undefined;

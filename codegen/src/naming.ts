@@ -86,6 +86,8 @@ export function convertPath(
     out += literal;
     const original = match[1]!;
     let name = rename(original) ?? original.replace(/[^A-Za-z0-9_]/g, '_');
+    // `{ __proto__: 1 }` sets an object's prototype: no call could pass it
+    if (name === '__proto__') name = 'protoValue';
     while (used.has(name)) name = `${name}_`;
     used.add(name);
     if (name !== original) renamed.set(original, name);

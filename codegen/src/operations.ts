@@ -31,6 +31,9 @@ export interface Operation {
   /** How a response that is not JSON is read: `'text'` (text, XML, CSV), `'blob'` (other types); else undefined. */
   readonly content: 'text' | 'blob' | undefined;
   readonly security: readonly string[];
+  /** The operation's own `servers[0]`, else its path item's (an empty list inherits); undefined: the document's. */
+  readonly server:
+    { readonly url: unknown; readonly variables?: JsonSchema; readonly of: 'operation' | 'path item' } | undefined;
   readonly summary: string | undefined;
   readonly raw: JsonSchema;
 }
@@ -76,10 +79,13 @@ export function listOperations(doc: JsonSchema): Operation[] {
       const requestBody = deref(doc, op.requestBody);
       const body = requestBody ? jsonContent(doc, requestBody.content) : undefined;
       let response: JsonSchema | undefined;
-      const codes = Object.keys(op.responses ?? {}).sort();
+      const all = Object.keys(op.responses ?? {}).sort();
+      const success = all.filter((code) => /^2(\d\d|XX)$/i.test(code));
+      // without a 2xx, `default` describes every answer, the successful one too
+      const codes = success.length ? success : all.filter((code) => code === 'default');
       // the first 2xx with a JSON body (a 200 without one may come with a 202 that has one)
       for (const code of codes) {
-        if (!/^2(\d\d|XX)$/i.test(code) || code === '204') continue;
+        if (code === '204') continue;
         const found = jsonContent(doc, deref(doc, op.responses[code])?.content);
         if (found === false || found === undefined) continue;
         response = found;
@@ -87,7 +93,7 @@ export function listOperations(doc: JsonSchema): Operation[] {
       }
       // without a JSON body: the first 2xx's body, all text or all binary (a mix is left to the Content-Type)
       let content: Operation['content'];
-      const first = codes.find((code) => /^2(\d\d|XX)$/i.test(code) && code !== '204');
+      const first = codes.find((code) => code !== '204');
       const media = response || first === undefined ? [] : Object.keys(deref(doc, op.responses[first])?.content ?? {});
       if (media.length && !media.some((type) => /json/i.test(type) || type === '*/*')) {
         const text = media.filter((type) => TEXT_MEDIA.test(type)).length;
@@ -105,6 +111,12 @@ export function listOperations(doc: JsonSchema): Operation[] {
         response,
         content,
         security,
+        server:
+          Array.isArray(op.servers) && op.servers.length
+            ? { ...op.servers[0], of: 'operation' }
+            : Array.isArray(item.servers) && item.servers.length
+              ? { ...item.servers[0], of: 'path item' }
+              : undefined,
         summary:
           typeof op.summary === 'string'
             ? op.summary

@@ -16,15 +16,25 @@ export { SpecError };
 /** An OpenAPI 3.x document as plain JSON. */
 export type OpenApiDocument = Record<string, any>;
 
-/** Parses JSON or YAML text into a document (YAML is a superset of JSON, but JSON.parse is faster). */
-export function parseText(text: string, file: string): OpenApiDocument {
+/** Parses JSON or YAML text into a value (YAML is a superset of JSON, but JSON.parse is faster); a byte order mark is skipped. */
+function parseValue(text: string, file: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    const value: unknown = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: -1 });
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
-    return value as OpenApiDocument;
+    return /^\s*[{[]/.test(body) ? JSON.parse(body) : parseYaml(body, { maxAliasCount: -1 });
   } catch (error) {
     throw new SpecError(`${file} is neither JSON nor YAML: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/** Parses JSON or YAML text into a document: an object. */
+export function parseText(text: string, file: string): OpenApiDocument {
+  const value = parseValue(text, file);
+  if (value === null || value === undefined) throw new SpecError(`${file} is empty: it holds no OpenAPI document.`);
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new SpecError(
+      `${file} holds ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not an OpenAPI document (an object with "openapi" or "swagger").`,
+    );
+  return value as OpenApiDocument;
 }
 
 /** Converts a Swagger 2.0 document to OpenAPI 3.0 (the converter is loaded only here). */
@@ -97,7 +107,7 @@ async function bringInRefs(doc: OpenApiDocument, file: string): Promise<OpenApiD
   const swagger = typeof doc.swagger === 'string';
   const home: Record<string, unknown> = swagger ? (doc.definitions ??= {}) : ((doc.components ??= {}).schemas ??= {});
   const prefix = swagger ? '#/definitions/' : '#/components/schemas/';
-  const texts = new Map<string, Promise<OpenApiDocument>>();
+  const texts = new Map<string, Promise<unknown>>();
   /** `file#pointer` → the name its schema has in `home`. */
   const named = new Map<string, string>();
   const shown = (path: string) => relative(dirname(file), path) || basename(path);
@@ -115,7 +125,7 @@ async function bringInRefs(doc: OpenApiDocument, file: string): Promise<OpenApiD
     const path = part === '' ? base : resolve(dirname(base), decodeURI(part));
     let text = texts.get(path);
     if (text === undefined) {
-      text = readText(path, where).then((t) => parseText(t, shown(path)));
+      text = readText(path, where).then((t) => parseValue(t, shown(path)));
       texts.set(path, text);
     }
     let value: unknown = await text;

@@ -106,6 +106,11 @@ export interface NameTable {
   readonly types: ReadonlyMap<string, string>;
   /** entity class name → its body type name (readOnly fields left out), created on demand */
   inputOf(entity: string): string;
+  /**
+   * component schema name of a type in types.ts → its body type name, when its written form differs (readOnly or
+   * writeOnly fields, entities inside); undefined when the type itself is the body's. Created on demand.
+   */
+  typeInputOf?(schemaName: string): string | undefined;
 }
 
 /** Collects the names a rendered type or schema uses. */
@@ -200,8 +205,9 @@ export function tsType(
     }
     const type = names.types.get(name);
     if (type) {
-      refs.types.add(type);
-      return type;
+      const input = mode.write ? names.typeInputOf?.(name) : undefined;
+      refs.types.add(input ?? type);
+      return input ?? type;
     }
     return tsType(doc, deref(doc, schema), names, refs, mode, depth + 1);
   }

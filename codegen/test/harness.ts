@@ -27,10 +27,11 @@ export interface Generated {
 export async function generateAgainstMock(spec: string, extra: readonly ExtraTable[] = []): Promise<Generated> {
   const doc = await loadSpec(spec);
   const model = analyze(doc);
-  const server0 = (doc.servers ?? [])[0]?.url as string | undefined;
-  const basePath = server0
-    ? new URL(server0.replace(/\{[^}]+\}/g, 'x'), 'http://localhost').pathname.replace(/\/$/, '')
-    : '';
+  const first = (doc.servers ?? [])[0] as
+    { url?: string; variables?: Record<string, { default?: string }> } | undefined;
+  // the variables' defaults, as the generator takes them (`{port}` as 'x' would be no URL)
+  const server0 = first?.url?.replace(/\{([^}]+)\}/g, (_, name: string) => first.variables?.[name]?.default ?? 'x');
+  const basePath = server0 ? new URL(server0, 'http://localhost').pathname.replace(/\/$/, '') : '';
   const server = await startMockServer(doc, model, basePath, extra);
   const dir = mkdtempSync(join(tmpdir(), 'rx-rest-openapi-'));
   const result = await generate(spec, { out: dir, config: { urlPrefix: `${server.url}${basePath}` } });

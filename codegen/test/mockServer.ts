@@ -97,9 +97,12 @@ export async function startMockServer(
   const pathParams: Record<string, unknown>[] = [];
   api.register('notImplemented', (c: any) => {
     queries.push(c.request.query);
-    pathParams.push(
-      readPathParams(definition, c.operation, String(c.request.headers['x-raw-path']).slice(basePath.length)),
+    const read = readPathParams(
+      definition,
+      c.operation,
+      String(c.request.headers['x-raw-path']).slice(basePath.length),
     );
+    pathParams.push(read);
     const label = `${String(c.operation.method).toUpperCase()} ${c.operation.path}`;
     const found = roles.get(label);
     if (!found) {
@@ -139,7 +142,8 @@ export async function startMockServer(
       return { ...record, [found.pk]: typeof current === 'number' ? id : String(id) };
     };
     if (table.size === 0) for (const id of [1, 2]) table.set(String(id), withPk(sample(), id));
-    const params = Object.values(c.request.params ?? {}) as string[];
+    // read from the path as sent (openapi-backend's params lose one named __proto__)
+    const params = Object.values(read) as string[];
     const body = (c.request.requestBody ?? {}) as Record<string, unknown>;
     const id = params.length
       ? params[params.length - 1]
@@ -227,12 +231,17 @@ function readPathParams(doc: Record<string, any>, operation: any, rawPath: strin
   const source = String(operation.path)
     .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
     .replace(/\\?\{([^}]+)\\?\}/g, (_, name: string) => {
-      names.push(name);
+      names.push(name.replace(/\\(.)/g, '$1'));
       return '([^/]+)';
     });
   const match = new RegExp(`^${source}$`).exec(rawPath);
-  const params: Record<string, unknown> = {};
-  if (!match) return params;
+  const found: Record<string, unknown> = {};
+  // a parameter named __proto__ is a property too
+  const params = new Proxy(found, {
+    set: (target, key, value) =>
+      Reflect.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true }),
+  });
+  if (!match) return found;
   const declared: any[] = [...(doc.paths?.[operation.path]?.parameters ?? []), ...(operation.parameters ?? [])];
   names.forEach((name, index) => {
     const p = declared.find((d) => d.in === 'path' && d.name === name) ?? {};
@@ -284,7 +293,7 @@ function readPathParams(doc: Record<string, any>, operation: any, rawPath: strin
       params[name] = Object.fromEntries(items.flatMap((item, i) => (i % 2 ? [] : [[item, items[i + 1]]])));
     }
   });
-  return params;
+  return found;
 }
 
 /** A schema cut where it reached itself (`acyclic`'s answer for a `$ref` already being walked). */

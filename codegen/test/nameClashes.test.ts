@@ -44,6 +44,29 @@ describe('names that clash', () => {
     expect(list.map((w) => w.protoValue)).toEqual(['proto 1']);
   }, 60_000);
 
+  it("a record with a constructor key: the instance's constructor is still the class, the value in constructorValue", async () => {
+    const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
+    const resource = generated.model.resources.find((r) => r.entity === 'Widget')!;
+    const table = generated.server.records.get(resource.name) ?? new Map<string, Record<string, unknown>>();
+    generated.server.records.set(resource.name, table);
+    table.clear();
+    table.set('1', { id: 1, constructor: 'x' });
+    const controller = new Controller();
+    const widget = (await controller.fetch(api.WidgetResource.get, { id: 1 })) as Record<string, unknown>;
+    expect(widget.constructor).toBe(api.Widget);
+    expect(Object.prototype.hasOwnProperty.call(widget, 'constructor')).toBe(false);
+    expect(widget.constructorValue).toBe('x');
+    expect(widget.pk).toBe(api.Widget.prototype.pk);
+    expect((controller.getState().entities.Widget!['1'] as Record<string, unknown>).constructor).toBe('x');
+    // a list reads the same, and so does fromJS
+    const [listed] = (await controller.fetch(api.WidgetResource.getList)) as Record<string, unknown>[];
+    expect(listed!.constructor).toBe(api.Widget);
+    expect(listed!.constructorValue).toBe('x');
+    const made = api.Widget.fromJS({ id: 2, constructor: 'y' }) as Record<string, unknown>;
+    expect(made.constructor).toBe(api.Widget);
+    expect(Object.prototype.hasOwnProperty.call(made, 'constructor')).toBe(false);
+  }, 60_000);
+
   it('a query parameter named like a path parameter is its own argument, and both are sent', async () => {
     const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
     const controller = new Controller();
@@ -54,6 +77,43 @@ describe('names that clash', () => {
     await controller.fetch(api.searchFiles, { name: 'docs' });
     expect(generated.server.requests.at(-1)).toBe('GET /api/folders/docs/files');
     expect(api.searchFiles.url({ name: 'a', nameQuery: 'b' })).toMatch(/\/folders\/a\/files\?name=b$/);
+  }, 60_000);
+
+  it('a renamed query parameter with a style (withQueryNames over withQueryStyles): sent under its name, written by its style', async () => {
+    const api = await import(/* @vite-ignore */ `${generated.dir}/index.ts`);
+    const controller = new Controller();
+    await controller.fetch(api.listCards, {
+      tags: 'b 1',
+      tagsQuery: ['a', 'b c'],
+      filter: { status: 'open' },
+      lanes: ['x', 'y'],
+    });
+    expect(generated.server.requests.at(-1)).toBe(
+      'GET /api/boards/b%201/cards?filter[status]=open&lanes=x|y&tags=a,b%20c',
+    );
+    expect(generated.server.queries.at(-1)).toEqual({
+      filter: { status: 'open' },
+      lanes: ['x', 'y'],
+      tags: ['a', 'b c'],
+    });
+    expect(generated.server.pathParams.at(-1)).toEqual({ tags: 'b 1' });
+    await controller.fetch(api.listOwnerItems, { filter: 'ann', filterQuery: { size: 2, kind: 'a&b' }, ids: [1, 2] });
+    expect(generated.server.requests.at(-1)).toBe(
+      'GET /api/owners/ann/items?filter[kind]=a%26b&filter[size]=2&ids=1,2',
+    );
+    expect(generated.server.queries.at(-1)).toEqual({ filter: { kind: 'a&b', size: '2' }, ids: ['1', '2'] });
+    expect(generated.server.pathParams.at(-1)).toEqual({ filter: 'ann' });
+    // the path's argument alone: no query
+    await controller.fetch(api.listOwnerItems, { filter: 'ann' });
+    expect(generated.server.requests.at(-1)).toBe('GET /api/owners/ann/items');
+    // with an array path parameter of the same name (withPathStyles inside)
+    await controller.fetch(api.listSetMembers, { ids: [1, 2], idsQuery: [3, 4] });
+    expect(generated.server.requests.at(-1)).toBe('GET /api/sets/.1,2/members?ids=3,4');
+    expect(generated.server.queries.at(-1)).toEqual({ ids: ['3', '4'] });
+    expect(generated.server.pathParams.at(-1)).toEqual({ ids: ['1', '2'] });
+    const text = report(generated.model, 0);
+    expect(text).toMatch(/GET \/owners\/\{filter\}\/items \?filter\s+argument filterQuery/);
+    expect(text).toMatch(/GET \/owners\/\{filter\}\/items \?filter\s+query style deepObject/);
   }, 60_000);
 
   it('a list whose query parameter is named like its path parameter: endpoints (not a resource), each argument sent', async () => {
