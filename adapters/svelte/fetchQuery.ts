@@ -5,7 +5,7 @@
  */
 import { getContext } from 'svelte';
 import type { Controller, EndpointArgs, EndpointData, ReadEndpoint } from '../../core/index.js';
-import { assertAlive, assertReadEndpoint } from '../../core/internal.js';
+import { assertAlive, assertReadEndpoint, checkVerbTarget } from '../../core/internal.js';
 
 /** The context key `setController` writes (`Symbol.for`: two copies of the package share it). */
 export const KEY = Symbol.for('rx-rest/svelte controller');
@@ -29,7 +29,7 @@ export const KEY = Symbol.for('rx-rest/svelte controller');
  * <h1>{(await fetchQuery(TodoResource.get, { id })).title}</h1>
  */
 export function fetchQuery<E extends ReadEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
-  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, 'fetchQuery');
+  if (process.env.NODE_ENV !== 'production') checkVerbTarget('rx-rest/svelte: fetchQuery', endpoint);
   assertReadEndpoint(endpoint, 'fetchQuery');
   const controller = getContext<Controller | undefined>(KEY);
   if (!controller) {
@@ -48,26 +48,4 @@ export function fetchQuery<E extends ReadEndpoint>(endpoint: E, ...args: Endpoin
     }
   }
   return controller.fetchIfStale(endpoint, ...args);
-}
-
-/**
- * Development: a TypeError naming the function the app called (`name`) when `endpoint` is no endpoint:
- * `undefined` (a misspelt import, or one a circular import has not set yet), a URL string, an Entity.
- * Without it, the error came from inside the core ("Cannot read properties of undefined").
- */
-export function checkEndpoint(endpoint: unknown, name: string): void {
-  if (typeof endpoint === 'function' && typeof (endpoint as { key?: unknown }).key === 'function') return;
-  const got =
-    endpoint === undefined
-      ? 'undefined (a misspelt import, or one that a circular import has not set yet)'
-      : typeof endpoint === 'string'
-        ? `the string ${JSON.stringify(endpoint)} (an endpoint builds its URL: give it as path and urlPrefix)`
-        : typeof endpoint === 'function'
-          ? 'an Entity or a schema (read one with controller.get or controller.observe)'
-          : endpoint === null
-            ? 'null'
-            : typeof endpoint;
-  throw new TypeError(
-    `rx-rest/svelte: ${name}(endpoint, ...) expects an endpoint (a RestEndpoint, or a member of createResource such as TodoResource.get), got ${got}.`,
-  );
 }

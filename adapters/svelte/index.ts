@@ -29,6 +29,7 @@ import {
   afterQueries,
   assertAlive,
   assertReadEndpoint,
+  checkVerbTarget,
   fetchNamed,
   flushQueries,
   onQueriesWait,
@@ -36,7 +37,7 @@ import {
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
 import { hydratedOnMount } from './sveltekit.js';
-import { KEY, checkEndpoint } from './fetchQuery.js'; // the context key (Symbol.for: two copies of the package share it)
+import { KEY } from './fetchQuery.js'; // the context key (Symbol.for: two copies of the package share it)
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type { QueryArgs };
@@ -201,7 +202,7 @@ export function createMutation<E extends ControllerEndpoint>(
   endpoint: E,
   options?: Controller | Pick<QueryOptions, 'controller'>,
 ): MutationStore<E> {
-  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, 'createMutation');
+  if (process.env.NODE_ENV !== 'production') checkVerbTarget('rx-rest/svelte: createMutation', endpoint);
   // development: on a disposed controller, an error that names `mutate`, not the `controller.fetch` it calls
   const { state$, getState, mutate, reset } = observeMutation(
     process.env.NODE_ENV !== 'production'
@@ -238,7 +239,7 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args?: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
-  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, 'createInfiniteQuery');
+  if (process.env.NODE_ENV !== 'production') checkVerbTarget('rx-rest/svelte: createInfiniteQuery', endpoint);
   const controller = controllerOf(options);
   const source = infiniteSource(controller, endpoint, options);
   const alive = () => assertAlive(controller, 'createInfiniteQuery');
@@ -376,7 +377,7 @@ function query<E extends ReadEndpoint>(
   options: Controller | SvelteQueryOptions | undefined,
   name: 'createQuery' | 'useSuspense' | 'createQueryState',
 ): Readable<QueryResult<EndpointData<E>>> {
-  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, name);
+  if (process.env.NODE_ENV !== 'production') checkVerbTarget(`rx-rest/svelte: ${name}`, endpoint);
   const controller = controllerOf(options);
   // a disposed controller's error names the function the user called, not peekQuery or watchQuery
   const alive = () => assertAlive(controller, name);
