@@ -53,7 +53,14 @@ import {
   watchQuery,
   type InfiniteOptions,
 } from '../../core/index.js';
-import { afterQueries, assertAlive, assertReadEndpoint, fetchNamed, flushQueries } from '../../core/internal.js';
+import {
+  afterQueries,
+  assertAlive,
+  assertReadEndpoint,
+  checkVerbTarget,
+  fetchNamed,
+  flushQueries,
+} from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();
@@ -161,8 +168,9 @@ export function createQueryState<E extends ReadEndpoint>(
   args?: QueryArgsInput<E>,
   options?: Controller | SolidStateOptions,
 ): Accessor<QueryResult<EndpointData<E>>> {
-  const controller = controllerOf(options);
   const call = 'createQueryState';
+  if (process.env.NODE_ENV !== 'production') checkArgs(endpoint, options, call);
+  const controller = controllerOf(options);
   const request = requestOf(endpoint, args, call);
   // on the server no hydration (whose resource would take an id the browser's render does not have)
   const state = observeIn(
@@ -226,6 +234,7 @@ function queryResource<E extends ReadEndpoint>(
   poll: boolean,
   call: string,
 ): QueryResource<EndpointData<E>> {
+  if (process.env.NODE_ENV !== 'production') checkArgs(endpoint, options, call);
   const controller = controllerOf(options);
   assertAlive(controller, call); // before hydration or the server read the controller
   const request = requestOf(endpoint, args, call);
@@ -256,6 +265,7 @@ export function createMutation<E extends ControllerEndpoint>(
   endpoint: E,
   options?: Controller | Pick<QueryOptions, 'controller'>,
 ): MutationAccessors<E> {
+  if (process.env.NODE_ENV !== 'production') checkArgs(endpoint, options, 'createMutation');
   // development: on a disposed controller, an error that names `mutate`, not the `controller.fetch` it calls
   const { state$, mutate, reset } = observeMutation(
     process.env.NODE_ENV !== 'production'
@@ -293,6 +303,7 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args?: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteAccessor<EndpointData<E>> {
+  if (process.env.NODE_ENV !== 'production') checkArgs(endpoint, options, 'createInfiniteQuery');
   const controller = controllerOf(options);
   const source = infiniteSource(controller, endpoint, options);
   const request = requestOf(endpoint, args, 'createInfiniteQuery');
@@ -308,6 +319,25 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
 function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {
   const given = options && 'fetch' in options ? options : options?.controller; // a Controller, or options holding one
   return given ?? useController();
+}
+
+/**
+ * Development (each call site runs it under `process.env.NODE_ENV !== 'production'`): a TypeError naming
+ * `call`, the function the app called, for an endpoint or options (or their `controller`) that are not one.
+ */
+function checkArgs(endpoint: unknown, options: unknown, call: string): void {
+  checkVerbTarget(`rx-rest/solid: ${call}`, endpoint);
+  if (options == null) return;
+  if (typeof options !== 'object') badOptions(options);
+  const given = 'fetch' in options ? options : (options as { controller?: unknown }).controller;
+  if (given != null && typeof (given as Partial<Controller>).observe !== 'function') badOptions(given, '.controller');
+}
+
+/** Development: the TypeError of options (or their `controller`: `member`) that are not what they should be. */
+function badOptions(given: unknown, member = ''): never {
+  throw new TypeError(
+    `rx-rest/solid: the options (the last argument) of createQuery, createQueryState, useSuspense, createInfiniteQuery or createMutation must be { controller?, ... } or a Controller; got ${typeof given} as options${member}. Pass { controller } with the app's Controller, or leave it out to use the one <ControllerProvider> gives.`,
+  );
 }
 
 /**
