@@ -135,11 +135,11 @@ export function ControllerProvider(props: { controller: Controller; children?: J
   });
 }
 
-/** The controller of the nearest `<ControllerProvider>` (for `controller.fetch`, ...); throws when there is none. */
+/** The controller of the nearest `<ControllerProvider>` (for `controller.fetch`, ...); throws a TypeError when there is none. */
 export function useController(): Controller {
   const controller = useContext(ControllerContext);
   if (!controller) {
-    throw new Error(
+    throw new TypeError(
       process.env.NODE_ENV !== 'production'
         ? 'rx-rest/solid: no Controller in context. Wrap your app in <ControllerProvider controller={new Controller()}>, or pass the controller explicitly: createQuery(endpoint, () => args, { controller }).'
         : 'rx-rest/solid: no Controller in context',

@@ -33,7 +33,7 @@ export function fetchQuery<E extends ReadEndpoint>(endpoint: E, ...args: Endpoin
   assertReadEndpoint(endpoint, 'fetchQuery');
   const controller = getContext<Controller | undefined>(KEY);
   if (!controller) {
-    throw new Error(
+    throw new TypeError(
       process.env.NODE_ENV !== 'production'
         ? 'rx-rest/svelte: fetchQuery found no Controller in context. Call setController(controller) in a parent component, or use controller.fetchIfStale(endpoint, ...args) with a controller you hold.'
         : 'rx-rest/svelte: no Controller in context',

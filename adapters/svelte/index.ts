@@ -101,7 +101,7 @@ export function setController(controller: Controller | (() => Controller)): Cont
 }
 
 /**
- * The controller of the nearest `setController`; throws when there is none.
+ * The controller of the nearest `setController`; throws a TypeError when there is none.
  *
  * @example
  * const controller = getController();
@@ -110,7 +110,7 @@ export function setController(controller: Controller | (() => Controller)): Cont
 export function getController(): Controller {
   const controller = getContext<Controller | undefined>(KEY);
   if (!controller) {
-    throw new Error(
+    throw new TypeError(
       process.env.NODE_ENV !== 'production'
         ? 'rx-rest/svelte: no Controller in context. Call setController(new Controller()) in a parent component (during its initialisation), or pass the controller explicitly: createQuery(endpoint, args, { controller }).'
         : 'rx-rest/svelte: no Controller in context',

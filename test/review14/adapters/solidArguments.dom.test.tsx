@@ -49,7 +49,9 @@ describe('an endpoint that is not one', () => {
       const thrown = thrownIn(() => call(endpoint as unknown as Get));
       expect(thrown).toBeInstanceOf(TypeError);
       expect((thrown as Error).message).toMatch(
-        new RegExp(`^rx-rest/solid: ${label}\\(endpoint, \\.\\.\\.\\): the first argument, endpoint, must be an endpoint`),
+        new RegExp(
+          `^rx-rest/solid: ${label}\\(endpoint, \\.\\.\\.\\): the first argument, endpoint, must be an endpoint`,
+        ),
       );
     }
   });
@@ -57,7 +59,9 @@ describe('an endpoint that is not one', () => {
   it('says what was given instead', () => {
     const message = (endpoint: unknown) =>
       (thrownIn(() => createQuery(endpoint as Get, () => ({ id: 1 }), controller)) as Error).message;
-    expect(message(undefined)).toContain('got undefined (a misspelt import, or one that a circular import has not set yet)');
+    expect(message(undefined)).toContain(
+      'got undefined (a misspelt import, or one that a circular import has not set yet)',
+    );
     expect(message('/todos/1')).toContain('got the string "/todos/1"');
     expect(message(TodoResource.get.schema)).toContain('got the Entity class Todo');
   });
@@ -85,7 +89,9 @@ describe('options that are not options', () => {
     ]) {
       const thrown = thrownIn(call);
       expect(thrown).toBeInstanceOf(TypeError);
-      expect((thrown as Error).message).toMatch(/^rx-rest\/solid: the options .* must be \{ controller\?, \.\.\. \} or a Controller/);
+      expect((thrown as Error).message).toMatch(
+        /^rx-rest\/solid: the options .* must be \{ controller\?, \.\.\. \} or a Controller/,
+      );
     }
   });
 
