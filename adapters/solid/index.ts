@@ -378,7 +378,9 @@ function commitNow() {
 
 /**
  * Follows `open(args)` in the calling scope (a new request key resubscribes; not before `ready`); on
- * the server, `peek(args)` only. A subscription's first emission (synchronous, on subscribe) is set at
+ * the server, `peek(args)` only. A subscription left (a new key, the scope's cleanup) while its request is in
+ * flight ends at the end of the task, unheard, so that a query made again in the task joins the request
+ * instead of aborting it. A subscription's first emission (synchronous, on subscribe) is set at
  * once; later emissions wait for the end of the task (a microtask) and render once, the latest of each
  * query, in one `batch` with every other query's: a burst of writes costs one render, not one per write.
  * Read outside a tracking scope (an event handler, a test), the accessor gives the latest emission at
@@ -402,7 +404,11 @@ function follow<E extends ReadEndpoint, S>(
     if (ready && !ready()) return; // hydrating: what the server sent is still on its way
     const own = (token = {});
     let first = true;
+    let left = false;
+    let fetching: boolean | undefined;
     const subscription = open(request().list).subscribe((next) => {
+      if (left) return;
+      fetching = (next as Partial<QueryState<unknown>>).fetching;
       if (first) return commit(next);
       if (!scheduled) afterQueries(endOfTask);
       scheduled = true;
@@ -410,8 +416,13 @@ function follow<E extends ReadEndpoint, S>(
     });
     first = false;
     onCleanup(() => {
-      subscription.unsubscribe();
+      left = true;
       queued.delete(own);
+      // a query made again in this task (a <Show> toggled off and on) joins the request in flight: the last
+      // unsubscribe (which aborts it, when no one else wants it) waits for the end of the task. Without one in
+      // flight it is at once: a query made again is a first subscriber (a retry after an error)
+      if (fetching) queueMicrotask(() => subscription.unsubscribe());
+      else subscription.unsubscribe();
     });
   });
   return () => {

@@ -319,7 +319,9 @@ function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): 
  * `batch` (`open` re-reads once per task): a subscription's first state is set at once, later ones at the
  * end of the task, the latest only (`afterQueries`); a read before then (`subscribe`, so `get(store)`, and
  * `now`) re-reads the task's writes and sets their state first. `now()` reads without subscribing: the
- * state set last while the store has subscribers, else `peek` of the current args.
+ * state set last while the store has subscribers, else `peek` of the current args. While a request is in
+ * flight, the last subscriber's leaving ends the subscription at the end of the task, unheard: a subscriber
+ * that comes in the task joins the request instead of aborting it and sending it again.
  */
 function follow<E extends ReadEndpoint, S>(
   endpoint: E,
@@ -343,6 +345,7 @@ function follow<E extends ReadEndpoint, S>(
     let key: string | null | undefined;
     let current: { unsubscribe(): void } | undefined;
     let latest: S;
+    let left = false; // the last subscriber left: the subscription lingers until the end of the task, unheard
     // a state whose fields are those set last (a switch of args while the same placeholder stands in, or from one
     // loading request to another): nothing to update (a `$todos.data` in an {#each} re-renders every row)
     // (a store's states all have the same fields)
@@ -355,6 +358,7 @@ function follow<E extends ReadEndpoint, S>(
       current = undefined; // a new subscription's first state is set at once
       key = request;
       current = open(list(a)).subscribe((state) => {
+        if (left) return;
         latest = state;
         if (batch && current) afterQueries(() => commit?.());
         else next(state);
@@ -362,9 +366,15 @@ function follow<E extends ReadEndpoint, S>(
     });
     commit = () => next(latest);
     return () => {
+      left = true;
       stopArgs();
-      current?.unsubscribe();
       commit = undefined;
+      // a subscriber that comes in this task (`get(store)` then `$store`, a component mounted again) joins the
+      // request in flight: the last unsubscribe (which aborts it, when no one else wants it) waits for the task's
+      // end. Without one in flight it is at once: a component mounted again is a first subscriber (a retry)
+      const leaving = current;
+      if ((latest as Partial<QueryState<unknown>> | undefined)?.fetching) queueMicrotask(() => leaving!.unsubscribe());
+      else leaving?.unsubscribe();
     };
   });
   return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), now, idle };
