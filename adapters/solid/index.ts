@@ -421,7 +421,7 @@ function follow<E extends ReadEndpoint, S>(
       // a query made again in this task (a <Show> toggled off and on) joins the request in flight: the last
       // unsubscribe (which aborts it, when no one else wants it) waits for the end of the task. Without one in
       // flight it is at once: a query made again is a first subscriber (a retry after an error)
-      if (fetching) queueMicrotask(() => subscription.unsubscribe());
+      if (fetching) afterQueries(() => subscription.unsubscribe());
       else subscription.unsubscribe();
     });
   });

@@ -31,14 +31,7 @@ export const KEY = Symbol.for('rx-rest/svelte controller');
 export function fetchQuery<E extends ReadEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
   if (process.env.NODE_ENV !== 'production') checkVerbTarget('rx-rest/svelte: fetchQuery', endpoint);
   assertReadEndpoint(endpoint, 'fetchQuery');
-  const controller = getContext<Controller | undefined>(KEY);
-  if (!controller) {
-    throw new TypeError(
-      process.env.NODE_ENV !== 'production'
-        ? 'rx-rest/svelte: fetchQuery found no Controller in context. Call setController(controller) in a parent component, or use controller.fetchIfStale(endpoint, ...args) with a controller you hold.'
-        : 'rx-rest/svelte: no Controller in context',
-    );
-  }
+  const controller = getController();
   // development: a disposed controller's error names fetchQuery, not the controller.fetchIfStale it calls
   if (process.env.NODE_ENV !== 'production') {
     try {
@@ -48,4 +41,23 @@ export function fetchQuery<E extends ReadEndpoint>(endpoint: E, ...args: Endpoin
     }
   }
   return controller.fetchIfStale(endpoint, ...args);
+}
+
+/**
+ * The controller of the nearest `setController`; throws a TypeError when there is none.
+ *
+ * @example
+ * const controller = getController();
+ * const save = () => controller.fetch(TodoResource.partialUpdate, { id }, { completed: true });
+ */
+export function getController(): Controller {
+  const controller = getContext<Controller | undefined>(KEY);
+  if (!controller) {
+    throw new TypeError(
+      process.env.NODE_ENV !== 'production'
+        ? 'rx-rest/svelte: no Controller in context. Call setController(new Controller()) in a parent component (during its initialisation), or pass the controller explicitly: createQuery(endpoint, args, { controller }) (fetchQuery: controller.fetchIfStale(endpoint, ...args)).'
+        : 'rx-rest/svelte: no Controller in context',
+    );
+  }
+  return controller;
 }

@@ -5,7 +5,7 @@
  * @example
  * import { createQuery, setController } from 'rx-rest/svelte';
  */
-import { getContext, setContext, untrack } from 'svelte';
+import { setContext, untrack } from 'svelte';
 import { createSubscriber } from 'svelte/reactivity';
 import { get, readable, toStore, type Readable } from 'svelte/store';
 import type {
@@ -37,7 +37,7 @@ import {
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
 import { hydratedOnMount } from './sveltekit.js';
-import { KEY } from './fetchQuery.js'; // the context key (Symbol.for: two copies of the package share it)
+import { KEY, getController } from './fetchQuery.js'; // the context key (Symbol.for: two copies of the package share it)
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type { QueryArgs };
@@ -70,7 +70,7 @@ type ArgsThenOptions<E, O = Controller | SvelteQueryOptions> =
   undefined extends QueryArgs<E> ? [args?: QueryArgsInput<E>, options?: O] : [args: QueryArgsInput<E>, options?: O];
 
 export { loadController, type LoadEventLike } from './sveltekit.js';
-export { fetchQuery } from './fetchQuery.js';
+export { fetchQuery, getController } from './fetchQuery.js';
 
 /**
  * Puts a controller in Svelte context for `createQuery` in this component and its children. Call it
@@ -98,25 +98,6 @@ export function setController(controller: Controller | (() => Controller)): Cont
     );
   }
   return setContext(KEY, controller as Controller);
-}
-
-/**
- * The controller of the nearest `setController`; throws a TypeError when there is none.
- *
- * @example
- * const controller = getController();
- * const save = () => controller.fetch(TodoResource.partialUpdate, { id }, { completed: true });
- */
-export function getController(): Controller {
-  const controller = getContext<Controller | undefined>(KEY);
-  if (!controller) {
-    throw new TypeError(
-      process.env.NODE_ENV !== 'production'
-        ? 'rx-rest/svelte: no Controller in context. Call setController(new Controller()) in a parent component (during its initialisation), or pass the controller explicitly: createQuery(endpoint, args, { controller }).'
-        : 'rx-rest/svelte: no Controller in context',
-    );
-  }
-  return controller;
 }
 
 /**
@@ -320,8 +301,9 @@ function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): 
  * end of the task, the latest only (`afterQueries`); a read before then (`subscribe`, so `get(store)`, and
  * `now`) re-reads the task's writes and sets their state first. `now()` reads without subscribing: the
  * state set last while the store has subscribers, else `peek` of the current args. While a request is in
- * flight, the last subscriber's leaving ends the subscription at the end of the task, unheard: a subscriber
- * that comes in the task joins the request instead of aborting it and sending it again.
+ * flight, the last subscriber's leaving ends the subscription at the end of the task (what it sets until then
+ * reaches no subscriber): a subscriber that comes in the task joins the request instead of aborting it and
+ * sending it again.
  */
 function follow<E extends ReadEndpoint, S>(
   endpoint: E,
@@ -345,7 +327,6 @@ function follow<E extends ReadEndpoint, S>(
     let key: string | null | undefined;
     let current: { unsubscribe(): void } | undefined;
     let latest: S;
-    let left = false; // the last subscriber left: the subscription lingers until the end of the task, unheard
     // a state whose fields are those set last (a switch of args while the same placeholder stands in, or from one
     // loading request to another): nothing to update (a `$todos.data` in an {#each} re-renders every row)
     // (a store's states all have the same fields)
@@ -358,7 +339,6 @@ function follow<E extends ReadEndpoint, S>(
       current = undefined; // a new subscription's first state is set at once
       key = request;
       current = open(list(a)).subscribe((state) => {
-        if (left) return;
         latest = state;
         if (batch && current) afterQueries(() => commit?.());
         else next(state);
@@ -366,15 +346,14 @@ function follow<E extends ReadEndpoint, S>(
     });
     commit = () => next(latest);
     return () => {
-      left = true;
       stopArgs();
       commit = undefined;
       // a subscriber that comes in this task (`get(store)` then `$store`, a component mounted again) joins the
       // request in flight: the last unsubscribe (which aborts it, when no one else wants it) waits for the task's
       // end. Without one in flight it is at once: a component mounted again is a first subscriber (a retry)
-      const leaving = current;
-      if ((latest as Partial<QueryState<unknown>> | undefined)?.fetching) queueMicrotask(() => leaving!.unsubscribe());
-      else leaving?.unsubscribe();
+      const end = () => current!.unsubscribe(); // (`current` is set: the args' store gave a value on subscribe)
+      if ((latest as Partial<QueryState<unknown>>).fetching) afterQueries(end);
+      else end();
     };
   });
   return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), now, idle };
