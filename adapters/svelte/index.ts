@@ -286,8 +286,17 @@ function getters<S extends object, T extends Readable<S>>(target: T, fields: S, 
   return target as unknown as T & S;
 }
 
+/**
+ * The args as a store. A getter's value is read whole (`JSON.stringify`) where it is called, so that a `$state`
+ * object it returns, edited in place (`filters.userId = 2`), is tracked: the query switches, as for `() => ({ userId })`.
+ */
 function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): Readable<A | null> {
-  if (typeof args === 'function') return toStore(args as () => A | null);
+  if (typeof args === 'function')
+    return toStore(() => {
+      const value = (args as () => A | null)();
+      JSON.stringify(value);
+      return value;
+    });
   const store = typeof (args as Partial<Readable<A>> | null)?.subscribe === 'function';
   return store ? (args as Readable<A | null>) : readable(args as A | null);
 }
@@ -351,9 +360,9 @@ function follow<E extends ReadEndpoint, S>(
       // a subscriber that comes in this task (`get(store)` then `$store`, a component mounted again) joins the
       // request in flight: the last unsubscribe (which aborts it, when no one else wants it) waits for the task's
       // end. Without one in flight it is at once: a component mounted again is a first subscriber (a retry)
-      const end = () => current!.unsubscribe(); // (`current` is set: the args' store gave a value on subscribe)
-      if ((latest as Partial<QueryState<unknown>>).fetching) afterQueries(end);
-      else end();
+      // (`current` is set: the args' store gave a value on subscribe)
+      if ((latest as Partial<QueryState<unknown>>).fetching) afterQueries(() => current!.unsubscribe());
+      else current!.unsubscribe();
     };
   });
   return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), now, idle };
