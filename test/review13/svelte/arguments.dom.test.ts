@@ -30,7 +30,9 @@ describe('an endpoint that is not one', () => {
     for (const endpoint of [undefined, '/todos/1', {}]) {
       expect(() => call(endpoint as never)).toThrow(TypeError);
       expect(() => call(endpoint as never)).toThrow(
-        new RegExp(`^rx-rest/svelte: ${name}\\(endpoint, \\.\\.\\.\\): the first argument, endpoint, must be an endpoint`),
+        new RegExp(
+          `^rx-rest/svelte: ${name}\\(endpoint, \\.\\.\\.\\): the first argument, endpoint, must be an endpoint`,
+        ),
       );
     }
   });
