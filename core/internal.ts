@@ -10,4 +10,6 @@ export { holdTombstones } from './controller/index.js';
 export { assertAlive } from './controller/index.js';
 /** @internal Development: a mutation's `fetch` whose disposed-controller error names the adapter's `mutate`. */
 export { fetchNamed } from './controller/index.js';
+/** @internal Development: the TypeError of an endpoint argument that is none, naming the adapter's function. */
+export { checkVerbTarget } from './controller/index.js';
 export { assertJsonSafe } from './store/index.js';

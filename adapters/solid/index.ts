@@ -53,7 +53,14 @@ import {
   watchQuery,
   type InfiniteOptions,
 } from '../../core/index.js';
-import { afterQueries, assertAlive, assertReadEndpoint, fetchNamed, flushQueries } from '../../core/internal.js';
+import {
+  afterQueries,
+  assertAlive,
+  assertReadEndpoint,
+  checkVerbTarget,
+  fetchNamed,
+  flushQueries,
+} from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 
 const ControllerContext = createContext<Controller>();
@@ -128,11 +135,11 @@ export function ControllerProvider(props: { controller: Controller; children?: J
   });
 }
 
-/** The controller of the nearest `<ControllerProvider>` (for `controller.fetch`, ...); throws when there is none. */
+/** The controller of the nearest `<ControllerProvider>` (for `controller.fetch`, ...); throws a TypeError when there is none. */
 export function useController(): Controller {
   const controller = useContext(ControllerContext);
   if (!controller) {
-    throw new Error(
+    throw new TypeError(
       process.env.NODE_ENV !== 'production'
         ? 'rx-rest/solid: no Controller in context. Wrap your app in <ControllerProvider controller={new Controller()}>, or pass the controller explicitly: createQuery(endpoint, () => args, { controller }).'
         : 'rx-rest/solid: no Controller in context',
@@ -161,8 +168,9 @@ export function createQueryState<E extends ReadEndpoint>(
   args?: QueryArgsInput<E>,
   options?: Controller | SolidStateOptions,
 ): Accessor<QueryResult<EndpointData<E>>> {
-  const controller = controllerOf(options);
   const call = 'createQueryState';
+  if (process.env.NODE_ENV !== 'production') checkArgs(endpoint, options, call);
+  const controller = controllerOf(options);
   const request = requestOf(endpoint, args, call);
   // on the server no hydration (whose resource would take an id the browser's render does not have)
   const state = observeIn(
@@ -226,6 +234,7 @@ function queryResource<E extends ReadEndpoint>(
   poll: boolean,
   call: string,
 ): QueryResource<EndpointData<E>> {
+  if (process.env.NODE_ENV !== 'production') checkArgs(endpoint, options, call);
   const controller = controllerOf(options);
   assertAlive(controller, call); // before hydration or the server read the controller
   const request = requestOf(endpoint, args, call);
@@ -256,6 +265,7 @@ export function createMutation<E extends ControllerEndpoint>(
   endpoint: E,
   options?: Controller | Pick<QueryOptions, 'controller'>,
 ): MutationAccessors<E> {
+  if (process.env.NODE_ENV !== 'production') checkArgs(endpoint, options, 'createMutation');
   // development: on a disposed controller, an error that names `mutate`, not the `controller.fetch` it calls
   const { state$, mutate, reset } = observeMutation(
     process.env.NODE_ENV !== 'production'
@@ -293,6 +303,7 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args?: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteAccessor<EndpointData<E>> {
+  if (process.env.NODE_ENV !== 'production') checkArgs(endpoint, options, 'createInfiniteQuery');
   const controller = controllerOf(options);
   const source = infiniteSource(controller, endpoint, options);
   const request = requestOf(endpoint, args, 'createInfiniteQuery');
@@ -308,6 +319,25 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
 function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | undefined): Controller {
   const given = options && 'fetch' in options ? options : options?.controller; // a Controller, or options holding one
   return given ?? useController();
+}
+
+/**
+ * Development (each call site runs it under `process.env.NODE_ENV !== 'production'`): a TypeError naming
+ * `call`, the function the app called, for an endpoint or options (or their `controller`) that are not one.
+ */
+function checkArgs(endpoint: unknown, options: unknown, call: string): void {
+  checkVerbTarget(`rx-rest/solid: ${call}`, endpoint);
+  if (options == null) return;
+  if (typeof options !== 'object') badOptions(options);
+  const given = 'fetch' in options ? options : (options as { controller?: unknown }).controller;
+  if (given != null && typeof (given as Partial<Controller>).observe !== 'function') badOptions(given, '.controller');
+}
+
+/** Development: the TypeError of options (or their `controller`: `member`) that are not what they should be. */
+function badOptions(given: unknown, member = ''): never {
+  throw new TypeError(
+    `rx-rest/solid: the options (the last argument) of createQuery, createQueryState, useSuspense, createInfiniteQuery or createMutation must be { controller?, ... } or a Controller; got ${typeof given} as options${member}. Pass { controller } with the app's Controller, or leave it out to use the one <ControllerProvider> gives.`,
+  );
 }
 
 /**
@@ -348,7 +378,9 @@ function commitNow() {
 
 /**
  * Follows `open(args)` in the calling scope (a new request key resubscribes; not before `ready`); on
- * the server, `peek(args)` only. A subscription's first emission (synchronous, on subscribe) is set at
+ * the server, `peek(args)` only. A subscription left (a new key, the scope's cleanup) while its request is in
+ * flight ends at the end of the task, unheard, so that a query made again in the task joins the request
+ * instead of aborting it. A subscription's first emission (synchronous, on subscribe) is set at
  * once; later emissions wait for the end of the task (a microtask) and render once, the latest of each
  * query, in one `batch` with every other query's: a burst of writes costs one render, not one per write.
  * Read outside a tracking scope (an event handler, a test), the accessor gives the latest emission at
@@ -372,7 +404,11 @@ function follow<E extends ReadEndpoint, S>(
     if (ready && !ready()) return; // hydrating: what the server sent is still on its way
     const own = (token = {});
     let first = true;
+    let left = false;
+    let fetching: boolean | undefined;
     const subscription = open(request().list).subscribe((next) => {
+      if (left) return;
+      fetching = (next as Partial<QueryState<unknown>>).fetching;
       if (first) return commit(next);
       if (!scheduled) afterQueries(endOfTask);
       scheduled = true;
@@ -380,8 +416,13 @@ function follow<E extends ReadEndpoint, S>(
     });
     first = false;
     onCleanup(() => {
-      subscription.unsubscribe();
+      left = true;
       queued.delete(own);
+      // a query made again in this task (a <Show> toggled off and on) joins the request in flight: the last
+      // unsubscribe (which aborts it, when no one else wants it) waits for the end of the task. Without one in
+      // flight it is at once: a query made again is a first subscriber (a retry after an error)
+      if (fetching) afterQueries(() => subscription.unsubscribe());
+      else subscription.unsubscribe();
     });
   });
   return () => {

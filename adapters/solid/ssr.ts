@@ -19,6 +19,7 @@ import {
 import { getRequestEvent, isServer } from 'solid-js/web';
 import type { Controller, EndpointArgs, EndpointData, ReadEndpoint, StateSnapshot } from '../../core/index.js';
 import { ValidationError, holdHydration, peekQuery, restoreSnapshot, takeSnapshot } from '../../core/index.js';
+import { checkVerbTarget } from '../../core/internal.js';
 
 /** The arguments of one request and its key (`null`: idle). */
 export interface Request<E extends ReadEndpoint> {
@@ -280,6 +281,8 @@ export function preloadQuery<E extends ReadEndpoint>(
   endpoint: E,
   ...args: EndpointArgs<E>
 ): void {
+  // development: a wrong endpoint named here (the request's own rejection is not reported)
+  if (process.env.NODE_ENV !== 'production') checkVerbTarget('rx-rest/solid: preloadQuery', endpoint);
   if (!isServer && sharedConfig.context) return; // hydrating: restored from the page by the query itself
   controller.fetchIfStale(endpoint, ...args).catch(() => {});
 }

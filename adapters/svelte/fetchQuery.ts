@@ -5,7 +5,7 @@
  */
 import { getContext } from 'svelte';
 import type { Controller, EndpointArgs, EndpointData, ReadEndpoint } from '../../core/index.js';
-import { assertAlive, assertReadEndpoint } from '../../core/internal.js';
+import { assertAlive, assertReadEndpoint, checkVerbTarget } from '../../core/internal.js';
 
 /** The context key `setController` writes (`Symbol.for`: two copies of the package share it). */
 export const KEY = Symbol.for('rx-rest/svelte controller');
@@ -29,16 +29,9 @@ export const KEY = Symbol.for('rx-rest/svelte controller');
  * <h1>{(await fetchQuery(TodoResource.get, { id })).title}</h1>
  */
 export function fetchQuery<E extends ReadEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
-  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, 'fetchQuery');
+  if (process.env.NODE_ENV !== 'production') checkVerbTarget('rx-rest/svelte: fetchQuery', endpoint);
   assertReadEndpoint(endpoint, 'fetchQuery');
-  const controller = getContext<Controller | undefined>(KEY);
-  if (!controller) {
-    throw new Error(
-      process.env.NODE_ENV !== 'production'
-        ? 'rx-rest/svelte: fetchQuery found no Controller in context. Call setController(controller) in a parent component, or use controller.fetchIfStale(endpoint, ...args) with a controller you hold.'
-        : 'rx-rest/svelte: no Controller in context',
-    );
-  }
+  const controller = getController();
   // development: a disposed controller's error names fetchQuery, not the controller.fetchIfStale it calls
   if (process.env.NODE_ENV !== 'production') {
     try {
@@ -51,23 +44,20 @@ export function fetchQuery<E extends ReadEndpoint>(endpoint: E, ...args: Endpoin
 }
 
 /**
- * Development: a TypeError naming the function the app called (`name`) when `endpoint` is no endpoint:
- * `undefined` (a misspelt import, or one a circular import has not set yet), a URL string, an Entity.
- * Without it, the error came from inside the core ("Cannot read properties of undefined").
+ * The controller of the nearest `setController`; throws a TypeError when there is none.
+ *
+ * @example
+ * const controller = getController();
+ * const save = () => controller.fetch(TodoResource.partialUpdate, { id }, { completed: true });
  */
-export function checkEndpoint(endpoint: unknown, name: string): void {
-  if (typeof endpoint === 'function' && typeof (endpoint as { key?: unknown }).key === 'function') return;
-  const got =
-    endpoint === undefined
-      ? 'undefined (a misspelt import, or one that a circular import has not set yet)'
-      : typeof endpoint === 'string'
-        ? `the string ${JSON.stringify(endpoint)} (an endpoint builds its URL: give it as path and urlPrefix)`
-        : typeof endpoint === 'function'
-          ? 'an Entity or a schema (read one with controller.get or controller.observe)'
-          : endpoint === null
-            ? 'null'
-            : typeof endpoint;
-  throw new TypeError(
-    `rx-rest/svelte: ${name}(endpoint, ...) expects an endpoint (a RestEndpoint, or a member of createResource such as TodoResource.get), got ${got}.`,
-  );
+export function getController(): Controller {
+  const controller = getContext<Controller | undefined>(KEY);
+  if (!controller) {
+    throw new TypeError(
+      process.env.NODE_ENV !== 'production'
+        ? 'rx-rest/svelte: no Controller in context. Call setController(new Controller()) in a parent component (during its initialisation), or pass the controller explicitly: createQuery(endpoint, args, { controller }) (fetchQuery: controller.fetchIfStale(endpoint, ...args)).'
+        : 'rx-rest/svelte: no Controller in context',
+    );
+  }
+  return controller;
 }

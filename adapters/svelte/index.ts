@@ -5,7 +5,7 @@
  * @example
  * import { createQuery, setController } from 'rx-rest/svelte';
  */
-import { getContext, setContext, untrack } from 'svelte';
+import { setContext, untrack } from 'svelte';
 import { createSubscriber } from 'svelte/reactivity';
 import { get, readable, toStore, type Readable } from 'svelte/store';
 import type {
@@ -29,6 +29,7 @@ import {
   afterQueries,
   assertAlive,
   assertReadEndpoint,
+  checkVerbTarget,
   fetchNamed,
   flushQueries,
   onQueriesWait,
@@ -36,7 +37,7 @@ import {
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
 import { hydratedOnMount } from './sveltekit.js';
-import { KEY, checkEndpoint } from './fetchQuery.js'; // the context key (Symbol.for: two copies of the package share it)
+import { KEY, getController } from './fetchQuery.js'; // the context key (Symbol.for: two copies of the package share it)
 
 /** The argument object of a read endpoint (`undefined` for one that takes none). */
 export type { QueryArgs };
@@ -69,7 +70,7 @@ type ArgsThenOptions<E, O = Controller | SvelteQueryOptions> =
   undefined extends QueryArgs<E> ? [args?: QueryArgsInput<E>, options?: O] : [args: QueryArgsInput<E>, options?: O];
 
 export { loadController, type LoadEventLike } from './sveltekit.js';
-export { fetchQuery } from './fetchQuery.js';
+export { fetchQuery, getController } from './fetchQuery.js';
 
 /**
  * Puts a controller in Svelte context for `createQuery` in this component and its children. Call it
@@ -97,25 +98,6 @@ export function setController(controller: Controller | (() => Controller)): Cont
     );
   }
   return setContext(KEY, controller as Controller);
-}
-
-/**
- * The controller of the nearest `setController`; throws when there is none.
- *
- * @example
- * const controller = getController();
- * const save = () => controller.fetch(TodoResource.partialUpdate, { id }, { completed: true });
- */
-export function getController(): Controller {
-  const controller = getContext<Controller | undefined>(KEY);
-  if (!controller) {
-    throw new Error(
-      process.env.NODE_ENV !== 'production'
-        ? 'rx-rest/svelte: no Controller in context. Call setController(new Controller()) in a parent component (during its initialisation), or pass the controller explicitly: createQuery(endpoint, args, { controller }).'
-        : 'rx-rest/svelte: no Controller in context',
-    );
-  }
-  return controller;
 }
 
 /**
@@ -201,7 +183,7 @@ export function createMutation<E extends ControllerEndpoint>(
   endpoint: E,
   options?: Controller | Pick<QueryOptions, 'controller'>,
 ): MutationStore<E> {
-  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, 'createMutation');
+  if (process.env.NODE_ENV !== 'production') checkVerbTarget('rx-rest/svelte: createMutation', endpoint);
   // development: on a disposed controller, an error that names `mutate`, not the `controller.fetch` it calls
   const { state$, getState, mutate, reset } = observeMutation(
     process.env.NODE_ENV !== 'production'
@@ -238,7 +220,7 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args?: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
-  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, 'createInfiniteQuery');
+  if (process.env.NODE_ENV !== 'production') checkVerbTarget('rx-rest/svelte: createInfiniteQuery', endpoint);
   const controller = controllerOf(options);
   const source = infiniteSource(controller, endpoint, options);
   const alive = () => assertAlive(controller, 'createInfiniteQuery');
@@ -304,8 +286,17 @@ function getters<S extends object, T extends Readable<S>>(target: T, fields: S, 
   return target as unknown as T & S;
 }
 
+/**
+ * The args as a store. A getter's value is read whole (`JSON.stringify`) where it is called, so that a `$state`
+ * object it returns, edited in place (`filters.userId = 2`), is tracked: the query switches, as for `() => ({ userId })`.
+ */
 function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): Readable<A | null> {
-  if (typeof args === 'function') return toStore(args as () => A | null);
+  if (typeof args === 'function')
+    return toStore(() => {
+      const value = (args as () => A | null)();
+      JSON.stringify(value);
+      return value;
+    });
   const store = typeof (args as Partial<Readable<A>> | null)?.subscribe === 'function';
   return store ? (args as Readable<A | null>) : readable(args as A | null);
 }
@@ -318,7 +309,10 @@ function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): 
  * `batch` (`open` re-reads once per task): a subscription's first state is set at once, later ones at the
  * end of the task, the latest only (`afterQueries`); a read before then (`subscribe`, so `get(store)`, and
  * `now`) re-reads the task's writes and sets their state first. `now()` reads without subscribing: the
- * state set last while the store has subscribers, else `peek` of the current args.
+ * state set last while the store has subscribers, else `peek` of the current args. While a request is in
+ * flight, the last subscriber's leaving ends the subscription at the end of the task (what it sets until then
+ * reaches no subscriber): a subscriber that comes in the task joins the request instead of aborting it and
+ * sending it again.
  */
 function follow<E extends ReadEndpoint, S>(
   endpoint: E,
@@ -362,8 +356,13 @@ function follow<E extends ReadEndpoint, S>(
     commit = () => next(latest);
     return () => {
       stopArgs();
-      current?.unsubscribe();
       commit = undefined;
+      // a subscriber that comes in this task (`get(store)` then `$store`, a component mounted again) joins the
+      // request in flight: the last unsubscribe (which aborts it, when no one else wants it) waits for the task's
+      // end. Without one in flight it is at once: a component mounted again is a first subscriber (a retry)
+      // (`current` is set: the args' store gave a value on subscribe)
+      if ((latest as Partial<QueryState<unknown>>).fetching) afterQueries(() => current!.unsubscribe());
+      else current!.unsubscribe();
     };
   });
   return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), now, idle };
@@ -376,7 +375,7 @@ function query<E extends ReadEndpoint>(
   options: Controller | SvelteQueryOptions | undefined,
   name: 'createQuery' | 'useSuspense' | 'createQueryState',
 ): Readable<QueryResult<EndpointData<E>>> {
-  if (process.env.NODE_ENV !== 'production') checkEndpoint(endpoint, name);
+  if (process.env.NODE_ENV !== 'production') checkVerbTarget(`rx-rest/svelte: ${name}`, endpoint);
   const controller = controllerOf(options);
   // a disposed controller's error names the function the user called, not peekQuery or watchQuery
   const alive = () => assertAlive(controller, name);

@@ -6,9 +6,11 @@
 import { onMount } from 'svelte';
 import { Controller, holdHydration, type ControllerOptions, type FetchFunction } from '../../core/index.js';
 
-/** What `loadController` needs of a SvelteKit load event (`LoadEvent`, `ServerLoadEvent`): its `fetch`. */
+/** What `loadController` needs of a SvelteKit load event (`LoadEvent`, `ServerLoadEvent`): its `fetch`, and `untrack` where it has one. */
 export interface LoadEventLike {
   readonly fetch: FetchFunction;
+  /** SvelteKit's `untrack` (2.x): the tab's controller fetches through it, so its URLs are no dependency of the root load. */
+  readonly untrack?: (<T>(fn: () => T) => T) | undefined;
 }
 
 /** The browser tab's controller (a browser runs one user's app: one controller for every page); `null` once it was disposed. */
@@ -100,7 +102,15 @@ export function loadController(event: LoadEventLike, options: Omit<ControllerOpt
     if (tabController === undefined && serverRendered()) pageHydration = holdHydration();
     // a disposed controller is forgotten (its dispose() ends this manager too): the next call makes a live one
     const forget = () => () => (tabController = null);
-    tabController = new Controller({ ...options, fetch: event.fetch, managers: [...(options.managers ?? []), forget] });
+    // the load's fetch, used by the tab for its whole life, would make every URL the controller requests later a
+    // dependency of the root load (SvelteKit keeps tracking after the load returned): `invalidate(url)` of any of
+    // them would run the root load (and the loads that await parent()) again; untracked, it replays the page all the same
+    const { fetch, untrack } = event;
+    tabController = new Controller({
+      ...options,
+      fetch: untrack ? (input, init) => untrack(() => fetch(input, init)) : fetch,
+      managers: [...(options.managers ?? []), forget],
+    });
   }
   return tabController;
 }

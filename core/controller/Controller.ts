@@ -174,7 +174,7 @@ export class Controller {
   fetch<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): Promise<EndpointData<E>> {
     try {
       this.#alive('fetch');
-      if (process.env.NODE_ENV !== 'production') checkVerbTarget('fetch', endpoint);
+      if (process.env.NODE_ENV !== 'production') checkVerbTarget('controller.fetch', endpoint);
       const key = this.#cache.keyOf(endpoint, args);
       return this.#requests.request(endpoint, args, key, true) as Promise<EndpointData<E>>;
     } catch (error) {
@@ -187,7 +187,7 @@ export class Controller {
     let key: string;
     try {
       this.#alive('fetchIfStale');
-      if (process.env.NODE_ENV !== 'production') checkVerbTarget('fetchIfStale', endpoint);
+      if (process.env.NODE_ENV !== 'production') checkVerbTarget('controller.fetchIfStale', endpoint);
       key = endpoint.key(...args);
     } catch (error) {
       return Promise.reject(error);
@@ -219,7 +219,7 @@ export class Controller {
   observe<S extends Queryable>(queryable: S, ...args: readonly unknown[]): ObservableType<QueryState<Denormalize<S>>>;
   observe(target: ReadEndpoint | Queryable, ...args: readonly unknown[]): ObservableType<QueryState<unknown>> {
     this.#alive('observe');
-    if (process.env.NODE_ENV !== 'production') checkVerbTarget('observe', target, 'either');
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('controller.observe', target, 'either');
     if (isQueryable(target))
       return storeObserve(this.#store, this.#cache.reader, target, args, this.#cache.liveQueries);
     assertReadEndpoint(target, 'controller.observe');
@@ -236,7 +236,7 @@ export class Controller {
    */
   get<S extends Queryable>(queryable: S, ...args: readonly unknown[]): Denormalize<S> | undefined {
     this.#alive('get');
-    if (process.env.NODE_ENV !== 'production') checkVerbTarget('get', queryable, 'queryable');
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('controller.get', queryable, 'queryable');
     return storeGet(this.#cache.reader, queryable, args);
   }
 
@@ -297,7 +297,7 @@ export class Controller {
   /** Marks the result of this request invalid: observers stop showing it and refetch. */
   invalidate<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): void {
     this.#alive('invalidate');
-    if (process.env.NODE_ENV !== 'production') checkVerbTarget('invalidate', endpoint);
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('controller.invalidate', endpoint);
     this.#requests.mark('invalidate', [endpoint.key(...args)], endpoint, args);
   }
 
@@ -318,7 +318,7 @@ export class Controller {
   #markAll(mark: 'invalidate' | 'expire', endpoint: ControllerEndpoint): void {
     const verb = `${mark}All`;
     this.#alive(verb);
-    if (process.env.NODE_ENV !== 'production') checkVerbTarget(verb, endpoint);
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget(`controller.${verb}`, endpoint);
     else if (typeof endpoint?.key != 'function') throw new TypeError(`${verb}(endpoint)`);
     this.#requests.mark(mark, this.#cache.keysOf(endpoint), endpoint);
   }
@@ -337,7 +337,7 @@ export class Controller {
     ...argsAndResponse: [...EndpointArgs<E>, EndpointResponse<E>]
   ): void {
     this.#alive('setResponse');
-    if (process.env.NODE_ENV !== 'production') checkVerbTarget('setResponse', endpoint);
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('controller.setResponse', endpoint);
     this.#set(endpoint, argsAndResponse, false);
   }
 
@@ -346,7 +346,7 @@ export class Controller {
     this.#alive('setError');
     // production builds fail on such values too (a TypeError, nothing written), without the prose
     if (process.env.NODE_ENV !== 'production') {
-      checkVerbTarget('setError', endpoint);
+      checkVerbTarget('controller.setError', endpoint);
       checkError(argsAndError[argsAndError.length - 1]);
     }
     this.#set(endpoint, argsAndError, true);
@@ -370,7 +370,7 @@ export class Controller {
   /** A synchronous snapshot of one request in the store. */
   getResponse<E extends ControllerEndpoint>(endpoint: E, ...args: EndpointArgs<E>): ResponseSnapshot<EndpointData<E>> {
     this.#alive('getResponse');
-    if (process.env.NODE_ENV !== 'production') checkVerbTarget('getResponse', endpoint);
+    if (process.env.NODE_ENV !== 'production') checkVerbTarget('controller.getResponse', endpoint);
     const read = this.#cache.reader.readKey(endpoint, args, endpoint.key(...args));
     return responseSnapshot(read, this.#cache.now()) as ResponseSnapshot<EndpointData<E>>;
   }

@@ -27,6 +27,8 @@ export { restoreSnapshot, takeSnapshot } from './controllerSnapshot.js';
 export { holdTombstones } from './holds.js';
 /** @internal The adapters' check that names their own function on a disposed controller (through core/internal.ts). */
 export { assertAlive, fetchNamed } from './disposal.js';
+/** @internal Development: the TypeError of a first argument that is no endpoint, naming the adapter's function (through core/internal.ts). */
+export { checkVerbTarget } from './verbTarget.js';
 export type { RestoreOptions, TakeSnapshotOptions } from './controllerSnapshot.js';
 export { afterHydration, holdHydration, isHydrating } from './hydration.js';
 export { infiniteSource, observeInfinite } from './infinite.js';

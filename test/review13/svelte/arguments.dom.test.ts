@@ -30,9 +30,19 @@ describe('an endpoint that is not one', () => {
     for (const endpoint of [undefined, '/todos/1', {}]) {
       expect(() => call(endpoint as never)).toThrow(TypeError);
       expect(() => call(endpoint as never)).toThrow(
-        new RegExp(`^rx-rest/svelte: ${name}\\(endpoint, ...\\) expects an endpoint`),
+        new RegExp(
+          `^rx-rest/svelte: ${name}\\(endpoint, \\.\\.\\.\\): the first argument, endpoint, must be an endpoint`,
+        ),
       );
     }
+  });
+
+  it.each([
+    [undefined, 'got undefined (a misspelt import, or one that a circular import has not set yet)'],
+    ['/todos/1', 'got the string "/todos/1" (an endpoint builds its URL: give it as path and urlPrefix)'],
+    [TodoResource.get.schema, 'got the Entity class Todo (read one with controller.get or controller.observe)'],
+  ])('the message says what was given instead (%s)', (endpoint, got) => {
+    expect(() => createQuery(endpoint as unknown as Get, { id: 1 }, controller)).toThrow(got);
   });
 });
 
