@@ -351,7 +351,14 @@ function requestOf<E extends ReadEndpoint>(endpoint: E, args: QueryArgsInput<E>,
     () => {
       const value = read();
       const list = (value === null ? [null] : value === undefined ? [] : [value]) as EndpointArgs<E>;
-      return { list, key: value === null ? null : endpoint.key(...list) };
+      try {
+        return { list, key: value === null ? null : endpoint.key(...list) };
+      } catch (error) {
+        // bad URL args: in the browser `open` gives their error state (as `observe` does); a server render throws
+        // the error to the <ErrorBoundary>, as it does a failed query's
+        if (isServer) throw error;
+        return { list, key: undefined };
+      }
     },
     undefined,
     { equals: (a, b) => a?.key === b?.key },

@@ -21,10 +21,10 @@ import type { Controller, EndpointArgs, EndpointData, ReadEndpoint, StateSnapsho
 import { ValidationError, holdHydration, peekQuery, restoreSnapshot, takeSnapshot } from '../../core/index.js';
 import { checkVerbTarget } from '../../core/internal.js';
 
-/** The arguments of one request and its key (`null`: idle). */
+/** The arguments of one request and its key (`null`: idle; `undefined`: args the endpoint makes no URL of). */
 export interface Request<E extends ReadEndpoint> {
   readonly list: EndpointArgs<E>;
-  readonly key: string | null;
+  readonly key: string | null | undefined;
 }
 
 /** What a server-rendered query sends to the browser: its request key and the snapshot of its data. */
@@ -85,7 +85,7 @@ function serverResource<E extends ReadEndpoint>(
   endpoint: E,
   request: Accessor<Request<E>>,
   data: () => unknown,
-  source: () => string | null | false,
+  source: () => string | null | undefined | false,
   failed: (sent: Sent, error: unknown) => Sent,
   deferStream?: boolean,
 ): Resource<Sent | undefined> {
@@ -104,7 +104,7 @@ function serverResource<E extends ReadEndpoint>(
     { deferStream },
   );
   const key = untrack(request).key;
-  if (!waits() && key !== null && untrack(data) !== undefined) context?.serialize?.(id!, sentOf(key));
+  if (!waits() && key != null && untrack(data) !== undefined) context?.serialize?.(id!, sentOf(key));
   return resource;
 }
 
@@ -237,10 +237,10 @@ export function restoreSentErrors(): void {
  */
 export function fromServer(
   controller: Controller,
-  key: string | null,
+  key: string | null | undefined,
 ): { ready: Accessor<boolean>; sent: (value: unknown) => boolean } | undefined {
   const { context, has, load } = sharedConfig;
-  if (!context || !has || !load || key === null) return undefined;
+  if (!context || !has || !load || key == null) return undefined;
   const id = sharedConfig.getContextId();
   if (!has(id)) return undefined;
   const value: unknown = load(id);

@@ -333,7 +333,7 @@ function follow<E extends ReadEndpoint, S>(
   if (typeof window === 'undefined')
     return { subscribe: (run) => args$.subscribe((a) => run(peek(list(a)))), now, idle };
   const store = readable<S>(idle, (set) => {
-    let key: string | null | undefined;
+    let key: unknown;
     let current: { unsubscribe(): void } | undefined;
     let latest: S;
     // a state whose fields are those set last (a switch of args while the same placeholder stands in, or from one
@@ -342,7 +342,12 @@ function follow<E extends ReadEndpoint, S>(
     const next = (state: S) =>
       (Object.keys(state as object) as (keyof S)[]).some((key) => state[key] !== last?.[key]) && set((last = state));
     const stopArgs = args$.subscribe((a) => {
-      const request = a === null ? null : endpoint.key(...list(a));
+      let request: unknown;
+      try {
+        request = a === null ? null : endpoint.key(...list(a));
+      } catch {
+        request = NaN; // bad URL args (no key): `open` gives their error state; NaN is no request twice
+      }
       if (current && request === key) return; // same request: keep the subscription (and its data)
       current?.unsubscribe();
       current = undefined; // a new subscription's first state is set at once

@@ -8,6 +8,7 @@ import { controllerInternals, type Controller } from './Controller.js';
 import { disposedError } from './disposal.js';
 import { needsFetch, stateOf } from './QueryStream.js';
 import { waitForEndOfTask } from './endOfTask.js';
+import { toError } from '../errors.js';
 import {
   IDLE,
   assertReadEndpoint,
@@ -49,7 +50,7 @@ export function watchQuery<E extends ControllerEndpoint>(
  * The state `controller.observe` would emit first, without subscribing: no request, no timer. For server
  * rendering (a per-request controller) and for reading a query once. `loading`/`fetching` say that a
  * subscriber would start a request (`loading` alone: it would wait for a mutation in flight, an optimistic delete
- * of its entity). `null` arguments give the idle state.
+ * of its entity). `null` arguments give the idle state, arguments the endpoint makes no URL of an error state.
  *
  * @example
  * const { data, loading } = peekQuery(controller, TodoResource.getList, { userId: 1 });
@@ -61,7 +62,13 @@ export function peekQuery<E extends ControllerEndpoint>(
 ): QueryState<EndpointData<E>> {
   const cache = cacheOf(controller, 'peekQuery');
   if (args[0] === null) return IDLE;
-  const key = endpoint.key(...args);
+  let key: string;
+  try {
+    key = endpoint.key(...args);
+  } catch (error) {
+    // bad URL arguments: the error state `observe` gives them
+    return { ...IDLE, error: toError(error) };
+  }
   const read = cache.reader.readKey(endpoint, args, key);
   const now = cache.now();
   const requests = cache.requests;

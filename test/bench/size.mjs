@@ -156,8 +156,11 @@ const CASES = [
   // 2.08 with reconcile rows (rows.ts), 1.83 once its error prose left production; 2.11 with one re-read per task
   // (+0.19, about 0.06 of it the end of the task, core/controller/endOfTask.ts, which an app bundles anyway with
   // watchQuery: the svelte-todo demo's page stayed at 79.5 KiB); 2.18 with rows that refuse freeze and setPrototypeOf,
-  // copy through $state.snapshot (toJSON) and follow a field the record gains and their keys (+0.11)
-  entry('rx-rest/svelte', 'adapters/svelte/index.ts', ['svelte'], 2.2 * KiB),
+  // copy through $state.snapshot (toJSON) and follow a field the record gains and their keys (+0.11); 2.16 after
+  // review13 (its own endpoint check folded into the core's); 2.21 with review14's: a getter's $state args edited in
+  // place tracked, a request kept when a store is left and taken up in one task, the layout load's fetch untracked,
+  // args that make no URL an error state (+0.05)
+  entry('rx-rest/svelte', 'adapters/svelte/index.ts', ['svelte'], 2.25 * KiB),
   // 1.89 KiB: 1.06 before server rendering (+0.83: the query resolving on the server, its snapshot restored while
   // hydrating, controllerPerRequest, preloadQuery; a browser build drops the server-only branches, isServer
   // being false there, but solid-js is external here)
@@ -168,8 +171,10 @@ const CASES = [
   // Measured as an app's browser build bundles it: there `solid-js/web` is its browser build, whose `isServer` is the
   // constant false, so the server-only branches (the query resolving on the server, the page's snapshot) are left out
   // (they were counted here until 2026-11-28: 2.84 KiB with them, 2.94 with the server render's two fixes of review13).
+  // 2.46 then; 2.50 with review14's: the endpoint and options checked in development as in rx-rest/svelte, a request
+  // kept when a query is left and made again in one task, args that make no URL an error state (+0.04)
   {
-    ...entry('rx-rest/solid', 'adapters/solid/index.ts', ['solid-js'], 2.5 * KiB),
+    ...entry('rx-rest/solid', 'adapters/solid/index.ts', ['solid-js'], 2.55 * KiB),
     name: 'rx-rest/solid in a browser build (isServer false; solid-js, rxjs, the core external)',
     external: [/^solid-js$/, /^solid-js\/(?!web$).*/, packageId('rxjs'), /\/core\/index\.(js|ts)$/],
     plugins: [
