@@ -171,7 +171,13 @@ export class Normalizer implements NormalizeContext {
     let next: unknown;
     let meta = newer || existingMeta === undefined ? this.meta : existingMeta;
     if (existing === INVALID || incoming === INVALID || !merge) {
-      if (!newer) return; // a response to an older request never overwrites a newer write
+      if (!newer) {
+        // a delete answered over fields written since its request started, the rest older than it: the server removed
+        // the record, and no later write made it whole again (it stays deleted, as a later arrival of the record's stamp)
+        if (incoming === INVALID && existingMeta !== undefined && this.#partlyBefore(existingMeta))
+          this.writer.set(state, pk, existing, INVALID, this.#laterArrival(existingMeta));
+        return; // a response to an older request never overwrites a newer write
+      }
       next = incoming;
     } else if (merge === true) {
       // field by field: a newer write while a mutation is in flight, an older one over a record with field stamps
@@ -211,15 +217,26 @@ export class Normalizer implements NormalizeContext {
         stamps[field] = at;
       }
     if (!listed) return this.meta;
-    const meta = newer
-      ? { ...this.meta }
-      : {
-          date: this.meta.date > old.date ? this.meta.date : old.date + 1 / 4096,
-          fetchedAt: old.fetchedAt,
-          expiresAt: old.expiresAt,
-        };
+    const meta = newer ? { ...this.meta } : this.#laterArrival(old);
     fieldStamps.set(meta, stamps);
     return meta;
+  }
+
+  /** The meta `old` (the record's stamp) arriving with this older write: snapshots and other tabs take its record. */
+  #laterArrival(old: EntityMeta): EntityMeta {
+    return {
+      date: this.meta.date > old.date ? this.meta.date : old.date + 1 / 4096,
+      fetchedAt: old.fetchedAt,
+      expiresAt: old.expiresAt,
+    };
+  }
+
+  /** Whether a record whose meta is `meta` holds a field written before this write's stamp (see `fieldStamps`). */
+  #partlyBefore(meta: EntityMeta): boolean {
+    const stamps = fieldStamps.get(meta);
+    const at = this.meta.fetchedAt;
+    if (stamps !== undefined) for (const field in stamps) if (stamps[field]! < at) return true;
+    return false;
   }
 
   /** Writes an entity whose class decides with `shouldUpdate` and `shouldReorder` how it meets the stored one. */
