@@ -9,7 +9,7 @@ import { normalizeList } from '../ArraySchema.js';
 import { normalizeMembers } from '../ObjectSchema.js';
 import { SchemaNode, type NormalizeContext } from '../SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from '../schemaKind.js';
-import { hasOwn, isPlainObject, jsonEqual } from '../safeObject.js';
+import { assignField, hasOwn, isPlainObject, jsonEqual } from '../safeObject.js';
 import { validated } from '../standard.js';
 import { INVALID } from '../special.js';
 import { logEdits, olderEdit, replayEdits } from '../listEdits.js';
@@ -179,12 +179,14 @@ export class Normalizer implements NormalizeContext {
         return; // a response to an older request never overwrites a newer write
       }
       next = incoming;
+    } else if (existingMeta !== undefined && (newer ? this.stampsFields : fieldStamps.has(existingMeta))) {
+      // field by field: a newer write while a mutation is in flight, an older one over a record with field stamps;
+      // a class's own merge takes the fields that apply as a newer write's
+      const applied = merge === true ? undefined : ({} as Fields);
+      meta = this.#byField((next = { ...existing }) as Fields, incoming as Fields, existingMeta, applied);
+      if (applied) next = (merge as (existing: unknown, incoming: unknown) => unknown)(existing, applied);
     } else if (merge === true) {
-      // field by field: a newer write while a mutation is in flight, an older one over a record with field stamps
-      if (existingMeta !== undefined && (newer ? this.stampsFields : fieldStamps.has(existingMeta)))
-        meta = this.#byField((next = { ...existing }) as Fields, incoming as Fields, existingMeta);
-      else
-        next = newer ? { ...(existing as object), ...(incoming as object) } : { ...(incoming as object), ...existing };
+      next = newer ? { ...(existing as object), ...(incoming as object) } : { ...(incoming as object), ...existing };
     } else {
       next = newer ? merge(existing, incoming) : merge(incoming, existing);
     }
@@ -201,7 +203,7 @@ export class Normalizer implements NormalizeContext {
    * record's stamp with a later arrival (so that snapshots and other tabs take the merged record over the one
    * before it).
    */
-  #byField(next: Fields, incoming: Fields, old: EntityMeta): EntityMeta {
+  #byField(next: Fields, incoming: Fields, old: EntityMeta, applied?: Fields): EntityMeta {
     const at = this.meta.fetchedAt;
     const newer = at >= old.fetchedAt;
     const before = fieldStamps.get(old);
@@ -213,7 +215,8 @@ export class Normalizer implements NormalizeContext {
     }
     for (const field in incoming)
       if (!(stamps[field]! > at)) {
-        next[field] = incoming[field];
+        assignField(next, field, incoming[field]);
+        if (applied) assignField(applied, field, incoming[field]);
         stamps[field] = at;
       }
     if (!listed) return this.meta;

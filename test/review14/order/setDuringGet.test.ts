@@ -137,4 +137,21 @@ describe('controller.set of one field while a GET of its record is in flight', (
     expect(stored(c)).toEqual({ title: 'renamed on the server', completed: true });
     c.dispose();
   });
+
+  it('a `__proto__` field written field by field stays plain data', async () => {
+    const c = await loaded();
+    const request = c.fetch(TodoResource.get, { id: 1 });
+    await until(() => live.held.length === 1);
+    c.set(Todo, { id: 1 }, JSON.parse('{ "id": 1, "__proto__": { "polluted": true } }'));
+    live.held[0]!.json(
+      JSON.parse('{ "id": 1, "title": "server", "completed": false, "__proto__": { "older": true } }'),
+    );
+    await request;
+    const record = c.getState().entities['Todo']?.['1'] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(record, '__proto__')?.value).toEqual({ polluted: true });
+    expect(record['title']).toBe('server');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    c.dispose();
+  });
 });
