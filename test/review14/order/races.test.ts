@@ -8,7 +8,16 @@
 import { describe, expect, it } from 'vitest';
 import { Controller, restoreSnapshot, takeSnapshot } from '../../../core/index.js';
 import { record, settled } from '../../fixtures/streams.js';
-import { API, Todo, TodoResource, flush, todo, useLiveServer } from '../../review12/live/harness.js';
+import {
+  API,
+  Todo,
+  TodoResource,
+  flush,
+  getCounter,
+  increment,
+  todo,
+  useLiveServer,
+} from '../../review12/live/harness.js';
 
 const live = useLiveServer();
 const make = () => new Controller({ retry: 0 });
@@ -98,6 +107,30 @@ describe('the same optimistic mutation twice, answered out of order, one failing
     expect(shown(c)).toEqual({ title: 'first', completed: false });
     expect(stored(c)).toEqual(todo(1, 'first'));
     expect(c.getState().optimistic).toEqual([]);
+    c.dispose();
+  });
+});
+
+describe('the same increment twice (getOptimisticResponse from the snapshot), answered out of order', () => {
+  it('the later answers first, the earlier fails: the later answer stays, no layer is left', async () => {
+    live.counters.set(1, { id: 1, count: 10 });
+    const c = make();
+    await c.fetch(getCounter, { id: 1 });
+    live.hold.on = true;
+    const counter = record(c.observe(getCounter, { id: 1 }));
+    const a = outcome(c.fetch(increment, { id: 1 }));
+    const b = outcome(c.fetch(increment, { id: 1 }));
+    expect(counter.last().data?.count).toBe(12);
+    await until(() => live.held.length === 2);
+    live.held[1]!.json({ id: 1, count: 11 });
+    await settled(() => expect(b.done).toBe(true));
+    live.held[0]!.json({ message: 'no' }, 500);
+    await settled(() => expect(a.done).toBe(true));
+    expect(a.error).toMatchObject({ name: 'NetworkError', status: 500 });
+    expect(b.value).toMatchObject({ count: 11 });
+    expect(counter.last().data?.count).toBe(11);
+    expect(c.getState().optimistic).toEqual([]);
+    counter.unsubscribe();
     c.dispose();
   });
 });
