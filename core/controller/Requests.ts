@@ -312,12 +312,9 @@ export class Requests implements RequestStatus {
    */
   mutationsSince(schema?: unknown): number | undefined {
     let since: number | undefined;
-    for (const entry of this.#running) {
-      if (since !== undefined && since <= entry.firstAt) continue;
-      const other = entry.endpoint.schema;
-      if (entry.endpoint.sideEffect || (schema !== undefined && other != null && meets(other, schema)))
-        since = entry.firstAt;
-    }
+    for (const { endpoint, firstAt } of this.#running)
+      if ((endpoint.sideEffect || (schema && meets(endpoint.schema, schema))) && !((since as number) <= firstAt))
+        since = firstAt;
     return since;
   }
 

@@ -172,19 +172,18 @@ export class Normalizer implements NormalizeContext {
     let meta = newer || existingMeta === undefined ? this.meta : existingMeta;
     if (existing === INVALID || incoming === INVALID || !merge) {
       if (!newer) {
-        // a delete answered over fields written since its request started, the rest older than it: the server removed
-        // the record, and no later write made it whole again (it stays deleted, as a later arrival of the record's stamp)
-        if (incoming === INVALID && existingMeta !== undefined && this.#partlyBefore(existingMeta))
-          this.writer.set(state, pk, existing, INVALID, this.#laterArrival(existingMeta));
+        // a delete answered over a record that a later write changed only in part (field stamps): the server removed
+        // it, and no later write made it whole again (it stays deleted, as a later arrival of the record's stamp)
+        if (incoming === INVALID && fieldStamps.has(existingMeta!))
+          this.writer.set(state, pk, existing, INVALID, this.#laterArrival(existingMeta!));
         return; // a response to an older request never overwrites a newer write
       }
       next = incoming;
     } else if (existingMeta !== undefined && (newer ? this.stampsFields : fieldStamps.has(existingMeta))) {
       // field by field: a newer write while a mutation is in flight, an older one over a record with field stamps;
-      // a class's own merge takes the fields that apply as a newer write's
-      const applied = merge === true ? undefined : ({} as Fields);
-      meta = this.#byField((next = { ...existing }) as Fields, incoming as Fields, existingMeta, applied);
-      if (applied) next = (merge as (existing: unknown, incoming: unknown) => unknown)(existing, applied);
+      // a class's own merge takes the stored record with the fields that apply, as a newer write
+      meta = this.#byField((next = { ...existing }) as Fields, incoming as Fields, existingMeta);
+      if (merge !== true) next = merge(existing, next);
     } else if (merge === true) {
       next = newer ? { ...(existing as object), ...(incoming as object) } : { ...(incoming as object), ...existing };
     } else {
@@ -203,7 +202,7 @@ export class Normalizer implements NormalizeContext {
    * record's stamp with a later arrival (so that snapshots and other tabs take the merged record over the one
    * before it).
    */
-  #byField(next: Fields, incoming: Fields, old: EntityMeta, applied?: Fields): EntityMeta {
+  #byField(next: Fields, incoming: Fields, old: EntityMeta): EntityMeta {
     const at = this.meta.fetchedAt;
     const newer = at >= old.fetchedAt;
     const before = fieldStamps.get(old);
@@ -216,7 +215,6 @@ export class Normalizer implements NormalizeContext {
     for (const field in incoming)
       if (!(stamps[field]! > at)) {
         assignField(next, field, incoming[field]);
-        if (applied) assignField(applied, field, incoming[field]);
         stamps[field] = at;
       }
     if (!listed) return this.meta;
@@ -232,14 +230,6 @@ export class Normalizer implements NormalizeContext {
       fetchedAt: old.fetchedAt,
       expiresAt: old.expiresAt,
     };
-  }
-
-  /** Whether a record whose meta is `meta` holds a field written before this write's stamp (see `fieldStamps`). */
-  #partlyBefore(meta: EntityMeta): boolean {
-    const stamps = fieldStamps.get(meta);
-    const at = this.meta.fetchedAt;
-    if (stamps !== undefined) for (const field in stamps) if (stamps[field]! < at) return true;
-    return false;
   }
 
   /** Writes an entity whose class decides with `shouldUpdate` and `shouldReorder` how it meets the stored one. */
