@@ -284,7 +284,7 @@ export class Controller {
       value,
       date: stamp,
       expiresAt: now + 60_000,
-      since: this.#requests.mutationsSince(),
+      since: this.#requests.mutationsSince(schema),
     });
     this.#requests.stamps.wrote(stamp);
     // the app's own values: in development, say where one would not survive JSON (snapshots, persist, syncTabs)

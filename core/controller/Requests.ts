@@ -305,11 +305,16 @@ export class Requests implements RequestStatus {
     return stamp;
   }
 
-  /** The first stamp of the oldest mutation in flight, if any: a write meanwhile keeps field stamps (`SetEntityAction.since`). */
-  mutationsSince(): number | undefined {
+  /**
+   * The first stamp of the oldest mutation in flight, if any: a write meanwhile keeps field stamps (`SetEntityAction.since`).
+   * With `schema` (a local write: `controller.set`, `setResponse`), GETs in flight whose schema meets it count too: their
+   * answers were read before the write, so the fields it leaves take theirs, and the fields it wrote keep its own.
+   */
+  mutationsSince(schema?: unknown): number | undefined {
     let since: number | undefined;
-    for (const entry of this.#running)
-      if (entry.endpoint.sideEffect && !(since !== undefined && since <= entry.firstAt)) since = entry.firstAt;
+    for (const { endpoint, firstAt } of this.#running)
+      if ((endpoint.sideEffect || (schema && meets(endpoint.schema, schema))) && !((since as number) <= firstAt))
+        since = firstAt;
     return since;
   }
 
@@ -457,7 +462,7 @@ export class Requests implements RequestStatus {
             date,
             expiresAt: expiry(date, endpoint.dataExpiryLength),
             settles: options.settles,
-            since: this.mutationsSince(),
+            since: this.mutationsSince(options.fetched ? undefined : endpoint.schema),
           },
     );
     this.#listener.onWritten(key);

@@ -3,6 +3,7 @@
  * and the schemas of its schema classes (found by walking their fields). Computed once per schema.
  */
 import { planOf } from './entityPlan.js';
+import { Invalidate } from './Invalidate.js';
 
 const found = new WeakMap<object, ReadonlySet<string>>();
 const NONE: ReadonlySet<string> = new Set();
@@ -12,8 +13,8 @@ const isObject = (value: unknown): value is object =>
 
 /**
  * The tables of the entities `schema` holds at any depth (a superset when a schema class keeps other
- * values than schemas: they are walked too, and only entity classes count); none for a value that is no
- * object or class.
+ * values than schemas: they are walked too, and only entity classes count), except under an `Invalidate`: it
+ * writes its entities' own tables, not those nested in them; none for a value that is no object or class.
  *
  * @example
  * schemaTables({ results: [Article] }); // Set { 'Article', 'User', 'Comment' } (an article's author and comments)
@@ -23,16 +24,19 @@ export function schemaTables(schema: unknown): ReadonlySet<string> {
   let tables = found.get(schema);
   if (tables === undefined) {
     const keys = new Set<string>();
-    const seen = new Set<unknown>();
-    const visit = (node: unknown): void => {
-      if (!isObject(node) || seen.has(node)) return;
-      seen.add(node);
+    /** Nodes visited, and whether only under an Invalidate (a node met again outside one is walked again). */
+    const seen = new Map<unknown, boolean | undefined>();
+    // `own`: under an Invalidate, which writes its entities' own tables and none nested in them
+    const visit = (node: unknown, own?: boolean): void => {
+      if (!isObject(node) || (seen.has(node) && (own || !seen.get(node)))) return;
+      seen.set(node, own);
       const plan = planOf(node);
       if (plan) {
         keys.add(plan.key);
-        for (const field of plan.schemaFields) visit(field.schema);
+        if (!own) for (const field of plan.schemaFields) visit(field.schema);
       } else if (typeof node === 'object') {
-        for (const value of Object.values(node)) visit(value);
+        own ||= node instanceof Invalidate;
+        for (const value of Object.values(node)) visit(value, own);
       }
     };
     visit(schema);

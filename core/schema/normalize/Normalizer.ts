@@ -9,7 +9,7 @@ import { normalizeList } from '../ArraySchema.js';
 import { normalizeMembers } from '../ObjectSchema.js';
 import { SchemaNode, type NormalizeContext } from '../SchemaNode.js';
 import { arrayItemSchema, schemaLabel } from '../schemaKind.js';
-import { hasOwn, isPlainObject, jsonEqual } from '../safeObject.js';
+import { assignField, hasOwn, isPlainObject, jsonEqual } from '../safeObject.js';
 import { validated } from '../standard.js';
 import { INVALID } from '../special.js';
 import { logEdits, olderEdit, replayEdits } from '../listEdits.js';
@@ -171,14 +171,21 @@ export class Normalizer implements NormalizeContext {
     let next: unknown;
     let meta = newer || existingMeta === undefined ? this.meta : existingMeta;
     if (existing === INVALID || incoming === INVALID || !merge) {
-      if (!newer) return; // a response to an older request never overwrites a newer write
+      if (!newer) {
+        // a delete answered over a record that a later write changed only in part (field stamps): the server removed
+        // it, and no later write made it whole again (it stays deleted, as a later arrival of the record's stamp)
+        if (incoming === INVALID && fieldStamps.has(existingMeta!))
+          this.writer.set(state, pk, existing, INVALID, this.#laterArrival(existingMeta!));
+        return; // a response to an older request never overwrites a newer write
+      }
       next = incoming;
+    } else if (existingMeta !== undefined && (newer ? this.stampsFields : fieldStamps.has(existingMeta))) {
+      // field by field: a newer write while a mutation is in flight, an older one over a record with field stamps;
+      // a class's own merge takes the stored record with the fields that apply, as a newer write
+      meta = this.#byField((next = { ...existing }) as Fields, incoming as Fields, existingMeta);
+      if (merge !== true) next = merge(existing, next);
     } else if (merge === true) {
-      // field by field: a newer write while a mutation is in flight, an older one over a record with field stamps
-      if (existingMeta !== undefined && (newer ? this.stampsFields : fieldStamps.has(existingMeta)))
-        meta = this.#byField((next = { ...existing }) as Fields, incoming as Fields, existingMeta);
-      else
-        next = newer ? { ...(existing as object), ...(incoming as object) } : { ...(incoming as object), ...existing };
+      next = newer ? { ...(existing as object), ...(incoming as object) } : { ...(incoming as object), ...existing };
     } else {
       next = newer ? merge(existing, incoming) : merge(incoming, existing);
     }
@@ -207,19 +214,22 @@ export class Normalizer implements NormalizeContext {
     }
     for (const field in incoming)
       if (!(stamps[field]! > at)) {
-        next[field] = incoming[field];
+        assignField(next, field, incoming[field]);
         stamps[field] = at;
       }
     if (!listed) return this.meta;
-    const meta = newer
-      ? { ...this.meta }
-      : {
-          date: this.meta.date > old.date ? this.meta.date : old.date + 1 / 4096,
-          fetchedAt: old.fetchedAt,
-          expiresAt: old.expiresAt,
-        };
+    const meta = newer ? { ...this.meta } : this.#laterArrival(old);
     fieldStamps.set(meta, stamps);
     return meta;
+  }
+
+  /** The meta `old` (the record's stamp) arriving with this older write: snapshots and other tabs take its record. */
+  #laterArrival(old: EntityMeta): EntityMeta {
+    return {
+      date: this.meta.date > old.date ? this.meta.date : old.date + 1 / 4096,
+      fetchedAt: old.fetchedAt,
+      expiresAt: old.expiresAt,
+    };
   }
 
   /** Writes an entity whose class decides with `shouldUpdate` and `shouldReorder` how it meets the stored one. */
