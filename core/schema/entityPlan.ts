@@ -103,12 +103,6 @@ export interface EntityPlan {
 export const entityPlans = new Map<Function, EntityPlan>();
 
 /**
- * @internal Told of each plan made, once per class (store/snapshotRecords.ts, in apps that restore snapshots,
- * checks then the records a snapshot brought before the class was used).
- */
-export const planMade: { hook?: ((Cls: typeof Entity, plan: EntityPlan) => void) | undefined } = {};
-
-/**
  * How deep reads resolve nested entities by default (data-client's limit): a chain deeper than this
  * (1,500 departments and buildings referring to each other) reads its remaining levels as pks instead of
  * running out of stack. `static maxEntityDepth` on an Entity changes it.
@@ -274,6 +268,5 @@ export function entityPlan(Cls: typeof Entity): EntityPlan {
     keeper: Object.assign(new make(), defaults),
   };
   entityPlans.set(Cls, plan);
-  planMade.hook?.(Cls, plan);
   return plan;
 }

@@ -4,7 +4,7 @@
  * used, and for the others when the class is first used. Only apps that restore snapshots bundle it.
  */
 import { SnapshotError } from '../errors.js';
-import { entityPlans, planMade, validated, type Entity, type EntityPlan } from '../schema/index.js';
+import { entityPlans, validated, type Entity, type EntityPlan } from '../schema/index.js';
 import type { State } from './state.js';
 import type { Store } from './Store.js';
 
@@ -63,6 +63,8 @@ interface Unchecked {
 const unchecked = new WeakMap<Store, Unchecked>();
 /** The tables waiting for their class's first use, and the stores holding such records. */
 const waiting = new Map<string, Set<WeakRef<Store>>>();
+/** Whether `entityPlans.set` runs `firstUse` (see `checkLater`). */
+let watching = false;
 
 /**
  * After `state` (a restored snapshot) was merged into `store`: its records of tables that no class this page has
@@ -85,7 +87,17 @@ export function checkLater(store: Store, state: State, drop: (entities: [string,
     if (!stores) waiting.set(key, (stores = new Set()));
     stores.add(entry.ref);
   }
-  planMade.hook ??= firstUse;
+  if (!watching) {
+    // a plan is made once per class, by `entityPlan`, which then sets it here: this module, bundled only by apps
+    // that restore snapshots, is told of each first use without a hook on every app's way
+    watching = true;
+    const set = entityPlans.set;
+    entityPlans.set = function (Cls, plan) {
+      set.call(this, Cls, plan);
+      firstUse(Cls as typeof Entity, plan);
+      return this;
+    };
+  }
 }
 
 /** A class's plan was made: the records restored before into its table are checked now (see `checkLater`). */
