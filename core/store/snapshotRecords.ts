@@ -67,7 +67,7 @@ const waiting = new Map<string, Set<WeakRef<Store>>>();
 let watching = false;
 
 /**
- * After `state` (a restored snapshot) was merged into `store`: its records of tables that no class this page has
+ * @internal After `state` (a restored snapshot) was merged into `store`: its records of tables that no class this page has
  * used owns are checked when such a class is first used (its plan is made, before its first read or write of
  * them). A record then refused reads as missing at once, is reported with a warning (a `SnapshotError`'s
  * message) and is dropped from the store by `drop` in a microtask (when it is still the record stored: a write
