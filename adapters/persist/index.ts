@@ -142,16 +142,14 @@ const unwritable = (value: unknown, strict?: boolean): string | undefined => {
  * The snapshot of a save with no time later than `now`: a key's or record's meta dated after now (a clock that was
  * ahead, a forged save), or every one when the save itself is (`all`), is dated now at most and stale, since its
  * real age cannot be known: shown, and refetched in the background (as TanStack Query does with restored data).
+ * So is a key's invalidation or expiry mark (`markedAt`): one stamped after now would outlast every later answer.
  * Changes the save in place (parsed, or the storage's own copy).
  */
 const notAfter = (state: StateSnapshot, now: number, all: boolean): StateSnapshot => {
   const min = (time: number) => (time > now ? now : time);
   const dated = (m: any) => {
-    if (m && typeof m == 'object' && (all || m.date > now || m.fetchedAt > now)) {
-      m.date = min(m.date);
-      m.fetchedAt = min(m.fetchedAt);
-      m.expiresAt = min(m.expiresAt);
-    }
+    if (m && typeof m == 'object' && (all || m.date > now || m.fetchedAt > now || m.markedAt > now))
+      for (const time of ['date', 'fetchedAt', 'expiresAt', 'markedAt']) m[time] = min(m[time]);
   };
   const tables: any = state.entitiesMeta;
   for (const k in state.meta) dated(state.meta[k]);

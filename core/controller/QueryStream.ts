@@ -396,7 +396,7 @@ export class QueryStream {
     this.#staleTimer =
       at > 0 && at < 8.64e15
         ? after(
-            Math.min(at - this.#host.now(), 2147483647),
+            at - this.#host.now(), // `after` waits 24.8 days at most
             () => {
               this.#staleAt = 0;
               const state = this.#subject.getValue();

@@ -12,13 +12,21 @@ const START_STEP = 1 / 1024;
 /** A stamp just before `stamp`: later than every stamp handed out before it (exact in binary). */
 export const justBefore = (stamp: number): number => stamp - START_STEP / 2;
 
-/** The latest stamp (`fetchedAt`) of any write a state holds; stamps that are not finite numbers are skipped. */
+/**
+ * The latest stamp (`fetchedAt`) of any write a state holds, or of an invalidation or expiry mark (`markedAt`: a
+ * request stamped before it could not clear it); stamps that are no time (not a number up to 8.64e15) are skipped.
+ */
 export function newestWriteIn(state: State): number {
   let newest = Number.NEGATIVE_INFINITY;
   const see = (stamp: number | undefined) => {
-    if (stamp !== undefined && Number.isFinite(stamp) && stamp > newest) newest = stamp;
+    // false for `undefined`, NaN, and past the last time a `Date` holds (a restored `markedAt` is only finite)
+    if (stamp! <= 8.64e15 && stamp! > newest) newest = stamp!;
   };
-  for (const key in state.meta) see(state.meta[key]?.fetchedAt);
+  for (const key in state.meta) {
+    const meta = state.meta[key];
+    see(meta?.fetchedAt);
+    see(meta?.markedAt);
+  }
   for (const key in state.entitiesMeta) {
     const table = state.entitiesMeta[key] ?? {};
     for (const pk in table) see(table[pk]?.fetchedAt);

@@ -4,7 +4,14 @@
  * only apps that import them bundle them and the merge they bring.
  */
 import { describeKind } from '../errors.js';
-import { mergeAction, mergeState, snapshotOf, type SnapshotOptions, type StateSnapshot } from '../store/index.js';
+import {
+  checkLater,
+  mergeAction,
+  mergeState,
+  snapshotOf,
+  type SnapshotOptions,
+  type StateSnapshot,
+} from '../store/index.js';
 import { Controller, controllerInternals } from './Controller.js';
 import { disposedError } from './disposal.js';
 import { registerHold } from './holds.js';
@@ -83,7 +90,9 @@ export function takeSnapshot(controller: Controller, options?: TakeSnapshotOptio
  * `TypeError` for a value that is no snapshot, and a `SnapshotError` (a `TypeError` too) naming the field
  * for a time that is not a finite number or values nested more than 4,096 levels deep: a restore is all
  * or nothing, the store is unchanged: so does a record that the `static validator` or `static validate` of its
- * entity class refuses, as a response's would be (for the classes this page has used; see docs/validation.md).
+ * entity class refuses, as a response's would be. A record of a class this page has not used yet is checked when
+ * the class is first used: refused, it reads as missing, is dropped with a warning, and `actions$` reports a `gc`
+ * (see docs/validation.md).
  * Times from another clock are kept (a result dated after this
  * controller's now counts as dated now, for its freshness); this controller's later requests and writes
  * are ordered after the newest of them.
@@ -115,6 +124,13 @@ export function restoreSnapshot(
   const log = cache.requests.log;
   if (log.observed && (changes.entities.length > 0 || changes.endpoints.length > 0))
     log.emit({ type: reset ? 'reset' : 'restore', changes });
+  // records of classes this page has not used yet: checked at their class's first use, refused ones dropped
+  if (!action.replace)
+    checkLater(store, action.state, (entities) => {
+      if (controllerInternals(controller).disposed) return;
+      const dropped = store.dispatch({ type: 'gc', keys: [], entities }).changes;
+      if (log.observed) log.emit({ type: 'gc', keys: [], changes: dropped });
+    });
 }
 
 // the add-ons that hold tombstones (holds.ts) bundle this module for their snapshots: it gives the hold

@@ -6,8 +6,12 @@
  */
 import type { SchedulerLike, Unsubscribable } from 'rxjs';
 
-/** Calls `work` once after `ms`; unsubscribing before then cancels it. */
+/**
+ * Calls `work` once after `ms`, or after 2^31 - 1 ms (24.8 days) when `ms` is longer (`Infinity` too): a timer
+ * given more fires at once. Unsubscribing before then cancels it.
+ */
 export function after(ms: number, work: () => void, scheduler: SchedulerLike | undefined): Unsubscribable {
+  ms = Math.min(ms, 2147483647);
   if (scheduler) return scheduler.schedule(work, ms);
   const handle = setTimeout(work, ms);
   return { unsubscribe: () => clearTimeout(handle) };
@@ -19,7 +23,8 @@ export function after(ms: number, work: () => void, scheduler: SchedulerLike | u
  * one `after` per call, the next one set before `work` runs (so that `work` may unsubscribe).
  */
 export function every(ms: number, work: () => void, scheduler: SchedulerLike | undefined, first = ms): Unsubscribable {
-  if (!scheduler && first === ms) {
+  // (a period a timer cannot wait goes through `after`)
+  if (!scheduler && first === ms && ms < 2147483648) {
     const handle = setInterval(work, ms);
     return { unsubscribe: () => clearInterval(handle) };
   }

@@ -22,7 +22,7 @@ export function abortErrorOf(request: RequestDescription, reason: unknown): Abor
 }
 
 /**
- * Links `sources` and a `timeout` (ms; none when `undefined`, not finite or not positive) into one
+ * Links `sources` and a `timeout` (ms; none when `undefined`, not positive, or 2^31 or more) into one
  * signal. The timer is the global `setTimeout`, looked up now (so fake timers apply).
  */
 export function linkAbort(
@@ -45,7 +45,8 @@ export function linkAbort(
     cleanups.push(() => source.removeEventListener('abort', listener));
   };
   for (const source of sources) if (source) follow(source);
-  if (Number.isFinite(timeout) && timeout! > 0 && !link.signal.aborted) {
+  // a limit a timer cannot wait (2^31 ms, 24.8 days, or more: it would fire at once) is none
+  if (timeout! > 0 && timeout! < 2147483648 && !link.signal.aborted) {
     const handle = setTimeout(() => link.abort(new TimeoutError(request, timeout!)), timeout);
     cleanups.push(() => clearTimeout(handle));
   }

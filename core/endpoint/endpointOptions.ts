@@ -124,6 +124,19 @@ const builtFrom = new WeakMap<
 /** Keys of options that are not copied onto the endpoint (a function's own, fixed members; `name` is set apart). */
 const NOT_COPIED = new Set(['name', 'length', 'prototype']);
 
+/**
+ * The options that are numbers (`retry` may be `false`, `retryDelay` a function) and the least value each takes: a
+ * lifetime may be negative (stale at once), a time or count may not. (Development builds check them all.)
+ */
+const NUMERIC_OPTIONS: { readonly [option: string]: number } = {
+  dataExpiryLength: -Infinity,
+  errorExpiryLength: -Infinity,
+  pollFrequency: 0,
+  timeout: 0,
+  retry: 0,
+  retryDelay: 0,
+};
+
 /** Methods that do not change data on the server: their endpoints have no `sideEffect` unless told. */
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -154,14 +167,35 @@ export function setUpEndpoint<P extends string, S extends Schema | undefined, M 
     dataExpiryLength: options.dataExpiryLength ?? 60_000,
     errorExpiryLength: options.errorExpiryLength ?? 1_000,
   };
-  // a lifetime that is no number (`NaN`, a string from an environment variable) would write times no restore takes
-  for (const option of ['dataExpiryLength', 'errorExpiryLength'] as const) {
+  // a time or count that is no number (`NaN`, a string from an environment variable), or below its least value,
+  // would mean something else silently (times no restore takes; no retries, no polling, no limit). The lifetimes,
+  // which go into snapshots, are checked in every build; the request options in development (in production such a
+  // value turns its feature off). `retry: false` (none) and a `retryDelay` function are allowed.
+  for (const option of process.env.NODE_ENV !== 'production'
+    ? Object.keys(NUMERIC_OPTIONS)
+    : ['dataExpiryLength', 'errorExpiryLength']) {
     const value = members[option];
-    if (typeof value !== 'number' || value !== value)
+    if (
+      value !== undefined &&
+      !(typeof value == 'number'
+        ? value >= (process.env.NODE_ENV !== 'production' ? NUMERIC_OPTIONS[option]! : -Infinity)
+        : process.env.NODE_ENV !== 'production' &&
+          (value === false ? option == 'retry' : typeof value == 'function' && option == 'retryDelay'))
+    )
       throw new EndpointDefinitionError(
         process.env.NODE_ENV !== 'production'
-          ? `${options.name ?? `${options.urlPrefix ?? ''}${options.path}`}: ${option} must be a number of milliseconds ` +
-              `(Infinity: never stale), not ${typeof value} ${JSON.stringify(value) ?? String(value)}.`
+          ? `${options.name ?? `${options.urlPrefix ?? ''}${options.path}`}: ${option} must be ${
+              (
+                {
+                  pollFrequency: 'a number of milliseconds, 0 or more (0: no polling)',
+                  timeout: 'a number of milliseconds, 0 or more (0 or Infinity: no limit)',
+                  retry: 'a number of retries, 0 or more (Infinity: no end), or false (none)',
+                  retryDelay: 'a number of milliseconds, 0 or more, or a function (attempt, error) => milliseconds',
+                } as Record<string, string>
+              )[option] ?? 'a number of milliseconds (Infinity: never stale)'
+            }, not ${typeof value} ${
+              typeof value == 'function' ? value.name || 'function' : (JSON.stringify(value) ?? String(value))
+            }.`
           : option,
       );
   }

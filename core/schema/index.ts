@@ -45,6 +45,7 @@ export { schemaTables } from './schemaTables.js';
 export { MAX_ENTITY_DEPTH } from './entityPlan.js';
 /** @internal The plans of the entity classes used so far, for the checks of a restored snapshot (store/snapshotRecords.ts). */
 export { entityPlans } from './entityPlan.js';
+export type { EntityPlan } from './entityPlan.js';
 export { INVALID } from './special.js';
 export type { Invalid } from './special.js';
 export { isSchema, schemaLabel } from './schemaKind.js';

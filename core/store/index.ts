@@ -5,6 +5,8 @@ export { reducer } from './reducer.js';
 export type { Changes, Transition } from './reducer.js';
 export { initialState, restoreState } from './state.js';
 export { mergeAction, mergeState, snapshotOf } from './stateSnapshot.js';
+/** @internal Checks a restored snapshot's records at their class's first use; not part of the package's types. */
+export { checkLater } from './snapshotRecords.js';
 /** @internal What writes the state as JSON names a value JSON cannot write; not part of the package's types. */
 export { assertJsonSafe, warnJsonLosses } from './jsonSafe.js';
 export type { MergeAction, SnapshotMeta, SnapshotOptions, StateSnapshot } from './stateSnapshot.js';
