@@ -4,8 +4,15 @@
  */
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll } from 'vitest';
-import { Entity, RestEndpoint, createResource, schema, type StoreSnapshot } from '../../../core/index.js';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import {
+  Entity,
+  RestEndpoint,
+  createResource,
+  schema,
+  type Controller,
+  type StoreSnapshot,
+} from '../../../core/index.js';
 
 export const API = 'http://live12.test';
 
@@ -164,4 +171,22 @@ export const todo = (id: number, title = `todo ${id}`, completed = false) => ({ 
 /** Lets pending promises and msw's answers run. */
 export const flush = async (rounds = 10) => {
   for (let i = 0; i < rounds; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+};
+
+/** Waits (msw's answers and timers running) until `ready()` holds, and fails when it never does. */
+export async function until(ready: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !ready(); i++) await flush(1);
+  expect(ready()).toBe(true);
+}
+
+/** Todo `id`'s title and completed as the store holds them (its state's record). */
+export const stored = (c: Controller, id = 1) => {
+  const record = c.getState().entities['Todo']?.[`${id}`] as { title: string; completed: boolean } | undefined;
+  return record && { title: record.title, completed: record.completed };
+};
+
+/** Todo `id`'s title and completed as a read shows them (optimistic layers applied). */
+export const shown = (c: Controller, id = 1) => {
+  const value = c.get(Todo, { id });
+  return value && { title: value.title, completed: value.completed };
 };

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Controller, RestEndpoint, restoreSnapshot, takeSnapshot, type StoreSnapshot } from '../../../core/index.js';
-import { API, Todo, TodoResource, flush, todo, useLiveServer } from '../../review12/live/harness.js';
+import { API, Todo, TodoResource, flush, shown, stored, todo, useLiveServer } from '../../review12/live/harness.js';
 
 const live = useLiveServer();
 
@@ -16,15 +16,6 @@ const rename = Object.assign(new RestEndpoint({ urlPrefix: API, path: '/todos/:i
     return { id: params.id, title: body.title };
   },
 });
-
-const stored = (c: Controller, id = 1) => {
-  const record = c.getState().entities['Todo']?.[`${id}`] as { title: string; completed: boolean } | undefined;
-  return record && { title: record.title, completed: record.completed };
-};
-const shown = (c: Controller, id = 1) => {
-  const value = c.get(Todo, { id });
-  return value && { title: value.title, completed: value.completed };
-};
 
 /** A controller whose store holds todo 1 as `{ title: 'a', completed: false }`, with the server holding requests. */
 async function loaded(): Promise<Controller> {

@@ -15,7 +15,9 @@ import {
   flush,
   getCounter,
   increment,
+  shown,
   todo,
+  until,
   useLiveServer,
 } from '../../review12/live/harness.js';
 
@@ -31,11 +33,6 @@ const outcome = <T>(promise: Promise<T>) => {
   return seen;
 };
 
-async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !ready(); i++) await flush(1);
-  expect(ready()).toBe(true);
-}
-
 /** A controller holding todos 1 and 2 ('todo 1', 'todo 2'), each's GET and the list of both; later requests are held. */
 async function loaded(): Promise<Controller> {
   live.todos.set(1, todo(1));
@@ -49,10 +46,6 @@ async function loaded(): Promise<Controller> {
 }
 
 const stored = (c: Controller, id = 1) => c.getState().entities['Todo']?.[`${id}`];
-const shown = (c: Controller, id = 1) => {
-  const value = c.get(Todo, { id });
-  return value && { title: value.title, completed: value.completed };
-};
 
 describe('the same optimistic mutation twice, answered out of order, one failing', () => {
   it('the later call answers first, the earlier fails: the store keeps the later answer, no layer is left', async () => {

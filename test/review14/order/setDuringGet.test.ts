@@ -7,23 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Controller } from '../../../core/index.js';
-import { Todo, TodoResource, flush, todo, useLiveServer } from '../../review12/live/harness.js';
+import { Todo, TodoResource, shown, stored, todo, until, useLiveServer } from '../../review12/live/harness.js';
 
 const live = useLiveServer();
-
-async function until(ready: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !ready(); i++) await flush(1);
-  expect(ready()).toBe(true);
-}
-
-const stored = (c: Controller, id = 1) => {
-  const record = c.getState().entities['Todo']?.[`${id}`] as { title: string; completed: boolean } | undefined;
-  return record && { title: record.title, completed: record.completed };
-};
-const shown = (c: Controller, id = 1) => {
-  const value = c.get(Todo, { id });
-  return value && { title: value.title, completed: value.completed };
-};
 
 /** A controller holding todos 1 ('a') and 2 ('two'); the server holds every later request. */
 async function loaded(): Promise<Controller> {
