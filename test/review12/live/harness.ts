@@ -190,3 +190,13 @@ export const shown = (c: Controller, id = 1) => {
   const value = c.get(Todo, { id });
   return value && { title: value.title, completed: value.completed };
 };
+
+/** What `promise` gave, once it settled (`done`), read synchronously by the test. */
+export const outcome = <T>(promise: Promise<T>) => {
+  const seen: { done: boolean; value?: T; error?: unknown } = { done: false };
+  promise.then(
+    (value) => Object.assign(seen, { done: true, value }),
+    (error: unknown) => Object.assign(seen, { done: true, error }),
+  );
+  return seen;
+};

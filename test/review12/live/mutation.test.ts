@@ -6,19 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { Controller, observeMutation } from '../../../core/index.js';
 import { record, settled } from '../../fixtures/streams.js';
-import { API, Todo, TodoResource, flush, getCounter, increment, todo, useLiveServer } from './harness.js';
+import { API, Todo, TodoResource, flush, getCounter, increment, outcome, todo, useLiveServer } from './harness.js';
 
 const live = useLiveServer();
 const make = () => new Controller({ retry: 0 });
-
-const outcome = <T>(promise: Promise<T>) => {
-  const seen: { done: boolean; value?: T; error?: unknown } = { done: false };
-  promise.then(
-    (value) => Object.assign(seen, { done: true, value }),
-    (error: unknown) => Object.assign(seen, { done: true, error }),
-  );
-  return seen;
-};
 
 async function loaded(c: Controller, ...ids: number[]) {
   for (const id of ids) live.todos.set(id, todo(id));

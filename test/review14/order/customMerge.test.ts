@@ -9,7 +9,7 @@ import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Controller, Entity, RestEndpoint } from '../../../core/index.js';
 import { record, settled } from '../../fixtures/streams.js';
-import { API, flush, useLiveServer } from '../../review12/live/harness.js';
+import { API, flush, outcome, useLiveServer } from '../../review12/live/harness.js';
 
 const live = useLiveServer();
 
@@ -106,15 +106,6 @@ async function until(ready: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !ready(); i++) await flush(1);
   expect(ready()).toBe(true);
 }
-
-const outcome = <T>(promise: Promise<T>) => {
-  const seen: { done: boolean; value?: T; error?: unknown } = { done: false };
-  promise.then(
-    (value) => Object.assign(seen, { done: true, value }),
-    (error: unknown) => Object.assign(seen, { done: true, error }),
-  );
-  return seen;
-};
 
 /** A controller holding `value` as the answer to `get({ id: 1 })`. */
 async function holding(get: { readonly key: (args: { id: number }) => string }, value: unknown): Promise<Controller> {

@@ -15,6 +15,7 @@ import {
   flush,
   getCounter,
   increment,
+  outcome,
   shown,
   todo,
   until,
@@ -23,15 +24,6 @@ import {
 
 const live = useLiveServer();
 const make = () => new Controller({ retry: 0 });
-
-const outcome = <T>(promise: Promise<T>) => {
-  const seen: { done: boolean; value?: T; error?: unknown } = { done: false };
-  promise.then(
-    (value) => Object.assign(seen, { done: true, value }),
-    (error: unknown) => Object.assign(seen, { done: true, error }),
-  );
-  return seen;
-};
 
 /** A controller holding todos 1 and 2 ('todo 1', 'todo 2'), each's GET and the list of both; later requests are held. */
 async function loaded(): Promise<Controller> {
