@@ -156,6 +156,12 @@ export const hang = (seen?: { aborted: boolean }) => async (request: Request) =>
   await delay('infinite');
   return HttpResponse.json({});
 };
+/** An answer held until `release()` is called, then `body` as JSON (a request the test lets through when it chooses). */
+export function gated(body: JsonBodyType): { answer: Answer; release: () => void } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return { answer: async () => (await gate, HttpResponse.json(body)), release };
+}
 /** A GET answer that reads the server's data when the request arrives and sends it `ms` later (a slow network). */
 export const snapshotThenWait = (ms: number, read: () => unknown) => async () => {
   const body = structuredClone(read()) as JsonBodyType;

@@ -10,6 +10,7 @@ import {
   answerNext,
   controllerIn,
   flush,
+  gated,
   hang,
   record,
   refused,
@@ -54,20 +55,8 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
     await tick(0);
     await until(() => expect(stream.last().data?.title).toBe('todo 1'));
     await tick(2_000);
-    const { http, HttpResponse } = await import('msw');
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    fake.server.use(
-      http.get(
-        'http://api.test/todos/1',
-        async () => {
-          fake.requests.push('GET /todos/1');
-          await gate;
-          return HttpResponse.json({ id: 1, userId: 1, title: 'one', completed: false });
-        },
-        { once: true },
-      ),
-    );
+    const held = gated({ id: 1, userId: 1, title: 'one', completed: false });
+    answerNext(fake, 'get', '/todos/1', held.answer);
     env.focus$.next();
     await tick(0);
     expect(gets(1)).toBe(2);
@@ -76,7 +65,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
     await tick(0);
     expect(gets(1)).toBe(2);
     expect(gets(2)).toBe(1);
-    release();
+    held.release();
     stream.unsubscribe();
     controller.dispose();
     expect(vi.getTimerCount()).toBe(0);
@@ -219,19 +208,8 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
   it('dispose mid-flight: promise rejects with a named error, nothing written, no timers', async () => {
     useFakeClock();
     const controller = controllerIn(testEnvironment());
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const { http, HttpResponse } = await import('msw');
-    fake.server.use(
-      http.get(
-        'http://api.test/todos/1',
-        async () => {
-          await gate;
-          return HttpResponse.json({ id: 1, userId: 1, title: 'late', completed: false });
-        },
-        { once: true },
-      ),
-    );
+    const held = gated({ id: 1, userId: 1, title: 'late', completed: false });
+    answerNext(fake, 'get', '/todos/1', held.answer);
     const p = controller.fetch(TodoResource.get, { id: 1 });
     const caught = p.catch((e) => e);
     const live = TodoResource.get.extend({ pollFrequency: 1_000 });
@@ -242,7 +220,7 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toMatch(/Error/);
     expect(vi.getTimerCount()).toBe(0);
-    release();
+    held.release();
     await tick(0);
     expect(controller.getState().endpoints[TodoResource.get.key({ id: 1 })]).toBeUndefined();
     expect(error.message).toMatch(/dispos/);
@@ -270,23 +248,12 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('reset: in-flight writes nothing afterwards', async () => {
     const controller = controllerIn(testEnvironment());
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const { http, HttpResponse } = await import('msw');
-    fake.server.use(
-      http.get(
-        'http://api.test/todos/1',
-        async () => {
-          await gate;
-          return HttpResponse.json({ id: 1, userId: 1, title: 'old', completed: false });
-        },
-        { once: true },
-      ),
-    );
+    const held = gated({ id: 1, userId: 1, title: 'old', completed: false });
+    answerNext(fake, 'get', '/todos/1', held.answer);
     const p = controller.fetch(TodoResource.get, { id: 1 }).catch((e) => e);
     await flush(5);
     controller.resetEntireStore();
-    release();
+    held.release();
     await p;
     await flush(5);
     expect(controller.getState().entities.Todo?.['1']).toBeUndefined();
@@ -373,27 +340,15 @@ describe('lifecycle contract (API.md, docs/lifecycle.md)', () => {
 
   it('dedupe: two observers and a fetch share one request; last observer leaving keeps the fetch', async () => {
     const controller = controllerIn(testEnvironment());
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const { http, HttpResponse } = await import('msw');
-    fake.server.use(
-      http.get(
-        'http://api.test/todos/1',
-        async () => {
-          fake.requests.push('GET /todos/1');
-          await gate;
-          return HttpResponse.json({ id: 1, userId: 1, title: 'one', completed: false });
-        },
-        { once: true },
-      ),
-    );
+    const held = gated({ id: 1, userId: 1, title: 'one', completed: false });
+    answerNext(fake, 'get', '/todos/1', held.answer);
     const a = record(controller.observe(TodoResource.get, { id: 1 }));
     const b = record(controller.observe(TodoResource.get, { id: 1 }));
     const p = controller.fetch(TodoResource.get, { id: 1 });
     await flush(5);
     a.unsubscribe();
     b.unsubscribe();
-    release();
+    held.release();
     expect((await p).title).toBe('one');
     expect(gets(1)).toBe(1);
     controller.dispose();

@@ -5,6 +5,7 @@ import {
   answerNext,
   controllerIn,
   flush,
+  gated,
   record,
   status,
   testEnvironment,
@@ -77,26 +78,15 @@ describe('lifecycle interplay: reset, abort, dispose', () => {
   it('dispose with an optimistic mutation in flight: rejects, rolls back, nothing written', async () => {
     const controller = controllerIn(testEnvironment());
     await controller.fetch(TodoResource.get, { id: 1 });
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const { http, HttpResponse } = await import('msw');
-    fake.server.use(
-      http.patch(
-        'http://api.test/todos/1',
-        async () => {
-          await gate;
-          return HttpResponse.json({ id: 1, userId: 1, title: 'server', completed: false });
-        },
-        { once: true },
-      ),
-    );
+    const held = gated({ id: 1, userId: 1, title: 'server', completed: false });
+    answerNext(fake, 'patch', '/todos/1', held.answer);
     const p = controller.fetch(TodoResource.partialUpdate, { id: 1 }, { title: 'mine' }).catch((e) => e);
     await flush(3);
     expect(controller.get(TodoResource.get.schema as never, { id: 1 } as never)).toBeDefined();
     controller.dispose();
     const e = (await p) as Error;
     expect(e.message).toMatch(/dispos/);
-    release();
+    held.release();
     await flush(10);
     const state = controller.getState();
     expect((state.entities.Todo?.['1'] as { title: string }).title).toBe('todo 1');
