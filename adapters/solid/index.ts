@@ -60,6 +60,7 @@ import {
   checkVerbTarget,
   fetchNamed,
   flushQueries,
+  unsubscribeQuery,
 } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 
@@ -412,10 +413,10 @@ function follow<E extends ReadEndpoint, S>(
     const own = (token = {});
     let first = true;
     let left = false;
-    let fetching: boolean | undefined;
+    let last: S | undefined;
     const subscription = open(request().list).subscribe((next) => {
       if (left) return;
-      fetching = (next as Partial<QueryState<unknown>>).fetching;
+      last = next;
       if (first) return commit(next);
       if (!scheduled) afterQueries(endOfTask);
       scheduled = true;
@@ -425,11 +426,7 @@ function follow<E extends ReadEndpoint, S>(
     onCleanup(() => {
       left = true;
       queued.delete(own);
-      // a query made again in this task (a <Show> toggled off and on) joins the request in flight: the last
-      // unsubscribe (which aborts it, when no one else wants it) waits for the end of the task. Without one in
-      // flight it is at once: a query made again is a first subscriber (a retry after an error)
-      if (fetching) afterQueries(() => subscription.unsubscribe());
-      else subscription.unsubscribe();
+      unsubscribeQuery(subscription, last); // in flight, at the end of the task: a query made again joins the request
     });
   });
   return () => {

@@ -33,6 +33,7 @@ import {
   fetchNamed,
   flushQueries,
   onQueriesWait,
+  unsubscribeQuery,
 } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
 import { reconcileRows } from './rows.js';
@@ -362,12 +363,9 @@ function follow<E extends ReadEndpoint, S>(
     return () => {
       stopArgs();
       commit = undefined;
-      // a subscriber that comes in this task (`get(store)` then `$store`, a component mounted again) joins the
-      // request in flight: the last unsubscribe (which aborts it, when no one else wants it) waits for the task's
-      // end. Without one in flight it is at once: a component mounted again is a first subscriber (a retry)
-      // (`current` is set: the args' store gave a value on subscribe)
-      if ((latest as Partial<QueryState<unknown>>).fetching) afterQueries(() => current!.unsubscribe());
-      else current!.unsubscribe();
+      // in flight, at the end of the task: `get(store)` then `$store` joins the request (`current` is set: the
+      // args' store gave a value on subscribe)
+      unsubscribeQuery(current!, latest);
     };
   });
   return { subscribe: (run, invalidate) => (flush(), store.subscribe(run, invalidate)), now, idle };

@@ -164,7 +164,8 @@ const CASES = [
   // copy through $state.snapshot (toJSON) and follow a field the record gains and their keys (+0.11); 2.16 after
   // review13 (its own endpoint check folded into the core's); 2.21 with review14's: a getter's $state args edited in
   // place tracked, a request kept when a store is left and taken up in one task, the layout load's fetch untracked,
-  // args that make no URL an error state (+0.05)
+  // args that make no URL an error state (+0.05); 2.22 with the deferred unsubscribe of both adapters one function of
+  // core/internal.ts (bundled into each entry: +10 bytes)
   entry('rx-rest/svelte', 'adapters/svelte/index.ts', ['svelte'], 2.25 * KiB),
   // 1.89 KiB: 1.06 before server rendering (+0.83: the query resolving on the server, its snapshot restored while
   // hydrating, controllerPerRequest, preloadQuery; a browser build drops the server-only branches, isServer
@@ -177,7 +178,8 @@ const CASES = [
   // constant false, so the server-only branches (the query resolving on the server, the page's snapshot) are left out
   // (they were counted here until 2026-11-28: 2.84 KiB with them, 2.94 with the server render's two fixes of review13).
   // 2.46 then; 2.50 with review14's: the endpoint and options checked in development as in rx-rest/svelte, a request
-  // kept when a query is left and made again in one task, args that make no URL an error state (+0.04)
+  // kept when a query is left and made again in one task, args that make no URL an error state (+0.04); 2.51 with the
+  // deferred unsubscribe one function of core/internal.ts, shared with rx-rest/svelte (+10 bytes)
   {
     ...entry('rx-rest/solid', 'adapters/solid/index.ts', ['solid-js'], 2.55 * KiB),
     name: 'rx-rest/solid in a browser build (isServer false; solid-js, rxjs, the core external)',
