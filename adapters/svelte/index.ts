@@ -290,12 +290,13 @@ function getters<S extends object, T extends Readable<S>>(target: T, fields: S, 
 /**
  * The args as a store. A getter's value is read whole (`JSON.stringify`) where it is called, so that a `$state`
  * object it returns, edited in place (`filters.userId = 2`), is tracked: the query switches, as for `() => ({ userId })`.
+ * A bigint (a search parameter the core sends as its digits) is read as a number there: JSON.stringify throws on it.
  */
 function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): Readable<A | null> {
   if (typeof args === 'function')
     return toStore(() => {
       const value = (args as () => A | null)();
-      JSON.stringify(value);
+      JSON.stringify(value, (_, field: unknown) => (typeof field === 'bigint' ? 0 : field));
       return value;
     });
   const store = typeof (args as Partial<Readable<A>> | null)?.subscribe === 'function';
