@@ -74,6 +74,11 @@ export function hydratedOnMount(): void {
  * only once the page is hydrated (when the component that calls `setController` mounted, or without
  * `setController` the first component that passes the controller to a query explicitly), so the first
  * render shows the server's data.
+ * In the browser the tab's GETs stay SvelteKit's load `fetch` after hydration too: a response the server
+ * rendered with `Cache-Control: max-age=N` answers the same URL again from the page, without a request, for N
+ * seconds after the page loaded (SvelteKit's `subsequent_fetch`), a refetch after `invalidate` or a mutation
+ * included. Send no `max-age` on API responses the loads fetch, or give such endpoints `cache: 'no-cache'`
+ * (`getRequestInit`), which SvelteKit's cache skips and the page's own replay while hydrating does not read.
  *
  * @example
  * // src/routes/+layout.ts
