@@ -312,9 +312,9 @@ function toReadable<A>(args: A | null | Readable<A | null> | (() => A | null)): 
  * end of the task, the latest only (`afterQueries`); a read before then (`subscribe`, so `get(store)`, and
  * `now`) re-reads the task's writes and sets their state first. `now()` reads without subscribing: the
  * state set last while the store has subscribers, else `peek` of the current args. While a request is in
- * flight, the last subscriber's leaving ends the subscription at the end of the task (what it sets until then
- * reaches no subscriber): a subscriber that comes in the task joins the request instead of aborting it and
- * sending it again.
+ * flight, the last subscriber's leaving, or args that switch to another request, end its subscription at the
+ * end of the task (what it emits until then is set nowhere): a subscriber that comes in the task, or args back
+ * to that request, join it instead of aborting it and sending it again.
  */
 function follow<E extends ReadEndpoint, S>(
   endpoint: E,
@@ -348,13 +348,15 @@ function follow<E extends ReadEndpoint, S>(
       try {
         request = a === null ? null : endpoint.key(...list(a));
       } catch {
-        request = NaN; // bad URL args (no key): `open` gives their error state; NaN is no request twice
+        request = {}; // bad URL args (no key): `open` gives their error state; a new object is no request twice
       }
       if (current && request === key) return; // same request: keep the subscription (and its data)
-      current?.unsubscribe();
+      // in flight, left at the end of the task: args back to it in the task (set twice) join the request
+      if (current) unsubscribeQuery(current, latest);
       current = undefined; // a new subscription's first state is set at once
       key = request;
       current = open(list(a)).subscribe((state) => {
+        if (request !== key) return; // a request left: what it emits until the end of the task is no one's
         latest = state;
         if (batch && current) afterQueries(() => commit?.());
         else next(state);

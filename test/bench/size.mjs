@@ -165,7 +165,8 @@ const CASES = [
   // review13 (its own endpoint check folded into the core's); 2.21 with review14's: a getter's $state args edited in
   // place tracked, a request kept when a store is left and taken up in one task, the layout load's fetch untracked,
   // args that make no URL an error state (+0.05); 2.22 with the deferred unsubscribe of both adapters one function of
-  // core/internal.ts (bundled into each entry: +10 bytes); 2.23 with a bigint in a getter's args read (+11 bytes)
+  // core/internal.ts (bundled into each entry: +10 bytes); 2.23 with a bigint in a getter's args read (+11 bytes) and a request kept
+  // when args switch away and back in one task (+5)
   entry('rx-rest/svelte', 'adapters/svelte/index.ts', ['svelte'], 2.25 * KiB),
   // 1.89 KiB: 1.06 before server rendering (+0.83: the query resolving on the server, its snapshot restored while
   // hydrating, controllerPerRequest, preloadQuery; a browser build drops the server-only branches, isServer
