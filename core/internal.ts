@@ -27,3 +27,15 @@ export function unsubscribeQuery(subscription: { unsubscribe(): void }, last: un
   if ((last as Partial<QueryState<unknown>>).fetching) afterQueries(() => subscription.unsubscribe());
   else subscription.unsubscribe();
 }
+
+/**
+ * @internal Development: TanStack Query's `enabled` among the options of `call` (`rx-rest/svelte: createQuery`),
+ * which rx-rest's queries have not (null args hold a query back): a TypeError naming it, not an option ignored
+ * while the query fetches.
+ */
+export function refuseEnabled(call: string, options: unknown): void {
+  if (typeof options === 'object' && options !== null && 'enabled' in options)
+    throw new TypeError(
+      `${call}(endpoint, args, options): \`enabled\` is no option of rx-rest's queries (it is TanStack Query's way to hold a query back). Give null args instead: they keep the query idle, without a request (() => (id === undefined ? null : { id })).`,
+    );
+}

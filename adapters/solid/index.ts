@@ -60,6 +60,7 @@ import {
   checkVerbTarget,
   fetchNamed,
   flushQueries,
+  refuseEnabled,
   unsubscribeQuery,
 } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
@@ -328,6 +329,7 @@ function controllerOf(options: Controller | Pick<QueryOptions, 'controller'> | u
  */
 function checkArgs(endpoint: unknown, options: unknown, call: string): void {
   checkVerbTarget(`rx-rest/solid: ${call}`, endpoint);
+  refuseEnabled(`rx-rest/solid: ${call}`, options);
   if (options == null) return;
   if (typeof options !== 'object') badOptions(options);
   const given = 'fetch' in options ? options : (options as { controller?: unknown }).controller;

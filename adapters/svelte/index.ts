@@ -33,6 +33,7 @@ import {
   fetchNamed,
   flushQueries,
   onQueriesWait,
+  refuseEnabled,
   unsubscribeQuery,
 } from '../../core/internal.js';
 import type { InfiniteState, Mutation, MutationState, QueryState, ReadEndpoint } from '../../core/index.js';
@@ -221,7 +222,10 @@ export function createInfiniteQuery<E extends ReadEndpoint>(
   args?: QueryArgsInput<E>,
   options: InfiniteOptions & QueryOptions = {},
 ): InfiniteQueryStore<EndpointData<E>> {
-  if (process.env.NODE_ENV !== 'production') checkVerbTarget('rx-rest/svelte: createInfiniteQuery', endpoint);
+  if (process.env.NODE_ENV !== 'production') {
+    checkVerbTarget('rx-rest/svelte: createInfiniteQuery', endpoint);
+    refuseEnabled('rx-rest/svelte: createInfiniteQuery', options);
+  }
   const controller = controllerOf(options);
   const source = infiniteSource(controller, endpoint, options);
   const alive = () => assertAlive(controller, 'createInfiniteQuery');
@@ -381,7 +385,10 @@ function query<E extends ReadEndpoint>(
   options: Controller | SvelteQueryOptions | undefined,
   name: 'createQuery' | 'useSuspense' | 'createQueryState',
 ): Readable<QueryResult<EndpointData<E>>> {
-  if (process.env.NODE_ENV !== 'production') checkVerbTarget(`rx-rest/svelte: ${name}`, endpoint);
+  if (process.env.NODE_ENV !== 'production') {
+    checkVerbTarget(`rx-rest/svelte: ${name}`, endpoint);
+    refuseEnabled(`rx-rest/svelte: ${name}`, options);
+  }
   const controller = controllerOf(options);
   // a disposed controller's error names the function the user called, not peekQuery or watchQuery
   const alive = () => assertAlive(controller, name);

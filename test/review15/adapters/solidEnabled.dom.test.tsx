@@ -1,0 +1,46 @@
+/**
+ * rx-rest/solid, read by a TanStack Query user: `enabled: false` in the options is a TypeError naming it and
+ * pointing to null args (development builds), as in rx-rest/svelte, not an option ignored while the query fetches.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRoot } from 'solid-js';
+import { Controller } from '../../../core/index.js';
+import {
+  createInfiniteQuery,
+  createQuery,
+  createQueryState,
+  useLive,
+  useSuspense,
+} from '../../../adapters/solid/index.js';
+import { TodoResource } from '../../fixtures/todoResource.js';
+
+const controller = new Controller();
+const options = { controller, enabled: false } as never;
+
+/** What `run` throws inside a reactive root (disposed at once). */
+function thrownIn(run: () => unknown): unknown {
+  return createRoot((dispose) => {
+    try {
+      run();
+    } catch (error) {
+      return error;
+    } finally {
+      dispose();
+    }
+    return undefined;
+  });
+}
+
+describe('enabled in the options', () => {
+  it.each([
+    ['createQuery', () => createQuery(TodoResource.get, () => ({ id: 1 }), options)],
+    ['useLive', () => useLive(TodoResource.get, () => ({ id: 1 }), options)],
+    ['useSuspense', () => useSuspense(TodoResource.get, () => ({ id: 1 }), options)],
+    ['createQueryState', () => createQueryState(TodoResource.get, () => ({ id: 1 }), options)],
+    ['createInfiniteQuery', () => createInfiniteQuery(TodoResource.getList, () => ({}), options)],
+  ])('%s: a TypeError naming enabled and null args', (_, call) => {
+    const error = thrownIn(call);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/^rx-rest\/solid: .*`enabled` is no option .*null/);
+  });
+});
