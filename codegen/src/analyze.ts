@@ -16,6 +16,7 @@ import type {
   TypeModel,
   UnionModel,
 } from './model.js';
+import { nestedDates, type DateKind } from './dates.js';
 import { ConfigError, SpecError } from './errors.js';
 import { NameRegistry, camelCase, convertPath, dataOnlyFields, pascalCase, propertyKey, styledPath } from './naming.js';
 import { listOperations, type Operation, type Parameter } from './operations.js';
@@ -263,6 +264,10 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
     },
   };
   const dateType = config.temporal ? 'Temporal.Instant' : 'Date';
+  const dateKind: DateKind = {
+    type: dateType,
+    from: (iso) => (config.temporal ? `Temporal.Instant.from(${iso})` : `new Date(${iso})`),
+  };
 
   // 5. entity classes
   const entities: EntityModel[] = [];
@@ -292,6 +297,12 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
       let schema = schemaExpr(doc, raw, names, schemaRefs);
       if (schema === undefined && isDate)
         schema = config.temporal ? 'Temporal.Instant.from' : '(iso: string) => new Date(iso)';
+      // date-times inside the field (a list of them, a nested object's): read by a deserializer of the whole value
+      const dated = schema === undefined && !isDate ? nestedDates(doc, raw, names, refs, dateKind) : undefined;
+      if (dated) {
+        type = dated.type;
+        schema = dated.deserializer;
+      }
       const nestedName = refName(raw) ?? refName(property.allOf?.length === 1 ? property.allOf[0] : undefined);
       const nested = nestedName ? entityOf.get(nestedName) : undefined;
       let init: string | undefined;
@@ -299,7 +310,7 @@ export function analyze(doc: JsonSchema, config: Config = {}): Model {
         type = tag.values.map(quote).join(' | ');
         init = required ? quote(tag.values[0]!) : 'undefined';
         if (!required) type += ' | undefined';
-      } else if (!nested && prop !== pkOf.get(schemaName) && specDefault(property) !== undefined) {
+      } else if (!nested && !dated && prop !== pkOf.get(schemaName) && specDefault(property) !== undefined) {
         // the spec's default: what the server means when it leaves the field out
         init = specDefault(property);
       } else if (!required || nullable) {

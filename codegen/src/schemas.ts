@@ -149,7 +149,7 @@ function literal(value: unknown): string {
 }
 
 /** `type` parenthesized when a `|` or `&` joins its top level (`{ a: 1 | 2 }` needs none, `{ a } | { b }` does). */
-function paren(type: string): string {
+export function paren(type: string): string {
   let depth = 0;
   let quote: string | undefined;
   for (let i = 0; i < type.length; i++) {

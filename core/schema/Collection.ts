@@ -19,7 +19,7 @@ import {
   type CollectionMerge,
   type EntriesMerge,
 } from './collectionMerges.js';
-import { CollectionAdder } from './CollectionAdder.js';
+import { CollectionAdder, listAdders } from './CollectionAdder.js';
 import { CollectionMover } from './CollectionMover.js';
 import { argString, collectionArgsKey, ownArg, parseArgsKey } from './collectionArgs.js';
 import type { CollectionOptions, CreateCollectionFilter } from './collectionOptions.js';
@@ -163,13 +163,16 @@ export class Collection<S extends CollectionListSchema = readonly [unknown]> ext
 
   /**
    * Builds a schema that adds items to matching lists with `merge` (and, optionally, its own filter).
-   * Its responses are lists (a page, say), read back as lists.
+   * Its responses are lists (a page, say), read back as lists; in development one that is a string or a number
+   * (which would be taken as one pk) is a NormalizeError.
    */
   addWith(
     merge: CollectionMerge,
     createCollectionFilter?: CreateCollectionFilter,
   ): CollectionAdder<ItemOf<S>, Denormalize<ItemOf<S>>[]> {
-    return new CollectionAdder(this, merge, createCollectionFilter);
+    const adder = new CollectionAdder<ItemOf<S>, Denormalize<ItemOf<S>>[]>(this, merge, createCollectionFilter);
+    if (process.env.NODE_ENV !== 'production') listAdders.add(adder);
+    return adder;
   }
 
   /**

@@ -1,9 +1,16 @@
+import { NormalizeError, describeKind } from '../errors.js';
 import { denormalizeList } from './ArraySchema.js';
 import type { Collection, CollectionListSchema } from './Collection.js';
 import type { CreateCollectionFilter } from './collectionOptions.js';
 import { SchemaNode, type DenormalizeContext, type NormalizeContext } from './SchemaNode.js';
 import type { CollectionMerge } from './collectionMerges.js';
 import type { Denormalize } from './types.js';
+
+/**
+ * Development only: the adders of `addWith`, whose responses are lists (a page): one that is a string or a number is
+ * refused rather than taken as one pk (which would list a row the server never listed once that record arrives).
+ */
+export const listAdders = new WeakSet<object>();
 
 /**
  * The schema of an endpoint that creates items (`getList.push`): normalizes the created item(s), adds
@@ -49,6 +56,12 @@ export class CollectionAdder<I = unknown, R = Denormalize<I>> extends SchemaNode
       return entries;
     }
     const list = Array.isArray(input);
+    if (process.env.NODE_ENV !== 'production' && !list && listAdders.has(this) && typeof input !== 'object')
+      throw new NormalizeError(
+        this.label,
+        `expected a list (a page) or one item, but got ${describeKind(input)}.`,
+        input,
+      );
     const pks = (list ? input : [input]).map((item) => ctx.visit(this.collection.itemSchema, item, parent, key));
     const usable = pks.filter((pk): pk is string => pk !== undefined && pk !== null && pk !== false && pk !== '');
     this.collection.addToLists(usable, mergeFor, ctx);

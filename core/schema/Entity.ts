@@ -242,15 +242,18 @@ export function plainPk(pk: string): boolean {
 /**
  * Checks and stringifies a computed pk. Strings and finite numbers are usable; `undefined`, `null`, `''`,
  * the strings `'undefined'`/`'null'`/`'NaN'` (what a template literal makes of a missing field), and
- * `'[object Object]'` are not.
+ * `'[object Object]'` are not. `validated`: the static validator's output, when that (not `input`) is what pk() read.
  */
-export function usablePk(schemaKey: string, pk: unknown, input: unknown): string {
+export function usablePk(schemaKey: string, pk: unknown, input: unknown, validated?: object): string {
   if (typeof pk === 'number' && Number.isFinite(pk)) return String(pk);
   if (typeof pk === 'string' && plainPk(pk)) return pk;
   throw new NormalizeError(
     schemaKey,
     process.env.NODE_ENV !== 'production'
-      ? `no usable primary key: pk() returned ${preview(pk)} for ${preview(input)}. ` +
+      ? validated
+        ? `no usable primary key: pk() returned ${preview(pk)} for ${preview(validated)}, the static validator's ` +
+          `output for ${preview(input)}. Declare the fields pk() reads in the validator (its output is what is stored).`
+        : `no usable primary key: pk() returned ${preview(pk)} for ${preview(input)}. ` +
           `Check that the response has the fields pk() reads, or fill them in with process().`
       : 'pk',
     input,

@@ -387,7 +387,16 @@ export class Normalizer implements NormalizeContext {
     const rawPk = plan.defaultPk
       ? plan.pkMethod.call(processed, parent, fieldKey, args)
       : Cls.pk(processed, parent, fieldKey, args);
-    const pk = typeof rawPk === 'string' && plainPk(rawPk) ? rawPk : usablePk(plan.key, rawPk ?? undefined, input);
+    const pk =
+      typeof rawPk === 'string' && plainPk(rawPk)
+        ? rawPk
+        : usablePk(
+            plan.key,
+            rawPk ?? undefined,
+            input,
+            // what pk() read when the validator ran: its output (named in the message)
+            process.env.NODE_ENV !== 'production' && plan.validator && this.validates ? processed : undefined,
+          );
     assertPkFields(Cls, plan, processed, input, args, parent, fieldKey);
     if (plan.validate) {
       const message = plan.validate(processed);
