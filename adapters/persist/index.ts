@@ -34,7 +34,8 @@ export interface PersistStorage {
   getItem(key: string): string | null | undefined | PromiseLike<string | null | undefined>;
   /**
    * Stores `value` under `key`; a returned promise is awaited before the next write (of any `persist` on this key),
-   * except by the save made as the page is hidden, which an unloading page could not wait for.
+   * 5 s at most (then, warned, the next goes on), except by the save made as the page is hidden, which an
+   * unloading page could not wait for.
    */
   setItem(key: string, value: string): unknown;
   /** Removes `key`; a returned promise is awaited before the next write. */
@@ -106,7 +107,8 @@ export interface Persistence {
   readonly restored: Promise<boolean>;
   /**
    * Saves a pending change now (after the restore), or the state a failed save or removal left out of the
-   * storage; resolves when the storage has it (or failed again, warned once). Never rejects.
+   * storage; resolves when the storage has it (or failed again, warned once), or after 5 s of a storage that does
+   * not answer (warned). Never rejects.
    */
   flush(): Promise<void>;
 }
@@ -285,6 +287,15 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   // deletions by this tab's sync, which remembers them, not by the store's marks: none is held after.)
   const release = holdTombstones(controller);
 
+  /** `result`, or nothing after 5 s: a storage that never answers (warned) holds nothing back for ever. */
+  const bounded = (result: PromiseLike<unknown>): Promise<unknown> => {
+    let hung: ReturnType<typeof setTimeout>;
+    return Promise.race([
+      Promise.resolve(result).finally(() => clearTimeout(hung)),
+      new Promise((go) => (hung = setTimeout(() => go(warn(`the storage has not answered in 5 s under '${key}'`)), 5e3))),
+    ]);
+  };
+
   /**
    * Runs a storage write after the one in flight, or now (`now`: the page is being hidden, and an unloading page
    * runs no more code); a failure warns and nothing throws.
@@ -303,8 +314,9 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     const attempt = (): Promise<void> | undefined => {
       try {
         const result = run();
+        // a write that never settles (a blocked IndexedDB) holds back the writes and reads after it 5 s at most
         if (isThenable(result))
-          return Promise.resolve(result).then(() => {
+          return bounded(result).then(() => {
             failing = false;
           }, fail);
         failing = false;
@@ -522,7 +534,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   return Object.assign(teardown, {
     restored,
     flush: async (): Promise<void> => {
-      await reading;
+      await bounded(reading);
       save();
       await writes;
     },
