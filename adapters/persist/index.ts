@@ -292,7 +292,9 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     let hung: ReturnType<typeof setTimeout>;
     return Promise.race([
       Promise.resolve(result).finally(() => clearTimeout(hung)),
-      new Promise((go) => (hung = setTimeout(() => go(warn(`the storage has not answered in 5 s under '${key}'`)), 5e3))),
+      new Promise(
+        (go) => (hung = setTimeout(() => go(warn(`the storage has not answered in 5 s under '${key}'`)), 5e3)),
+      ),
     ]);
   };
 

@@ -114,7 +114,8 @@ describe('persist: a write that never settles', () => {
     const values = new Map<string, string>();
     const storage: PersistStorage = {
       getItem: async () => null,
-      setItem: (key, value) => new Promise<void>((resolve) => setTimeout(() => resolve(void values.set(key, value)), 50)),
+      setItem: (key, value) =>
+        new Promise<void>((resolve) => setTimeout(() => resolve(void values.set(key, value)), 50)),
       removeItem: async () => undefined,
     };
     const { controller, stop } = started(storage);
