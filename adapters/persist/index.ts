@@ -12,6 +12,7 @@ import {
   Controller,
   SnapshotError,
   afterHydration,
+  inspectController,
   isHydrating,
   restoreSnapshot,
   takeSnapshot,
@@ -33,7 +34,8 @@ export interface PersistStorage {
   getItem(key: string): string | null | undefined | PromiseLike<string | null | undefined>;
   /**
    * Stores `value` under `key`; a returned promise is awaited before the next write (of any `persist` on this key),
-   * except by the save made as the page is hidden, which an unloading page could not wait for.
+   * 5 s at most (then, warned, the next goes on), except by the save made as the page is hidden, which an
+   * unloading page could not wait for.
    */
   setItem(key: string, value: string): unknown;
   /** Removes `key`; a returned promise is awaited before the next write. */
@@ -79,7 +81,7 @@ export interface PersistedState {
   readonly format: 'rx-rest';
   /** `options.version` of the app that saved it. */
   readonly version?: string | number | undefined;
-  /** When it was saved (ms since the epoch, `Date.now()`). */
+  /** When it was saved (ms since the epoch, on the controller's clock: `Date.now()` unless given as `now`). */
   readonly savedAt: number;
   /** `takeSnapshot(controller)`: no records marked INVALID, no optimistic layers. */
   readonly state: StateSnapshot;
@@ -105,7 +107,8 @@ export interface Persistence {
   readonly restored: Promise<boolean>;
   /**
    * Saves a pending change now (after the restore), or the state a failed save or removal left out of the
-   * storage; resolves when the storage has it (or failed again, warned once). Never rejects.
+   * storage; resolves when the storage has it (or failed again, warned once), or after 5 s of a storage that does
+   * not answer (warned). Never rejects.
    */
   flush(): Promise<void>;
 }
@@ -274,12 +277,26 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   let saved: StateSnapshot | undefined; // the save read after such a teardown
   let reset = false; // the store was reset before the save was read
   let leftOut = false; // a value JSON leaves out was warned about (development)
+  // `invalidateAll` / `expireAll` before the save was read: they reach the results it brings (all dated before)
+  const marks: [type: string, endpoint: any, at: number][] = [];
+  const clock = inspectController(controller).now; // the controller's, as its requests' dates
   // until the save is read, the deletion marks stay: the restore of the save meets the marks of what was
   // deleted since it was written (here, or in another tab whose sync told this one), and the merge refuses
   // its copies. Held from the start: the write of a deletion another tab's sync applies may run the sweep
   // that collects its mark before this add-on hears of the change. (A tab that opens later is told of the
   // deletions by this tab's sync, which remembers them, not by the store's marks: none is held after.)
   const release = holdTombstones(controller);
+
+  /** `result`, or nothing after 5 s: a storage that never answers (warned) holds nothing back for ever. */
+  const bounded = (result: PromiseLike<unknown>): Promise<unknown> => {
+    let hung: ReturnType<typeof setTimeout>;
+    return Promise.race([
+      Promise.resolve(result).finally(() => clearTimeout(hung)),
+      new Promise(
+        (go) => (hung = setTimeout(() => go(warn(`the storage has not answered in 5 s under '${key}'`)), 5e3)),
+      ),
+    ]);
+  };
 
   /**
    * Runs a storage write after the one in flight, or now (`now`: the page is being hidden, and an unloading page
@@ -299,8 +316,9 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     const attempt = (): Promise<void> | undefined => {
       try {
         const result = run();
+        // a write that never settles (a blocked IndexedDB) holds back the writes and reads after it 5 s at most
         if (isThenable(result))
-          return Promise.resolve(result).then(() => {
+          return bounded(result).then(() => {
             failing = false;
           }, fail);
         failing = false;
@@ -327,7 +345,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
         warn(`${at}: JSON cannot write it, so the save under '${key}' leaves it out (the store keeps it).`);
       }
     }
-    const json = () => JSON.stringify({ format: FORMAT, version, savedAt: Date.now(), state } satisfies PersistedState);
+    const json = () => JSON.stringify({ format: FORMAT, version, savedAt: clock(), state } satisfies PersistedState);
     // (in production the warning gives JSON's own message)
     if (process.env.NODE_ENV === 'production') return json();
     try {
@@ -359,6 +377,8 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   const changed = (action: ControllerAction): void => {
     const changes = action.changes;
     if (restoring || stopped || changes === undefined) return;
+    if (!ready && !action.args && (action.type == 'invalidate' || action.type == 'expire'))
+      marks.push([action.type, action.endpoint, clock()]);
     if (action.type === 'reset') {
       clearTimeout(timer);
       timer = undefined;
@@ -395,7 +415,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
       return drop(
         `is of version ${value.version}, not ${version}${process.env.NODE_ENV !== 'production' ? ' (options.version)' : ''}`,
       );
-    const now = Date.now();
+    const now = clock();
     const age = now - value.savedAt;
     if (age > maxAge)
       return drop(
@@ -408,6 +428,13 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   const apply = (raw: unknown): boolean => {
     const state = read(raw);
     if (state === false || reset) return false; // after a reset, the save is of before it
+    // (an endpoint without `testKey` cannot tell its keys: its mark reaches the keys the store knew only)
+    for (const [type, endpoint, at] of marks)
+      for (const k in state.meta) {
+        const m: any = state.meta[k];
+        if (m?.fetchedAt < at && endpoint.testKey?.(k))
+          Object.assign(m, { expiresAt: 0, markedAt: at }, type == 'invalidate' && { invalidated: true });
+      }
     if (finalState) saved = state; // torn down before the storage answered: merged with the final state in `settled`
     if (stopped) return false;
     restoring = true;
@@ -439,7 +466,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
     if (finalState) {
       // the state at teardown, merged with the save it never restored, so that neither is lost
       // (its deletion marks refuse the save's older copies of what was deleted)
-      const merged = new Controller({ environment: {}, gcTime: Infinity });
+      const merged = new Controller({ environment: {}, gcTime: Infinity, now: clock });
       try {
         if (saved) restoreSnapshot(merged, saved);
       } catch {
@@ -509,7 +536,7 @@ export function persist(controller: Controller, options: PersistOptions = {}): P
   return Object.assign(teardown, {
     restored,
     flush: async (): Promise<void> => {
-      await reading;
+      await bounded(reading);
       save();
       await writes;
     },

@@ -130,10 +130,16 @@ const ahead = (stamp: unknown) =>
   process.env.NODE_ENV !== 'production'
     ? (stamp as number) > Date.now() + 600_000 && (stamp as number) <= 8.64e15
     : (stamp as number) > Date.now() + 600_000;
+/**
+ * A key's invalidation or expiry mark (`markedAt`) ahead as a stamp is: it would keep the key invalid past every
+ * later answer (beyond what a `Date` holds, for good), which `restoreSnapshot` takes from a finite number.
+ */
+const markAhead = (meta: Record<string, unknown>) => (meta.markedAt as number) > Date.now() + 600_000;
 const isTime = (meta: unknown) =>
   isObject(meta) &&
   ['date', 'fetchedAt', 'expiresAt'].every((field) => typeof meta[field] === 'number') &&
-  !ahead(meta.fetchedAt);
+  !ahead(meta.fetchedAt) &&
+  !markAhead(meta);
 
 /** Development: where a snapshot (or a reset's `at`) holds a stamp `ahead`, for the warning. */
 function aheadAt(message: Record<string, unknown>): string | undefined {
@@ -143,8 +149,10 @@ function aheadAt(message: Record<string, unknown>): string | undefined {
     ? Object.entries(entitiesMeta).map(([key, table]) => [`entitiesMeta.${key}`, table])
     : [];
   for (const [path, table] of [...tables, ['meta', meta] as [string, unknown]])
-    for (const [key, m] of isObject(table) ? Object.entries(table) : [])
+    for (const [key, m] of isObject(table) ? Object.entries(table) : []) {
       if (isObject(m) && ahead(m.fetchedAt)) return `${path}.${key}.fetchedAt: ${String(m.fetchedAt)}`;
+      if (isObject(m) && markAhead(m)) return `${path}.${key}.markedAt: ${String(m.markedAt)}`;
+    }
   return undefined;
 }
 
@@ -195,9 +203,11 @@ const isEmpty = (snapshot: StateSnapshot) =>
  * hydrated, so the first render shows the server's data. A deleted record stays deleted in every tab,
  * however late an older copy of it comes in: each tab remembers the deletions it made or read (entity, pk
  * and the deletion's stamp; after its store collected them too), answers a hello with them, and drops a
- * copy older than a deletion it knows from what it applies. A message holding a stamp more than 10 minutes ahead
- * of this tab's clock (corrupt or hostile: it would stop this tab's ordering) is ignored with a warning, as a
- * malformed one is. A first argument that is no `Controller`, or a
+ * copy older than a deletion it knows from what it applies. A tab back from the back/forward cache says hello
+ * again. A message holding a stamp (or an invalidation's `markedAt`) more than 10 minutes ahead of this tab's
+ * clock (corrupt or hostile: it would stop this tab's ordering) is ignored with a warning, as a malformed one is;
+ * messages without the format marker (another app on the channel) are warned about once. A first argument that
+ * is no `Controller`, or a
  * `channel` that is no channel, throws a `TypeError`.
  *
  * @example
@@ -237,6 +247,7 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
   // a message from the channel is being applied: what it changes is not posted back
   let applying = false;
   let warnedVersion = false;
+  let warnedForeign = false;
 
   const post = (kind: SyncMessage['kind'], extra?: Partial<SyncMessage>) => {
     try {
@@ -323,8 +334,18 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
       return;
     }
     const problem = syncMessageProblem(message);
-    if (problem !== undefined)
-      return warn(process.env.NODE_ENV !== 'production' ? `ignored a message with ${problem}:` : 'ignored', message);
+    if (problem !== undefined) {
+      // another app's messages on a shared channel: said once (one each would flood the console)
+      if (version || !warnedForeign)
+        warn(
+          process.env.NODE_ENV !== 'production'
+            ? `ignored a message with ${problem}${version ? '' : ' (said once: later ones are ignored silently)'}:`
+            : 'ignored',
+          message,
+        );
+      warnedForeign ||= !version;
+      return;
+    }
     if (message.from === id || (message.to !== undefined && message.to !== id)) return;
     if (message.kind === 'hello') {
       const snapshot = takeSnapshot(controller, { invalid: true });
@@ -375,10 +396,13 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
 
   let stopped = false;
   let subscription: { unsubscribe(): void } | undefined;
+  // back from the back/forward cache: what the other tabs changed meanwhile never reached this one
+  const onShow = (event: { persisted?: boolean }) => event.persisted && post('hello');
   const stop = () => {
     if (stopped) return;
     stopped = true;
     cancelHeld();
+    globalThis.removeEventListener?.('pageshow', onShow);
     subscription?.unsubscribe();
     if (channel.addEventListener) channel.removeEventListener?.('message', receive);
     else if (channel.onmessage === receive) channel.onmessage = null;
@@ -406,6 +430,7 @@ export function syncTabs(controller: Controller, options: SyncTabsOptions = {}):
       (channel as MessagePort).start?.();
     } else channel.onmessage = receive;
     post('hello');
+    globalThis.addEventListener?.('pageshow', onShow);
   }
   return stop;
 }
