@@ -301,7 +301,10 @@ export class Controller {
     this.#requests.mark('invalidate', [endpoint.key(...args)], endpoint, args);
   }
 
-  /** Marks every stored result of this endpoint invalid. */
+  /**
+   * Marks every stored result of this endpoint invalid: those this controller requested, and those restored (a server
+   * render, persist, another tab) whose key the endpoint's `testKey` matches.
+   */
   invalidateAll(endpoint: ControllerEndpoint): void {
     this.#markAll('invalidate', endpoint);
   }
@@ -320,7 +323,11 @@ export class Controller {
     this.#alive(verb);
     if (process.env.NODE_ENV !== 'production') checkVerbTarget(`controller.${verb}`, endpoint);
     else if (typeof endpoint?.key != 'function') throw new TypeError(`${verb}(endpoint)`);
-    this.#requests.mark(mark, this.#cache.keysOf(endpoint), endpoint);
+    // the keys requested here, and those stored without a request of this controller (restored) that are its own
+    const keys = new Set(this.#cache.keysOf(endpoint));
+    for (const key in this.#store.getState().endpoints)
+      if ((endpoint as { testKey?(key: string): boolean }).testKey?.(key)) keys.add(key);
+    this.#requests.mark(mark, keys, endpoint);
   }
 
   /**
