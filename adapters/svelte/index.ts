@@ -327,7 +327,8 @@ function follow<E extends ReadEndpoint, S>(
   const list = (a: QueryArgs<E> | null) => (a === null ? [null] : a === undefined ? [] : [a]) as EndpointArgs<E>;
   let commit: (() => void) | undefined; // sets the latest state, if it waits for the end of the task
   let last: S | undefined; // the state set last
-  const flush = () => (flushQueries(), commit?.());
+  const later = () => commit?.(); // what a subscription's emission asks to run at the end of the task
+  const flush = () => (flushQueries(), later());
   const now = () => (flush(), commit ? last! : peek(list(get(args$)))); // `commit` is set while subscribed
   const idle = peek([null] as EndpointArgs<E>); // the first value, before a subscriber
   if (typeof window === 'undefined')
@@ -336,11 +337,13 @@ function follow<E extends ReadEndpoint, S>(
     let key: unknown;
     let current: { unsubscribe(): void } | undefined;
     let latest: S;
-    // a state whose fields are those set last (a switch of args while the same placeholder stands in, or from one
-    // loading request to another): nothing to update (a `$todos.data` in an {#each} re-renders every row)
-    // (a store's states all have the same fields)
-    const next = (state: S) =>
-      (Object.keys(state as object) as (keyof S)[]).some((key) => state[key] !== last?.[key]) && set((last = state));
+    // sets the latest state, unless its fields are those set last (a switch of args while the same placeholder stands
+    // in, or from one loading request to another): nothing to update (a `$todos.data` in an {#each} re-renders every
+    // row) (a store's states all have the same fields). A loop, not `Object.keys(...).some(...)`: no array or closure
+    // per state on every write's path
+    const next = () => {
+      for (const key in latest) if (latest[key] !== last?.[key]) return set((last = latest));
+    };
     const stopArgs = args$.subscribe((a) => {
       let request: unknown;
       try {
@@ -354,11 +357,11 @@ function follow<E extends ReadEndpoint, S>(
       key = request;
       current = open(list(a)).subscribe((state) => {
         latest = state;
-        if (batch && current) afterQueries(() => commit?.());
-        else next(state);
+        if (batch && current) afterQueries(later);
+        else next();
       });
     });
-    commit = () => next(latest);
+    commit = next;
     return () => {
       stopArgs();
       commit = undefined;
@@ -405,7 +408,8 @@ function query<E extends ReadEndpoint>(
 function reconciled<S extends QueryResult<unknown>>(): (viewed: S) => S {
   const rows = reconcileRows();
   return (viewed) => {
-    const data = rows(viewed.data);
+    // untracked: a store may emit while a derived or the template reads it, and the rows' signals are written then
+    const data = untrack(() => rows(viewed.data));
     return data === viewed.data ? viewed : { ...viewed, data };
   };
 }
