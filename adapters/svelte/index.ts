@@ -337,13 +337,15 @@ function follow<E extends ReadEndpoint, S>(
     let key: unknown;
     let current: { unsubscribe(): void } | undefined;
     let latest: S;
-    // sets the latest state, unless its fields are those set last (a switch of args while the same placeholder stands
-    // in, or from one loading request to another): nothing to update (a `$todos.data` in an {#each} re-renders every
-    // row) (a store's states all have the same fields). A loop, not `Object.keys(...).some(...)`: no array or closure
-    // per state on every write's path
-    const next = () => {
-      for (const key in latest) if (latest[key] !== last?.[key]) return set((last = latest));
+    // whether the latest state's fields differ from those set last: a state whose fields are those (a switch of args
+    // while the same placeholder stands in, from one loading request to another, a write that only updated rows) has
+    // nothing to update (a `$todos.data` in an {#each} re-renders every row) (a store's states all have the same
+    // fields). A loop, not `Object.keys(...).some(...)`: no array or closure per state on every write's path
+    const differs = () => {
+      for (const key in latest) if (latest[key] !== last?.[key]) return true;
+      return false;
     };
+    const next = () => differs() && set((last = latest));
     const stopArgs = args$.subscribe((a) => {
       let request: unknown;
       try {
@@ -357,8 +359,10 @@ function follow<E extends ReadEndpoint, S>(
       key = request;
       current = open(list(a)).subscribe((state) => {
         latest = state;
-        if (batch && current) afterQueries(later);
-        else next();
+        // a state like the one set last waits for nothing: the task's end would set nothing (if another of its states
+        // differs, that one asks, and the end of the task sets the latest)
+        if (!batch || !current) next();
+        else if (differs()) afterQueries(later);
       });
     });
     commit = next;
