@@ -333,7 +333,8 @@ function follow<E extends ReadEndpoint, S>(
   const list = (a: QueryArgs<E> | null) => (a === null ? [null] : a === undefined ? [] : [a]) as EndpointArgs<E>;
   let commit: (() => void) | undefined; // sets the latest state, if it waits for the end of the task
   let last: S | undefined; // the state set last
-  const flush = () => (flushQueries(), commit?.());
+  const later = () => commit?.(); // what a subscription's emission asks to run at the end of the task
+  const flush = () => (flushQueries(), later());
   const now = () => (flush(), commit ? last! : peek(list(get(args$)))); // `commit` is set while subscribed
   const idle = peek([null] as EndpointArgs<E>); // the first value, before a subscriber
   if (typeof window === 'undefined')
@@ -342,11 +343,15 @@ function follow<E extends ReadEndpoint, S>(
     let key: unknown;
     let current: { unsubscribe(): void } | undefined;
     let latest: S;
-    // a state whose fields are those set last (a switch of args while the same placeholder stands in, or from one
-    // loading request to another): nothing to update (a `$todos.data` in an {#each} re-renders every row)
-    // (a store's states all have the same fields)
-    const next = (state: S) =>
-      (Object.keys(state as object) as (keyof S)[]).some((key) => state[key] !== last?.[key]) && set((last = state));
+    // whether the latest state's fields differ from those set last: a state whose fields are those (a switch of args
+    // while the same placeholder stands in, from one loading request to another, a write that only updated rows) has
+    // nothing to update (a `$todos.data` in an {#each} re-renders every row) (a store's states all have the same
+    // fields). A loop, not `Object.keys(...).some(...)`: no array or closure per state on every write's path
+    const differs = () => {
+      for (const key in latest) if (latest[key] !== last?.[key]) return true;
+      return false;
+    };
+    const next = () => differs() && set((last = latest));
     const stopArgs = args$.subscribe((a) => {
       let request: unknown;
       try {
@@ -362,11 +367,13 @@ function follow<E extends ReadEndpoint, S>(
       current = open(list(a)).subscribe((state) => {
         if (request !== key) return; // a request left: what it emits until the end of the task is no one's
         latest = state;
-        if (batch && current) afterQueries(() => commit?.());
-        else next(state);
+        // a state like the one set last waits for nothing: the task's end would set nothing (if another of its states
+        // differs, that one asks, and the end of the task sets the latest)
+        if (!batch || !current) next();
+        else if (differs()) afterQueries(later);
       });
     });
-    commit = () => next(latest);
+    commit = next;
     return () => {
       stopArgs();
       commit = undefined;
@@ -413,7 +420,8 @@ function query<E extends ReadEndpoint>(
 function reconciled<S extends QueryResult<unknown>>(): (viewed: S) => S {
   const rows = reconcileRows();
   return (viewed) => {
-    const data = rows(viewed.data);
+    // untracked: a store may emit while a derived or the template reads it, and the rows' signals are written then
+    const data = untrack(() => rows(viewed.data));
     return data === viewed.data ? viewed : { ...viewed, data };
   };
 }

@@ -86,7 +86,10 @@ const refuse = (_target: Target, key: PropertyKey): never => {
 const put = Map.prototype.set as (this: Map<Target, number>, key: Target, value: number) => unknown;
 const version = Map.prototype.get as (this: Map<Target, number>, key: Target) => number;
 
-/** Maps a query's data to the same data with its entities as rows (see `keepRows`); the cache's objects are not changed. */
+/**
+ * Maps a query's data to the same data with its entities as rows (see `keepRows`); the cache's objects are not changed.
+ * Call it untracked (`untrack`).
+ */
 export function reconcileRows(): <T>(data: T) => T {
   // the rows' signals (row → version). Made with the query, not by a read: a SvelteMap made by the reaction that
   // first reads a key makes that key's signal the reaction's own state, which it does not track.
@@ -101,14 +104,6 @@ export function reconcileRows(): <T>(data: T) => T {
     if ((proto === prototype ? keys : pkFields.get(proto)!).has(key)) return;
     shown.add(key);
     versions.has(target);
-  };
-  /**
-   * Whether a field the rows' reads tracked differs in `record` from `before` (changed, gained or gone), or, once a
-   * read tracked a row's keys (`Object.keys`, a spread, JSON: each of its fields is tracked then), a field joined.
-   */
-  const changed = (before: Record, record: Record): boolean => {
-    for (const field of shown) if (before[field as string] !== record[field as string]) return true;
-    return keyed && Object.keys(record).length !== Object.keys(before).length;
   };
   let keyed = false;
   /** Tracks a read of a field the record does not have (yet): a string key that is no member of the class. */
@@ -149,17 +144,24 @@ export function reconcileRows(): <T>(data: T) => T {
     put.call(versions, target, 0); // its signal is made when a field is first read
     return new Proxy(target, handler);
   };
-  /** Shows `entity` in the row: its signal is bumped when a field changed (the effects that read the row run again). */
+  /**
+   * Shows `entity` in the row: its signal is bumped (the effects that read the row run again) when a field the rows'
+   * reads tracked differs from the record before (changed, gained or gone), or, once a read tracked a row's keys
+   * (`Object.keys`, a spread, JSON: each of its fields is tracked then), a field joined. (One function: a page's
+   * first writes run it before the engine has type feedback for it, where every call counts.)
+   */
   const update = (row: object, entity: Entity) => {
     const target = (row as { [TARGET]: Target })[TARGET];
     const before = target[RECORD];
     const record = (target[RECORD] = entity as unknown as Record);
-    if (changed(before, record)) versions.set(target, version.call(versions, target) + 1);
+    let changed = keyed && Object.keys(record).length !== Object.keys(before).length;
+    for (const field of shown) changed ||= before[field as string] !== record[field as string];
+    if (changed) versions.set(target, version.call(versions, target) + 1);
   };
   /** Lets go of a row that left the data: its signal leaves the map. */
   const drop = (row: object) => versions.delete((row as { [TARGET]: Target })[TARGET]);
 
-  const rows = keepRows<object>({ create, update, drop });
-  // untracked: a store may emit while a derived or the template reads it, and the rows' signals are written then
-  return (data) => untrack(() => rows(data));
+  // to be called untracked: a store may emit while a derived or the template reads it, and the rows' signals are
+  // written then (`reconciled` in index.ts)
+  return keepRows<object>({ create, update, drop });
 }

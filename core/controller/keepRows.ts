@@ -249,8 +249,15 @@ export function keepRows<R extends object>(kind: RowKind<R>): <T>(data: T) => T 
   };
 
   return <T>(data: T): T => {
-    const same = last === undefined ? undefined : unchanged(data);
-    if (same !== undefined) return same as T;
+    // a list whose rows are those of the last one (a write that changed records only) is compared here, not through
+    // `unchanged`: one call less on every write's path
+    const list = Array.isArray(data) && Array.isArray(last) ? lists.get(last) : undefined;
+    if (list !== undefined) {
+      if (sameRows(data as unknown[], list)) return last as T;
+    } else if (last !== undefined) {
+      const same = unchanged(data);
+      if (same !== undefined) return same as T;
+    }
     visit++;
     seen = 0;
     let out: unknown = data;

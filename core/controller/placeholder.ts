@@ -63,6 +63,9 @@ export function keepPrevious<S extends QueryState<unknown>>(
         return data !== shown && ((shown = data), true);
       };
       const subscription = states$.subscribe((state) => {
+        // without keepPreviousData nothing is held or watched: the state as shown, in one call (a page's first writes
+        // run this before the engine has type feedback for it, where every call counts)
+        if (!keep) return subscriber.next(present({ ...state, placeholder: false }));
         latest = state;
         let out = show(state, list);
         if (out.placeholder && live && !watch && from !== undefined) {
