@@ -109,8 +109,36 @@ export interface ResolvedOptions {
   readonly gcTime: number;
 }
 
-/** The controller's options, each missing one at the default documented above. */
+/**
+ * The controller's options, each missing one at the default documented above. In development a numeric option that
+ * is no number of its kind (`NaN`, a string, a negative value, `true`: it would mean something else silently) throws
+ * a `TypeError` naming it, as an endpoint's do (`EndpointDefinitionError`).
+ */
 export function cacheOptions(options: ControllerOptions): ResolvedOptions {
+  if (process.env.NODE_ENV !== 'production') {
+    // what each numeric lifecycle option takes
+    const takes: { readonly [option: string]: string } = {
+      retry: 'a number of retries, 0 or more (Infinity: no end), or false (none)',
+      retryDelay: 'a number of milliseconds, 0 or more, or a function (attempt, error) => milliseconds',
+      gcTime: 'a number of milliseconds, 0 or more (Infinity: keeps everything)',
+    };
+    for (const option in takes) {
+      const value = (options as Record<string, unknown>)[option];
+      if (
+        value !== undefined &&
+        !(typeof value == 'number'
+          ? value >= 0
+          : value === false
+            ? option == 'retry'
+            : typeof value == 'function' && option == 'retryDelay')
+      )
+        throw new TypeError(
+          `new Controller({ ${option} }): ${option} must be ${takes[option]}, not ${typeof value} ${
+            typeof value == 'function' ? value.name || 'function' : (JSON.stringify(value) ?? String(value))
+          }.`,
+        );
+    }
+  }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new TypeError(
       process.env.NODE_ENV !== 'production'

@@ -3,7 +3,10 @@
  * and the schemas of its schema classes (found by walking their fields). Computed once per schema.
  */
 import { planOf } from './entityPlan.js';
-import { Invalidate } from './Invalidate.js';
+import { SchemaNode } from './SchemaNode.js';
+
+/** The members of the schema classes that hold schemas. */
+type Members = { schema?: unknown; entity?: unknown; collection?: unknown };
 
 const found = new WeakMap<object, ReadonlySet<string>>();
 const NONE: ReadonlySet<string> = new Set();
@@ -12,8 +15,8 @@ const isObject = (value: unknown): value is object =>
   (typeof value === 'object' && value !== null) || typeof value === 'function';
 
 /**
- * The tables of the entities `schema` holds at any depth (a superset when a schema class keeps other
- * values than schemas: they are walked too, and only entity classes count), except under an `Invalidate`: it
+ * The tables of the entities `schema` holds at any depth (in a schema class, in the members that hold its schemas:
+ * `schema`, `entity`, `collection`; not in others, a subclass's own), except under an `Invalidate`: it
  * writes its entities' own tables, not those nested in them; none for a value that is no object or class.
  *
  * @example
@@ -34,10 +37,13 @@ export function schemaTables(schema: unknown): ReadonlySet<string> {
       if (plan) {
         keys.add(plan.key);
         if (!own) for (const field of plan.schemaFields) visit(field.schema);
-      } else if (typeof node === 'object') {
-        own ||= node instanceof Invalidate;
-        for (const value of Object.values(node)) visit(value, own);
-      }
+      } else if (node instanceof SchemaNode) {
+        // a schema class's schemas are in these members (`itemSchema` is made of `schema`; `entity` is an
+        // Invalidate's): its others (a subclass's own) write nothing
+        visit((node as Members).schema, own);
+        visit((node as Members).collection, own);
+        visit((node as Members).entity, true);
+      } else if (typeof node === 'object') for (const value of Object.values(node)) visit(value, own);
     };
     visit(schema);
     found.set(schema, (tables = keys));

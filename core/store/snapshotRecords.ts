@@ -139,12 +139,23 @@ function firstUse(Cls: typeof Entity, plan: EntityPlan): void {
       });
   }
   if (drops.length === 0) return;
-  // until they are dropped (the plan is made in the middle of a read or a write), its reads take them for missing
+  // until they are dropped (the plan is made in the middle of a read or a write), its reads take them for missing,
+  // and a write (a partial one, perhaps the one that made the plan) replaces one instead of merging into it
   const own = plan.validate;
-  const guarded = plan as { validate: EntityPlan['validate'] };
+  const policy = plan.writePolicy;
+  const rules = policy ?? Cls;
+  const guarded = plan as { validate: EntityPlan['validate']; writePolicy: EntityPlan['writePolicy'] };
   guarded.validate = (record: Readonly<Record<string, unknown>>) => (refused.has(record) ? 'refused' : own?.(record));
+  guarded.writePolicy = {
+    shouldUpdate: (...args: Parameters<typeof Cls.shouldUpdate>) => refused.has(args[2]) || rules.shouldUpdate(...args),
+    shouldReorder: (...args: Parameters<typeof Cls.shouldReorder>) =>
+      !refused.has(args[2]) && rules.shouldReorder(...args),
+    merge: (stored: Record<string, unknown>, incoming: Record<string, unknown>) =>
+      refused.has(stored) ? incoming : rules.merge(stored, incoming),
+  } as unknown as typeof Entity;
   queueMicrotask(() => {
     guarded.validate = own;
+    guarded.writePolicy = policy;
     for (const run of drops) run();
   });
 }

@@ -116,8 +116,10 @@ const MAX_TIME = 8.64e15;
  * every request of this one as older); and a `date` (when a result or record arrived, what a key's
  * freshness counts from) later than `now`, which is `now`: a forged snapshot or a server clock ahead
  * then keeps a key fresh for its endpoint's lifetime from now at most (see QueryReader's `expiryOf`),
- * while a server a few seconds ahead still hydrates fresh keys. The controller orders its own writes
- * after the newest time it holds (see `Requests`; ordering reads `fetchedAt`, kept).
+ * while a server a few seconds ahead still hydrates fresh keys; a key marked since its last answer
+ * (`markedAt`: `expireAll`, `invalidate`) is stale by now at least, as the clock that marked it meant.
+ * The controller orders its own writes after the newest time it holds (see `Requests`; ordering reads
+ * `fetchedAt`, kept).
  */
 export function restoreState(json: unknown, now: number, source = 'restoreSnapshot'): State {
   const fail = (path: string, detail: string): never => {
@@ -164,6 +166,8 @@ export function restoreState(json: unknown, now: number, source = 'restoreSnapsh
         );
     }
     times.date = Math.min(times.date as number, now);
+    // marked since its last answer (`expireAll`, perhaps on a clock ahead of this one): stale here too
+    if (m.markedAt) times.expiresAt = Math.min(times.expiresAt as number, now);
     return times as EntityMeta;
   };
   expectUnkeyedTables(json.unkeyed); // a snapshot's tables named after classes that another build may name otherwise

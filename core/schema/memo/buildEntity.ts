@@ -134,14 +134,6 @@ export function readRows(
 }
 
 /**
- * The depth limit: an entity read past its `maxEntityDepth` is read shallow, with its own fields and
- * deserialized values and its nested schema fields left as stored (pks).
- */
-function shallowEntity(plan: EntityPlan, record: Record<string, unknown>): object {
-  return fillFields(plan, new plan.make(), record);
-}
-
-/**
  * The entity `pk` of `schema` past the depth limit, from the tables `entities` (INVALID without a record), kept
  * per record in `kept` so that repeated reads give the same object; recorded in `rec` under the class's shallow
  * marker, so that validating the read reads it shallow again.
@@ -156,9 +148,12 @@ export function shallowRead(
 ): unknown {
   const record = ownValue(ownValue(entities, plan.key), pk);
   let value: unknown = INVALID;
-  if (typeof record === 'object' && record !== null) {
+  // a record the class's checks refuse (restored before the class was used) reads as missing, as within the limit
+  if (typeof record === 'object' && record !== null && !plan.validate?.(record as Record<string, unknown>)) {
     value = kept.get(record);
-    if (value === undefined) kept.set(record, (value = shallowEntity(plan, record as Record<string, unknown>)));
+    // read shallow: its own fields and deserialized values, its nested schema fields left as stored (pks)
+    if (value === undefined)
+      kept.set(record, (value = fillFields(plan, new plan.make(), record as Record<string, unknown>)));
   }
   rec.record(shallowMarker(schema), plan.key, pk, value);
   return value;
