@@ -69,6 +69,7 @@ export default defineConfig({
             'test/review13/**/*.dom.test.tsx',
             'test/review14/adapters/**/*.dom.test.tsx',
             'test/review15/adapters/**/*.dom.test.tsx',
+            'test/review15/solid/**/*.dom.test.tsx',
           ],
         },
       },

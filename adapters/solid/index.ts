@@ -189,7 +189,8 @@ export function createQueryState<E extends ReadEndpoint>(
 
 /**
  * The data of one request as a Solid `Resource`: suspends in `<Suspense>` until the first data,
- * throws a surfaced error to `<ErrorBoundary>`, then updates in place on every later emission.
+ * throws a surfaced error to `<ErrorBoundary>`, then updates in place on every later emission (data invalidated
+ * or deleted stays until its refetch answers: the new data, or the error for `<ErrorBoundary>`).
  * A changed accessor value switches requests (also inside `startTransition`); `() => null` keeps it
  * idle. With `keepPreviousData` a switch never suspends: the old data stays, `todos.placeholder` true.
  *
@@ -246,7 +247,7 @@ function queryResource<E extends ReadEndpoint>(
   }
   const hydrating = fromServer(controller, untrack(request).key);
   const state = observeIn(endpoint, request, controller, call, options, poll, hydrating?.ready);
-  return suspending(state, hydrating?.sent);
+  return suspending(state, request, hydrating?.sent);
 }
 
 /** `createMutation`'s result: its state as accessors, `mutate` and `reset`. */
@@ -482,15 +483,27 @@ function reconciled<S extends QueryResult<unknown>>(): (state: S) => S {
 
 /**
  * A `Resource` whose source is the query state: every emission is a new load, answered synchronously
- * (data, or a thrown error), so it updates in place; only a loading state leaves a pending promise.
+ * (data, or a thrown error), so it updates in place; only a loading state leaves a pending promise, unless
+ * the request showed data: invalidated or deleted data is kept (TanStack's refetch) until the refetch answers.
  * While hydrating, its first value is what the server sent (`sent`): it reads the state's data instead.
  * (One form, `readingData`'s, with or without `sent`: a view of the resource with its fields and `placeholder`.)
  */
-function suspending<T>(state: Accessor<QueryResult<T>>, sent?: (held: unknown) => boolean): QueryResource<T> {
+function suspending<T>(
+  state: Accessor<QueryResult<T>>,
+  request: Accessor<{ key: unknown }>,
+  sent?: (held: unknown) => boolean,
+): QueryResource<T> {
+  // the last data of the request shown (a switch of request forgets it: a request with no data suspends)
+  let key = untrack(request).key;
+  let last = untrack(state).data;
   const [resource] = createResource<T | undefined, QueryResult<T>>(state, (current) => {
-    if (current.loading) return new Promise<T>(() => {}); // replaced by the load of the next emission
-    if (current.error && current.data === undefined) throw current.error;
-    return current.data; // undefined when idle
+    if (key !== (key = untrack(request).key)) last = undefined;
+    if (current.loading) return last ?? new Promise<T>(() => {}); // replaced by the load of the next emission
+    if (current.error && current.data === undefined) {
+      last = undefined; // the refetch answered: nothing is kept after its error
+      throw current.error;
+    }
+    return (last = current.data); // undefined when idle
   });
   return readingData(
     resource as Resource<unknown>,
