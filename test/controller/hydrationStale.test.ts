@@ -7,8 +7,8 @@
  * before, and after the hydration the usual triggers (a new subscriber, focus, polling) refetch stale data.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Controller, holdHydration, restoreSnapshot, takeSnapshot } from '../../core/index.js';
-import { TodoResource, useTodoServer } from '../reliability/faultHarness.js';
+import { holdHydration } from '../../core/index.js';
+import { TodoResource, restoredFromServer, useTodoServer } from '../reliability/faultHarness.js';
 
 useTodoServer();
 
@@ -18,19 +18,7 @@ afterEach(() => releases.splice(0).forEach((release) => release()));
 const Expiring = TodoResource.get.extend({ dataExpiryLength: 0 });
 
 /** A browser controller holding what a server controller fetched (through a snapshot), and its requests. */
-async function fromServer(endpoint = Expiring) {
-  const server = new Controller({ retry: 0 });
-  await server.fetch(endpoint, { id: 1 });
-  const snapshot = takeSnapshot(server);
-  server.dispose();
-  const urls: string[] = [];
-  const browser = new Controller({
-    retry: 0,
-    fetch: (input, init) => (urls.push(String(input)), globalThis.fetch(input, init)),
-  });
-  restoreSnapshot(browser, snapshot);
-  return { browser, urls };
-}
+const fromServer = (endpoint = Expiring) => restoredFromServer((server) => server.fetch(endpoint, { id: 1 }));
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 

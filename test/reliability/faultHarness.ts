@@ -6,7 +6,7 @@
 import { http, HttpResponse, delay, type JsonBodyType } from 'msw';
 import { BehaviorSubject, Subject } from 'rxjs';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
-import { Controller, type ControllerOptions, type State } from '../../core/index.js';
+import { Controller, restoreSnapshot, takeSnapshot, type ControllerOptions, type State } from '../../core/index.js';
 import { Todo } from '../fixtures/entities.js';
 import { API, createTodoServer, type TodoJson } from '../fixtures/todoServer.js';
 import { TodoResource } from '../fixtures/todoResource.js';
@@ -35,6 +35,24 @@ export function useTodoServer() {
   });
   afterAll(() => fake.server.close());
   return fake;
+}
+
+/**
+ * A browser controller holding, through a snapshot, what a server controller (`retry: 0`) fetched in `fill`, and
+ * the URLs the browser controller requests afterwards.
+ */
+export async function restoredFromServer(fill: (server: Controller) => Promise<unknown>) {
+  const server = new Controller({ retry: 0 });
+  await fill(server);
+  const snapshot = takeSnapshot(server);
+  server.dispose();
+  const urls: string[] = [];
+  const browser = new Controller({
+    retry: 0,
+    fetch: (input, init) => (urls.push(String(input)), globalThis.fetch(input, init)),
+  });
+  restoreSnapshot(browser, snapshot);
+  return { browser, urls };
 }
 
 /** A controller for tests that want failures reported at once (no retries) unless they say otherwise. */

@@ -18,6 +18,7 @@
  * npx tsx test/bench/browser/count.ts solid rx-reconcile 500 profile 12
  */
 import { launchBrowser } from '../../e2e/browser.js';
+import { summarize, type Profile } from './cpuProfile.js';
 import { servePages } from './pages.js';
 
 const [page = 'svelte', name = 'rx-store-reconcile', size = '500', mode = 'calls', count = '1'] = process.argv.slice(2);
@@ -31,16 +32,6 @@ const POSITIONS = process.env.COUNT_POS?.split(',').map(Number);
 /** V8's `--invocation-count-for-feedback-allocation` in Chromium. */
 const FEEDBACK_AFTER = 8;
 
-interface Node {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: Node[];
-  samples: number[];
-  timeDeltas: number[];
-}
 interface Coverage {
   result: {
     url: string;
@@ -72,25 +63,6 @@ function* functionsOf(coverage: Coverage) {
   }
 }
 
-/** Adds a profile's samples to `self` and `total` (ms per function, each function once per stack). */
-function summarize(profile: Profile) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const label = ({ callFrame: { functionName, url, lineNumber } }: Node) =>
-    `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
-  profile.samples.forEach((sample, k) => {
-    const ms = (profile.timeDeltas[k + 1] ?? 0) / 1000;
-    add(self, label(byId.get(sample)!), ms);
-    const seen = new Set<string>();
-    for (let at: number | undefined = sample; at !== undefined; at = parent.get(at)) {
-      const l = label(byId.get(at)!);
-      if (!seen.has(l)) add(total, l, ms);
-      seen.add(l);
-    }
-  });
-}
-
 try {
   for (let p = 0; p < PAGES; p++) {
     const tab = await browser.context.newPage();
@@ -115,7 +87,8 @@ try {
       own.push(
         await tab.evaluate(([id, title]) => window.bench!.update(id, title), [1 + ((i * 7919) % n), `u${i}`] as const),
       );
-      if (profiled) summarize(((await cdp.send('Profiler.stop')) as unknown as { profile: Profile }).profile);
+      if (profiled)
+        summarize(((await cdp.send('Profiler.stop')) as unknown as { profile: Profile }).profile, self, total);
       if (counted) {
         const coverage = (await cdp.send('Profiler.takePreciseCoverage')) as unknown as Coverage;
         for (const { label, ranges } of functionsOf(coverage)) {

@@ -9,6 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { launchBrowser } from '../../e2e/browser.js';
+import { summarize, type Profile } from './cpuProfile.js';
 import { servePages } from './pages.js';
 
 const [page = 'solid', name = 'rx', size = '5000', only = 'all'] = process.argv.slice(2);
@@ -16,40 +17,6 @@ const n = Number(size);
 const WARM = Number(process.env.PROFILE_WARM ?? 0);
 const { origin, outDir, close } = await servePages([page], { minify: false });
 const browser = await launchBrowser();
-
-interface Node {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: Node[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** Self and total milliseconds per function (name and place), summed over the profile's samples. */
-function summarize(profile: Profile, self: Map<string, number>, total: Map<string, number>) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const label = (node: Node) => {
-    const file = node.callFrame.url.split('/').pop() ?? '';
-    return `${node.callFrame.functionName || '(anonymous)'} ${file}:${node.callFrame.lineNumber + 1}`;
-  };
-  profile.samples.forEach((id, i) => {
-    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-    const node = byId.get(id)!;
-    self.set(label(node), (self.get(label(node)) ?? 0) + ms);
-    const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const l = label(byId.get(at)!);
-      if (seen.has(l)) continue;
-      seen.add(l);
-      total.set(l, (total.get(l) ?? 0) + ms);
-    }
-  });
-}
 
 const print = (title: string, map: Map<string, number>, count = 25) => {
   console.log(`\n${title}`);

@@ -10,7 +10,8 @@ import {
   RestEndpoint,
   createResource,
   schema,
-  type Controller,
+  Controller,
+  type ControllerOptions,
   type StoreSnapshot,
 } from '../../../core/index.js';
 
@@ -167,6 +168,23 @@ export function useLiveServer() {
 }
 
 export const todo = (id: number, title = `todo ${id}`, completed = false) => ({ id, title, completed });
+
+/**
+ * A controller (`retry: 0`, then `options`) that ran `load` while the server held todos `ids` (`todo(id)`); the
+ * requests made after it are held (`live.hold.on`).
+ */
+export async function loadedThenHeld(
+  live: ReturnType<typeof useLiveServer>,
+  ids: number[],
+  load: (c: Controller) => Promise<unknown>,
+  options: ControllerOptions = {},
+): Promise<Controller> {
+  for (const id of ids) live.todos.set(id, todo(id));
+  const c = new Controller({ retry: 0, ...options });
+  await load(c);
+  live.hold.on = true;
+  return c;
+}
 
 /** Lets pending promises and msw's answers run. */
 export const flush = async (rounds = 10) => {

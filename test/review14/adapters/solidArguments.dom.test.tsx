@@ -4,7 +4,6 @@
  * TypeError naming the function the app called and the argument, not an error from deep inside the core.
  */
 import { describe, expect, it } from 'vitest';
-import { createRoot } from 'solid-js';
 import { Controller } from '../../../core/index.js';
 import {
   createInfiniteQuery,
@@ -16,23 +15,10 @@ import {
   useSuspense,
 } from '../../../adapters/solid/index.js';
 import { TodoResource } from '../../fixtures/todoResource.js';
+import { thrownIn } from '../../fixtures/solidRoots.js';
 
 const controller = new Controller();
 type Get = typeof TodoResource.get;
-
-/** What `run` throws inside a reactive root (disposed at once). */
-function thrownIn(run: () => unknown): unknown {
-  return createRoot((dispose) => {
-    try {
-      run();
-    } catch (error) {
-      return error;
-    } finally {
-      dispose();
-    }
-    return undefined;
-  });
-}
 
 describe('an endpoint that is not one', () => {
   it.each([

@@ -3,34 +3,20 @@
  * task (a `<Show>` toggled off and on, a `<Dynamic>` or keyed branch rebuilt) keeps its request in flight: one
  * request, none aborted. A query disposed for good still aborts its request once the task ended.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@solidjs/testing-library';
 import { createSignal, Show } from 'solid-js';
 import { http, HttpResponse, delay } from 'msw';
-import { setupServer } from 'msw/node';
 import { Controller, inspectController } from '../../../core/index.js';
 import { ControllerProvider, createQuery, createQueryState } from '../../../adapters/solid/index.js';
 import { API } from '../../fixtures/todoServer.js';
 import { recordRequests } from '../../fixtures/userLists.js';
 import { TodoResource, todoRow } from '../../fixtures/todoResource.js';
+import { useSlowTodoServer } from '../../fixtures/slowTodos.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => (server.resetHandlers(), cleanup()));
-afterAll(() => server.close());
-
+const { server, slowTodos: answeredAfter } = useSlowTodoServer(cleanup);
 /** `GET /todos/:id` answered after 50 ms; counts the requests aborted. */
-function slowTodos() {
-  const seen = { aborted: 0 };
-  server.use(
-    http.get(`${API}/todos/:id`, async ({ request, params }) => {
-      request.signal.addEventListener('abort', () => seen.aborted++);
-      await delay(50);
-      return HttpResponse.json(todoRow(Number(params.id)));
-    }),
-  );
-  return { seen, requests: recordRequests(server) };
-}
+const slowTodos = () => answeredAfter(50);
 
 function StateTitle() {
   const todo = createQueryState(TodoResource.get, { id: 1 });

@@ -6,27 +6,14 @@
  * `pagehide` listeners returned, so a write that waits for the one in flight is never made: "at once" means
  * the storage is called inside the event.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Controller, RestEndpoint } from '../../../core/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { Controller } from '../../../core/index.js';
 import { persist, type PersistStorage } from '../../../adapters/persist/index.js';
-import { PlainTodo } from '../../fixtures/entities.js';
+import { todo, todoEndpoint, useAddonTest } from '../../fixtures/addonTests.js';
 
-const getTodo = new RestEndpoint({
-  urlPrefix: 'http://review14-persist-hide.test',
-  path: '/todos/:id',
-  schema: PlainTodo,
-  fetchResponse: () => Promise.reject(new Error('no request may leave these tests')),
-});
-const todo = (id: number, title: string) => ({ id, userId: 1, title, completed: false });
+const getTodo = todoEndpoint('http://review14-persist-hide.test');
 
-beforeEach(() => {
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  vi.restoreAllMocks();
-});
+const { cleanups } = useAddonTest();
 
 /** An asynchronous storage whose writes stay in flight until the test settles them. */
 function slowStorage() {

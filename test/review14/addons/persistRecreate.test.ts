@@ -6,28 +6,16 @@
  * operations, as IndexedDB does with its transactions (idb-keyval). The first controller's last change must
  * reach the second, and the second's reset must not be undone by the first's last save.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Controller, RestEndpoint } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import { Controller } from '../../../core/index.js';
 import { persist, type PersistStorage, type Persistence } from '../../../adapters/persist/index.js';
 import { PlainTodo } from '../../fixtures/entities.js';
+import { todo, todoEndpoint, useAddonTest } from '../../fixtures/addonTests.js';
 
-const getTodo = new RestEndpoint({
-  urlPrefix: 'http://review14-persist-recreate.test',
-  path: '/todos/:id',
-  schema: PlainTodo,
-  fetchResponse: () => Promise.reject(new Error('no request may leave these tests')),
-});
-const todo = (id: number, title: string) => ({ id, userId: 1, title, completed: false });
+const getTodo = todoEndpoint('http://review14-persist-recreate.test');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-beforeEach(() => {
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  vi.restoreAllMocks();
-});
+const { cleanups } = useAddonTest();
 
 /** An IndexedDB-like storage: operations run one after another in the order they were called, each taking `ms`. */
 function orderedStorage(ms = 30) {

@@ -6,44 +6,19 @@
  * does, and `actions$` reports the drop (so that `persist` saves the store without it); the valid records stay.
  */
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { persist } from '../../../adapters/persist/index.js';
-import {
-  Controller,
-  Entity,
-  RestEndpoint,
-  restoreSnapshot,
-  type ControllerAction,
-  type StandardSchemaV1,
-} from '../../../core/index.js';
+import { Controller, Entity, RestEndpoint, restoreSnapshot, type ControllerAction } from '../../../core/index.js';
+import { captureWarnings, nameIsText as nameCheck, useServer } from '../../fixtures/uncheckedRecords.js';
 
 const API = 'http://unchecked-restore.test';
-const server = setupServer(
+useServer(
   http.get(`${API}/gadgets/:id`, ({ params }) => HttpResponse.json({ id: Number(params.id), name: 'from the server' })),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-let warn: ReturnType<typeof vi.fn<(...args: unknown[]) => void>>;
-beforeEach(() => {
-  warn = vi.fn();
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => warn(...args));
-});
-afterEach(() => vi.restoreAllMocks());
+const warn = captureWarnings();
 
 /** A hand-written Standard Schema: `name` must be a string. */
-const nameIsText: StandardSchemaV1 = {
-  '~standard': {
-    version: 1,
-    vendor: 'test',
-    validate: (value) =>
-      typeof (value as Record<string, unknown>).name === 'string'
-        ? { value }
-        : { issues: [{ message: 'expected a string', path: ['name'] }] },
-  },
-};
+const nameIsText = nameCheck();
 
 let classes = 0;
 /** A class of its own per test (plans are kept per class for the page's life), with the validator, not used yet. */

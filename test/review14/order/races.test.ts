@@ -15,6 +15,7 @@ import {
   flush,
   getCounter,
   increment,
+  loadedThenHeld,
   outcome,
   shown,
   todo,
@@ -26,16 +27,12 @@ const live = useLiveServer();
 const make = () => new Controller({ retry: 0 });
 
 /** A controller holding todos 1 and 2 ('todo 1', 'todo 2'), each's GET and the list of both; later requests are held. */
-async function loaded(): Promise<Controller> {
-  live.todos.set(1, todo(1));
-  live.todos.set(2, todo(2));
-  const c = make();
-  await c.fetch(TodoResource.getList);
-  await c.fetch(TodoResource.get, { id: 1 });
-  await c.fetch(TodoResource.get, { id: 2 });
-  live.hold.on = true;
-  return c;
-}
+const loaded = () =>
+  loadedThenHeld(live, [1, 2], async (c) => {
+    await c.fetch(TodoResource.getList);
+    await c.fetch(TodoResource.get, { id: 1 });
+    await c.fetch(TodoResource.get, { id: 2 });
+  });
 
 const stored = (c: Controller, id = 1) => c.getState().entities['Todo']?.[`${id}`];
 

@@ -3,7 +3,6 @@
  * pointing to null args (development builds), as in rx-rest/svelte, not an option ignored while the query fetches.
  */
 import { describe, expect, it } from 'vitest';
-import { createRoot } from 'solid-js';
 import { Controller } from '../../../core/index.js';
 import {
   createInfiniteQuery,
@@ -13,23 +12,10 @@ import {
   useSuspense,
 } from '../../../adapters/solid/index.js';
 import { TodoResource } from '../../fixtures/todoResource.js';
+import { thrownIn } from '../../fixtures/solidRoots.js';
 
 const controller = new Controller();
 const options = { controller, enabled: false } as never;
-
-/** What `run` throws inside a reactive root (disposed at once). */
-function thrownIn(run: () => unknown): unknown {
-  return createRoot((dispose) => {
-    try {
-      run();
-    } catch (error) {
-      return error;
-    } finally {
-      dispose();
-    }
-    return undefined;
-  });
-}
 
 describe('enabled in the options', () => {
   it.each([

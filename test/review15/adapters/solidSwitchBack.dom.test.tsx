@@ -3,34 +3,18 @@
  * the first request is in flight keep that request (one request, none aborted), and a request left for another
  * shows nothing of its own afterwards.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@solidjs/testing-library';
 import { createSignal } from 'solid-js';
-import { http, HttpResponse, delay } from 'msw';
-import { setupServer } from 'msw/node';
+import { delay } from 'msw';
 import { Controller } from '../../../core/index.js';
 import { ControllerProvider, createQueryState } from '../../../adapters/solid/index.js';
-import { API } from '../../fixtures/todoServer.js';
-import { recordRequests } from '../../fixtures/userLists.js';
 import { TodoResource, todoRow } from '../../fixtures/todoResource.js';
+import { useSlowTodoServer } from '../../fixtures/slowTodos.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => (server.resetHandlers(), cleanup()));
-afterAll(() => server.close());
-
+const { slowTodos: answeredAfter } = useSlowTodoServer(cleanup);
 /** `GET /todos/:id` answered after 30 ms; counts the requests aborted. */
-function slowTodos() {
-  const seen = { aborted: 0 };
-  server.use(
-    http.get(`${API}/todos/:id`, async ({ request, params }) => {
-      request.signal.addEventListener('abort', () => seen.aborted++);
-      await delay(30);
-      return HttpResponse.json(todoRow(Number(params.id)));
-    }),
-  );
-  return { seen, requests: recordRequests(server) };
-}
+const slowTodos = () => answeredAfter(30);
 
 /** A title from createQueryState of `id`, each title it rendered pushed to `titles`. */
 function renderTitle(controller: Controller, titles: (string | undefined)[]) {

@@ -7,26 +7,18 @@
  * of the store alone would replace it with less; the change is written once the save is read (the page came back
  * from the back/forward cache), merged with it.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Controller, RestEndpoint, takeSnapshot } from '../../../core/index.js';
 import { persist, type PersistStorage } from '../../../adapters/persist/index.js';
 import { PlainTodo } from '../../fixtures/entities.js';
+import { noRequest, todo, todoEndpoint, useAddonTest } from '../../fixtures/addonTests.js';
 
 const urlPrefix = 'http://review15-persist-before.test';
-const noRequest = () => Promise.reject(new Error('no request may leave these tests'));
-const getTodo = new RestEndpoint({ urlPrefix, path: '/todos/:id', schema: PlainTodo, fetchResponse: noRequest });
+const getTodo = todoEndpoint(urlPrefix);
 const getList = new RestEndpoint({ urlPrefix, path: '/todos', schema: [PlainTodo], fetchResponse: noRequest });
 const getUser = new RestEndpoint({ urlPrefix, path: '/users/:id', fetchResponse: noRequest });
-const todo = (id: number, title: string) => ({ id, userId: 1, title, completed: false });
 
-beforeEach(() => {
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  vi.restoreAllMocks();
-});
+const { cleanups } = useAddonTest();
 
 /** A save of todos 1 and 2, the list and user 7, as an earlier visit wrote it ten seconds ago (still fresh). */
 function earlierSave(): string {

@@ -5,28 +5,16 @@
  * check of a save's meta. A save made on `Date.now()` while the controller's clock is elsewhere (a clock synced
  * to the server, a test's clock) would be taken as too old, or as dated after now, or not.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Controller, RestEndpoint, takeSnapshot } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import { Controller, takeSnapshot } from '../../../core/index.js';
 import { persist, type PersistStorage } from '../../../adapters/persist/index.js';
 import { PlainTodo } from '../../fixtures/entities.js';
+import { todo, todoEndpoint, useAddonTest } from '../../fixtures/addonTests.js';
 
-const getTodo = new RestEndpoint({
-  urlPrefix: 'http://review15-persist-clock.test',
-  path: '/todos/:id',
-  schema: PlainTodo,
-  fetchResponse: () => Promise.reject(new Error('no request may leave these tests')),
-});
-const todo = (id: number, title: string) => ({ id, userId: 1, title, completed: false });
+const getTodo = todoEndpoint('http://review15-persist-clock.test');
 const DAY = 24 * 3600_000;
 
-beforeEach(() => {
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  vi.restoreAllMocks();
-});
+const { cleanups } = useAddonTest();
 
 function memoryStorage(initial?: string) {
   const values = new Map<string, string>(initial === undefined ? [] : [['clock', initial]]);

@@ -6,30 +6,14 @@
  * back every later one, nor the next `persist`'s restore, for ever: the wait is bounded (5 s), with a warning.
  * `flush()` settles in bounded time too, also after the teardown.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Controller, RestEndpoint } from '../../../core/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { Controller } from '../../../core/index.js';
 import { persist, type PersistStorage } from '../../../adapters/persist/index.js';
-import { PlainTodo } from '../../fixtures/entities.js';
+import { todo, todoEndpoint, useAddonTest } from '../../fixtures/addonTests.js';
 
-const getTodo = new RestEndpoint({
-  urlPrefix: 'http://review15-persist-hung.test',
-  path: '/todos/:id',
-  schema: PlainTodo,
-  fetchResponse: () => Promise.reject(new Error('no request may leave these tests')),
-});
-const todo = (id: number, title: string) => ({ id, userId: 1, title, completed: false });
+const getTodo = todoEndpoint('http://review15-persist-hung.test');
 
-let warn: { mock: { calls: unknown[][] } };
-beforeEach(() => {
-  warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-  vi.useFakeTimers();
-});
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+const { cleanups, warn } = useAddonTest({ fakeTimers: true });
 
 /** A storage whose first `setItem` never settles (`hangReads`: nor any `getItem`); the values it took are kept. */
 function hungStorage({ hangReads = false } = {}) {

@@ -9,28 +9,15 @@
  *   tab) is refused as a `fetchedAt` so far ahead is: taken, it would keep the key invalid past every later answer.
  * - Messages of another app on a shared channel (no format marker) are said once per tab, not once each.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Controller, RestEndpoint, takeSnapshot } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import { Controller, takeSnapshot } from '../../../core/index.js';
 import { syncTabs, type SyncChannel } from '../../../adapters/sync/index.js';
 import { PlainTodo } from '../../fixtures/entities.js';
+import { todo, todoEndpoint, useAddonTest } from '../../fixtures/addonTests.js';
 
-const getTodo = new RestEndpoint({
-  urlPrefix: 'http://review15-sync-hostile.test',
-  path: '/todos/:id',
-  schema: PlainTodo,
-  fetchResponse: () => Promise.reject(new Error('no request may leave these tests')),
-});
-const todo = (id: number, title: string) => ({ id, userId: 1, title, completed: false });
+const getTodo = todoEndpoint('http://review15-sync-hostile.test');
 
-let warn: { mock: { calls: unknown[][] } };
-beforeEach(() => {
-  warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
-  vi.restoreAllMocks();
-});
+const { cleanups, warn } = useAddonTest({ reverse: true });
 
 interface End {
   readonly channel: SyncChannel;

@@ -5,26 +5,16 @@
  * data shown, stale, and refetched in the background) instead of reading it as fresh.
  */
 import { describe, expect, it } from 'vitest';
-import { Controller, restoreSnapshot, takeSnapshot } from '../../../core/index.js';
-import { TodoResource, useTodoServer } from '../../reliability/faultHarness.js';
+import { TodoResource, restoredFromServer, useTodoServer } from '../../reliability/faultHarness.js';
 
 useTodoServer();
 
 /** A controller holding `todo 1` and the list through a snapshot, and the URLs it requests afterwards. */
-async function restored() {
-  const server = new Controller({ retry: 0 });
-  await server.fetch(TodoResource.get, { id: 1 });
-  await server.fetch(TodoResource.getList);
-  const snapshot = takeSnapshot(server);
-  server.dispose();
-  const urls: string[] = [];
-  const browser = new Controller({
-    retry: 0,
-    fetch: (input, init) => (urls.push(String(input)), globalThis.fetch(input, init)),
+const restored = () =>
+  restoredFromServer(async (server) => {
+    await server.fetch(TodoResource.get, { id: 1 });
+    await server.fetch(TodoResource.getList);
   });
-  restoreSnapshot(browser, snapshot);
-  return { browser, urls };
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 

@@ -19,14 +19,24 @@ async function counterAt10() {
   return c;
 }
 
+/** A controller at count 10, its counter observed, and two increments sent (their answers held); `close` ends both. */
+async function twoIncrements() {
+  const c = await counterAt10();
+  const counter = record(c.observe(getCounter, { id: 1 }));
+  const a = outcome(c.fetch(increment, { id: 1 }));
+  const b = outcome(c.fetch(increment, { id: 1 }));
+  const close = () => (counter.unsubscribe(), c.dispose());
+  return { c, counter, a, b, close };
+}
+
+/** Until both increments' requests are held by the server. */
+const bothHeld = () => until(() => live.held.length === 2);
+
 const storedCount = (c: Controller) => (c.getState().entities['Counter']?.['1'] as { count: number }).count;
 
 describe('two increments answered out of order', () => {
   it('both succeed, the later first: the store ends at the later answer (12) and never shows more', async () => {
-    const c = await counterAt10();
-    const counter = record(c.observe(getCounter, { id: 1 }));
-    const a = outcome(c.fetch(increment, { id: 1 }));
-    const b = outcome(c.fetch(increment, { id: 1 }));
+    const { c, counter, a, b, close } = await twoIncrements();
     expect(counter.last().data?.count).toBe(12);
     await until(() => live.held.length === 2);
     live.held[1]!.json({ id: 1, count: 12 });
@@ -40,16 +50,12 @@ describe('two increments answered out of order', () => {
     expect(storedCount(c)).toBe(12);
     expect(counter.last().data?.count).toBe(12);
     expect(counter.values.map((s) => s.data?.count).filter((n) => n !== undefined && n > 12)).toEqual([]);
-    counter.unsubscribe();
-    c.dispose();
+    close();
   });
 
   it('both succeed, in order: 11 then 12', async () => {
-    const c = await counterAt10();
-    const counter = record(c.observe(getCounter, { id: 1 }));
-    const a = outcome(c.fetch(increment, { id: 1 }));
-    const b = outcome(c.fetch(increment, { id: 1 }));
-    await until(() => live.held.length === 2);
+    const { c, counter, a, b, close } = await twoIncrements();
+    await bothHeld();
     live.held[0]!.json({ id: 1, count: 11 });
     await settled(() => expect(a.done).toBe(true));
     expect(counter.last().data?.count).toBe(12);
@@ -57,16 +63,12 @@ describe('two increments answered out of order', () => {
     await settled(() => expect(b.done).toBe(true));
     expect(storedCount(c)).toBe(12);
     expect(counter.last().data?.count).toBe(12);
-    counter.unsubscribe();
-    c.dispose();
+    close();
   });
 
   it('the earlier succeeds after the later failed: 11, exactly the earlier layer kept then committed', async () => {
-    const c = await counterAt10();
-    const counter = record(c.observe(getCounter, { id: 1 }));
-    const a = outcome(c.fetch(increment, { id: 1 }));
-    const b = outcome(c.fetch(increment, { id: 1 }));
-    await until(() => live.held.length === 2);
+    const { c, counter, a, b, close } = await twoIncrements();
+    await bothHeld();
     live.held[1]!.json({ message: 'no' }, 500);
     await settled(() => expect(b.done).toBe(true));
     expect(counter.last().data?.count).toBe(11);
@@ -75,16 +77,12 @@ describe('two increments answered out of order', () => {
     expect(storedCount(c)).toBe(11);
     expect(counter.last().data?.count).toBe(11);
     expect(c.getState().optimistic).toEqual([]);
-    counter.unsubscribe();
-    c.dispose();
+    close();
   });
 
   it('the earlier fails after the later succeeded: the later answer stays', async () => {
-    const c = await counterAt10();
-    const counter = record(c.observe(getCounter, { id: 1 }));
-    const a = outcome(c.fetch(increment, { id: 1 }));
-    const b = outcome(c.fetch(increment, { id: 1 }));
-    await until(() => live.held.length === 2);
+    const { c, counter, a, b, close } = await twoIncrements();
+    await bothHeld();
     live.held[1]!.json({ id: 1, count: 11 });
     await settled(() => expect(b.done).toBe(true));
     live.held[0]!.json({ message: 'no' }, 500);
@@ -92,8 +90,7 @@ describe('two increments answered out of order', () => {
     expect(storedCount(c)).toBe(11);
     expect(counter.last().data?.count).toBe(11);
     expect(c.getState().optimistic).toEqual([]);
-    counter.unsubscribe();
-    c.dispose();
+    close();
   });
 
   for (const load of [true, false])
@@ -105,7 +102,7 @@ describe('two increments answered out of order', () => {
         live.hold.on = true;
         const a = outcome(c.fetch(increment, { id: 1 }));
         const b = outcome(c.fetch(increment, { id: 1 }));
-        await until(() => live.held.length === 2);
+        await bothHeld();
         live.held[1]!.json({ id: 1, count: 12 });
         await settled(() => expect(b.done).toBe(true));
         expect(c.get(Counter, { id: 1 })?.count).toBe(12);

@@ -12,6 +12,7 @@ import {
   Todo,
   TodoResource,
   flush,
+  loadedThenHeld,
   outcome,
   shown,
   todo,
@@ -23,13 +24,7 @@ const live = useLiveServer();
 const stored = (c: Controller, id = 1) =>
   c.getState().entities['Todo']?.[`${id}`] as { title: string; completed: boolean } | undefined;
 
-async function loaded(): Promise<Controller> {
-  live.todos.set(1, todo(1));
-  const c = new Controller({ retry: 0, environment: {} });
-  await c.fetch(TodoResource.get, { id: 1 });
-  live.hold.on = true;
-  return c;
-}
+const loaded = () => loadedThenHeld(live, [1], (c) => c.fetch(TodoResource.get, { id: 1 }), { environment: {} });
 
 describe('an invalidation during an optimistic update', () => {
   for (const order of ['refetch first', 'mutation first'] as const)

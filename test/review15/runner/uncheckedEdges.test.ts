@@ -5,39 +5,20 @@
  * class's checks refused, nor keep it in the store.
  */
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Controller, Entity, RestEndpoint, restoreSnapshot, type StandardSchemaV1 } from '../../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import { Controller, Entity, RestEndpoint, restoreSnapshot } from '../../../core/index.js';
+import { captureWarnings, nameIsText as nameCheck, useServer } from '../../fixtures/uncheckedRecords.js';
 
 const API = 'http://unchecked-edges.test';
-const server = setupServer(
+useServer(
   http.patch(`${API}/gadgets/:id`, async ({ params, request }) =>
     HttpResponse.json({ id: Number(params.id), ...((await request.json()) as object) }),
   ),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-let warn: ReturnType<typeof vi.fn<(...args: unknown[]) => void>>;
-beforeEach(() => {
-  warn = vi.fn();
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => warn(...args));
-});
-afterEach(() => vi.restoreAllMocks());
+const warn = captureWarnings();
 
 /** `name`, when given, must be a string (a partial value passes). */
-const nameIsText: StandardSchemaV1 = {
-  '~standard': {
-    version: 1,
-    vendor: 'test',
-    validate: (value) =>
-      (value as Record<string, unknown>).name === undefined ||
-      typeof (value as Record<string, unknown>).name === 'string'
-        ? { value }
-        : { issues: [{ message: 'expected a string', path: ['name'] }] },
-  },
-};
+const nameIsText = nameCheck({ partial: true });
 
 let classes = 0;
 const meta = () => {

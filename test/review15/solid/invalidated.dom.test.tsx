@@ -70,6 +70,17 @@ describe.each(Object.keys(reads) as (keyof typeof reads)[])('%s after its first 
     return <h1>{todo()?.title}</h1>;
   }
 
+  /** Todo 1's detail rendered and its first data shown; later answers take 40 ms. */
+  async function detailShown() {
+    render(() => (
+      <Shell>
+        <Detail id={1} />
+      </Shell>
+    ));
+    await until('todo 1');
+    fake.setLatency(40);
+  }
+
   function List() {
     const todos = read(TodoResource.getList, () => ({ userId: 1 }));
     return (
@@ -80,13 +91,7 @@ describe.each(Object.keys(reads) as (keyof typeof reads)[])('%s after its first 
   }
 
   it('an invalidated entity: the last data stays until the refetch answers, then the new data shows in place', async () => {
-    render(() => (
-      <Shell>
-        <Detail id={1} />
-      </Shell>
-    ));
-    await until('todo 1');
-    fake.setLatency(40);
+    await detailShown();
     fake.todos.set(1, { ...fake.todos.get(1)!, title: 'renamed' });
     controller.invalidate(TodoResource.get, { id: 1 });
     await wait(20); // the refetch is in flight
@@ -98,13 +103,7 @@ describe.each(Object.keys(reads) as (keyof typeof reads)[])('%s after its first 
   });
 
   it('an invalidated entity whose refetch fails: the last data, then the error at the ErrorBoundary', async () => {
-    render(() => (
-      <Shell>
-        <Detail id={1} />
-      </Shell>
-    ));
-    await until('todo 1');
-    fake.setLatency(40);
+    await detailShown();
     fake.fail('GET', 500, 1, 40);
     controller.invalidate(TodoResource.get, { id: 1 });
     await wait(20);
@@ -114,13 +113,7 @@ describe.each(Object.keys(reads) as (keyof typeof reads)[])('%s after its first 
   });
 
   it('a deleted entity: the last data stays until its refetch answers (a 404: the ErrorBoundary)', async () => {
-    render(() => (
-      <Shell>
-        <Detail id={1} />
-      </Shell>
-    ));
-    await until('todo 1');
-    fake.setLatency(40);
+    await detailShown();
     const deleted = controller.fetch(TodoResource.delete, { id: 1 });
     await wait(20);
     expect(look()).toBe('todo 1');

@@ -3,26 +3,15 @@
  * invalidated: the page keeps the server's data until the refetch answers, then shows the new data in place; the
  * boundary's fallback never shows (the resource holds what the server sent, not data, until its next load).
  */
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { hydrate } from 'solid-js/web';
 import { describe, expect, it, vi } from 'vitest';
 import { Controller } from '../../../core/index.js';
 import { NoteResource, pages } from '../../review13/ssr/asyncPages.js';
-
-const root = path.resolve(import.meta.dirname, '../../..');
+import { serverRenderedApp } from './serverHtml.js';
 
 describe('a hydrated createQuery whose entity is invalidated', () => {
   it("keeps the server's data until the refetch answers, then shows the new data; no fallback", async () => {
-    const html = execFileSync('node_modules/.bin/tsx', ['test/review13/ssr/renderAsync.ts', 'two'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    document.body.innerHTML = `<div id="app"></div>`;
-    const app = document.getElementById('app')!;
-    app.innerHTML = html.replace(/<script>[\s\S]*?<\/script>/g, '');
-    Object.assign(globalThis, { _$HY: { events: [], completed: new WeakSet(), r: {}, fe() {} } });
-    for (const [, script] of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) (0, eval)(script!);
+    const app = serverRenderedApp('test/review13/ssr/renderAsync.ts', 'two');
     const urls: string[] = [];
     const fetch = (input: string | URL | Request) => {
       urls.push(String(input));

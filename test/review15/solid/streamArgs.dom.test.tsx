@@ -3,28 +3,18 @@
  * promise not yet resolved), and whose args change meanwhile: once the first args' data arrives, the page shows
  * the new args' state, never the first args' data under the new args.
  */
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { hydrate } from 'solid-js/web';
 import { describe, expect, it, vi } from 'vitest';
 import { Controller } from '../../../core/index.js';
 import { answering, answers } from '../../review13/ssr/asyncPages.js';
+import { serverRenderedApp } from './serverHtml.js';
 import { setNoteId, streamPages } from './streamPage.js';
 
-const root = path.resolve(import.meta.dirname, '../../..');
 answers['http://notes.test/notes/2'] = { status: 200, body: { id: 2, title: 'two' } };
 
 /** The page hydrated with every value the server sent still streaming; `arrive` resolves them. */
 function hydratedStreaming(name: string) {
-  const html = execFileSync('node_modules/.bin/tsx', ['test/review15/solid/renderStreamPage.ts', name], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  document.body.innerHTML = `<div id="app"></div>`;
-  const app = document.getElementById('app')!;
-  app.innerHTML = html.replace(/<script>[\s\S]*?<\/script>/g, '');
-  Object.assign(globalThis, { _$HY: { events: [], completed: new WeakSet(), r: {}, fe() {} } });
-  for (const [, script] of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) (0, eval)(script!);
+  const app = serverRenderedApp('test/review15/solid/renderStreamPage.ts', name);
   const sent = (globalThis as unknown as { _$HY: { r: Record<string, unknown> } })._$HY.r;
   const arrivals: (() => void)[] = [];
   // each value a promise that settled (`v`), as a complete page sends it: one still on its way instead
